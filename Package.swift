@@ -1,0 +1,59 @@
+// swift-tools-version:6.1
+// AssistiveKit: offline assistive perception. The targets follow the data flow in STYLE.md:
+// Media (frames, audio) → Perception (detections, depth, geometry) → Guidance (sentences) → outputs;
+// Hearing is the audio chain; every C library is wrapped once behind a C* system-library target.
+import PackageDescription
+
+let package = Package(
+    name: "AssistiveKit",
+    products: [
+        .executable(name: "assist", targets: ["assist"]),
+        .library(name: "AssistCore", targets: ["AssistCore"]),
+        .library(name: "Media", targets: ["Media"]),
+        .library(name: "Perception", targets: ["Perception"]),
+        .library(name: "Guidance", targets: ["Guidance"]),
+        .library(name: "Hearing", targets: ["Hearing"]),
+        .library(name: "Evaluation", targets: ["Evaluation"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C libraries, one system-library target each (headers and link flags only).
+        .systemLibrary(name: "COpenVINO", path: "Sources/C/COpenVINO", pkgConfig: "assistivekit-openvino"),
+        .systemLibrary(name: "CFFmpeg", path: "Sources/C/CFFmpeg", pkgConfig: "libavformat",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
+        .systemLibrary(name: "CKissFFT", path: "Sources/C/CKissFFT", pkgConfig: "kissfft-float",
+                       providers: [.apt(["libkissfft-dev"])]),
+        .systemLibrary(name: "CSndFile", path: "Sources/C/CSndFile", pkgConfig: "sndfile",
+                       providers: [.apt(["libsndfile1-dev"])]),
+
+        // Shared by both assistants: errors, frames, settings locations, clocks.
+        .target(name: "AssistCore"),
+        // Input: images, depth images, video (FFmpeg) and audio files (libsndfile).
+        .target(name: "Media", dependencies: ["AssistCore", "CFFmpeg", "CSndFile"]),
+        // Detection, depth and geometry: OpenVINO wrapper, YOLO detector, direction and distance.
+        .target(name: "Perception", dependencies: ["AssistCore", "COpenVINO"],
+                resources: [.copy("Geometry/object-sizes.json")]),
+        // What to say: ordering, templates, sentences.
+        .target(name: "Guidance", dependencies: ["AssistCore", "Perception"],
+                resources: [.copy("Templates")]),
+        // Hearing-aid processing chain.
+        .target(name: "Hearing", dependencies: ["AssistCore", "CKissFFT"]),
+        // Accuracy measurement (mAP on labelled image sets, distance error on RGB-D frames).
+        .target(name: "Evaluation", dependencies: ["AssistCore", "Perception"]),
+
+        .executableTarget(name: "assist", dependencies: [
+            "AssistCore", "Media", "Perception", "Guidance", "Hearing", "Evaluation",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .testTarget(name: "AssistCoreTests", dependencies: ["AssistCore"]),
+        .testTarget(name: "MediaTests", dependencies: ["Media"]),
+        .testTarget(name: "PerceptionTests", dependencies: ["Perception", "Media"]),
+        .testTarget(name: "GuidanceTests", dependencies: ["Guidance"]),
+        .testTarget(name: "HearingTests", dependencies: ["Hearing"]),
+        .testTarget(name: "EvaluationTests", dependencies: ["Evaluation"]),
+        .testTarget(name: "AssistCommandTests", dependencies: ["AssistCore"]),
+    ]
+)

@@ -1,0 +1,1 @@
+#include <openvino/c/openvino.h>

@@ -1,0 +1,1 @@
+// The Hearing module; see STYLE.md for its place in the data flow.

@@ -1,0 +1,1 @@
+// The Perception module: detection, depth and geometry.

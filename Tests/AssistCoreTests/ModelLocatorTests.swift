@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+@testable import AssistCore
+
+@Suite("Finding the models folder")
+struct ModelLocatorTests {
+    @Test("ASSIST_MODELS comes before the config file and ../shared/models")
+    func environmentWins() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("models-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let locator = ModelLocator(environment: ["ASSIST_MODELS": folder.path, "HOME": "/nonexistent"],
+                                   workingDirectory: URL(fileURLWithPath: "/nonexistent"), executableURL: nil)
+        #expect(locator.modelsDirectory()?.path == folder.path)
+    }
+
+    @Test("the config file's modelsDirectory is used when ASSIST_MODELS is unset")
+    func configFile() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("home-\(UUID())")
+        let models = home.appendingPathComponent("my-models")
+        try FileManager.default.createDirectory(at: models, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let config = ModelLocator.configFile(environment: ["HOME": home.path])
+        try FileManager.default.createDirectory(at: config.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(#"{"modelsDirectory": "\#(models.path)"}"#.utf8).write(to: config)
+        let locator = ModelLocator(environment: ["HOME": home.path],
+                                   workingDirectory: URL(fileURLWithPath: "/nonexistent"), executableURL: nil)
+        #expect(locator.modelsDirectory()?.path == models.path)
+    }
+
+    @Test("a missing default model is reported with every folder searched")
+    func missingModel() {
+        let locator = ModelLocator(environment: ["ASSIST_MODELS": "/nonexistent/a", "HOME": "/nonexistent"],
+                                   workingDirectory: URL(fileURLWithPath: "/nonexistent/b"), executableURL: nil)
+        #expect(throws: ModelLocatorError.self) { try locator.defaultDetector() }
+        do { _ = try locator.defaultDetector() } catch {
+            #expect(userMessage(for: error).contains("/nonexistent/a"))
+            #expect(userMessage(for: error).hasSuffix(")."))
+        }
+    }
+
+    @Test("the shared models folder next to the checkout is found from the working directory")
+    func sharedFolder() {
+        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let locator = ModelLocator(environment: ["HOME": "/nonexistent"], workingDirectory: checkout, executableURL: nil)
+        #expect(throws: Never.self) { try locator.defaultDetector() }
+    }
+}
