@@ -1,1 +1,0 @@
-// The Perception module: detection, depth and geometry.
