@@ -23,7 +23,8 @@ let package = Package(
         .systemLibrary(name: "COpenVINO", path: "Sources/C/COpenVINO", pkgConfig: "assistivekit-openvino"),
         .systemLibrary(name: "CFFmpeg", path: "Sources/C/CFFmpeg", pkgConfig: "libavformat",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
-        .systemLibrary(name: "CKissFFT", path: "Sources/C/CKissFFT", pkgConfig: "kissfft-float",
+        // No pkgConfig: its .pc only adds defines SwiftPM prohibits (float is kissfft's default scalar).
+        .systemLibrary(name: "CKissFFT", path: "Sources/C/CKissFFT",
                        providers: [.apt(["libkissfft-dev"])]),
         .systemLibrary(name: "CSndFile", path: "Sources/C/CSndFile", pkgConfig: "sndfile",
                        providers: [.apt(["libsndfile1-dev"])]),
