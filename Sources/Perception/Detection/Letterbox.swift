@@ -46,8 +46,7 @@ public struct Letterbox: Sendable, Equatable {
 
     /// Writes the letterboxed image into `tensor` as planar RGB floats 0…1 (NCHW, batch 1).
     ///
-    /// Resizing is bilinear with half-pixel centres and the result rounded to 8 bits, as OpenCV's
-    /// `INTER_LINEAR` on a `uint8` image does, so the tensor matches the reference pipeline's.
+    /// The picture itself is resized by `PlanarResampler` (OpenCV `INTER_LINEAR` semantics).
     public func fill(_ tensor: UnsafeMutableBufferPointer<Float>, from image: RGBImage) {
         precondition(image.width == sourceWidth && image.height == sourceHeight)
         precondition(tensor.count == 3 * targetWidth * targetHeight)
@@ -69,55 +68,8 @@ public struct Letterbox: Sendable, Equatable {
             }
         }
 
-        // Column taps are the same for every row: compute them once.
-        let xScale = Float(sourceWidth) / Float(scaledWidth)
-        let yScale = Float(sourceHeight) / Float(scaledHeight)
-        var leftOffset = [Int](repeating: 0, count: scaledWidth)
-        var rightOffset = [Int](repeating: 0, count: scaledWidth)
-        var rightWeight = [Float](repeating: 0, count: scaledWidth)
-        for x in 0..<scaledWidth {
-            let (i0, i1, w) = Self.taps(destination: x, scale: xScale, sourceCount: sourceWidth)
-            leftOffset[x] = i0 * 3; rightOffset[x] = i1 * 3; rightWeight[x] = w
-        }
-        let inverse255: Float = 1 / 255
-        image.pixels.withUnsafeBufferPointer { source in
-            guard let src = source.baseAddress else { return }
-            leftOffset.withUnsafeBufferPointer { left in
-            rightOffset.withUnsafeBufferPointer { right in
-            rightWeight.withUnsafeBufferPointer { weights in
-                for y in 0..<scaledHeight {
-                    let (j0, j1, wy) = Self.taps(destination: y, scale: yScale, sourceCount: sourceHeight)
-                    let top = src + j0 * sourceWidth * 3
-                    let bottom = src + j1 * sourceWidth * 3
-                    let rowStart = (padTop + y) * targetWidth + padLeft
-                    let red = out + rowStart, green = red + plane, blue = green + plane
-                    for x in 0..<scaledWidth {
-                        let l = left[x], r = right[x], wx = weights[x]
-                        red[x] = Self.blend(top, bottom, l, r, wx, wy) * inverse255
-                        green[x] = Self.blend(top, bottom, l + 1, r + 1, wx, wy) * inverse255
-                        blue[x] = Self.blend(top, bottom, l + 2, r + 2, wx, wy) * inverse255
-                    }
-                }
-            }}}
-        }
-    }
-
-    /// One channel of one output pixel: bilinear blend of four source bytes, rounded to 8 bits.
-    @inline(__always)
-    static func blend(_ top: UnsafePointer<UInt8>, _ bottom: UnsafePointer<UInt8>,
-                      _ left: Int, _ right: Int, _ wx: Float, _ wy: Float) -> Float {
-        let upper = Float(top[left]) + (Float(top[right]) - Float(top[left])) * wx
-        let lower = Float(bottom[left]) + (Float(bottom[right]) - Float(bottom[left])) * wx
-        return (upper + (lower - upper) * wy).rounded()
-    }
-
-    /// The two source samples around destination index `d` and the weight of the second one,
-    /// with half-pixel centres and edges clamped (OpenCV's convention).
-    @inline(__always)
-    static func taps(destination d: Int, scale: Float, sourceCount: Int) -> (Int, Int, Float) {
-        let position = max(0, (Float(d) + 0.5) * scale - 0.5)
-        let lower = min(Int(position), sourceCount - 1)
-        let upper = min(lower + 1, sourceCount - 1)
-        return (lower, upper, position - Float(lower))
+        PlanarResampler(tensorWidth: targetWidth, tensorHeight: targetHeight, regionX: padLeft, regionY: padTop,
+                        regionWidth: scaledWidth, regionHeight: scaledHeight)
+            .resample(image, into: tensor)
     }
 }
