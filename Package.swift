@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Media", targets: ["Media"]),
         .library(name: "Perception", targets: ["Perception"]),
         .library(name: "Guidance", targets: ["Guidance"]),
+        .library(name: "Speech", targets: ["Speech"]),
         .library(name: "Hearing", targets: ["Hearing"]),
         .library(name: "Evaluation", targets: ["Evaluation"]),
     ],
@@ -26,6 +27,8 @@ let package = Package(
         // No pkgConfig: its .pc only adds defines SwiftPM prohibits (float is kissfft's default scalar).
         .systemLibrary(name: "CKissFFT", path: "Sources/C/CKissFFT",
                        providers: [.apt(["libkissfft-dev"])]),
+        .systemLibrary(name: "CEspeakNG", path: "Sources/C/CEspeakNG", pkgConfig: "espeak-ng",
+                       providers: [.apt(["libespeak-ng-dev"])]),
         .systemLibrary(name: "CSndFile", path: "Sources/C/CSndFile", pkgConfig: "sndfile",
                        providers: [.apt(["libsndfile1-dev"])]),
 
@@ -39,13 +42,15 @@ let package = Package(
         // What to say: ordering, templates, sentences.
         .target(name: "Guidance", dependencies: ["AssistCore", "Perception"],
                 resources: [.copy("Templates")]),
+        // Spoken output: text-to-speech (espeak-ng), later tones and the utterance queue.
+        .target(name: "Speech", dependencies: ["AssistCore", "CEspeakNG"]),
         // Hearing-aid processing chain.
         .target(name: "Hearing", dependencies: ["AssistCore", "CKissFFT"]),
         // Accuracy measurement (mAP on labelled image sets, distance error on RGB-D frames).
         .target(name: "Evaluation", dependencies: ["AssistCore", "Perception"]),
 
         .executableTarget(name: "assist", dependencies: [
-            "AssistCore", "Media", "Perception", "Guidance", "Hearing", "Evaluation",
+            "AssistCore", "Media", "Perception", "Guidance", "Speech", "Hearing", "Evaluation",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -53,6 +58,7 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media"]),
         .testTarget(name: "PerceptionTests", dependencies: ["Perception", "Media"]),
         .testTarget(name: "GuidanceTests", dependencies: ["Guidance"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech"]),
         .testTarget(name: "HearingTests", dependencies: ["Hearing"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation"]),
         .testTarget(name: "AssistCommandTests", dependencies: ["AssistCore"]),

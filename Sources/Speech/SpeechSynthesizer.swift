@@ -1,0 +1,150 @@
+import AssistCore
+import CEspeakNG
+import Foundation
+
+// The one place that touches libespeak-ng (STYLE.md §2). espeak-ng keeps one global engine per
+// process, so every call goes through `SpeechSynthesizer.engineLock`; synthesis runs in
+// synchronous mode and the audio comes back through a C callback into a buffer we own.
+
+/// Synthesised speech: mono 16-bit samples at the engine's rate.
+public struct SpeechAudio: Sendable, Equatable {
+    public var samples: [Int16]
+    public var sampleRate: Int
+    public var durationSeconds: Double { Double(samples.count) / Double(sampleRate) }
+}
+
+/// How to speak: voice (a language or voice name espeak-ng knows), rate in words per minute,
+/// pitch 0–100 (50 normal) and volume in percent.
+public struct SpeechVoiceSettings: Sendable, Equatable {
+    /// espeak-ng's own limits for its rate parameter.
+    public static let rateRange = 80...450
+    public static let pitchRange = 0...100
+    public static let volumeRange = 0...100
+
+    public var voice: String
+    public var wordsPerMinute: Int
+    public var pitch: Int
+    /// 70 % by default: loud enough over street noise in earphones without startling.
+    public var volumePercent: Int
+
+    public init(voice: String = "en", wordsPerMinute: Int = 175, pitch: Int = 50, volumePercent: Int = 70) {
+        self.voice = voice
+        self.wordsPerMinute = wordsPerMinute
+        self.pitch = pitch
+        self.volumePercent = volumePercent
+    }
+}
+
+public enum SpeechError: UserFacingError, Equatable {
+    case engineUnavailable
+    case emptyText
+    case unknownVoice(String, available: [String])
+    case outOfRange(field: String, value: Int, allowed: ClosedRange<Int>)
+    case synthesisFailed(code: Int32)
+
+    public var userMessage: String {
+        switch self {
+        case .engineUnavailable:
+            return "Voice response failed: the speech engine espeak-ng could not start (is espeak-ng-data installed?)."
+        case .emptyText:
+            return "There is no text to speak."
+        case .unknownVoice(let voice, let available):
+            return "The voice \(voice) is not installed; installed voices: \(available.joined(separator: ", "))."
+        case .outOfRange(let field, let value, let allowed):
+            return "The speech \(field) \(value) is out of range; it must be from \(allowed.lowerBound) to \(allowed.upperBound)."
+        case .synthesisFailed(let code):
+            return "Voice response failed (speech engine error \(code))."
+        }
+    }
+}
+
+/// Text to speech through espeak-ng.
+public final class SpeechSynthesizer: @unchecked Sendable {
+    // espeak-ng's engine is process-global and not thread-safe.
+    private static let engineLock = NSLock()
+    nonisolated(unsafe) private static var engineSampleRate: Int32 = 0
+
+    public let settings: SpeechVoiceSettings
+    public let sampleRate: Int
+
+    public init(settings: SpeechVoiceSettings = SpeechVoiceSettings()) throws(SpeechError) {
+        for (field, value, range) in [("rate in words per minute", settings.wordsPerMinute, SpeechVoiceSettings.rateRange),
+                                      ("pitch", settings.pitch, SpeechVoiceSettings.pitchRange),
+                                      ("volume in percent", settings.volumePercent, SpeechVoiceSettings.volumeRange)]
+        where !range.contains(value) {
+            throw .outOfRange(field: field, value: value, allowed: range)
+        }
+        Self.engineLock.lock()
+        defer { Self.engineLock.unlock() }
+        if Self.engineSampleRate <= 0 {
+            Self.engineSampleRate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, 0)
+            guard Self.engineSampleRate > 0 else { throw .engineUnavailable }
+            espeak_SetSynthCallback(collectSamples)
+        }
+        sampleRate = Int(Self.engineSampleRate)
+        self.settings = settings
+        guard espeak_SetVoiceByName(settings.voice) == EE_OK else {
+            throw .unknownVoice(settings.voice, available: Self.unlockedVoiceNames())
+        }
+    }
+
+    /// Languages and voice names installed, e.g. ["af", "en", "en-us", …].
+    public static func availableVoices() throws(SpeechError) -> [String] {
+        engineLock.lock()
+        defer { engineLock.unlock() }
+        if engineSampleRate <= 0 {
+            engineSampleRate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, 0)
+            guard engineSampleRate > 0 else { throw .engineUnavailable }
+            espeak_SetSynthCallback(collectSamples)
+        }
+        return unlockedVoiceNames()
+    }
+
+    private static func unlockedVoiceNames() -> [String] {
+        guard let list = espeak_ListVoices(nil) else { return [] }
+        var names: [String] = []
+        var index = 0
+        while let voice = list[index] {
+            // `languages` is a priority byte followed by a NUL-terminated language name.
+            if let languages = voice.pointee.languages { names.append(String(cString: languages + 1)) }
+            index += 1
+        }
+        return Array(Set(names)).sorted()
+    }
+
+    /// Speaks `text` into samples. Safe to call from any thread; calls are serialised.
+    public func synthesize(_ text: String) throws(SpeechError) -> SpeechAudio {
+        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw .emptyText }
+        Self.engineLock.lock()
+        defer { Self.engineLock.unlock() }
+        espeak_SetVoiceByName(settings.voice)
+        espeak_SetParameter(espeakRATE, Int32(settings.wordsPerMinute), 0)
+        espeak_SetParameter(espeakPITCH, Int32(settings.pitch), 0)
+        // espeak-ng's volume is 0–200 with 100 as its normal level; our 100 % maps to its 100.
+        espeak_SetParameter(espeakVOLUME, Int32(settings.volumePercent), 0)
+
+        let collector = SampleCollector()
+        let context = Unmanaged.passRetained(collector)
+        defer { context.release() }
+        let status = text.withCString { pointer in
+            espeak_Synth(pointer, strlen(pointer) + 1, 0, POS_CHARACTER, 0,
+                         UInt32(espeakCHARS_UTF8), nil, context.toOpaque())
+        }
+        guard status == EE_OK else { throw .synthesisFailed(code: status.rawValue) }
+        return SpeechAudio(samples: collector.samples, sampleRate: sampleRate)
+    }
+}
+
+/// Receives the audio espeak-ng produces during one synchronous `espeak_Synth` call.
+private final class SampleCollector {
+    var samples: [Int16] = []
+}
+
+/// espeak-ng's synthesis callback: appends each chunk to the collector named in the events' user data.
+private func collectSamples(_ wave: UnsafeMutablePointer<Int16>?, _ count: Int32,
+                            _ events: UnsafeMutablePointer<espeak_EVENT>?) -> Int32 {
+    guard let events, let userData = events.pointee.user_data else { return 0 }
+    let collector = Unmanaged<SampleCollector>.fromOpaque(userData).takeUnretainedValue()
+    if let wave, count > 0 { collector.samples.append(contentsOf: UnsafeBufferPointer(start: wave, count: Int(count))) }
+    return 0   // 0 = continue synthesis
+}
