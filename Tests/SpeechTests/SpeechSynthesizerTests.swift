@@ -26,7 +26,7 @@ struct SpeechSynthesizerTests {
         #expect(throws: SpeechError.emptyText) { try SpeechSynthesizer().synthesize("   ") }
         #expect(throws: SpeechError.self) { try SpeechSynthesizer(settings: SpeechVoiceSettings(voice: "klingon-xx")) }
         do { _ = try SpeechSynthesizer(settings: SpeechVoiceSettings(voice: "klingon-xx")) } catch {
-            #expect(error.userMessage.contains(" en-us,") && error.userMessage.contains(" fr,"))
+            #expect(error.userMessage.contains(" en-us,") && error.userMessage.contains(" fr-fr,"))
         }
         #expect(throws: SpeechError.outOfRange(field: "rate in words per minute", value: 20, allowed: 80...450)) {
             try SpeechSynthesizer(settings: SpeechVoiceSettings(wordsPerMinute: 20))
