@@ -1,3 +1,5 @@
+import Foundation
+
 /// Detection accuracy over a set of images, in the terms of Ultralytics' `yolo val` table
 /// (`Images Instances Box(P R mAP50 mAP50-95)`). Averages are over the classes that have ground
 /// truth; a class the detector never found counts with AP 0.
@@ -56,5 +58,26 @@ public struct ClassAccuracy: Sendable, Equatable, Codable {
         self.recall = recall
         self.averagePrecision50 = averagePrecision50
         self.averagePrecision50to95 = averagePrecision50to95
+    }
+}
+
+extension DetectionAccuracy {
+    /// The table `yolo val` prints, in its layout (`%22s%11i%11i%11.3g…`), so runs can be compared
+    /// line by line: a header, an `all` row, then one row per class with the images that contain it.
+    public func table() -> String {
+        func row(_ name: String, _ images: Int, _ instances: Int, _ values: [Double]) -> String {
+            padded(name, 22) + padded(String(images), 11) + padded(String(instances), 11)
+                + values.map { padded(String(format: "%.3g", $0), 11) }.joined()
+        }
+        func padded(_ text: String, _ width: Int) -> String {
+            String(repeating: " ", count: max(0, width - text.count)) + text
+        }
+        var lines = [padded("Class", 22) + ["Images", "Instances", "Box(P", "R", "mAP50", "mAP50-95)"].map { padded($0, 11) }.joined()]
+        lines.append(row("all", imageCount, instanceCount, [precision, recall, meanAveragePrecision50, meanAveragePrecision50to95]))
+        for entry in classes {
+            lines.append(row(entry.name ?? String(entry.classIndex), entry.imageCount, entry.instanceCount,
+                             [entry.precision, entry.recall, entry.averagePrecision50, entry.averagePrecision50to95]))
+        }
+        return lines.joined(separator: "\n")
     }
 }

@@ -101,6 +101,19 @@ struct DetectionEvaluatorTests {
         #expect(abs(report.accuracy.meanAveragePrecision50to95 - 0.995) < 1e-12)
     }
 
+    @Test("the table has yolo val's columns: an all row, then one row per class")
+    func table() {
+        var map = MeanAveragePrecision()
+        map.add(detections: [detection(0, 0.9, 0, 0, 10, 10)], groundTruth: [object(0, 0, 0, 10, 10), object(1, 5, 5, 9, 9)])
+        let lines = map.accuracy(classNames: ["person"]).table().split(separator: "\n").map(String.init)
+        #expect(lines == [
+            "                 Class     Images  Instances      Box(P          R      mAP50  mAP50-95)",
+            "                   all          1          2        0.5        0.5      0.497      0.497",
+            "                person          1          1          1          1      0.995      0.995",
+            "                     1          1          1          0          0          0          0",
+        ])
+    }
+
     @Test("the report survives a JSON round trip for --json")
     func jsonRoundTrip() throws {
         var map = MeanAveragePrecision()
