@@ -67,10 +67,13 @@ public struct YOLOLabelFile: Sendable, Equatable {
     /// Reads and parses the label file at `url`.
     public init(contentsOf url: URL) throws(LabelFileError) {
         let text: String
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw LabelFileError(file: url, line: nil, problem: .unreadable(reason: "it does not exist"))
+        }
         do {
             text = try String(contentsOf: url, encoding: .utf8)
         } catch {
-            throw LabelFileError(file: url, line: nil, problem: .unreadable(reason: "\(error.localizedDescription)"))
+            throw LabelFileError(file: url, line: nil, problem: .unreadable(reason: "it is not UTF-8 text or cannot be opened"))
         }
         try self.init(parsing: text, file: url)
     }
@@ -170,7 +173,7 @@ public struct LabelFileError: UserFacingError, Equatable {
         let place = line.map { "Line \($0) of the label file \(file.path)" } ?? "The label file \(file.path)"
         switch problem {
         case .unreadable(let reason):
-            return "\(place) cannot be read (\(reason))."
+            return "\(place) cannot be read: \(reason)."
         case .wrongFieldCount(let count):
             return "\(place) has \(count) values; a label line needs 5 (class cx cy w h) or a class and 3 or more x y points."
         case .notANumber(let field):

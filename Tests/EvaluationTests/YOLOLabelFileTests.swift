@@ -104,7 +104,7 @@ struct YOLOLabelFileTests {
         } catch {
             #expect(error.file == missing)
             #expect(error.line == nil)
-            #expect(error.userMessage.contains("/nonexistent/labels/x.txt"))
+            #expect(error.userMessage == "The label file /nonexistent/labels/x.txt cannot be read: it does not exist.")
         }
     }
 
