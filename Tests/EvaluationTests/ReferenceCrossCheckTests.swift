@@ -39,10 +39,12 @@ struct ReferenceCrossCheckTests {
     /// IoUs across the thresholds, missed objects, repeated and wrong-class detections, and false
     /// positives; some images with no objects and some with no detections. Confidences are
     /// distinct, so NumPy's unstable sort cannot reorder ties.
-    static func randomScenes(seed: UInt64, count: Int, classCount: Int) -> [Scene] {
+    /// With `tiedConfidences`, confidences are multiples of 0.05 instead, so many are equal.
+    static func randomScenes(seed: UInt64, count: Int, classCount: Int, tiedConfidences: Bool = false) -> [Scene] {
         var random = SeededGenerator(seed: seed)
         var usedConfidences: Set<Float> = []
         func confidence() -> Float {
+            if tiedConfidences { return Float(Int.random(in: 1...20, using: &random)) * 0.05 }
             while true {
                 let value = Float.random(in: 0.001...1, using: &random)
                 if usedConfidences.insert(value).inserted { return value }
@@ -100,7 +102,7 @@ struct ReferenceCrossCheckTests {
         }
     }
 
-    static func reference(for scenes: [Scene]) throws -> ReferenceResult {
+    static func reference(for scenes: [Scene], stableTies: Bool = false) throws -> ReferenceResult {
         let input = ReferenceInput(images: scenes.map { scene in
             ReferenceInput.Image(
                 detections: scene.detections.map { [Double($0.box.x0), Double($0.box.y0), Double($0.box.x1), Double($0.box.y1),
@@ -112,7 +114,7 @@ struct ReferenceCrossCheckTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let inputFile = folder.appendingPathComponent("scenes.json")
         try JSONEncoder().encode(input).write(to: inputFile)
-        let output = try runPython([TestData.referenceScript.path, inputFile.path])
+        let output = try runPython([TestData.referenceScript.path, inputFile.path] + (stableTies ? ["--stable-ties"] : []))
         return try JSONDecoder().decode(ReferenceResult.self, from: output)
     }
 
@@ -167,5 +169,17 @@ struct ReferenceCrossCheckTests {
         // NumPy's own order of operations is reproduced, so the agreement is in fact exact.
         #expect(swift.meanAveragePrecision50to95 == reference.map50_95)
         #expect(swift.meanAveragePrecision50 == reference.map50)
+    }
+
+    @Test("with many equal confidences the results equal the reference that sorts ties stably")
+    func tiedConfidencesAgree() throws {
+        let scenes = Self.randomScenes(seed: 2024, count: 50, classCount: 4, tiedConfidences: true)
+        let confidences = scenes.flatMap { $0.detections.map(\.confidence) }
+        #expect(Set(confidences).count <= 20 && confidences.count > 100)
+        let reference = try Self.reference(for: scenes, stableTies: true)
+        let swift = Self.swiftAccuracy(for: scenes)
+        #expect(swift.meanAveragePrecision50to95 == reference.map50_95)
+        #expect(swift.meanAveragePrecision50 == reference.map50)
+        #expect(swift.classes.map(\.averagePrecision50to95) == reference.ap)
     }
 }

@@ -12,6 +12,10 @@ Input (a JSON file named on the command line):
   Boxes are pixels of the original image, already clipped to it.
 Output (stdout, JSON): map50_95, map50, mp, mr, classes, ap50, ap (per class), images, instances.
 
+Ultralytics sorts all detections by confidence with NumPy's default (unstable) argsort, so the
+order of equal confidences is unspecified; --stable-ties sorts them stably instead (keeping image
+order, then detection order), which is what the Swift implementation promises.
+
 Running it with --self-test checks it against hand-computed examples.
 """
 import json
@@ -78,8 +82,11 @@ def smooth(y, f=0.05):
     return np.convolve(yp, np.ones(nf) / nf, mode="valid")
 
 
+STABLE_TIES = False
+
+
 def ap_per_class(tp, conf, pred_cls, target_cls, eps=1e-16):
-    i = np.argsort(-conf)
+    i = np.argsort(-conf, kind="stable") if STABLE_TIES else np.argsort(-conf)
     tp, conf, pred_cls = tp[i], conf[i], pred_cls[i]
     unique_classes, nt = np.unique(target_cls, return_counts=True)
     nc = unique_classes.shape[0]
@@ -175,8 +182,10 @@ def self_test():
 if __name__ == "__main__":
     if len(sys.argv) == 2 and sys.argv[1] == "--self-test":
         sys.exit(1 if self_test() else 0)
-    if len(sys.argv) != 2:
-        sys.exit("usage: ultralytics_map.py INPUT.json | --self-test")
+    if len(sys.argv) == 3 and sys.argv[2] == "--stable-ties":
+        STABLE_TIES = True
+    elif len(sys.argv) != 2:
+        sys.exit("usage: ultralytics_map.py INPUT.json [--stable-ties] | --self-test")
     with open(sys.argv[1]) as f:
         data = json.load(f)
     print(json.dumps(evaluate(data["images"])))
