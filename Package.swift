@@ -60,7 +60,7 @@ let package = Package(
         .testTarget(name: "GuidanceTests", dependencies: ["Guidance"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech"]),
         .testTarget(name: "HearingTests", dependencies: ["Hearing"]),
-        .testTarget(name: "EvaluationTests", dependencies: ["Evaluation"]),
+        .testTarget(name: "EvaluationTests", dependencies: ["Evaluation"], exclude: ["Reference"]),
         .testTarget(name: "AssistCommandTests", dependencies: ["AssistCore"]),
     ]
 )
