@@ -24,6 +24,18 @@ struct GeometryCameraTests {
         #expect(abs(intrinsics.focalLengthXPixels - 405 / tan(35 * Double.pi / 180)) < 1e-9)
     }
 
+    @Test("a field of view across the longer side keeps the focal length when the picture is portrait")
+    func longerSide() throws {
+        let settings = try CameraSettings(lens: .fieldOfViewAcrossLongerSide(degrees: 90))
+        let portrait = try settings.intrinsics(imageWidth: 480, imageHeight: 640)
+        let landscape = try settings.intrinsics(imageWidth: 640, imageHeight: 480)
+        #expect(abs(portrait.focalLengthXPixels - 320) < 1e-9 && abs(landscape.focalLengthXPixels - 320) < 1e-9)
+        #expect(portrait.principalPointXPixels == 240 && portrait.principalPointYPixels == 320)
+        #expect(throws: CameraSettingsError.fieldOfViewOutOfRange(degrees: 0)) {
+            try CameraSettings(lens: .fieldOfViewAcrossLongerSide(degrees: 0))
+        }
+    }
+
     @Test("calibrated intrinsics are used as given, whatever the image size")
     func calibratedIntrinsics() throws {
         let settings = try camera()

@@ -58,6 +58,9 @@ public enum CameraLens: Sendable, Equatable {
     case calibrated(CameraIntrinsics)
     /// Only the horizontal field of view is known; intrinsics follow from each image's size.
     case horizontalFieldOfView(degrees: Double)
+    /// The field of view across the sensor's longer side, as camera specifications give it; right
+    /// for a phone held either way (a 70° phone camera sees about 55° across a portrait 3:4 photo).
+    case fieldOfViewAcrossLongerSide(degrees: Double)
 }
 
 /// Where the camera is and how it looks: the lens, its height above the floor and its tilt.
@@ -78,7 +81,12 @@ public struct CameraSettings: Sendable, Equatable {
     public init(lens: CameraLens = .horizontalFieldOfView(degrees: CameraSettings.defaultHorizontalFieldOfViewDegrees),
                 heightAboveFloorMeters: Double = CameraSettings.defaultHeightAboveFloorMeters,
                 pitchDownDegrees: Double = CameraSettings.defaultPitchDownDegrees) throws {
-        if case .horizontalFieldOfView(let degrees) = lens { try Self.validateFieldOfView(degrees) }
+        switch lens {
+        case .horizontalFieldOfView(let degrees), .fieldOfViewAcrossLongerSide(let degrees):
+            try Self.validateFieldOfView(degrees)
+        case .calibrated:
+            break
+        }
         guard heightAboveFloorMeters.isFinite, heightAboveFloorMeters > 0 else {
             throw CameraSettingsError.heightNotPositive(meters: heightAboveFloorMeters)
         }
@@ -107,6 +115,14 @@ public struct CameraSettings: Sendable, Equatable {
         case .calibrated(let intrinsics): return intrinsics
         case .horizontalFieldOfView(let degrees):
             return try CameraIntrinsics(horizontalFieldOfViewDegrees: degrees, imageWidth: imageWidth, imageHeight: imageHeight)
+        case .fieldOfViewAcrossLongerSide(let degrees):
+            guard imageWidth < imageHeight else {
+                return try CameraIntrinsics(horizontalFieldOfViewDegrees: degrees, imageWidth: imageWidth, imageHeight: imageHeight)
+            }
+            // Portrait: the same focal length as the landscape picture, whose width is this height.
+            let landscape = try CameraIntrinsics(horizontalFieldOfViewDegrees: degrees, imageWidth: imageHeight, imageHeight: imageWidth)
+            return try CameraIntrinsics(focalLengthXPixels: landscape.focalLengthXPixels, focalLengthYPixels: landscape.focalLengthYPixels,
+                                        principalPointXPixels: Double(imageWidth) / 2, principalPointYPixels: Double(imageHeight) / 2)
         }
     }
 
