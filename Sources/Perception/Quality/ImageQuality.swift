@@ -72,11 +72,7 @@ public struct ImageQualityCheck: Sendable, Equatable {
         guard !image.isEmpty else {
             return ImageQualityReport(meanLuma: 0, brightFraction: 0, laplacianVariance: 0, verdict: .tooDark)
         }
-        let luma = Self.luma(of: image)
-        let mean = luma.reduce(0, +) / Double(luma.count)
-        let bright = Double(luma.lazy.filter { $0 >= Self.brightLuma }.count) / Double(luma.count)
-        let (small, width, height) = Self.shrink(luma, width: image.width, height: image.height,
-                                                 longSide: Self.workingLongSidePixels)
+        let (small, width, height, mean, bright) = Self.measure(image, longSide: Self.workingLongSidePixels)
         let sharpness = Self.laplacianVariance(small, width: width, height: height)
         let verdict: ImageQualityVerdict
         if mean < darkMeanLuma && bright < darkMaximumBrightFraction {
@@ -89,45 +85,43 @@ public struct ImageQualityCheck: Sendable, Equatable {
         return ImageQualityReport(meanLuma: mean, brightFraction: bright, laplacianVariance: sharpness, verdict: verdict)
     }
 
-    /// Rec. 709 luma weights (ITU-R BT.709), on the gamma-encoded values as video does.
-    static func luma(of image: RGBImage) -> [Double] {
-        var luma = [Double](repeating: 0, count: image.width * image.height)
+    /// One pass over the pixels: mean luma, the bright share, and the luma shrunk by area
+    /// averaging so its longer side is `longSide` (pictures already that small are kept as they
+    /// are). Each output pixel averages the block of input pixels it covers; nothing the size of
+    /// the input is allocated, so a 12-megapixel photo costs only its own bytes.
+    /// Luma uses the Rec. 709 weights (ITU-R BT.709) on the gamma-encoded values, as video does.
+    static func measure(_ image: RGBImage, longSide: Int)
+        -> (shrunk: [Double], width: Int, height: Int, meanLuma: Double, brightFraction: Double) {
+        let width = image.width, height = image.height
+        let scale = max(1, Double(max(width, height)) / Double(longSide))
+        let outWidth = scale > 1 ? max(1, Int((Double(width) / scale).rounded())) : width
+        let outHeight = scale > 1 ? max(1, Int((Double(height) / scale).rounded())) : height
+        /// Output cell of each input column (row): block i covers i·n/m ..< (i+1)·n/m.
+        func cells(_ n: Int, _ m: Int) -> [Int] {
+            var map = [Int](repeating: 0, count: n)
+            for i in 0..<m { for k in (i * n / m)..<((i + 1) * n / m) { map[k] = i } }
+            return map
+        }
+        let cellOfColumn = cells(width, outWidth), cellOfRow = cells(height, outHeight)
+        var sums = [Double](repeating: 0, count: outWidth * outHeight)
+        var counts = [Int](repeating: 0, count: outWidth * outHeight)
+        var total = 0.0, brightCount = 0
         image.pixels.withUnsafeBufferPointer { pixels in
-            for i in 0..<luma.count {
-                luma[i] = (0.2126 * Double(pixels[3 * i]) + 0.7152 * Double(pixels[3 * i + 1])
-                    + 0.0722 * Double(pixels[3 * i + 2])) / 255
+            for y in 0..<height {
+                let rowCell = cellOfRow[y] * outWidth
+                for x in 0..<width {
+                    let i = 3 * (y * width + x)
+                    let luma = (0.2126 * Double(pixels[i]) + 0.7152 * Double(pixels[i + 1]) + 0.0722 * Double(pixels[i + 2])) / 255
+                    total += luma
+                    if luma >= brightLuma { brightCount += 1 }
+                    sums[rowCell + cellOfColumn[x]] += luma
+                    counts[rowCell + cellOfColumn[x]] += 1
+                }
             }
         }
-        return luma
-    }
-
-    /// Area-average shrink so the longer side is `longSide` (pictures already that small are kept).
-    static func shrink(_ values: [Double], width: Int, height: Int, longSide: Int) -> ([Double], Int, Int) {
-        let longer = max(width, height)
-        guard longer > longSide else { return (values, width, height) }
-        let scale = Double(longer) / Double(longSide)
-        let outWidth = max(1, Int((Double(width) / scale).rounded())), outHeight = max(1, Int((Double(height) / scale).rounded()))
-        // Summed-area table: each output pixel averages the input block it covers.
-        var integral = [Double](repeating: 0, count: (width + 1) * (height + 1))
-        for y in 0..<height {
-            var rowSum = 0.0
-            for x in 0..<width {
-                rowSum += values[y * width + x]
-                integral[(y + 1) * (width + 1) + x + 1] = integral[y * (width + 1) + x + 1] + rowSum
-            }
-        }
-        let xs = (0...outWidth).map { $0 * width / outWidth }, ys = (0...outHeight).map { $0 * height / outHeight }
-        var out = [Double](repeating: 0, count: outWidth * outHeight)
-        for j in 0..<outHeight {
-            let y0 = ys[j], y1 = ys[j + 1]
-            for i in 0..<outWidth {
-                let x0 = xs[i], x1 = xs[i + 1]
-                let sum = integral[y1 * (width + 1) + x1] - integral[y0 * (width + 1) + x1]
-                    - integral[y1 * (width + 1) + x0] + integral[y0 * (width + 1) + x0]
-                out[j * outWidth + i] = sum / Double((y1 - y0) * (x1 - x0))
-            }
-        }
-        return (out, outWidth, outHeight)
+        let shrunk = zip(sums, counts).map { $1 > 0 ? $0 / Double($1) : 0 }
+        let pixelCount = Double(width * height)
+        return (shrunk, outWidth, outHeight, total / pixelCount, Double(brightCount) / pixelCount)
     }
 
     /// Variance of 4·c − n − s − e − w over the interior pixels; 0 for pictures under 3 × 3.
