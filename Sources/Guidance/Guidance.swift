@@ -1,1 +1,0 @@
-// The Guidance module; see STYLE.md for its place in the data flow.

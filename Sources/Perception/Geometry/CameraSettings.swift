@@ -1,0 +1,161 @@
+import AssistCore
+import Foundation
+
+/// The pinhole camera's intrinsics, in pixels of the image the boxes refer to.
+///
+/// The principal point uses the same continuous coordinates as `BoundingBox` (the image spans
+/// 0…width), so a centred camera has `principalPointXPixels == width / 2`. Calibrations that count
+/// pixel centres from 0 (OpenCV, Open3D: cx = 319.5 for 640 columns) differ by half a pixel, which
+/// changes an angle by less than 0.1°.
+public struct CameraIntrinsics: Sendable, Equatable, Codable {
+    public let focalLengthXPixels: Double
+    public let focalLengthYPixels: Double
+    public let principalPointXPixels: Double
+    public let principalPointYPixels: Double
+
+    public init(focalLengthXPixels: Double, focalLengthYPixels: Double,
+                principalPointXPixels: Double, principalPointYPixels: Double) throws {
+        for (name, value) in [("focal length x", focalLengthXPixels), ("focal length y", focalLengthYPixels)]
+        where !(value.isFinite && value > 0) {
+            throw CameraSettingsError.focalLengthNotPositive(name: name, value: value)
+        }
+        for (name, value) in [("principal point x", principalPointXPixels), ("principal point y", principalPointYPixels)]
+        where !value.isFinite {
+            throw CameraSettingsError.principalPointNotFinite(name: name, value: value)
+        }
+        self.focalLengthXPixels = focalLengthXPixels
+        self.focalLengthYPixels = focalLengthYPixels
+        self.principalPointXPixels = principalPointXPixels
+        self.principalPointYPixels = principalPointYPixels
+    }
+
+    /// Intrinsics of an ideal camera with square pixels and the principal point at the image centre:
+    /// fx = fy = (width / 2) / tan(fov / 2).
+    public init(horizontalFieldOfViewDegrees: Double, imageWidth: Int, imageHeight: Int) throws {
+        try CameraSettings.validateFieldOfView(horizontalFieldOfViewDegrees)
+        guard imageWidth > 0, imageHeight > 0 else {
+            throw CameraSettingsError.imageSizeNotPositive(width: imageWidth, height: imageHeight)
+        }
+        let focal = Double(imageWidth) / 2 / tan(horizontalFieldOfViewDegrees / 2 * .pi / 180)
+        try self.init(focalLengthXPixels: focal, focalLengthYPixels: focal,
+                      principalPointXPixels: Double(imageWidth) / 2, principalPointYPixels: Double(imageHeight) / 2)
+    }
+
+    /// Degrees right of the optical axis of image column `x` (negative = left): atan((x − cx) / fx).
+    public func horizontalAngleDegrees(x: Double) -> Double {
+        atan((x - principalPointXPixels) / focalLengthXPixels) * 180 / .pi
+    }
+
+    /// Degrees below the optical axis of image row `y` (negative = above): atan((y − cy) / fy).
+    public func angleBelowAxisDegrees(y: Double) -> Double {
+        atan((y - principalPointYPixels) / focalLengthYPixels) * 180 / .pi
+    }
+}
+
+/// How the camera's optics are known.
+public enum CameraLens: Sendable, Equatable {
+    /// Calibrated intrinsics, valid for images of the size they were calibrated at.
+    case calibrated(CameraIntrinsics)
+    /// Only the horizontal field of view is known; intrinsics follow from each image's size.
+    case horizontalFieldOfView(degrees: Double)
+    /// The field of view across the sensor's longer side, as camera specifications give it; right
+    /// for a phone held either way (a 70° phone camera sees about 55° across a portrait 3:4 photo).
+    case fieldOfViewAcrossLongerSide(degrees: Double)
+}
+
+/// Where the camera is and how it looks: the lens, its height above the floor and its tilt.
+///
+/// Defaults describe a chest-worn phone or camera: a 70° horizontal field of view (typical of
+/// phone main cameras, 65–77°), 1.3 m above the floor (chest height of an adult of 1.7 m, about
+/// 0.75 × stature), looking level.
+public struct CameraSettings: Sendable, Equatable {
+    public static let defaultHorizontalFieldOfViewDegrees = 70.0
+    public static let defaultHeightAboveFloorMeters = 1.3
+    public static let defaultPitchDownDegrees = 0.0
+
+    public let lens: CameraLens
+    public let heightAboveFloorMeters: Double
+    /// Tilt of the optical axis below the horizon; positive = looking down, negative = looking up.
+    public let pitchDownDegrees: Double
+
+    public init(lens: CameraLens = .horizontalFieldOfView(degrees: CameraSettings.defaultHorizontalFieldOfViewDegrees),
+                heightAboveFloorMeters: Double = CameraSettings.defaultHeightAboveFloorMeters,
+                pitchDownDegrees: Double = CameraSettings.defaultPitchDownDegrees) throws {
+        switch lens {
+        case .horizontalFieldOfView(let degrees), .fieldOfViewAcrossLongerSide(let degrees):
+            try Self.validateFieldOfView(degrees)
+        case .calibrated:
+            break
+        }
+        guard heightAboveFloorMeters.isFinite, heightAboveFloorMeters > 0 else {
+            throw CameraSettingsError.heightNotPositive(meters: heightAboveFloorMeters)
+        }
+        guard pitchDownDegrees.isFinite, abs(pitchDownDegrees) < 90 else {
+            throw CameraSettingsError.pitchOutOfRange(degrees: pitchDownDegrees)
+        }
+        self.lens = lens
+        self.heightAboveFloorMeters = heightAboveFloorMeters
+        self.pitchDownDegrees = pitchDownDegrees
+    }
+
+    /// The defaults: 70° field of view, 1.3 m, level (valid by construction, so not throwing).
+    public static let chestWorn = CameraSettings(
+        validLens: .horizontalFieldOfView(degrees: defaultHorizontalFieldOfViewDegrees),
+        heightAboveFloorMeters: defaultHeightAboveFloorMeters, pitchDownDegrees: defaultPitchDownDegrees)
+
+    private init(validLens: CameraLens, heightAboveFloorMeters: Double, pitchDownDegrees: Double) {
+        self.lens = validLens
+        self.heightAboveFloorMeters = heightAboveFloorMeters
+        self.pitchDownDegrees = pitchDownDegrees
+    }
+
+    /// The intrinsics for an image of this size.
+    public func intrinsics(imageWidth: Int, imageHeight: Int) throws -> CameraIntrinsics {
+        switch lens {
+        case .calibrated(let intrinsics): return intrinsics
+        case .horizontalFieldOfView(let degrees):
+            return try CameraIntrinsics(horizontalFieldOfViewDegrees: degrees, imageWidth: imageWidth, imageHeight: imageHeight)
+        case .fieldOfViewAcrossLongerSide(let degrees):
+            guard imageWidth < imageHeight else {
+                return try CameraIntrinsics(horizontalFieldOfViewDegrees: degrees, imageWidth: imageWidth, imageHeight: imageHeight)
+            }
+            // Portrait: the same focal length as the landscape picture, whose width is this height.
+            let landscape = try CameraIntrinsics(horizontalFieldOfViewDegrees: degrees, imageWidth: imageHeight, imageHeight: imageWidth)
+            return try CameraIntrinsics(focalLengthXPixels: landscape.focalLengthXPixels, focalLengthYPixels: landscape.focalLengthYPixels,
+                                        principalPointXPixels: Double(imageWidth) / 2, principalPointYPixels: Double(imageHeight) / 2)
+        }
+    }
+
+    static func validateFieldOfView(_ degrees: Double) throws {
+        guard degrees.isFinite, degrees > 0, degrees < 180 else {
+            throw CameraSettingsError.fieldOfViewOutOfRange(degrees: degrees)
+        }
+    }
+}
+
+/// A camera setting outside what a pinhole camera can have.
+public enum CameraSettingsError: UserFacingError, Equatable {
+    case fieldOfViewOutOfRange(degrees: Double)
+    case heightNotPositive(meters: Double)
+    case pitchOutOfRange(degrees: Double)
+    case focalLengthNotPositive(name: String, value: Double)
+    case principalPointNotFinite(name: String, value: Double)
+    case imageSizeNotPositive(width: Int, height: Int)
+
+    public var userMessage: String {
+        switch self {
+        case .fieldOfViewOutOfRange(let degrees):
+            return "The camera's field of view must be between 0 and 180 degrees (exclusive), not \(degrees)."
+        case .heightNotPositive(let meters):
+            return "The camera's height above the floor must be more than 0 meters, not \(meters)."
+        case .pitchOutOfRange(let degrees):
+            return "The camera's downward tilt must be between -90 and 90 degrees (exclusive), not \(degrees)."
+        case .focalLengthNotPositive(let name, let value):
+            return "The camera's \(name) must be more than 0 pixels, not \(value)."
+        case .principalPointNotFinite(let name, let value):
+            return "The camera's \(name) must be a finite number of pixels, not \(value)."
+        case .imageSizeNotPositive(let width, let height):
+            return "The image must be at least 1 by 1 pixel to measure angles in it, not \(width) by \(height)."
+        }
+    }
+}
