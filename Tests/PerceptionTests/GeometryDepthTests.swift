@@ -61,7 +61,7 @@ struct GeometryDepthTests {
         #expect(abs(try #require(object.distance.meters) - 525 * 0.85 / 60) < 1e-9)
     }
 
-    @Test("a frame's depth wins over geometry and is reported as measured depth, or as a depth model when so declared")
+    @Test("a frame's depth wins over geometry and is reported as measured depth, or as a depth model when the map came from one")
     func locatorPrefersDepth() throws {
         let sizes = try ObjectSizeTable(sizes: ["chair": ObjectSize(heightMeters: 0.85, relativeSpread: 0.2,
                                                                      standsOnFloor: false, source: "test")])
@@ -69,8 +69,10 @@ struct GeometryDepthTests {
         let measured = try #require(try ObjectLocator(camera: try camera(), sizes: sizes).locate([detection("chair", box)], in: frame).first)
         #expect(measured.distance.method == .measuredDepth)
         #expect(abs(try #require(measured.distance.meters) - 2) < 0.05)
-        let modelled = try #require(try ObjectLocator(camera: try camera(), sizes: sizes, depthOrigin: .model(relativeError: 0.2))
-            .locate([detection("chair", box)], in: frame).first)
+        var modelFrame = frame
+        modelFrame.depth?.origin = .model
+        let modelled = try #require(try ObjectLocator(camera: try camera(), sizes: sizes, depthModelRelativeError: 0.2)
+            .locate([detection("chair", box)], in: modelFrame).first)
         #expect(modelled.distance.method == .depthModel && modelled.distance.relativeError == 0.2)
     }
 

@@ -1,18 +1,6 @@
 import AssistCore
 import Foundation
 
-/// Where the depth map in a `Frame` comes from, which decides how far it is trusted.
-public enum DepthOrigin: Sendable, Equatable {
-    /// A depth camera (Kinect, RealSense, phone LiDAR): reported as `measuredDepth`.
-    case sensor
-    /// A monocular depth model's metric output, with its typical relative error: reported as `depthModel`.
-    case model(relativeError: Double)
-
-    /// A structured-light camera's error is about 1 % at 2–4 m (Khoshelham & Elberink 2012,
-    /// Sensors 12:1437); 5 % allows for the core's median landing on a nearby surface.
-    public static let sensorRelativeError = 0.05
-}
-
 /// A detection with its direction and distance: what Guidance turns into a sentence.
 public struct LocatedObject: Sendable, Equatable {
     public let detection: Detection
@@ -81,23 +69,34 @@ public struct ObjectLocator: Sendable {
     public let camera: CameraSettings
     public let bands: DirectionBands
     public let sizes: ObjectSizeTable
-    public let depthOrigin: DepthOrigin
     public let depthSampling: DepthSampling
+    /// How far a depth map's reading is trusted, by where the map came from (`DepthMap.origin`).
+    public let sensorRelativeError: Double
+    public let depthModelRelativeError: Double
+
+    /// A structured-light camera's error is about 1 % at 2–4 m (Khoshelham & Elberink 2012,
+    /// Sensors 12:1437); 5 % allows for the core's median landing on a nearby surface.
+    public static let defaultSensorRelativeError = 0.05
+    /// Metric monocular depth models report AbsRel around 0.05–0.1 on indoor benchmarks
+    /// (Depth Anything V2, Yang et al. 2024); 15 % allows for scenes unlike their training data.
+    public static let defaultDepthModelRelativeError = 0.15
 
     public init(camera: CameraSettings = .chestWorn, bands: DirectionBands = .standard, sizes: ObjectSizeTable,
-                depthOrigin: DepthOrigin = .sensor, depthSampling: DepthSampling = .standard) {
+                depthSampling: DepthSampling = .standard,
+                sensorRelativeError: Double = ObjectLocator.defaultSensorRelativeError,
+                depthModelRelativeError: Double = ObjectLocator.defaultDepthModelRelativeError) {
         self.camera = camera
         self.bands = bands
         self.sizes = sizes
-        self.depthOrigin = depthOrigin
         self.depthSampling = depthSampling
+        self.sensorRelativeError = sensorRelativeError
+        self.depthModelRelativeError = depthModelRelativeError
     }
 
     /// With the bundled size table (all 80 COCO classes).
     public init(camera: CameraSettings = .chestWorn, bands: DirectionBands = .standard,
-                depthOrigin: DepthOrigin = .sensor, depthSampling: DepthSampling = .standard) throws {
-        self.init(camera: camera, bands: bands, sizes: try ObjectSizeTable.bundled(),
-                  depthOrigin: depthOrigin, depthSampling: depthSampling)
+                depthSampling: DepthSampling = .standard) throws {
+        self.init(camera: camera, bands: bands, sizes: try ObjectSizeTable.bundled(), depthSampling: depthSampling)
     }
 
     /// One `LocatedObject` per detection, in the same order.
@@ -120,11 +119,11 @@ public struct ObjectLocator: Sendable {
             var distance = geometry.estimate(box: box, label: detection.label)
             if let depth, let meters = depthSampling.medianMeters(in: box, imageWidth: imageWidth,
                                                                    imageHeight: imageHeight, depth: depth) {
-                switch depthOrigin {
+                switch depth.origin {
                 case .sensor:
-                    distance = DistanceEstimate(meters: meters, method: .measuredDepth, relativeError: DepthOrigin.sensorRelativeError)
-                case .model(let relativeError):
-                    distance = DistanceEstimate(meters: meters, method: .depthModel, relativeError: relativeError)
+                    distance = DistanceEstimate(meters: meters, method: .measuredDepth, relativeError: sensorRelativeError)
+                case .model:
+                    distance = DistanceEstimate(meters: meters, method: .depthModel, relativeError: depthModelRelativeError)
                 }
             }
             return LocatedObject(detection: detection, direction: direction, distance: distance)
