@@ -166,20 +166,20 @@ private final class DecodingSession {
         // header need a look at the data (which for images would decode the picture twice).
         if formatContext.pointee.nb_streams == 0 {
             let status = avformat_find_stream_info(formatContext, nil)
-            guard status >= 0 else { throw Self.failure(decodingWith: status, sizeKnown: false) }
+            guard status >= 0 else { throw Self.failure(decodingWith: status, isKnownFormat: false) }
         }
         var decoder: UnsafePointer<AVCodec>?
         let index = av_find_best_stream(formatContext, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
         if index == FFmpegErrorCode.streamNotFound { throw .noPictureStream }
         if index == FFmpegErrorCode.decoderNotFound { throw .noDecoder }
         guard index >= 0, let decoder, let stream = formatContext.pointee.streams[Int(index)] else {
-            throw Self.failure(decodingWith: index, sizeKnown: false)
+            throw Self.failure(decodingWith: index, isKnownFormat: false)
         }
         streamIndex = index
         guard let codecContext = avcodec_alloc_context3(decoder) else { throw .ffmpeg(code: -ENOMEM, description: "out of memory") }
         self.codecContext = codecContext
         let copyStatus = avcodec_parameters_to_context(codecContext, stream.pointee.codecpar)
-        guard copyStatus >= 0 else { throw Self.failure(decodingWith: copyStatus, sizeKnown: false) }
+        guard copyStatus >= 0 else { throw Self.failure(decodingWith: copyStatus, isKnownFormat: false) }
         // Without "explode" FFmpeg 5.1's JPEG decoder fills a cut-short file's missing rows with
         // grey and reports success; with it, damaged data is an error we can tell the user about.
         // Only for JPEG: the PNG, WebP and BMP decoders already fail on cut-short data, and the TIFF
@@ -188,7 +188,7 @@ private final class DecodingSession {
             codecContext.pointee.err_recognition |= AV_EF_EXPLODE
         }
         let openCodecStatus = avcodec_open2(codecContext, decoder, nil)
-        guard openCodecStatus >= 0 else { throw Self.failure(decodingWith: openCodecStatus, sizeKnown: false) }
+        guard openCodecStatus >= 0 else { throw Self.failure(decodingWith: openCodecStatus, isKnownFormat: false) }
         guard let packet = av_packet_alloc() else { throw .ffmpeg(code: -ENOMEM, description: "out of memory") }
         self.packet = packet
     }
@@ -202,7 +202,11 @@ private final class DecodingSession {
     func decodeFirstPicture() throws(FFmpegPictureFailure) -> FFmpegPicture {
         guard let formatContext, let codecContext, let packet else { throw .noPictureStream }
         let picture = try FFmpegPicture()
-        var sizeKnown: Bool { codecContext.pointee.width > 0 }
+        // Whether the bytes are surely this format, so that a failure means damage rather than a
+        // file of another kind: the demuxer recognised the content itself (a file name's
+        // extension alone scores AVPROBE_SCORE_EXTENSION), or the decoder got as far as the size.
+        let recognisedByContent = formatContext.pointee.probe_score > AVPROBE_SCORE_EXTENSION
+        var isKnownFormat: Bool { recognisedByContent || codecContext.pointee.width > 0 }
         var endOfInput = false
         while true {
             let receiveStatus = avcodec_receive_frame(codecContext, picture.frame)
@@ -212,7 +216,7 @@ private final class DecodingSession {
             }
             guard receiveStatus == FFmpegErrorCode.tryAgain, !endOfInput else {
                 // The decoder is drained (the file ended before one whole picture came out) or failed.
-                throw Self.failure(decodingWith: receiveStatus, sizeKnown: sizeKnown)
+                throw Self.failure(decodingWith: receiveStatus, isKnownFormat: isKnownFormat)
             }
             let readStatus = av_read_frame(formatContext, packet)
             let sendStatus: Int32
@@ -220,7 +224,7 @@ private final class DecodingSession {
                 endOfInput = true
                 sendStatus = avcodec_send_packet(codecContext, nil)   // asks for what the decoder still holds
             } else if readStatus < 0 {
-                throw Self.failure(decodingWith: readStatus, sizeKnown: sizeKnown)
+                throw Self.failure(decodingWith: readStatus, isKnownFormat: isKnownFormat)
             } else if packet.pointee.stream_index != streamIndex {
                 av_packet_unref(packet)
                 continue
@@ -229,7 +233,7 @@ private final class DecodingSession {
                 av_packet_unref(packet)
             }
             if sendStatus < 0 && sendStatus != FFmpegErrorCode.endOfFile {
-                throw Self.failure(decodingWith: sendStatus, sizeKnown: sizeKnown)
+                throw Self.failure(decodingWith: sendStatus, isKnownFormat: isKnownFormat)
             }
         }
     }
@@ -240,12 +244,12 @@ private final class DecodingSession {
         return .ffmpeg(code: status, description: FFmpegErrorCode.describe(status))
     }
 
-    /// `sizeKnown`: whether the decoder had parsed the picture's header when it failed. Data that
-    /// fails before that is not this kind of picture at all; data that fails after it is damaged.
-    private static func failure(decodingWith status: Int32, sizeKnown: Bool) -> FFmpegPictureFailure {
+    /// `isKnownFormat`: whether the data was known to be this kind of picture when it failed. Data
+    /// that fails before that is not this kind of picture at all; data that fails after is damaged.
+    private static func failure(decodingWith status: Int32, isKnownFormat: Bool) -> FFmpegPictureFailure {
         if status == FFmpegErrorCode.invalidData || status == FFmpegErrorCode.endOfFile
             || status == FFmpegErrorCode.tryAgain {
-            return sizeKnown ? .damagedData : .unrecognisedData
+            return isKnownFormat ? .damagedData : .unrecognisedData
         }
         if status == -EIO { return .cannotOpen(errno: EIO) }
         return .ffmpeg(code: status, description: FFmpegErrorCode.describe(status))
