@@ -64,17 +64,30 @@ enum ExifOrientation: Int, Sendable, CaseIterable {
         case .rotate90CounterClockwise: (start, alongRow, alongColumn) = (width - 1, width, -1)
         }
         let count = outputWidth * outputHeight * 3
+        // Tiles keep both the rows written and the stored columns read (for the quarter turns)
+        // in cache; row by row, a quarter turn of a 12-megapixel photo misses the cache on every pixel.
+        let tileSide = 32
         let pixels = [UInt8](unsafeUninitializedCapacity: count) { output, initialized in
             stored.pixels.withUnsafeBufferPointer { source in
-                var written = 0
-                for y in 0..<outputHeight {
-                    var from = (start + y * alongColumn) * 3
-                    for _ in 0..<outputWidth {
-                        output[written] = source[from]
-                        output[written + 1] = source[from + 1]
-                        output[written + 2] = source[from + 2]
-                        written += 3
-                        from += alongRow * 3
+                guard let target = output.baseAddress, let origin = source.baseAddress else { return }
+                let step = alongRow * 3
+                for tileTop in stride(from: 0, to: outputHeight, by: tileSide) {
+                    let tileBottom = min(tileTop + tileSide, outputHeight)
+                    for tileLeft in stride(from: 0, to: outputWidth, by: tileSide) {
+                        let tileWidth = min(tileLeft + tileSide, outputWidth) - tileLeft
+                        for y in tileTop..<tileBottom {
+                            // In bounds by construction: the table above maps the output
+                            // rectangle onto the stored one exactly.
+                            var from = origin + (start + y * alongColumn + tileLeft * alongRow) * 3
+                            var to = target + (y * outputWidth + tileLeft) * 3
+                            for _ in 0..<tileWidth {
+                                to[0] = from[0]
+                                to[1] = from[1]
+                                to[2] = from[2]
+                                to += 3
+                                from += step
+                            }
+                        }
                     }
                 }
             }
