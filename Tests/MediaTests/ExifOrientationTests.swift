@@ -52,6 +52,30 @@ struct ExifOrientationTests {
         expectColour(image.pixel(x: 48, y: 36), near: (255, 255, 255), "bottom-right")
     }
 
+    // bus.jpg is an iPhone XS photo whose own EXIF says Orientation 1 (big-endian IFD entry
+    // 0112 0003 00000001 0001). Changing that one value is exactly what the phone writes when held
+    // upright or upside down, so the result must be the ffmpeg tool's own turn of the picture.
+    @Test("an iPhone photo whose EXIF orientation is changed to 6 or 8 comes out turned, 1080 wide",
+          arguments: [(6, "transpose=clock"), (8, "transpose=cclock")])
+    func iPhonePhotoTurned(orientation: UInt8, turningFilter: String) throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var bytes = [UInt8](try Data(contentsOf: TestFiles.bus))
+        let entry: [UInt8] = [0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01]
+        let entryStart = try #require((0..<(bytes.count - entry.count)).first { Array(bytes[$0..<($0 + entry.count)]) == entry })
+        bytes[entryStart + 9] = orientation
+        let photo = folder.appendingPathComponent("portrait.jpg")
+        try Data(bytes).write(to: photo)
+        let raw = folder.appendingPathComponent("turned.rgb")
+        try TestFiles.ffmpeg(["-i", TestFiles.bus.path, "-vf", turningFilter, "-f", "rawvideo", "-pix_fmt", "rgb24", raw.path])
+
+        let image = try ImageFile(photo).decode()
+
+        #expect(image.width == 1080 && image.height == 810)
+        let reference = RGBImage(width: 1080, height: 810, pixels: [UInt8](try Data(contentsOf: raw)))
+        #expect(image.meanAbsoluteDifference(from: reference) < 0.5)
+    }
+
     @Test("FFmpeg's Orientation metadata value, padded with spaces, is read as the tag number")
     func tagValueParsing() {
         #expect(ExifOrientation(exifTagValue: "    6") == .rotate90Clockwise)
