@@ -177,6 +177,17 @@ struct DepthImageFileTests {
         }
     }
 
+    @Test("a 16-bit grey PNG with an alpha channel is named as such, not taken for depth")
+    func greyWithAlpha() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("grey_alpha.png")
+        try TestFiles.ffmpeg(["-i", Self.depth("TUM_depth.png").path, "-pix_fmt", "ya16be", file.path])
+        #expect(throws: DepthImageError.notADepthImage(path: file.path, found: "a 16-bit grey picture with transparency")) {
+            try DepthImageFile(file, encoding: .tum).decode()
+        }
+    }
+
     @Test("a text file, an empty file and a folder are not depth images")
     func notImages() throws {
         let folder = try TestFiles.scratchFolder()

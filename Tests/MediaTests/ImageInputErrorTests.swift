@@ -75,6 +75,15 @@ struct ImageInputErrorTests {
         #expect(ImageInputError.isFolder(path: named.path).userMessage == "photos.jpg is a folder, not an image file.")
     }
 
+    @Test("a sound file is not an image")
+    func soundFile() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("beep.wav")
+        try TestFiles.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:duration=0.2", file.path])
+        #expect(throws: ImageInputError.notAnImage(path: file.path)) { try ImageFile(file).decode() }
+    }
+
     @Test("a device such as /dev/zero is refused without being read")
     func device() {
         #expect(throws: ImageInputError.notAnImage(path: "/dev/zero")) { try ImageFile(URL(fileURLWithPath: "/dev/zero")).decode() }

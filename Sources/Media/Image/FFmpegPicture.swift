@@ -139,10 +139,12 @@ final class FFmpegPicture {
     var pixelFormatInWords: String {
         guard let descriptor = av_pix_fmt_desc_get(pixelFormat) else { return "a picture of an unknown kind" }
         let bits = Int(descriptor.pointee.comp.0.depth)
-        let isColour = descriptor.pointee.nb_components >= 3
+        let flags = descriptor.pointee.flags
+        let isColour = descriptor.pointee.nb_components >= 3 || flags & UInt64(AV_PIX_FMT_FLAG_PAL) != 0
+        let hasAlpha = flags & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0
         // "an 8-bit", "an 11-bit", "an 18-bit", but "a 10-bit", "a 16-bit": the article follows the sound.
         let article = bits == 8 || bits == 11 || bits == 18 || (80...89).contains(bits) ? "an" : "a"
-        return "\(article) \(bits)-bit \(isColour ? "colour" : "grey") picture"
+        return "\(article) \(bits)-bit \(isColour ? "colour" : "grey") picture\(hasAlpha ? " with transparency" : "")"
     }
 }
 
