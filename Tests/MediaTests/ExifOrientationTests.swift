@@ -76,6 +76,31 @@ struct ExifOrientationTests {
         #expect(image.meanAbsoluteDifference(from: reference) < 0.5)
     }
 
+    // A turned photo is converted in bands of 16 rows; 250 rows leave a short last band, an odd
+    // width odd chroma columns. The result must equal converting the whole picture and turning it.
+    // (At an odd height the two may differ by rounding: swscale's fast YUV-to-RGB path needs an
+    // even number of rows, so a whole odd picture takes the general path and the bands do not.)
+    @Test("a turned photo converted band by band equals the whole picture turned",
+          arguments: [3, 6, 8], ["yuvj420p", "yuvj422p", "yuvj444p"])
+    func bandsEqualWholePicture(orientation: Int, pixelFormat: String) throws {
+        for (height, tolerance) in [(250, 0.0), (251, 1.5)] {
+            let folder = try TestFiles.scratchFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let plain = folder.appendingPathComponent("plain.jpg")
+            try TestFiles.ffmpeg(["-i", TestFiles.zidane.path, "-vf", "scale=333:\(height)", "-pix_fmt", pixelFormat, plain.path])
+            let photo = folder.appendingPathComponent("turned.jpg")
+            try Self.insertingExifOrientation(orientation, byteOrder: .bigEndian, into: Data(contentsOf: plain)).write(to: photo)
+
+            let stored = try ImageFile(plain).decode()
+            let expected = try #require(ExifOrientation(rawValue: orientation)).uprightImage(fromStored: stored)
+            let turned = try ImageFile(photo).decode()
+
+            #expect(turned.width == expected.width && turned.height == expected.height)
+            let difference = turned.meanAbsoluteDifference(from: expected)
+            #expect(difference <= tolerance, "333x\(height): mean difference \(difference)")
+        }
+    }
+
     @Test("FFmpeg's Orientation metadata value, padded with spaces, is read as the tag number")
     func tagValueParsing() {
         #expect(ExifOrientation(exifTagValue: "    6") == .rotate90Clockwise)

@@ -45,55 +45,65 @@ enum ExifOrientation: Int, Sendable, CaseIterable {
 
     var swapsWidthAndHeight: Bool { rawValue >= 5 }
 
+    /// The upright size of a picture stored `width` by `height`.
+    func uprightSize(storedWidth width: Int, storedHeight height: Int) -> (width: Int, height: Int) {
+        swapsWidthAndHeight ? (height, width) : (width, height)
+    }
+
     /// The upright picture made from `stored`, in one pass over the pixels.
     func uprightImage(fromStored stored: RGBImage) -> RGBImage {
-        guard self != .upright else { return stored }
-        let (width, height) = (stored.width, stored.height)
-        let (outputWidth, outputHeight) = swapsWidthAndHeight ? (height, width) : (width, height)
-        // Upright pixel (x, y) comes from stored pixel index start + x * alongRow + y * alongColumn.
-        let last = width * height - 1, lastRowStart = (height - 1) * width
-        let (start, alongRow, alongColumn): (Int, Int, Int)
-        switch self {
-        case .upright: (start, alongRow, alongColumn) = (0, 1, width)
-        case .flipHorizontally: (start, alongRow, alongColumn) = (width - 1, -1, width)
-        case .rotate180: (start, alongRow, alongColumn) = (last, -1, -width)
-        case .flipVertically: (start, alongRow, alongColumn) = (lastRowStart, 1, -width)
-        case .transpose: (start, alongRow, alongColumn) = (0, width, 1)
-        case .rotate90Clockwise: (start, alongRow, alongColumn) = (lastRowStart, -width, 1)
-        case .transverse: (start, alongRow, alongColumn) = (last, -width, -1)
-        case .rotate90CounterClockwise: (start, alongRow, alongColumn) = (width - 1, width, -1)
-        }
-        let count = outputWidth * outputHeight * 3
-        // Tiles keep both the rows written and the stored columns read (for the quarter turns)
-        // in cache; row by row, a quarter turn of a 12-megapixel photo misses the cache on every pixel.
-        let tileSide = 32
+        let size = uprightSize(storedWidth: stored.width, storedHeight: stored.height)
+        guard self != .upright, !stored.isEmpty else { return RGBImage(width: size.width, height: size.height, pixels: stored.pixels) }
+        let count = size.width * size.height * 3
         let pixels = [UInt8](unsafeUninitializedCapacity: count) { output, initialized in
-            stored.pixels.withUnsafeBufferPointer { source in
-                guard let target = output.baseAddress, let origin = source.baseAddress else { return }
-                let step = alongRow * 3
-                for tileTop in stride(from: 0, to: outputHeight, by: tileSide) {
-                    let tileBottom = min(tileTop + tileSide, outputHeight)
-                    for tileLeft in stride(from: 0, to: outputWidth, by: tileSide) {
-                        let tileWidth = min(tileLeft + tileSide, outputWidth) - tileLeft
-                        for y in tileTop..<tileBottom {
-                            // In bounds by construction: the table above maps the output
-                            // rectangle onto the stored one exactly.
-                            var from = origin + (start + y * alongColumn + tileLeft * alongRow) * 3
-                            var to = target + (y * outputWidth + tileLeft) * 3
-                            for _ in 0..<tileWidth {
-                                to[0] = from[0]
-                                to[1] = from[1]
-                                to[2] = from[2]
-                                to += 3
-                                from += step
-                            }
-                        }
-                    }
-                }
+            stored.pixels.withUnsafeBufferPointer { band in
+                placeUpright(band: band, firstRow: 0, storedWidth: stored.width, storedHeight: stored.height, into: output)
             }
             initialized = count
         }
-        return RGBImage(width: outputWidth, height: outputHeight, pixels: pixels)
+        return RGBImage(width: size.width, height: size.height, pixels: pixels)
+    }
+
+    /// Copies rows `firstRow...` of a stored RGB24 picture (`band`, whole rows) to where they
+    /// belong in the upright picture `output` (`3 * width * height` bytes).
+    func placeUpright(band: UnsafeBufferPointer<UInt8>, firstRow: Int, storedWidth width: Int, storedHeight height: Int,
+                      into output: UnsafeMutableBufferPointer<UInt8>) {
+        let bandRows = band.count / (width * 3)
+        precondition(firstRow >= 0 && firstRow + bandRows <= height && output.count >= width * height * 3,
+                     "the band must lie inside the stored picture and the output must hold it all")
+        guard let source = band.baseAddress, let target = output.baseAddress else { return }
+        // Stored pixel (x, y) goes to upright pixel index start + x * alongStoredRow + y * alongStoredColumn.
+        // For the quarter turns the upright picture is `height` pixels wide.
+        let (start, alongStoredRow, alongStoredColumn): (Int, Int, Int)
+        switch self {
+        case .upright: (start, alongStoredRow, alongStoredColumn) = (0, 1, width)
+        case .flipHorizontally: (start, alongStoredRow, alongStoredColumn) = (width - 1, -1, width)
+        case .rotate180: (start, alongStoredRow, alongStoredColumn) = (width * height - 1, -1, -width)
+        case .flipVertically: (start, alongStoredRow, alongStoredColumn) = ((height - 1) * width, 1, -width)
+        case .transpose: (start, alongStoredRow, alongStoredColumn) = (0, height, 1)
+        case .rotate90Clockwise: (start, alongStoredRow, alongStoredColumn) = (height - 1, height, -1)
+        case .transverse: (start, alongStoredRow, alongStoredColumn) = (width * height - 1, -height, -1)
+        case .rotate90CounterClockwise: (start, alongStoredRow, alongStoredColumn) = ((width - 1) * height, -height, 1)
+        }
+        // Column tiles keep the rows a quarter turn writes to in cache while the band's rows
+        // are read; without them every pixel of a 12-megapixel photo misses the cache.
+        let tileColumns = 32
+        let step = alongStoredRow * 3
+        for tileLeft in stride(from: 0, to: width, by: tileColumns) {
+            let tileWidth = min(tileColumns, width - tileLeft)
+            for row in 0..<bandRows {
+                var from = source + (row * width + tileLeft) * 3
+                // In bounds by construction: the table maps the stored rectangle onto the upright one.
+                var to = target + (start + tileLeft * alongStoredRow + (firstRow + row) * alongStoredColumn) * 3
+                for _ in 0..<tileWidth {
+                    to[0] = from[0]
+                    to[1] = from[1]
+                    to[2] = from[2]
+                    from += 3
+                    to += step
+                }
+            }
+        }
     }
 }
 

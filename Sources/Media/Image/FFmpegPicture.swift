@@ -107,8 +107,56 @@ final class FFmpegPicture {
               destination.count >= height * bytesPerRow + Self.destinationPaddingBytes else {
             throw .ffmpeg(code: -EINVAL, description: "the destination buffer is too small")
         }
-        let converter = try PixelConverter(picture: frame, to: AV_PIX_FMT_RGB24)
-        try converter.convert(frame, into: start, bytesPerRow: bytesPerRow)
+        let converter = try PixelConverter(from: frame, rows: height, to: AV_PIX_FMT_RGB24)
+        try converter.convert(planes: sourcePlanes(fromRow: 0), into: start, bytesPerRow: bytesPerRow)
+    }
+
+    /// Converts the picture to packed 8-bit RGB one band of rows at a time, into one small
+    /// reused buffer, handing each band to `consume` with the index of its first row. A caller
+    /// that moves every pixel anyway (turning a photo upright) then reads them from cache, and
+    /// no full-size intermediate picture is allocated.
+    ///
+    /// Each band is converted as a picture of its own, so swscale writes exactly its rows.
+    /// `bandRows` is rounded up to whole chroma rows; pictures whose rows cannot be split
+    /// (Bayer patterns) come as a single band.
+    func convertToRGB24(inBandsOf bandRows: Int,
+                        _ consume: (_ firstRow: Int, _ band: UnsafeBufferPointer<UInt8>) -> Void) throws(FFmpegPictureFailure) {
+        let (width, height) = (self.width, self.height)
+        guard let descriptor = av_pix_fmt_desc_get(pixelFormat) else {
+            throw .ffmpeg(code: -EINVAL, description: "unknown pixel format")
+        }
+        let chromaRows = 1 << Int(descriptor.pointee.log2_chroma_h)
+        let splittable = descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_BAYER) == 0
+        let rowsPerBand = splittable ? max(1, (bandRows + chromaRows - 1) / chromaRows) * chromaRows : height
+        let bytesPerRow = width * 3
+        let band = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: rowsPerBand * bytesPerRow + Self.destinationPaddingBytes)
+        defer { band.deallocate() }
+        guard let bandStart = band.baseAddress else { return }
+        var converter: PixelConverter?
+        for firstRow in stride(from: 0, to: height, by: rowsPerBand) {
+            let rows = min(rowsPerBand, height - firstRow)
+            if converter?.rows != rows {
+                converter = try PixelConverter(from: frame, rows: rows, to: AV_PIX_FMT_RGB24)
+            }
+            try converter?.convert(planes: sourcePlanes(fromRow: firstRow), into: bandStart, bytesPerRow: bytesPerRow)
+            consume(firstRow, UnsafeBufferPointer(start: bandStart, count: rows * bytesPerRow))
+        }
+    }
+
+    /// The frame's plane pointers and strides, moved down to `row` (chroma planes by their
+    /// subsampled row; a palette is not a plane and stays put).
+    private func sourcePlanes(fromRow row: Int) -> PixelConverter.SourcePlanes {
+        var pointers = withUnsafeBytes(of: frame.pointee.data) { Array($0.bindMemory(to: UnsafePointer<UInt8>?.self)) }
+        let strides = withUnsafeBytes(of: frame.pointee.linesize) { Array($0.bindMemory(to: Int32.self)) }
+        guard row > 0, let descriptor = av_pix_fmt_desc_get(pixelFormat) else { return .init(pointers: pointers, strides: strides) }
+        let hasPalette = descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_PAL) != 0
+        let chromaShift = Int(descriptor.pointee.log2_chroma_h)
+        for plane in pointers.indices where pointers[plane] != nil {
+            if hasPalette && plane == 1 { continue }
+            let planeRow = plane == 1 || plane == 2 ? row >> chromaShift : row
+            pointers[plane] = pointers[plane].map { $0 + planeRow * Int(strides[plane]) }
+        }
+        return .init(pointers: pointers, strides: strides)
     }
 
     /// The samples of a 16-bit one-channel picture (a depth PNG decodes to gray16be), in the
@@ -260,20 +308,28 @@ private final class DecodingSession {
     }
 }
 
-/// A libswscale context converting one picture's size and format to another pixel format of the
-/// same size. Owns the `SwsContext`.
+/// A libswscale context converting pictures (or bands of rows) of one size and format to
+/// another pixel format of the same size. Owns the `SwsContext`.
 private final class PixelConverter {
-    private let context: OpaquePointer
+    struct SourcePlanes {
+        var pointers: [UnsafePointer<UInt8>?]
+        var strides: [Int32]
+    }
 
-    init(picture frame: UnsafeMutablePointer<AVFrame>, to destinationFormat: AVPixelFormat) throws(FFmpegPictureFailure) {
-        let (width, height) = (frame.pointee.width, frame.pointee.height)
+    private let context: OpaquePointer
+    let rows: Int
+
+    /// A converter for `rows` rows of `frame`'s width, format and colour space.
+    init(from frame: UnsafeMutablePointer<AVFrame>, rows: Int, to destinationFormat: AVPixelFormat) throws(FFmpegPictureFailure) {
+        let width = frame.pointee.width
         // Bicubic is what the ffmpeg tool uses; at equal sizes it only affects chroma upsampling.
-        guard let context = sws_getContext(width, height, AVPixelFormat(rawValue: frame.pointee.format),
-                                           width, height, destinationFormat,
+        guard let context = sws_getContext(width, Int32(rows), AVPixelFormat(rawValue: frame.pointee.format),
+                                           width, Int32(rows), destinationFormat,
                                            SWS_BICUBIC, nil, nil, nil) else {
             throw .ffmpeg(code: -EINVAL, description: "swscale cannot convert this pixel format")
         }
         self.context = context
+        self.rows = rows
         applySourceColourSpace(of: frame)
     }
 
@@ -302,22 +358,15 @@ private final class PixelConverter {
                                      brightness, contrast, saturation)
     }
 
-    func convert(_ frame: UnsafeMutablePointer<AVFrame>, into destination: UnsafeMutablePointer<UInt8>,
+    /// Converts `rows` rows starting at `source` into `destination` (packed, one plane).
+    func convert(planes source: SourcePlanes, into destination: UnsafeMutablePointer<UInt8>,
                  bytesPerRow: Int) throws(FFmpegPictureFailure) {
-        var destinationPlanes: [UnsafeMutablePointer<UInt8>?] = [destination, nil, nil, nil]
-        var destinationStrides: [Int32] = [Int32(bytesPerRow), 0, 0, 0]
-        let rows = withUnsafePointer(to: &frame.pointee.data) { planes in
-            planes.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { sourcePlanes in
-                withUnsafePointer(to: &frame.pointee.linesize) { strides in
-                    strides.withMemoryRebound(to: Int32.self, capacity: 8) { sourceStrides in
-                        sws_scale(context, sourcePlanes, sourceStrides, 0, frame.pointee.height,
-                                  &destinationPlanes, &destinationStrides)
-                    }
-                }
-            }
-        }
-        guard rows == frame.pointee.height else {
-            throw .ffmpeg(code: rows < 0 ? rows : -EINVAL, description: "swscale converted \(rows) of \(frame.pointee.height) rows")
+        let destinationPlanes: [UnsafeMutablePointer<UInt8>?] = [destination, nil, nil, nil]
+        let destinationStrides: [Int32] = [Int32(bytesPerRow), 0, 0, 0]
+        let converted = sws_scale(context, source.pointers, source.strides, 0, Int32(rows),
+                                  destinationPlanes, destinationStrides)
+        guard converted == rows else {
+            throw .ffmpeg(code: converted < 0 ? converted : -EINVAL, description: "swscale converted \(converted) of \(rows) rows")
         }
     }
 }

@@ -13,23 +13,20 @@ public struct ImageFile: Sendable, Equatable {
     /// The picture as 8-bit RGB, upright: a phone photo's EXIF orientation is applied, so a
     /// portrait photo comes out taller than wide whichever way the sensor stored it.
     ///
-    /// Decodes once and converts once, straight into the returned pixel array; only an oriented
-    /// photo costs one more pass (the rotation).
+    /// Decodes once and converts once, straight into the returned pixel array; a turned photo is
+    /// converted in small bands that are copied upright into the result as they come.
     public func decode() throws(ImageInputError) -> RGBImage {
         let path = url.path
         if let problem = InputFileProblem.check(path: path) {
             throw ImageInputError(problem, path: path)
         }
-        let stored: RGBImage
-        let orientation: ExifOrientation
         do {
             let picture = try FFmpegPicture.decodeFirstPicture(atPath: path)
-            stored = try Self.rgbImage(of: picture)
-            orientation = Self.orientation(of: picture)
+            let orientation = Self.orientation(of: picture)
+            return orientation == .upright ? try Self.rgbImage(of: picture) : try Self.uprightRGBImage(of: picture, orientation)
         } catch {
             throw ImageInputError(error, path: path)
         }
-        return orientation.uprightImage(fromStored: stored)
     }
 
     private static func rgbImage(of picture: FFmpegPicture) throws(FFmpegPictureFailure) -> RGBImage {
@@ -48,6 +45,29 @@ public struct ImageFile: Sendable, Equatable {
         }
         if let conversionFailure { throw conversionFailure }
         return RGBImage(width: width, height: height, pixels: pixels)
+    }
+
+    /// A turned or mirrored photo: converted in bands of rows that are placed upright straight
+    /// away, so the only full-size buffer is the result (for a 12-megapixel portrait this saves
+    /// a 36 MB intermediate picture and most of the turning time).
+    private static func uprightRGBImage(of picture: FFmpegPicture, _ orientation: ExifOrientation) throws(FFmpegPictureFailure) -> RGBImage {
+        let (storedWidth, storedHeight) = (picture.width, picture.height)
+        let upright = orientation.uprightSize(storedWidth: storedWidth, storedHeight: storedHeight)
+        let count = upright.width * upright.height * 3
+        var conversionFailure: FFmpegPictureFailure?
+        let pixels = [UInt8](unsafeUninitializedCapacity: count) { output, initialized in
+            do throws(FFmpegPictureFailure) {
+                try picture.convertToRGB24(inBandsOf: 16) { firstRow, band in
+                    orientation.placeUpright(band: band, firstRow: firstRow, storedWidth: storedWidth,
+                                             storedHeight: storedHeight, into: output)
+                }
+                initialized = count
+            } catch {
+                conversionFailure = error
+            }
+        }
+        if let conversionFailure { throw conversionFailure }
+        return RGBImage(width: upright.width, height: upright.height, pixels: pixels)
     }
 
     /// The display matrix is FFmpeg's format-independent way of saying how to turn a picture;
