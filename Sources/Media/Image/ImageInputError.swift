@@ -1,0 +1,72 @@
+import AssistCore
+
+/// Why an image file gave no picture, in one sentence that names the file.
+///
+/// `path` is the path as the caller gave it; sentences name the file by its last component,
+/// except when it was not found, where the whole path is what the user needs to check.
+public enum ImageInputError: UserFacingError, Equatable {
+    case fileNotFound(path: String)
+    /// The file exists but may not be read (permissions) or reading it failed.
+    case unreadable(path: String)
+    case isFolder(path: String)
+    /// Zero bytes long: nothing was saved into it.
+    case emptyFile(path: String)
+    /// Not a format FFmpeg recognises as a picture (a text file named .jpg, an audio file, a device).
+    case notAnImage(path: String)
+    /// The picture's header was read but its data is corrupt or cut short (an interrupted copy).
+    case damaged(path: String)
+    /// FFmpeg failed for another reason; `reason` is FFmpeg's own description.
+    case decodingFailed(path: String, reason: String)
+
+    public var path: String {
+        switch self {
+        case .fileNotFound(let path), .unreadable(let path), .isFolder(let path), .emptyFile(let path),
+             .notAnImage(let path), .damaged(let path), .decodingFailed(let path, _):
+            return path
+        }
+    }
+
+    public var userMessage: String {
+        let name = fileName(of: path)
+        switch self {
+        case .fileNotFound:
+            return "No file was found at \(path)."
+        case .unreadable:
+            return "The file \(name) could not be read; check that you have permission to open it."
+        case .isFolder:
+            return "\(name) is a folder, not an image file."
+        case .emptyFile:
+            return "The file \(name) is empty (0 bytes), so it holds no picture."
+        case .notAnImage:
+            return "The file \(name) is not an image that can be read; supported formats include JPEG, PNG, WebP and BMP."
+        case .damaged:
+            return "The image in \(name) is damaged or cut short, so it could not be read."
+        case .decodingFailed(_, let reason):
+            return "The image in \(name) could not be decoded (FFmpeg: \(reason))."
+        }
+    }
+
+    init(_ problem: InputFileProblem, path: String) {
+        switch problem {
+        case .notFound: self = .fileNotFound(path: path)
+        case .unreadable: self = .unreadable(path: path)
+        case .isFolder: self = .isFolder(path: path)
+        case .notARegularFile: self = .notAnImage(path: path)
+        case .empty: self = .emptyFile(path: path)
+        }
+    }
+
+    init(_ failure: FFmpegPictureFailure, path: String) {
+        switch failure {
+        case .cannotOpen(let code): self.init(InputFileProblem.fromOpenError(errno: code), path: path)
+        case .noPictureStream, .noDecoder, .unrecognisedData: self = .notAnImage(path: path)
+        case .damagedData: self = .damaged(path: path)
+        case .ffmpeg(_, let description): self = .decodingFailed(path: path, reason: description)
+        }
+    }
+}
+
+/// The last path component, for sentences.
+func fileName(of path: String) -> String {
+    path.split(separator: "/").last.map(String.init) ?? path
+}

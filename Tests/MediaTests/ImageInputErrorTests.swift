@@ -1,0 +1,165 @@
+import AssistCore
+import Foundation
+import Testing
+@testable import Media
+
+@Suite("Bad image input gives one clear sentence, never a crash")
+struct ImageInputErrorTests {
+    @Test("a missing file is reported with its whole path")
+    func missingFile() throws {
+        let path = "/nonexistent-folder/holiday.jpg"
+        #expect(throws: ImageInputError.fileNotFound(path: path)) { try ImageFile(URL(fileURLWithPath: path)).decode() }
+        #expect(ImageInputError.fileNotFound(path: path).userMessage == "No file was found at \(path).")
+    }
+
+    @Test("a text file named .jpg is not an image")
+    func textNamedJPEG() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("notes.jpg")
+        try Data("Shopping list: milk, bread, apples.\n".utf8).write(to: file)
+        #expect(throws: ImageInputError.notAnImage(path: file.path)) { try ImageFile(file).decode() }
+    }
+
+    @Test("a text file named .png is not an image")
+    func textNamedPNG() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("notes.png")
+        try Data("Shopping list: milk, bread, apples.\n".utf8).write(to: file)
+        #expect(throws: ImageInputError.notAnImage(path: file.path)) { try ImageFile(file).decode() }
+    }
+
+    @Test("a JPEG cut to half its bytes is reported as damaged rather than decoded half grey")
+    func truncatedJPEG() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let whole = try Data(contentsOf: TestFiles.bus)
+        let file = folder.appendingPathComponent("bus.jpg")
+        try whole.prefix(whole.count / 2).write(to: file)
+        #expect(throws: ImageInputError.damaged(path: file.path)) { try ImageFile(file).decode() }
+        #expect(ImageInputError.damaged(path: file.path).userMessage
+                == "The image in bus.jpg is damaged or cut short, so it could not be read.")
+    }
+
+    @Test("PNG, WebP and BMP files cut to half their bytes are reported as damaged", arguments: ["png", "webp", "bmp"])
+    func truncatedOtherFormats(format: String) throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let whole = folder.appendingPathComponent("whole.\(format)")
+        try TestFiles.ffmpeg(["-i", TestFiles.zidane.path, whole.path])
+        let bytes = try Data(contentsOf: whole)
+        let file = folder.appendingPathComponent("cut.\(format)")
+        try bytes.prefix(bytes.count / 2).write(to: file)
+        #expect(throws: ImageInputError.damaged(path: file.path)) { try ImageFile(file).decode() }
+    }
+
+    @Test("an empty file is reported as empty")
+    func emptyFile() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("empty.jpg")
+        try Data().write(to: file)
+        #expect(throws: ImageInputError.emptyFile(path: file.path)) { try ImageFile(file).decode() }
+        #expect(ImageInputError.emptyFile(path: file.path).userMessage
+                == "The file empty.jpg is empty (0 bytes), so it holds no picture.")
+    }
+
+    @Test("a folder is reported as a folder")
+    func folder() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let named = folder.appendingPathComponent("photos.jpg")
+        try FileManager.default.createDirectory(at: named, withIntermediateDirectories: false)
+        #expect(throws: ImageInputError.isFolder(path: named.path)) { try ImageFile(named).decode() }
+        #expect(ImageInputError.isFolder(path: named.path).userMessage == "photos.jpg is a folder, not an image file.")
+    }
+
+    @Test("a sound file is not an image")
+    func soundFile() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("beep.wav")
+        try TestFiles.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:duration=0.2", file.path])
+        #expect(throws: ImageInputError.notAnImage(path: file.path)) { try ImageFile(file).decode() }
+    }
+
+    @Test("a device such as /dev/zero is refused without being read")
+    func device() {
+        #expect(throws: ImageInputError.notAnImage(path: "/dev/zero")) { try ImageFile(URL(fileURLWithPath: "/dev/zero")).decode() }
+    }
+
+    @Test("a PPM whose header gives a width of zero is refused")
+    func zeroWidthPicture() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("nothing.ppm")
+        try Data("P6\n0 10\n255\n".utf8).write(to: file)
+        #expect(throws: ImageInputError.self) { try ImageFile(file).decode() }
+    }
+
+    @Test("permission denied when opening maps to the unreadable sentence")
+    func permissionDenied() {
+        // Tests run as root here, which may read any file, so the mapping itself is checked.
+        let error = ImageInputError(FFmpegPictureFailure.cannotOpen(errno: EACCES), path: "/photos/secret.jpg")
+        #expect(error == .unreadable(path: "/photos/secret.jpg"))
+        #expect(error.userMessage == "The file secret.jpg could not be read; check that you have permission to open it.")
+        #expect(ImageInputError(FFmpegPictureFailure.cannotOpen(errno: ENOENT), path: "/a.jpg") == .fileNotFound(path: "/a.jpg"))
+    }
+
+    @Test("every error is one sentence that names the file", arguments: [
+        ImageInputError.fileNotFound(path: "/p/bus.jpg"), .unreadable(path: "/p/bus.jpg"), .isFolder(path: "/p/bus.jpg"),
+        .emptyFile(path: "/p/bus.jpg"), .notAnImage(path: "/p/bus.jpg"), .damaged(path: "/p/bus.jpg"),
+        .decodingFailed(path: "/p/bus.jpg", reason: "Cannot allocate memory"),
+    ])
+    func oneSentence(error: ImageInputError) {
+        #expect(error.userMessage.contains("bus.jpg"))
+        #expect(error.userMessage.hasSuffix("."))
+        #expect(error.userMessage.dropLast().contains(". ") == false)
+        #expect(userMessage(for: error) == error.userMessage)
+    }
+
+    // Cutting a file at every point and scribbling over its header exercises the paths where
+    // FFmpeg fails part-way; each must end in a typed error or a picture, never a crash.
+    @Test("JPEG and PNG files cut anywhere or with scribbled headers give a picture or an ImageInputError")
+    func damagedFilesNeverCrash() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let png = folder.appendingPathComponent("zidane.png")
+        try TestFiles.ffmpeg(["-i", TestFiles.zidane.path, png.path])
+        var generator = SplitMix64(seed: 20261122)
+        for original in [TestFiles.zidane, png] {
+            let bytes = [UInt8](try Data(contentsOf: original))
+            var variants: [[UInt8]] = stride(from: 1, to: 4000, by: 97).map { Array(bytes.prefix($0)) }
+            variants += (1...8).map { Array(bytes.prefix(bytes.count * $0 / 9)) }
+            for _ in 0..<24 {
+                var scribbled = bytes
+                for _ in 0..<8 { scribbled[Int(generator.next() % 600)] = UInt8(truncatingIfNeeded: generator.next()) }
+                variants.append(scribbled)
+            }
+            for (index, variant) in variants.enumerated() {
+                let file = folder.appendingPathComponent("variant-\(index).\(original.pathExtension)")
+                try Data(variant).write(to: file)
+                do {
+                    let image = try ImageFile(file).decode()
+                    #expect(image.pixels.count == image.width * image.height * 3)
+                } catch {
+                    #expect(!error.userMessage.isEmpty)
+                }
+            }
+        }
+    }
+}
+
+/// A small seeded generator so the scribbles are the same on every run.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
