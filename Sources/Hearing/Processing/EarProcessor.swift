@@ -20,7 +20,7 @@ final class EarProcessor {
     private var powerScale: Float = 0
     private var hopSeconds = 0.0
     private var muteFactor: Float = 1
-    private var muteCoefficient: Float = 0
+    private var muteStep: Float = 0
     /// 0…1: how much of the prescription's gain is applied while ramping in after a new prescription.
     private(set) var rampFraction: Float = 0
     private(set) var isPrepared = false
@@ -45,7 +45,7 @@ final class EarProcessor {
         hopOutput = .allocate(capacity: r); hopOutput.initialize(repeating: 0)
         // Σ|X_k|² over a band → mean-square power of the input: 2/(N·Σw²) with Σw² = N/2 for √Hann.
         powerScale = 4 / Float(n * n)
-        muteCoefficient = 1 - expf(-Float(hopSeconds) / 0.005)
+        muteStep = Float(hopSeconds / 0.01)
         muteFactor = 1
         rampFraction = 0
         isPrepared = true
@@ -117,8 +117,8 @@ final class EarProcessor {
             monitors.store(compressor.levelSPL(power: noise, inputFullScaleSPL: inputFullScale), ear, .noiseLevelSPL, band: b)
         }
 
-        muteFactor += muteCoefficient * ((settings.muted ? 0 : 1) - muteFactor)
-        if settings.muted && muteFactor < 1e-4 { muteFactor = 0 }
+        // Mute and unmute as a linear 10 ms fade: click-free, and exactly silent at its end.
+        muteFactor = settings.muted ? max(0, muteFactor - muteStep) : min(1, muteFactor + muteStep)
         let lower = layout.lowerBandOfBin, weight = layout.upperWeightOfBin
         let calibrationOffset = c.calibrationOffsetDecibels
         let decibelsToLog: Float = logf(10) / 20
