@@ -8,6 +8,7 @@ public enum HearingError: UserFacingError, Equatable {
     case thresholdOutOfRange(ear: Ear, frequencyHz: Double, decibelsHL: Double)
     case uncomfortableLevelOutOfRange(ear: Ear, frequencyHz: Double, decibelsHL: Double)
     case notAnAudiometricFrequency(Double)
+    case notAFrequency(String)
     case tooFewThresholds(Ear)
     case unknownProgram(String)
     case unknownFittingRule(String)
@@ -29,6 +30,8 @@ public enum HearingError: UserFacingError, Equatable {
             return "The \(ear.name) ear's uncomfortable loudness level at \(Self.hz(f)) is \(Self.db(value)) dB HL, outside the allowed range 50 to 140 dB HL."
         case .notAnAudiometricFrequency(let f):
             return "\(Self.hz(f)) is not a standard audiometric frequency; use 125, 250, 500, 750, 1000, 1500, 2000, 3000, 4000, 6000 or 8000 Hz."
+        case .notAFrequency(let key):
+            return "“\(key)” is not a frequency; key thresholds by frequency in Hz, such as \"1000\"."
         case .tooFewThresholds(let ear):
             return "The \(ear.name) ear needs thresholds at 500, 1000 and 2000 Hz at least to be fitted."
         case .unknownProgram(let name):

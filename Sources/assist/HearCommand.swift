@@ -11,21 +11,30 @@ struct Hear: AsyncParsableCommand {
         commandName: "hear",
         abstract: "Fits sound to a hearing loss: processes a file or live sound through the prescribed hearing-aid chain.",
         discussion: """
-        The audiogram is a JSON file (--audiogram):
+        The audiogram is a JSON file given with --audiogram:
 
-          {
-            "rule": "nal-r",                       (optional: nal-r, nal-rp, half-gain, pogo, fig6; default fig6)
-            "maximumOutputSPL": 100,               (optional, 60…111 dB SPL; default 100)
-            "calibration": {"inputFullScaleSPL": 110, "outputFullScaleSPL": 110},
-                                                   (optional: dB SPL of a full-scale sine at microphone and headphone)
-            "left":  {"thresholds": {"250": 20, "500": 30, "1000": 40, "2000": 55, "4000": 70, "8000": 75}},
-            "right": {"thresholds": {"250": 25, "500": 35, "1000": 45, "2000": 60, "4000": 70},
-                      "uncomfortable": {"1000": 100}}
-          }
+          {"rule": "nal-r",
+           "maximumOutputSPL": 100,
+           "calibration": {"inputFullScaleSPL": 110, "outputFullScaleSPL": 110},
+           "left":  {"thresholds": {"250": 20, "500": 30, "1000": 40,
+                                    "2000": 55, "4000": 70, "8000": 75}},
+           "right": {"thresholds": {"250": 25, "500": 35, "1000": 45,
+                                    "2000": 60, "4000": 70},
+                     "uncomfortable": {"1000": 100}}}
 
-        Thresholds and uncomfortable levels are dB HL (−10…120) at standard audiometric frequencies
-        (125, 250, 500, 750, 1000, 1500, 2000, 3000, 4000, 6000, 8000 Hz); missing ones are
-        interpolated. Both ears are required; copy one ear if only one was measured.
+        Thresholds and uncomfortable levels: dB HL (-10 to 120) keyed by
+        standard audiometric frequency (125, 250, 500, 750, 1000, 1500, 2000,
+        3000, 4000, 6000, 8000 Hz); missing ones are interpolated. Both ears
+        are required (copy one ear if only one was measured). Optional:
+        "rule" (nal-r, nal-rp, half-gain, pogo, fig6; default fig6),
+        "maximumOutputSPL" (60 to 111 dB SPL; default 100), "calibration"
+        (dB SPL of a full-scale sine at the microphone and at the headphone;
+        default 110 and 110).
+
+        Examples:
+          assist hear talk.flac -o aided.wav --audiogram me.json --program restaurant
+          assist hear verify --audiogram me.json --plot gains.svg
+          assist hear --live --audiogram me.json --input-device USB --buffer-size 64
         """,
         subcommands: [HearProcess.self, HearVerify.self, HearBench.self],
         defaultSubcommand: HearProcess.self
@@ -82,7 +91,7 @@ struct HearProcess: AsyncParsableCommand {
     @Option(help: "User volume in 2 dB steps relative to the prescription (within −12…+6 dB).")
     var volume: Int = 0
 
-    @Option(help: "Write the monitors (band levels, gains, noise estimates) every 100 ms as JSON to this file.")
+    @Option(help: "Write the monitors (band levels, gains, noise estimates per ear) every 100 ms as a JSON time series to this file.")
     var monitor: String?
 
     @Flag(help: "Process live sound from the microphone to the headphones (PortAudio, full duplex).")
@@ -120,7 +129,7 @@ struct HearProcess: AsyncParsableCommand {
             settings.volumeSteps = volume
             if live {
                 try LiveHearing(settings: settings, inputDevice: inputDevice, outputDevice: outputDevice,
-                                sampleRate: sampleRate, bufferSize: bufferSize).run()
+                                sampleRate: sampleRate, bufferSize: bufferSize, monitorFile: monitor).run()
             } else {
                 try processFile(settings: settings)
             }

@@ -11,6 +11,7 @@ struct LiveHearing {
     let outputDevice: String?
     let sampleRate: Double
     let bufferSize: Int
+    let monitorFile: String?
 
     static func listDevices() throws {
         let audio = try AudioDuplexStream()
@@ -42,6 +43,18 @@ struct LiveHearing {
         let total = (Double(processor.latencyFrames + bufferSize) / sampleRate + audio.inputLatencySeconds + audio.outputLatencySeconds) * 1000
         print("Listening: \(input.name) → \(output.name), \(Int(sampleRate)) Hz, \(bufferSize)-frame buffers; "
               + String(format: "latency about %.1f ms (chain %.1f ms + devices).", total, Double(processor.latencyFrames) / sampleRate * 1000))
+        let recorder = MonitorRecorder(monitors: control.monitors)
+        if monitorFile != nil { recorder.start() }
+        defer {
+            let series = recorder.stop()
+            if let monitorFile {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                if (try? encoder.encode(series).write(to: URL(fileURLWithPath: monitorFile))) == nil {
+                    print(AudioFileError.unwritable(path: monitorFile, reason: "the folder does not exist or is not writable").userMessage)
+                }
+            }
+        }
         print("Commands: + (louder), - (softer), m (mute/unmute), a program name (quiet, restaurant, music, outdoors, tv), s (status), q (quit).")
         while let line = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() {
             do {

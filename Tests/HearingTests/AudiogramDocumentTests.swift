@@ -67,3 +67,20 @@ struct FileTests {
         #expect(AudioFileError.notAudio(path: "x.wav").userMessage == "The file x.wav is not an audio file libsndfile can read.")
     }
 }
+
+@Suite("Live audio devices")
+struct LiveAudioTests {
+    @Test("asking for a device that does not exist gives one sentence (no device, or not found), never a crash")
+    func missingDevice() throws {
+        let audio = try AudioDuplexStream()
+        do {
+            _ = try audio.device(named: "no such device 4f1c", forInput: true)
+            Issue.record("a device with an impossible name was found")
+        } catch let error as AudioDeviceError {
+            switch error {
+            case .noAudioDevice, .deviceNotFound: #expect(error.userMessage.hasSuffix("."))
+            default: Issue.record("unexpected \(error)")
+            }
+        }
+    }
+}

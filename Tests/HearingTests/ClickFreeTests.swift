@@ -44,3 +44,23 @@ struct BenchmarkHarnessTests {
         }
     }
 }
+
+@Suite("Monitors")
+struct MonitorTests {
+    @Test("the monitors show the band level, the applied gain and a JSON time series while running")
+    func monitorsWhileRunning() throws {
+        let processor = try makeProcessor(left: try .flat(40), rule: .nalR)
+        let recorder = MonitorRecorder(monitors: processor.monitors, intervalSeconds: 0.01)
+        recorder.start()
+        let gain = measuredInsertionGain(processor, frequencyHz: 1000, inputSPL: 65)
+        Thread.sleep(forTimeInterval: 0.05)
+        let series = recorder.stop()
+        #expect(series.snapshots.count >= 2)
+        let last = try #require(series.snapshots.last)
+        #expect(abs(last.left.inputLevelSPL[3] - 65) < 1, "1 kHz band level \(last.left.inputLevelSPL[3])")
+        #expect(abs(Double(last.left.appliedGainDecibels[3]) - gain) < 0.5)
+        let json = try JSONEncoder().encode(series)
+        let decoded = try JSONDecoder().decode(MonitorTimeSeries.self, from: json)
+        #expect(decoded.bandFrequenciesHz == HearingMonitors.bandFrequenciesHz)
+    }
+}

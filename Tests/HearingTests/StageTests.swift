@@ -153,3 +153,27 @@ struct ControlTests {
         #expect(try ListeningProgram(named: "restaurant") == .conversationInNoise)
     }
 }
+
+@Suite("Noise reduction in the chain spares speech")
+struct NoiseReductionSpeechTests {
+    @Test("tone bursts 15 dB above steady noise keep their level (±1.5 dB) while the noise between them is lowered")
+    func burstsSurvive() throws {
+        let rate = 48_000.0
+        let noise = TestSignals.speechShapedNoise(rmsDBFS: -45, seconds: 3, sampleRate: rate)
+        let calibration = LevelCalibration()
+        let tone = TestSignals.tone(frequencyHz: 1000, amplitude: calibration.inputSineAmplitude(spl: 70), seconds: 3, sampleRate: rate)
+        let period = Int(0.4 * rate)
+        let input = (0..<noise.count).map { n in noise[n] + ((n % period) < period / 2 ? tone[n] : 0) }
+        let on = try makeProcessor(left: try .flat(40), rule: .nalR, program: .conversationInNoise, bypass: [])
+        let off = try makeProcessor(left: try .flat(40), rule: .nalR, program: .conversationInNoise, bypass: [.noiseReduction])
+        let withReduction = on.processAll(input), without = off.processAll(input)
+        let lastBurst = (6 * period + period / 8)..<(6 * period + 3 * period / 8)
+        let lastGap = (6 * period + 5 * period / 8)..<(6 * period + 7 * period / 8)
+        func toneLevel(_ y: [Float]) -> Double {
+            20 * log10(SignalMeasurement.toneAmplitude(y, frequencyHz: 1000, sampleRate: rate, frames: lastBurst, channel: 0, channels: 2))
+        }
+        func gapLevel(_ y: [Float]) -> Double { 20 * log10(SignalMeasurement.rms(y, frames: lastGap, channel: 0, channels: 2)) }
+        #expect(abs(toneLevel(withReduction) - toneLevel(without)) < 1.5, "speech changed by \(toneLevel(withReduction) - toneLevel(without)) dB")
+        #expect(gapLevel(without) - gapLevel(withReduction) > 4, "noise lowered by \(gapLevel(without) - gapLevel(withReduction)) dB")
+    }
+}

@@ -95,3 +95,37 @@ public struct MonitorTimeSeries: Codable, Sendable {
     public var snapshots: [MonitorSnapshot] = []
     public init() {}
 }
+
+/// Samples the monitors of a running chain into a time series on its own thread (for live
+/// mode; file mode snapshots between blocks instead). Reading the monitors is wait-free, so
+/// the audio thread never waits for the recorder.
+public final class MonitorRecorder: Sendable {
+    private let monitors: HearingMonitors
+    private let intervalSeconds: Double
+    private let running = Atomic<Bool>(false)
+    private let series = Mutex(MonitorTimeSeries())
+
+    public init(monitors: HearingMonitors, intervalSeconds: Double = 0.1) {
+        self.monitors = monitors
+        self.intervalSeconds = intervalSeconds
+    }
+
+    public func start() {
+        guard !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let start = Date()
+        let thread = Thread { [self] in
+            while running.load(ordering: .acquiring) {
+                let snapshot = MonitorSnapshot(timeSeconds: Date().timeIntervalSince(start), monitors: monitors)
+                series.withLock { $0.snapshots.append(snapshot) }
+                Thread.sleep(forTimeInterval: intervalSeconds)
+            }
+        }
+        thread.start()
+    }
+
+    /// Stops sampling and returns what was recorded.
+    public func stop() -> MonitorTimeSeries {
+        running.store(false, ordering: .releasing)
+        return series.withLock { $0 }
+    }
+}
