@@ -128,9 +128,16 @@ struct HearProcess: AsyncParsableCommand {
             var settings = try fitting.settings()
             settings.volumeSteps = volume
             if live {
+                // The gentle ramp-in is for the first start after a new prescription only.
+                let history = PrescriptionHistory(directory: UserDirectories.data().appendingPathComponent("hearing"))
+                settings.startupRampSeconds = history.startupRampSeconds(for: settings.prescription)
                 try LiveHearing(settings: settings, inputDevice: inputDevice, outputDevice: outputDevice,
-                                sampleRate: sampleRate, bufferSize: bufferSize, monitorFile: monitor).run()
+                                sampleRate: sampleRate, bufferSize: bufferSize, monitorFile: monitor).run {
+                    try? history.record(settings.prescription)
+                }
             } else {
+                // A file is processed as the fitting sounds, without the live start-up ramp.
+                settings.startupRampSeconds = 0
                 try processFile(settings: settings)
             }
         }
@@ -148,24 +155,36 @@ struct HearProcess: AsyncParsableCommand {
         let chunkFrames = 64 * 750
         var done = 0
         let showProgress = reader.frameCount > Int(10 * reader.sampleRate)
+        // The output is aligned with the input: the chain's delay is dropped at the start and
+        // flushed with silence at the end, so OUT has exactly IN's length and timing.
+        var delayToDrop = processor.latencyFrames
         while true {
-            let chunk = try reader.read(maxFrames: chunkFrames)
-            if chunk.isEmpty { break }
+            var chunk = try reader.read(maxFrames: chunkFrames)
+            let frames = chunk.count / reader.channelCount
+            let isLast = frames < chunkFrames
+            if isLast {
+                if done + frames == 0 { break }
+                chunk.append(contentsOf: [Float](repeating: 0, count: processor.latencyFrames * reader.channelCount))
+            }
             let blockOffset = done / 64
-            let processed = processor.processAll(chunk) { block in
-                if monitor != nil, (blockOffset + block) % snapshotEvery == 0 {
+            var processed = processor.processAll(chunk) { block in
+                if monitor != nil, (blockOffset + block) * 64 < done + frames, (blockOffset + block) % snapshotEvery == 0 {
                     series.snapshots.append(MonitorSnapshot(timeSeconds: Double((blockOffset + block + 1) * 64) / reader.sampleRate,
                                                             monitors: processor.monitors))
                 }
             }
+            let drop = min(delayToDrop, processed.count / 2)
+            processed.removeFirst(drop * 2)
+            delayToDrop -= drop
             try writer.write(processed)
-            done += chunk.count / reader.channelCount
+            done += frames
             if showProgress {
                 let percent = 100 * done / max(reader.frameCount, 1)
                 FileHandle.standardError.write(Data(String(format: "\rprocessing: %3d %% (%.0f of %.0f s)", percent,
                                                            Double(done) / reader.sampleRate,
                                                            Double(reader.frameCount) / reader.sampleRate).utf8))
             }
+            if isLast { break }
         }
         writer.close()
         if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }

@@ -23,7 +23,8 @@ struct LiveHearing {
         }
     }
 
-    func run() throws {
+    /// `onStarted` runs once the sound is flowing.
+    func run(onStarted: () -> Void) throws {
         let audio = try AudioDuplexStream()
         let input = try audio.device(named: inputDevice, forInput: true)
         let output = try audio.device(named: outputDevice, forInput: false)
@@ -40,6 +41,7 @@ struct LiveHearing {
         _ = try audio.start(input: input, output: output, sampleRate: sampleRate, framesPerBuffer: bufferSize) { inBuffer, outBuffer, frames in
             audioThreadProcessor.process(input: inBuffer, output: outBuffer, frames: frames)
         }
+        onStarted()
         let total = (Double(processor.latencyFrames + bufferSize) / sampleRate + audio.inputLatencySeconds + audio.outputLatencySeconds) * 1000
         print("Listening: \(input.name) → \(output.name), \(Int(sampleRate)) Hz, \(bufferSize)-frame buffers; "
               + String(format: "latency about %.1f ms (chain %.1f ms + devices).", total, Double(processor.latencyFrames) / sampleRate * 1000))
