@@ -31,11 +31,13 @@ let package = Package(
                        providers: [.apt(["libespeak-ng-dev"])]),
         .systemLibrary(name: "CSndFile", path: "Sources/C/CSndFile", pkgConfig: "sndfile",
                        providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CPortAudio", path: "Sources/C/CPortAudio", pkgConfig: "portaudio-2.0",
+                       providers: [.apt(["portaudio19-dev"])]),
 
         // Shared by both assistants: errors, frames, settings locations, clocks.
         .target(name: "AssistCore"),
         // Input: images, depth images, video (FFmpeg) and audio files (libsndfile).
-        .target(name: "Media", dependencies: ["AssistCore", "CFFmpeg", "CSndFile"]),
+        .target(name: "Media", dependencies: ["AssistCore", "CFFmpeg", "CSndFile", "CPortAudio"]),
         // Detection, depth and geometry: OpenVINO wrapper, YOLO detector, direction and distance.
         .target(name: "Perception", dependencies: ["AssistCore", "COpenVINO"],
                 resources: [.copy("Geometry/object-sizes.json")]),
@@ -59,7 +61,7 @@ let package = Package(
         .testTarget(name: "PerceptionTests", dependencies: ["Perception", "Media"]),
         .testTarget(name: "GuidanceTests", dependencies: ["Guidance"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech"]),
-        .testTarget(name: "HearingTests", dependencies: ["Hearing"]),
+        .testTarget(name: "HearingTests", dependencies: ["Hearing", "Media"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation"], exclude: ["Reference"]),
         .testTarget(name: "AssistCommandTests", dependencies: ["AssistCore"]),
     ]

@@ -1,1 +1,0 @@
-// The Hearing module; see STYLE.md for its place in the data flow.

@@ -1,0 +1,150 @@
+import Foundation
+
+/// The chain for one ear: filterbank analysis → band levels → WDRC gains + program/volume
+/// offsets, held under the band maximum output → noise-reduction gains → per-bin gains →
+/// synthesis → output limiter. Prepared once; `process` allocates nothing and takes no lock.
+final class EarProcessor {
+    let ear: Ear
+    private let filterbank = WOLAFilterbank()
+    private let compressor = WideDynamicRangeCompressor()
+    private let noiseReducer = NoiseReducer()
+    private let limiter = OutputLimiter()
+    private var layout = BandLayout(fftSize: 256, sampleRate: 48_000)
+    private var bandPower = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
+    private var levelSPL = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
+    private var compressionGain = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
+    private var noiseGain = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
+    private var bandGain = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
+    private var bandDensity = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
+    private var hopOutput = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
+    private var powerScale: Float = 0
+    private var hopSeconds = 0.0
+    private var muteFactor: Float = 1
+    private var muteStep: Float = 0
+    /// 0…1: how much of the prescription's gain is applied while ramping in after a new prescription.
+    private(set) var rampFraction: Float = 0
+    private(set) var isPrepared = false
+
+    init(ear: Ear) { self.ear = ear }
+
+    var latencyFrames: Int { filterbank.latencyFrames }
+
+    func prepare(_ format: ProcessingFormat, calibration: LevelCalibration) {
+        release()
+        let n = format.fftSize, r = format.hopSize, bands = BandLayout.bandCount
+        filterbank.prepare(fftSize: n, hopSize: r)
+        layout = BandLayout(fftSize: n, sampleRate: format.sampleRate)
+        hopSeconds = Double(r) / format.sampleRate
+        compressor.prepare(bandCount: bands, hopSeconds: hopSeconds, inputFullScaleSPL: calibration.inputFullScaleSPL)
+        noiseReducer.prepare(bandCount: bands, hopSeconds: hopSeconds)
+        limiter.prepare(hopSize: r, sampleRate: format.sampleRate)
+        for buffer in [\EarProcessor.bandPower, \.levelSPL, \.compressionGain, \.noiseGain, \.bandGain, \.bandDensity] {
+            self[keyPath: buffer] = .allocate(capacity: bands)
+            self[keyPath: buffer].initialize(repeating: 0)
+        }
+        hopOutput = .allocate(capacity: r); hopOutput.initialize(repeating: 0)
+        // Σ|X_k|² over a band → mean-square power of the input: 2/(N·Σw²) with Σw² = N/2 for √Hann.
+        powerScale = 4 / Float(n * n)
+        muteStep = Float(hopSeconds / 0.01)
+        muteFactor = 1
+        rampFraction = 0
+        isPrepared = true
+    }
+
+    func release() {
+        filterbank.release(); compressor.release(); noiseReducer.release(); limiter.release()
+        for buffer in [bandPower, levelSPL, compressionGain, noiseGain, bandGain, bandDensity, hopOutput] { buffer.deallocate() }
+        bandDensity = .init(start: nil, count: 0)
+        bandPower = .init(start: nil, count: 0); levelSPL = .init(start: nil, count: 0)
+        compressionGain = .init(start: nil, count: 0); noiseGain = .init(start: nil, count: 0)
+        bandGain = .init(start: nil, count: 0); hopOutput = .init(start: nil, count: 0)
+        isPrepared = false
+    }
+
+    deinit { release() }
+
+    func restartGainRamp() { rampFraction = 0 }
+
+    /// Processes `frames` samples (a multiple of the hop) read from `input` every `inputStride`
+    /// floats, writing every `outputStride` floats of `output`.
+    func process(_ input: UnsafePointer<Float>, inputStride: Int, _ output: UnsafeMutablePointer<Float>, outputStride: Int,
+                 frames: Int, configuration: RuntimeConfiguration, monitors: HearingMonitors) {
+        let r = filterbank.hopSize
+        var start = 0
+        while start + r <= frames {
+            processHop(input + start * inputStride, inputStride: inputStride, configuration: configuration, monitors: monitors)
+            for i in 0..<r { output[(start + i) * outputStride] = hopOutput[i] }
+            start += r
+        }
+    }
+
+    @inline(__always)
+    private func processHop(_ input: UnsafePointer<Float>, inputStride: Int, configuration c: RuntimeConfiguration,
+                            monitors: HearingMonitors) {
+        filterbank.analyse(input, stride: inputStride)
+        let spectrum = filterbank.spectrum
+        let bands = BandLayout.bandCount
+        for b in 0..<bands { bandPower[b] = 0 }
+        let bandOfBin = layout.bandOfBin
+        for k in 0..<spectrum.count {
+            let b = bandOfBin[k]
+            if b >= 0 { bandPower[b] += spectrum[k].r * spectrum[k].r + spectrum[k].i * spectrum[k].i }
+        }
+        for b in 0..<bands { bandPower[b] *= powerScale }
+
+        let settings = c.settings
+        let earRuntime = c.ears[ear.channelIndex]
+        let inputFullScale = Float(settings.calibration.inputFullScaleSPL)
+        compressor.process(bandPower: bandPower.baseAddress!, targets: earRuntime.targets,
+                           attackSeconds: c.adjustments.attackSeconds, releaseSeconds: c.adjustments.releaseSeconds,
+                           inputFullScaleSPL: inputFullScale, levelsSPL: levelSPL.baseAddress!,
+                           gainsDecibels: compressionGain.baseAddress!)
+        let noiseAttenuation = settings.bypass.contains(.noiseReduction)
+            ? 0 : Float(c.adjustments.noiseReductionMaximumAttenuationDecibels)
+        noiseReducer.process(bandPower: bandPower.baseAddress!, maximumAttenuationDecibels: noiseAttenuation,
+                             gainsDecibels: noiseGain.baseAddress!)
+
+        let bypassCompression = settings.bypass.contains(.compression)
+        for b in 0..<bands {
+            var g = bypassCompression ? 0 : compressionGain[b] * rampFraction
+            g += earRuntime.offsetDecibels[b] + noiseGain[b]
+            // Band maximum output: output level = input level + gain must stay below the MPO.
+            g = min(g, Float(earRuntime.targets[b].maximumOutputSPL) - levelSPL[b])
+            bandGain[b] = g
+            monitors.store(levelSPL[b], ear, .inputLevelSPL, band: b)
+            monitors.store(g, ear, .appliedGainDecibels, band: b)
+            let noise = noiseReducer.noiseEstimate(band: b)
+            monitors.store(compressor.levelSPL(power: noise, inputFullScaleSPL: inputFullScale), ear, .noiseLevelSPL, band: b)
+        }
+
+        // Mute and unmute as a linear 10 ms fade: click-free, and exactly silent at its end.
+        muteFactor = settings.muted ? max(0, muteFactor - muteStep) : min(1, muteFactor + muteStep)
+        let lower = layout.lowerBandOfBin, weight = layout.upperWeightOfBin
+        let calibrationOffset = c.calibrationOffsetDecibels
+        let decibelsToLog: Float = logf(10) / 20
+        // Each bin between two band centres takes a mix of their gains, weighted by distance in
+        // log frequency *and* by the bands' power per bin: a bin next to a loud band gets that
+        // band's gain, so a tone is amplified by its own band's compression rule and not by the
+        // larger soft-level gain of an empty neighbour (with equal densities this is plain
+        // log-frequency interpolation).
+        let inverseBinCount = layout.inverseBinCount
+        for b in 0..<bands { bandDensity[b] = compressor.smoothedPower(band: b) * inverseBinCount[b] + 1e-20 }
+        for k in 0..<spectrum.count {
+            let i = lower[k], w = weight[k]
+            let a = (1 - w) * bandDensity[i], u = w * bandDensity[i + 1]
+            let gainDecibels = (a * bandGain[i] + u * bandGain[i + 1]) / (a + u) + calibrationOffset
+            let factor = expf(gainDecibels * decibelsToLog) * muteFactor
+            spectrum[k].r *= factor
+            spectrum[k].i *= factor
+        }
+        filterbank.synthesise(into: hopOutput.baseAddress!)
+        limiter.process(hopOutput.baseAddress!, count: hopOutput.count, peakCap: c.limiterPeakAmplitude,
+                        bypassed: settings.bypass.contains(.limiter))
+        monitors.storeLimiterGain(limiter.currentGain, ear)
+
+        if rampFraction < 1 {
+            let ramp = settings.startupRampSeconds
+            rampFraction = ramp > 0 ? min(1, rampFraction + Float(hopSeconds / ramp)) : 1
+        }
+    }
+}

@@ -1,0 +1,188 @@
+import AssistCore
+import CPortAudio
+import Foundation
+
+/// Why live audio could not start, as one sentence.
+public enum AudioDeviceError: UserFacingError, Equatable {
+    case noAudioDevice
+    case noInputDevice
+    case noOutputDevice
+    case deviceNotFound(name: String, available: [String])
+    case formatNotSupported(sampleRate: Double, frames: Int, reason: String)
+    case portAudio(String)
+
+    public var userMessage: String {
+        switch self {
+        case .noAudioDevice:
+            return "No audio device was found; connect a microphone and headphones (and check that the sound system sees them), then try again."
+        case .noInputDevice:
+            return "No audio input device was found; connect a microphone and try again."
+        case .noOutputDevice:
+            return "No audio output device was found; connect headphones and try again."
+        case .deviceNotFound(let name, let available):
+            return "There is no audio device named “\(name)”; the devices are: \(available.isEmpty ? "none" : available.joined(separator: ", "))."
+        case .formatNotSupported(let rate, let frames, let reason):
+            return "The audio devices cannot run at \(Int(rate)) Hz with \(frames)-frame buffers (\(reason))."
+        case .portAudio(let text):
+            return "The audio system reported an error: \(text)."
+        }
+    }
+}
+
+/// One audio device as PortAudio lists it.
+public struct AudioDevice: Sendable, Equatable {
+    public let index: Int
+    public let name: String
+    public let hostAPI: String
+    public let inputChannels: Int
+    public let outputChannels: Int
+    public let defaultSampleRate: Double
+    public let lowOutputLatencySeconds: Double
+
+    /// Bluetooth links add 100–200 ms (A2DP codec buffering): far beyond the 50 ms a hearing aid
+    /// may add before lips and sound drift apart. Judged by name, and by a reported latency
+    /// above 50 ms.
+    public var isProbablyBluetooth: Bool {
+        let lower = name.lowercased()
+        return ["bluetooth", "bluez", "a2dp", "airpods", "hands-free", "hfp"].contains { lower.contains($0) }
+            || lowOutputLatencySeconds > 0.05
+    }
+}
+
+/// The one wrapper of PortAudio: lists devices and runs a full-duplex float32 stream whose
+/// callback hands each buffer to `process`. It owns the PortAudio session (initialised in
+/// `init`, terminated in `deinit`) and the stream.
+public final class AudioDuplexStream {
+    /// Called on PortAudio's audio thread with interleaved input (`inputChannels`) and
+    /// interleaved output (`outputChannels`) for `frames` frames. It must not allocate or lock.
+    public typealias Process = (UnsafePointer<Float>, UnsafeMutablePointer<Float>, Int) -> Void
+
+    private final class CallbackBox {
+        let process: Process
+        let inputChannels: Int
+        init(process: @escaping Process, inputChannels: Int) { self.process = process; self.inputChannels = inputChannels }
+    }
+
+    private var stream: UnsafeMutableRawPointer?
+    private var box: Unmanaged<CallbackBox>?
+    public private(set) var inputLatencySeconds = 0.0
+    public private(set) var outputLatencySeconds = 0.0
+
+    /// PortAudio's `paFloat32` and `paClipOff` (cast macros Swift cannot import).
+    private static let float32: PaSampleFormat = 0x0000_0001
+    private static let clipOff: PaStreamFlags = 0x0000_0001
+
+    public init() throws {
+        // ALSA and JACK print pages of probing messages to stderr while PortAudio looks for
+        // devices (e.g. on a machine without a sound card); the user gets our one sentence instead.
+        let status = Self.withStandardErrorSilenced { Pa_Initialize() }
+        try Self.check(status)
+    }
+
+    private static func withStandardErrorSilenced<T>(_ body: () -> T) -> T {
+        let saved = dup(STDERR_FILENO)
+        let null = open("/dev/null", O_WRONLY)
+        guard saved >= 0, null >= 0 else {
+            if saved >= 0 { close(saved) }
+            if null >= 0 { close(null) }
+            return body()
+        }
+        dup2(null, STDERR_FILENO)
+        close(null)
+        defer { dup2(saved, STDERR_FILENO); close(saved) }
+        return body()
+    }
+
+    deinit {
+        stop()
+        Pa_Terminate()
+    }
+
+    public func devices() -> [AudioDevice] {
+        let count = Pa_GetDeviceCount()
+        guard count > 0 else { return [] }
+        return (0..<count).compactMap { i in
+            guard let info = Pa_GetDeviceInfo(i)?.pointee else { return nil }
+            let host = Pa_GetHostApiInfo(info.hostApi).map { String(cString: $0.pointee.name) } ?? "?"
+            return AudioDevice(index: Int(i), name: String(cString: info.name), hostAPI: host,
+                               inputChannels: Int(info.maxInputChannels), outputChannels: Int(info.maxOutputChannels),
+                               defaultSampleRate: info.defaultSampleRate, lowOutputLatencySeconds: info.defaultLowOutputLatency)
+        }
+    }
+
+    /// The device whose name contains `name` (case-insensitive), or the default one.
+    public func device(named name: String?, forInput: Bool) throws -> AudioDevice {
+        let all = devices()
+        guard !all.isEmpty else { throw AudioDeviceError.noAudioDevice }
+        let usable = all.filter { forInput ? $0.inputChannels > 0 : $0.outputChannels > 0 }
+        if let name {
+            guard let match = usable.first(where: { $0.name.localizedCaseInsensitiveContains(name) }) else {
+                throw AudioDeviceError.deviceNotFound(name: name, available: usable.map(\.name))
+            }
+            return match
+        }
+        let defaultIndex = Int(forInput ? Pa_GetDefaultInputDevice() : Pa_GetDefaultOutputDevice())
+        if let device = usable.first(where: { $0.index == defaultIndex }) ?? usable.first { return device }
+        throw forInput ? AudioDeviceError.noInputDevice : AudioDeviceError.noOutputDevice
+    }
+
+    /// Opens and starts the stream. `inputChannels` is 1 or 2 (the device's maximum, up to 2).
+    public func start(input: AudioDevice, output: AudioDevice, sampleRate: Double, framesPerBuffer: Int,
+                      process: @escaping Process) throws -> (inputChannels: Int, outputChannels: Int) {
+        stop()
+        let inputChannels = min(2, input.inputChannels), outputChannels = 2
+        guard output.outputChannels >= 2 else {
+            throw AudioDeviceError.formatNotSupported(sampleRate: sampleRate, frames: framesPerBuffer, reason: "the output device is not stereo")
+        }
+        var inParameters = PaStreamParameters(device: PaDeviceIndex(input.index), channelCount: Int32(inputChannels),
+                                              sampleFormat: Self.float32,
+                                              suggestedLatency: Pa_GetDeviceInfo(PaDeviceIndex(input.index)).pointee.defaultLowInputLatency,
+                                              hostApiSpecificStreamInfo: nil)
+        var outParameters = PaStreamParameters(device: PaDeviceIndex(output.index), channelCount: Int32(outputChannels),
+                                               sampleFormat: Self.float32, suggestedLatency: output.lowOutputLatencySeconds,
+                                               hostApiSpecificStreamInfo: nil)
+        let supported = Pa_IsFormatSupported(&inParameters, &outParameters, sampleRate)
+        if supported != 0 {
+            throw AudioDeviceError.formatNotSupported(sampleRate: sampleRate, frames: framesPerBuffer,
+                                                      reason: String(cString: Pa_GetErrorText(supported)))
+        }
+        let box = Unmanaged.passRetained(CallbackBox(process: process, inputChannels: inputChannels))
+        var stream: UnsafeMutableRawPointer?
+        let opened = Pa_OpenStream(&stream, &inParameters, &outParameters, sampleRate, UInt(framesPerBuffer), Self.clipOff, { input, output, frames, _, _, user in
+            let box = Unmanaged<CallbackBox>.fromOpaque(user!).takeUnretainedValue()
+            guard let output = output?.assumingMemoryBound(to: Float.self) else { return Int32(paContinue.rawValue) }
+            if let input = input?.assumingMemoryBound(to: Float.self) {
+                box.process(input, output, Int(frames))
+            } else {
+                output.update(repeating: 0, count: Int(frames) * 2)
+            }
+            return Int32(paContinue.rawValue)
+        }, box.toOpaque())
+        guard opened == 0, let stream else {
+            box.release()
+            throw AudioDeviceError.formatNotSupported(sampleRate: sampleRate, frames: framesPerBuffer, reason: String(cString: Pa_GetErrorText(opened)))
+        }
+        self.stream = stream
+        self.box = box
+        if let info = Pa_GetStreamInfo(stream)?.pointee {
+            inputLatencySeconds = info.inputLatency
+            outputLatencySeconds = info.outputLatency
+        }
+        try Self.check(Self.withStandardErrorSilenced { Pa_StartStream(stream) })
+        return (inputChannels, outputChannels)
+    }
+
+    public func stop() {
+        if let stream {
+            Pa_StopStream(stream)
+            Pa_CloseStream(stream)
+        }
+        stream = nil
+        box?.release()
+        box = nil
+    }
+
+    private static func check(_ error: PaError) throws {
+        if error != 0 { throw AudioDeviceError.portAudio(String(cString: Pa_GetErrorText(error))) }
+    }
+}

@@ -1,0 +1,203 @@
+import ArgumentParser
+import AssistCore
+import Foundation
+import Hearing
+import Media
+
+/// `assist hear`: the hearing assistant. Processing a file (or live sound) is the default
+/// subcommand; `verify` measures the fitted chain; `bench` (hidden) times it.
+struct Hear: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hear",
+        abstract: "Fits sound to a hearing loss: processes a file or live sound through the prescribed hearing-aid chain.",
+        discussion: """
+        The audiogram is a JSON file given with --audiogram:
+
+          {"rule": "nal-r",
+           "maximumOutputSPL": 100,
+           "calibration": {"inputFullScaleSPL": 110, "outputFullScaleSPL": 110},
+           "left":  {"thresholds": {"250": 20, "500": 30, "1000": 40,
+                                    "2000": 55, "4000": 70, "8000": 75}},
+           "right": {"thresholds": {"250": 25, "500": 35, "1000": 45,
+                                    "2000": 60, "4000": 70},
+                     "uncomfortable": {"1000": 100}}}
+
+        Thresholds and uncomfortable levels: dB HL (-10 to 120) keyed by
+        standard audiometric frequency (125, 250, 500, 750, 1000, 1500, 2000,
+        3000, 4000, 6000, 8000 Hz); missing ones are interpolated. Both ears
+        are required (copy one ear if only one was measured). Optional:
+        "rule" (nal-r, nal-rp, half-gain, pogo, fig6; default fig6),
+        "maximumOutputSPL" (60 to 111 dB SPL; default 100), "calibration"
+        (dB SPL of a full-scale sine at the microphone and at the headphone;
+        default 110 and 110).
+
+        Examples:
+          assist hear talk.flac -o aided.wav --audiogram me.json --program restaurant
+          assist hear verify --audiogram me.json --plot gains.svg
+          assist hear --live --audiogram me.json --input-device USB --buffer-size 64
+        """,
+        subcommands: [HearProcess.self, HearVerify.self, HearBench.self],
+        defaultSubcommand: HearProcess.self
+    )
+}
+
+/// Options shared by the subcommands that build a prescription.
+struct FittingArguments: ParsableArguments {
+    @Option(name: .shortAndLong, help: "The audiogram JSON file (format in `assist hear --help`); required except for --list-devices.")
+    var audiogram: String?
+
+    @Option(help: "Override the file's fitting rule: nal-r, nal-rp, half-gain, pogo or fig6.")
+    var rule: String?
+
+    @Option(help: "Listening program: quiet, conversation-in-noise (or restaurant), music, outdoors, tv.")
+    var program: String = "quiet"
+
+    func validate() throws {
+        if let rule { _ = try FittingRule(named: rule) }
+        _ = try ListeningProgram(named: program)
+    }
+
+    func settings() throws -> HearingAidSettings {
+        guard let audiogram else { throw ValidationError("Give the audiogram with --audiogram FILE.json.") }
+        let document = try AudiogramDocument.load(from: URL(fileURLWithPath: audiogram))
+        let prescription = try document.prescription(ruleOverride: try rule.map { try FittingRule(named: $0) })
+        return HearingAidSettings(prescription: prescription, calibration: try (document.calibration ?? LevelCalibration()).validated(),
+                                  program: try ListeningProgram(named: program))
+    }
+}
+
+/// Runs a body and turns any error into its one-sentence message on stderr and exit code 1.
+func reportingErrors(_ body: () async throws -> Void) async throws {
+    do { try await body() } catch let error as ExitCode { throw error } catch let error as CleanExit { throw error } catch {
+        FileHandle.standardError.write(Data((userMessage(for: error) + "\n").utf8))
+        throw ExitCode.failure
+    }
+}
+
+struct HearProcess: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "process",
+        abstract: "Processes an audio file (any format libsndfile reads) into a stereo WAV, or live sound with --live."
+    )
+
+    @Argument(help: "The input audio file (mono feeds both ears; stereo keeps its sides).")
+    var input: String?
+
+    @Option(name: .shortAndLong, help: "The output WAV file (stereo, 16-bit).")
+    var output: String?
+
+    @OptionGroup var fitting: FittingArguments
+
+    @Option(help: "User volume in 2 dB steps relative to the prescription (within −12…+6 dB).")
+    var volume: Int = 0
+
+    @Option(help: "Write the monitors (band levels, gains, noise estimates per ear) every 100 ms as a JSON time series to this file.")
+    var monitor: String?
+
+    @Flag(help: "Process live sound from the microphone to the headphones (PortAudio, full duplex).")
+    var live = false
+
+    @Option(help: "Live: the input device, by (part of) its name.")
+    var inputDevice: String?
+
+    @Option(help: "Live: the output device, by (part of) its name.")
+    var outputDevice: String?
+
+    @Option(help: "Live: sample rate, 44100 or 48000 Hz.")
+    var sampleRate: Double = 48_000
+
+    @Option(help: "Live: frames per buffer (16, 32, 64 or a multiple of 64); smaller is lower latency.")
+    var bufferSize: Int = 64
+
+    @Flag(help: "Live: list the audio devices and exit.")
+    var listDevices = false
+
+    func validate() throws {
+        if live || listDevices {
+            guard input == nil else { throw ValidationError("Give either an input file or --live, not both.") }
+            guard [44_100.0, 48_000].contains(sampleRate) else { throw ValidationError("Live sound runs at 44100 or 48000 Hz.") }
+        } else {
+            guard input != nil else { throw ValidationError("Give an input audio file, or --live for live sound.") }
+            guard output != nil else { throw ValidationError("Give the output file with -o OUT.wav.") }
+        }
+    }
+
+    func run() async throws {
+        try await reportingErrors {
+            if listDevices { try LiveHearing.listDevices(); return }
+            var settings = try fitting.settings()
+            settings.volumeSteps = volume
+            if live {
+                // The gentle ramp-in is for the first start after a new prescription only.
+                let history = PrescriptionHistory(directory: UserDirectories.data().appendingPathComponent("hearing"))
+                settings.startupRampSeconds = history.startupRampSeconds(for: settings.prescription)
+                try LiveHearing(settings: settings, inputDevice: inputDevice, outputDevice: outputDevice,
+                                sampleRate: sampleRate, bufferSize: bufferSize, monitorFile: monitor).run {
+                    try? history.record(settings.prescription)
+                }
+            } else {
+                // A file is processed as the fitting sounds, without the live start-up ramp.
+                settings.startupRampSeconds = 0
+                try processFile(settings: settings)
+            }
+        }
+    }
+
+    private func processFile(settings: HearingAidSettings) throws {
+        let inputURL = URL(fileURLWithPath: input!), outputURL = URL(fileURLWithPath: output!)
+        let reader = try AudioFileReader(url: inputURL)
+        let format = try ProcessingFormat(sampleRate: reader.sampleRate, blockSize: 64, inputChannels: reader.channelCount)
+        let processor = HearingAidProcessor(control: try HearingAidControl(settings: settings))
+        try processor.prepare(format)
+        let writer = try AudioFileWriter(url: outputURL, sampleRate: reader.sampleRate, channelCount: 2)
+        var series = MonitorTimeSeries()
+        let snapshotEvery = Int((0.1 * reader.sampleRate / 64).rounded())
+        let chunkFrames = 64 * 750
+        var done = 0
+        let showProgress = reader.frameCount > Int(10 * reader.sampleRate)
+        // The output is aligned with the input: the chain's delay is dropped at the start and
+        // flushed with silence at the end, so OUT has exactly IN's length and timing.
+        var delayToDrop = processor.latencyFrames
+        while true {
+            var chunk = try reader.read(maxFrames: chunkFrames)
+            let frames = chunk.count / reader.channelCount
+            let isLast = frames < chunkFrames
+            if isLast {
+                if done + frames == 0 { break }
+                chunk.append(contentsOf: [Float](repeating: 0, count: processor.latencyFrames * reader.channelCount))
+            }
+            let blockOffset = done / 64
+            var processed = processor.processAll(chunk) { block in
+                if monitor != nil, (blockOffset + block) * 64 < done + frames, (blockOffset + block) % snapshotEvery == 0 {
+                    series.snapshots.append(MonitorSnapshot(timeSeconds: Double((blockOffset + block + 1) * 64) / reader.sampleRate,
+                                                            monitors: processor.monitors))
+                }
+            }
+            let drop = min(delayToDrop, processed.count / 2)
+            processed.removeFirst(drop * 2)
+            delayToDrop -= drop
+            try writer.write(processed)
+            done += frames
+            if showProgress {
+                let percent = 100 * done / max(reader.frameCount, 1)
+                FileHandle.standardError.write(Data(String(format: "\rprocessing: %3d %% (%.0f of %.0f s)", percent,
+                                                           Double(done) / reader.sampleRate,
+                                                           Double(reader.frameCount) / reader.sampleRate).utf8))
+            }
+            if isLast { break }
+        }
+        writer.close()
+        if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+        if done == 0 { throw AudioFileError.empty(path: inputURL.path) }
+        if let monitor {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            do { try encoder.encode(series).write(to: URL(fileURLWithPath: monitor)) } catch {
+                throw AudioFileError.unwritable(path: monitor, reason: "the folder does not exist or is not writable")
+            }
+        }
+        print("Wrote \(outputURL.path): \(String(format: "%.1f", Double(done) / reader.sampleRate)) s, "
+              + "\(settings.prescription.options.rule.rawValue) prescription, \(settings.program.rawValue) program, "
+              + "latency \(String(format: "%.1f", Double(processor.latencyFrames) / reader.sampleRate * 1000)) ms.")
+    }
+}

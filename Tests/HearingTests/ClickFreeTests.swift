@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+@testable import Hearing
+
+@Suite("Settings change while running without clicks")
+struct ClickFreeTests {
+    /// Largest sample-to-sample step of the left output in `frames`, relative to the tone's
+    /// own largest step. A click is a step far larger than the signal ever makes by itself.
+    func largestStep(_ output: [Float], frames: Range<Int>) -> Float {
+        var worst: Float = 0
+        for n in frames.dropFirst() { worst = max(worst, abs(output[2 * n] - output[2 * (n - 1)])) }
+        return worst
+    }
+
+    @Test("volume, program, bypass and mute changes keep every sample step within the tone's own slope")
+    func changesAreSmooth() throws {
+        let processor = try makeProcessor(left: try .flat(50), rule: .nalR)
+        let tone = TestSignals.tone(frequencyHz: 500, amplitude: 0.03, seconds: 0.6, sampleRate: 48_000)
+        let changes: [Int: (HearingAidControl) throws -> Void] = [
+            100: { try $0.volumeUp(); try $0.volumeUp(); try $0.volumeUp() },
+            150: { try $0.select(.conversationInNoise) },
+            200: { try $0.setBypass([.compression, .noiseReduction]) },
+            250: { try $0.setBypass([.noiseReduction]) },
+            300: { try $0.setMuted(true) },
+            350: { try $0.setMuted(false) },
+        ]
+        let output = processor.processAll(tone) { block in try? changes[block + 1]?(processor.control) }
+        // The steady output's largest step, after volume +6 dB (the loudest part of the run).
+        let steady = largestStep(output, frames: (140 * 64)..<(150 * 64))
+        let whole = largestStep(output, frames: (90 * 64)..<(tone.count))
+        #expect(whole <= steady * 1.05, "largest step \(whole) against a steady \(steady)")
+    }
+}
+
+@Suite("Benchmark harness")
+struct BenchmarkHarnessTests {
+    @Test("the benchmark times 1, 2 and 4 ear chains and reports a positive real-time factor")
+    func runs() throws {
+        let settings = HearingAidSettings(prescription: try Prescription(audiogram: Audiogram(left: try .flat(40), right: try .flat(40))))
+        for chains in [1, 2, 4] {
+            let result = try ChainBenchmark.run(settings: settings, earChains: chains, seconds: 0.1)
+            #expect(result.realTimeFactor > 0 && result.worstBlockSeconds >= result.percentile999BlockSeconds)
+            #expect(abs(result.audioSeconds - 0.1) < 0.01)
+        }
+    }
+}
+
+@Suite("Monitors")
+struct MonitorTests {
+    @Test("the monitors show the band level, the applied gain and a JSON time series while running")
+    func monitorsWhileRunning() throws {
+        let processor = try makeProcessor(left: try .flat(40), rule: .nalR)
+        let recorder = MonitorRecorder(monitors: processor.monitors, intervalSeconds: 0.01)
+        recorder.start()
+        let gain = measuredInsertionGain(processor, frequencyHz: 1000, inputSPL: 65)
+        Thread.sleep(forTimeInterval: 0.05)
+        let series = recorder.stop()
+        #expect(series.snapshots.count >= 2)
+        let last = try #require(series.snapshots.last)
+        #expect(abs(last.left.inputLevelSPL[3] - 65) < 1, "1 kHz band level \(last.left.inputLevelSPL[3])")
+        #expect(abs(Double(last.left.appliedGainDecibels[3]) - gain) < 0.5)
+        let json = try JSONEncoder().encode(series)
+        let decoded = try JSONDecoder().decode(MonitorTimeSeries.self, from: json)
+        #expect(decoded.bandFrequenciesHz == HearingMonitors.bandFrequenciesHz)
+    }
+}
