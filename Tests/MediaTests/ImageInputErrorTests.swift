@@ -98,6 +98,23 @@ struct ImageInputErrorTests {
         #expect(throws: ImageInputError.self) { try ImageFile(file).decode() }
     }
 
+    @Test("a PNG whose header claims 100000 by 100000 pixels is refused as damaged, not allocated")
+    func absurdSize() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            // CRCs are left zero: FFmpeg checks them only when asked to (AV_EF_CRCCHECK).
+            let length = UInt32(data.count)
+            return [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: length >> $0) } + Array(type.utf8) + data + [0, 0, 0, 0]
+        }
+        let side: [UInt8] = [0x00, 0x01, 0x86, 0xA0]   // 100000, big-endian
+        let header = side + side + [8, 2, 0, 0, 0]     // 8-bit RGB, no interlace
+        let png = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IEND", [])
+        let file = folder.appendingPathComponent("huge.png")
+        try Data(png).write(to: file)
+        #expect(throws: ImageInputError.damaged(path: file.path)) { try ImageFile(file).decode() }
+    }
+
     @Test("permission denied when opening maps to the unreadable sentence")
     func permissionDenied() {
         // Tests run as root here, which may read any file, so the mapping itself is checked.

@@ -306,8 +306,9 @@ private final class DecodingSession {
     /// `isKnownFormat`: whether the data was known to be this kind of picture when it failed. Data
     /// that fails before that is not this kind of picture at all; data that fails after is damaged.
     private static func failure(decodingWith status: Int32, isKnownFormat: Bool) -> FFmpegPictureFailure {
+        // EINVAL is how decoders refuse impossible header values (a size FFmpeg will not allocate).
         if status == FFmpegErrorCode.invalidData || status == FFmpegErrorCode.endOfFile
-            || status == FFmpegErrorCode.tryAgain {
+            || status == FFmpegErrorCode.tryAgain || status == -EINVAL {
             return isKnownFormat ? .damagedData : .unrecognisedData
         }
         if status == -EIO { return .cannotOpen(errno: EIO) }
