@@ -42,8 +42,29 @@ struct ImageFileTests {
             #expect(image.width > 0 && image.height > 0)
             guard index % 16 == 0 else { continue }
             let reference = try referenceDecode(of: url, width: image.width, height: image.height, in: folder)
-            #expect(image.meanAbsoluteDifference(from: reference) < 0.5, "\(url.lastPathComponent)")
+            let difference = image.meanAbsoluteDifference(from: reference)
+            #expect(difference < 0.5, "\(url.lastPathComponent): mean difference \(difference)")
         }
+    }
+
+    // swscale's fast YUV-to-RGB path needs an even number of rows, so an odd-height photo is
+    // converted as its even part plus its last row. The even part must match what the tool gives
+    // for that part alone (the tool takes the fast path there too), and no row may be lost.
+    @Test("an odd-height photo (640x425) keeps all its rows and its colours match the ffmpeg tool's")
+    func oddHeightPhoto() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photo = TestFiles.data("coco128/images/train2017/000000000034.jpg")
+        let image = try ImageFile(photo).decode()
+        #expect(image.width == 640 && image.height == 425)
+        let raw = folder.appendingPathComponent("even-part.rgb")
+        try TestFiles.ffmpeg(["-i", photo.path, "-vf", "crop=640:424:0:0", "-f", "rawvideo", "-pix_fmt", "rgb24", raw.path])
+        let evenPart = RGBImage(width: 640, height: 424, pixels: Array(image.pixels.prefix(640 * 424 * 3)))
+        #expect(evenPart.meanAbsoluteDifference(from: RGBImage(width: 640, height: 424, pixels: [UInt8](try Data(contentsOf: raw)))) < 0.5)
+        // The last row is converted on its own; it must look like the row above it, not be left empty.
+        let lastRow = image.meanColour(x: 0, y: 424, width: 640, height: 1)
+        let rowAbove = image.meanColour(x: 0, y: 423, width: 640, height: 1)
+        #expect(abs(lastRow.r - rowAbove.r) + abs(lastRow.g - rowAbove.g) + abs(lastRow.b - rowAbove.b) < 15)
     }
 
     // Each copy must match the ffmpeg tool's decode of that same copy (so the format is read right)

@@ -12,20 +12,11 @@ struct ImageInputErrorTests {
         #expect(ImageInputError.fileNotFound(path: path).userMessage == "No file was found at \(path).")
     }
 
-    @Test("a text file named .jpg is not an image")
-    func textNamedJPEG() throws {
+    @Test("a text file is not an image, whatever its name says", arguments: ["notes.jpg", "notes.png", "notes.webp", "notes"])
+    func textFile(name: String) throws {
         let folder = try TestFiles.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("notes.jpg")
-        try Data("Shopping list: milk, bread, apples.\n".utf8).write(to: file)
-        #expect(throws: ImageInputError.notAnImage(path: file.path)) { try ImageFile(file).decode() }
-    }
-
-    @Test("a text file named .png is not an image")
-    func textNamedPNG() throws {
-        let folder = try TestFiles.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("notes.png")
+        let file = folder.appendingPathComponent(name)
         try Data("Shopping list: milk, bread, apples.\n".utf8).write(to: file)
         #expect(throws: ImageInputError.notAnImage(path: file.path)) { try ImageFile(file).decode() }
     }
@@ -96,6 +87,23 @@ struct ImageInputErrorTests {
         let file = folder.appendingPathComponent("nothing.ppm")
         try Data("P6\n0 10\n255\n".utf8).write(to: file)
         #expect(throws: ImageInputError.self) { try ImageFile(file).decode() }
+    }
+
+    @Test("a PNG whose header claims 100000 by 100000 pixels is refused as damaged, not allocated")
+    func absurdSize() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            // CRCs are left zero: FFmpeg checks them only when asked to (AV_EF_CRCCHECK).
+            let length = UInt32(data.count)
+            return [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: length >> $0) } + Array(type.utf8) + data + [0, 0, 0, 0]
+        }
+        let side: [UInt8] = [0x00, 0x01, 0x86, 0xA0]   // 100000, big-endian
+        let header = side + side + [8, 2, 0, 0, 0]     // 8-bit RGB, no interlace
+        let png = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IEND", [])
+        let file = folder.appendingPathComponent("huge.png")
+        try Data(png).write(to: file)
+        #expect(throws: ImageInputError.damaged(path: file.path)) { try ImageFile(file).decode() }
     }
 
     @Test("permission denied when opening maps to the unreadable sentence")

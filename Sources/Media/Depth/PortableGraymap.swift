@@ -21,36 +21,37 @@ struct PortableGraymap {
     /// The header's maxval: above 255 each sample takes two bytes.
     let maxValue: Int
     let bytes: Data
-    /// Where the samples start in `bytes`.
+    /// Where the samples start, counted from the first byte of `bytes`.
     let rasterOffset: Int
 
     var bytesPerSample: Int { maxValue > 255 ? 2 : 1 }
 
     /// Whether `bytes` start with the P5 magic.
     static func isBinaryPGM(_ bytes: Data) -> Bool {
-        bytes.count >= 2 && bytes[bytes.startIndex] == UInt8(ascii: "P") && bytes[bytes.startIndex + 1] == UInt8(ascii: "5")
+        bytes.starts(with: [UInt8(ascii: "P"), UInt8(ascii: "5")])
     }
 
     /// Reads the header (netpbm's pgm(5): "P5", width, height, maxval, separated by whitespace
     /// and `#` comments, then one whitespace byte before the samples).
-    init(parsing data: Data) throws(ParseFailure) {
-        let bytes = Data(data)   // a zero-based copy-on-write view, so indices are offsets
+    init(parsing bytes: Data) throws(ParseFailure) {
         guard Self.isBinaryPGM(bytes) else { throw .notBinaryPGM }
-        var position = 2
+        // Offsets count from the first byte, whatever `bytes.startIndex` is (it may be a slice).
+        func byte(_ offset: Int) -> UInt8 { bytes[bytes.startIndex + offset] }
         func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+        var position = 2
         func nextNumber() throws(ParseFailure) -> Int {
             while position < bytes.count {
-                if isWhitespace(bytes[position]) {
+                if isWhitespace(byte(position)) {
                     position += 1
-                } else if bytes[position] == UInt8(ascii: "#") {
-                    while position < bytes.count && bytes[position] != 0x0A && bytes[position] != 0x0D { position += 1 }
+                } else if byte(position) == UInt8(ascii: "#") {
+                    while position < bytes.count && byte(position) != 0x0A && byte(position) != 0x0D { position += 1 }
                 } else {
                     break
                 }
             }
             var value = 0, digits = 0
-            while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) {
-                value = value * 10 + Int(bytes[position] - UInt8(ascii: "0"))
+            while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte(position)) {
+                value = value * 10 + Int(byte(position) - UInt8(ascii: "0"))
                 digits += 1
                 position += 1
                 guard value <= 1 << 24 else { throw .badHeader }
@@ -60,7 +61,7 @@ struct PortableGraymap {
         }
         let width = try nextNumber(), height = try nextNumber(), maxValue = try nextNumber()
         guard width > 0, height > 0, (1...65535).contains(maxValue),
-              position < bytes.count, isWhitespace(bytes[position]) else { throw .badHeader }
+              position < bytes.count, isWhitespace(byte(position)) else { throw .badHeader }
         self.width = width
         self.height = height
         self.maxValue = maxValue

@@ -1,11 +1,12 @@
 import AssistCore
+import Foundation
 
 /// How a camera stored a picture relative to upright: the EXIF Orientation tag (0x0112).
 ///
 /// Phones store the sensor's rows as they came and write this tag instead of rotating the pixels;
 /// each case is named by what has to be done to the stored pixels to show them upright. The raw
 /// values are the tag's (EXIF 2.32, table 6).
-enum ExifOrientation: Int, Sendable, CaseIterable {
+enum ExifOrientation: Int, Sendable {
     case upright = 1
     case flipHorizontally = 2
     case rotate180 = 3
@@ -20,13 +21,14 @@ enum ExifOrientation: Int, Sendable, CaseIterable {
     /// The tag's value as FFmpeg 5.1's mjpeg decoder writes it into frame metadata under the key
     /// "Orientation": the number right-aligned in five characters ("    6").
     init?(exifTagValue: String) {
-        guard let number = Int(exifTagValue.trimmingSpaces) else { return nil }
+        guard let number = Int(exifTagValue.trimmingCharacters(in: .whitespaces)) else { return nil }
         self.init(rawValue: number)
     }
 
     /// The orientation a display matrix describes (AV_FRAME_DATA_DISPLAYMATRIX: 3×3, row-major).
     /// FFmpeg 5.1 derives it from the EXIF tag; only the signs of the 2×2 part matter for the
-    /// eight orientations, so the table below is the one FFmpeg's `ff_exif` conversion produces.
+    /// eight orientations. The table is what FFmpeg 5.1 attaches for each tag value (seen with
+    /// `ffprobe -show_frames` on JPEGs carrying tags 1 to 8).
     init?(displayMatrix matrix: [Int32]) {
         guard matrix.count == 9 else { return nil }
         let signs = [matrix[0], matrix[1], matrix[3], matrix[4]].map { $0.signum() }
@@ -104,12 +106,5 @@ enum ExifOrientation: Int, Sendable, CaseIterable {
                 }
             }
         }
-    }
-}
-
-private extension String {
-    var trimmingSpaces: Substring {
-        let trimmedStart = drop { $0 == " " }
-        return trimmedStart.dropLast(trimmedStart.reversed().prefix { $0 == " " }.count)
     }
 }

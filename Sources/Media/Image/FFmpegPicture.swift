@@ -107,8 +107,21 @@ final class FFmpegPicture {
               destination.count >= height * bytesPerRow + Self.destinationPaddingBytes else {
             throw .ffmpeg(code: -EINVAL, description: "the destination buffer is too small")
         }
-        let converter = try PixelConverter(from: frame, rows: height, to: AV_PIX_FMT_RGB24)
-        try converter.convert(planes: sourcePlanes(fromRow: 0), into: start, bytesPerRow: bytesPerRow)
+        // swscale's fast YUV-to-RGB converters run only on an even number of rows; a whole
+        // odd-height picture would take its general path, ten times slower (640x425: 2.8 ms
+        // against 0.24 ms here). So such a picture is converted as its even part, then the rest.
+        let splitRow = height > rowAlignment ? height - height % rowAlignment : height
+        for (firstRow, rows) in [(0, splitRow), (splitRow, height - splitRow)] where rows > 0 {
+            let converter = try PixelConverter(from: frame, rows: rows, to: AV_PIX_FMT_RGB24)
+            try converter.convert(planes: sourcePlanes(fromRow: firstRow), into: start + firstRow * bytesPerRow,
+                                  bytesPerRow: bytesPerRow)
+        }
+    }
+
+    /// Where a picture may be split into parts converted on their own: at whole chroma rows, and
+    /// at even rows, which also keeps the 2x2 pattern of a Bayer picture whole.
+    private var rowAlignment: Int {
+        max(2, 1 << Int(av_pix_fmt_desc_get(pixelFormat)?.pointee.log2_chroma_h ?? 0))
     }
 
     /// Converts the picture to packed 8-bit RGB one band of rows at a time, into one small
@@ -117,17 +130,11 @@ final class FFmpegPicture {
     /// no full-size intermediate picture is allocated.
     ///
     /// Each band is converted as a picture of its own, so swscale writes exactly its rows.
-    /// `bandRows` is rounded up to whole chroma rows; pictures whose rows cannot be split
-    /// (Bayer patterns) come as a single band.
+    /// `bandRows` is rounded up to a multiple of `rowAlignment`.
     func convertToRGB24(inBandsOf bandRows: Int,
                         _ consume: (_ firstRow: Int, _ band: UnsafeBufferPointer<UInt8>) -> Void) throws(FFmpegPictureFailure) {
         let (width, height) = (self.width, self.height)
-        guard let descriptor = av_pix_fmt_desc_get(pixelFormat) else {
-            throw .ffmpeg(code: -EINVAL, description: "unknown pixel format")
-        }
-        let chromaRows = 1 << Int(descriptor.pointee.log2_chroma_h)
-        let splittable = descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_BAYER) == 0
-        let rowsPerBand = splittable ? max(1, (bandRows + chromaRows - 1) / chromaRows) * chromaRows : height
+        let rowsPerBand = max(1, (bandRows + rowAlignment - 1) / rowAlignment) * rowAlignment
         let bytesPerRow = width * 3
         let band = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: rowsPerBand * bytesPerRow + Self.destinationPaddingBytes)
         defer { band.deallocate() }
@@ -299,8 +306,9 @@ private final class DecodingSession {
     /// `isKnownFormat`: whether the data was known to be this kind of picture when it failed. Data
     /// that fails before that is not this kind of picture at all; data that fails after is damaged.
     private static func failure(decodingWith status: Int32, isKnownFormat: Bool) -> FFmpegPictureFailure {
+        // EINVAL is how decoders refuse impossible header values (a size FFmpeg will not allocate).
         if status == FFmpegErrorCode.invalidData || status == FFmpegErrorCode.endOfFile
-            || status == FFmpegErrorCode.tryAgain {
+            || status == FFmpegErrorCode.tryAgain || status == -EINVAL {
             return isKnownFormat ? .damagedData : .unrecognisedData
         }
         if status == -EIO { return .cannotOpen(errno: EIO) }
