@@ -31,7 +31,8 @@ let package = Package(
                        providers: [.apt(["libespeak-ng-dev"])]),
         .systemLibrary(name: "CSndFile", path: "Sources/C/CSndFile", pkgConfig: "sndfile",
                        providers: [.apt(["libsndfile1-dev"])]),
-        .systemLibrary(name: "CPortAudio", path: "Sources/C/CPortAudio", pkgConfig: "portaudio-2.0",
+        // No pkgConfig: its .pc adds -pthread, which SwiftPM prohibits; the module map links it.
+        .systemLibrary(name: "CPortAudio", path: "Sources/C/CPortAudio",
                        providers: [.apt(["portaudio19-dev"])]),
 
         // Shared by both assistants: errors, frames, settings locations, clocks.
@@ -45,7 +46,7 @@ let package = Package(
         .target(name: "Guidance", dependencies: ["AssistCore", "Perception"],
                 resources: [.copy("Templates")]),
         // Spoken output: text-to-speech (espeak-ng), later tones and the utterance queue.
-        .target(name: "Speech", dependencies: ["AssistCore", "CEspeakNG"]),
+        .target(name: "Speech", dependencies: ["AssistCore", "Media", "CEspeakNG"]),
         // Hearing-aid processing chain.
         .target(name: "Hearing", dependencies: ["AssistCore", "CKissFFT"]),
         // Accuracy measurement (mAP on labelled image sets, distance error on RGB-D frames).
@@ -60,7 +61,7 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media"]),
         .testTarget(name: "PerceptionTests", dependencies: ["Perception", "Media"]),
         .testTarget(name: "GuidanceTests", dependencies: ["Guidance"]),
-        .testTarget(name: "SpeechTests", dependencies: ["Speech"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "Media"]),
         .testTarget(name: "HearingTests", dependencies: ["Hearing", "Media"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation"], exclude: ["Reference"]),
         .testTarget(name: "AssistCommandTests", dependencies: ["AssistCore"]),

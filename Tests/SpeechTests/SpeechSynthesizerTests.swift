@@ -1,3 +1,5 @@
+import Foundation
+import Media
 import Testing
 @testable import Speech
 
@@ -38,5 +40,29 @@ struct SpeechSynthesizerTests {
         let text = String(repeating: "Person ahead. ", count: 720)
         let audio = try SpeechSynthesizer(settings: SpeechVoiceSettings(wordsPerMinute: 450)).synthesize(text)
         #expect(audio.durationSeconds > 60)
+    }
+}
+
+@Suite("Rendering speech to a WAV file")
+struct SpeechFileTests {
+    @Test("two sentences become one WAV with a pause between them, as long as the speech plus the pause")
+    func writesWAV() throws {
+        let synthesizer = try SpeechSynthesizer()
+        let first = try synthesizer.synthesize("Bus, 4 meters, ahead.")
+        let second = try synthesizer.synthesize("Person, 2 meters, slightly left.")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("speech-\(UUID()).wav")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try SpeechFileSink(url: url, pauseSeconds: 0.5).write([first, second])
+        let reader = try AudioFileReader(url: url)
+        #expect(reader.sampleRate == 22050 && reader.channelCount == 1)
+        #expect(abs(Double(reader.frameCount) / 22050 - (first.durationSeconds + 0.5 + second.durationSeconds)) < 0.01)
+    }
+
+    @Test("an unwritable path is refused with a sentence naming it")
+    func unwritable() throws {
+        let audio = try SpeechSynthesizer().synthesize("Hello.")
+        #expect(throws: AudioFileError.self) {
+            try SpeechFileSink(url: URL(fileURLWithPath: "/nonexistent/folder/out.wav")).write([audio])
+        }
     }
 }

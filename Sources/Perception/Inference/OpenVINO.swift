@@ -23,7 +23,7 @@ public enum InferenceError: UserFacingError, Equatable {
         case .modelFileMissing(let path):
             return "The model file \(path) does not exist."
         case .modelUnreadable(let path, let detail):
-            return "The model file \(path) could not be read as an OpenVINO IR or ONNX model\(detail.isEmpty ? "" : " (\(detail))")."
+            return "The model file \(path) could not be read: \(detail.isEmpty ? "OpenVINO does not recognise it as an IR or ONNX model" : detail)."
         case .deviceUnavailable(let device, let available):
             return "The inference device \(device) is not available here; available: \(available.joined(separator: ", "))."
         case .unsupportedElementType(let port, let typeCode):
@@ -120,6 +120,9 @@ public final class InferenceCore: @unchecked Sendable {
     /// Reads an OpenVINO IR (`.xml` with its `.bin` beside it) or an ONNX file.
     public func readModel(at url: URL) throws(InferenceError) -> InferenceModel {
         guard FileManager.default.fileExists(atPath: url.path) else { throw .modelFileMissing(path: url.path) }
+        // Check the format ourselves first: on a damaged file OpenVINO tries every frontend it has,
+        // and some (TensorFlow's) write their own complaints to stderr before it gives up.
+        if let problem = ModelFileCheck.problem(with: url) { throw .modelUnreadable(path: url.path, detail: problem) }
         var model: OpaquePointer?
         let status = ov_core_read_model(handle, url.path, nil, &model)
         guard status == OK, let model else {
@@ -166,7 +169,7 @@ public final class InferenceCore: @unchecked Sendable {
         return CompiledModel(handle: compiled)
     }
 
-    private static func shortReason(_ detail: String) -> String {
+    static func shortReason(_ detail: String) -> String {
         // OpenVINO's messages carry source paths and stack-like context; the first meaningful line is enough.
         let lines = detail.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         return lines.first { !$0.isEmpty && !$0.hasPrefix("Exception from") && !$0.hasPrefix("Check") } ?? lines.first ?? ""
@@ -324,5 +327,41 @@ public final class InferenceRequest {
         try check(ov_tensor_get_element_type(tensor, &elementType), "read the element type of \(name)")
         return TensorDescription(dimensions: (0..<Int(shape.rank)).map { Int(shape.dims[$0]) },
                                  isFloat32: elementType == F32)
+    }
+}
+
+/// A cheap look at a model file before OpenVINO reads it: the right extension, and content that
+/// starts like an OpenVINO IR (XML with a `<net>`) or an ONNX protobuf (a ModelProto with a graph).
+enum ModelFileCheck {
+    static let onnxGraphField = 7   // ModelProto.graph (onnx.proto)
+
+    /// A short reason the file cannot be a model, or nil when it looks like one.
+    static func problem(with url: URL) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else { return "it cannot be opened" }
+        defer { try? handle.close() }
+        switch url.pathExtension.lowercased() {
+        case "xml":
+            let head = String(decoding: handle.readData(ofLength: 4096), as: UTF8.self)
+            guard head.contains("<net") else { return "it is not an OpenVINO IR, as it has no <net> element" }
+            let weights = url.deletingPathExtension().appendingPathExtension("bin")
+            guard FileManager.default.fileExists(atPath: weights.path) else {
+                return "its weights file \(weights.lastPathComponent) is missing"
+            }
+            return nil
+        case "onnx":
+            guard let data = try? handle.readToEnd(), !data.isEmpty else { return "it is empty" }
+            let hasGraph = data.withUnsafeBytes { raw -> Bool in
+                var reader = ProtobufReader(bytes: raw)
+                var sawGraph = false
+                while let (field, wireType) = reader.nextKey() {
+                    if field == onnxGraphField && wireType == 2 { sawGraph = true }
+                    guard field > 0, reader.skip(wireType: wireType) else { return false }
+                }
+                return sawGraph && reader.offset == raw.count
+            }
+            return hasGraph ? nil : "it is not an ONNX model, as no graph was found in it"
+        default:
+            return "model files must be OpenVINO IR (.xml with its .bin) or ONNX (.onnx)"
+        }
     }
 }

@@ -1,0 +1,47 @@
+import ArgumentParser
+import AssistCore
+import Foundation
+import Perception
+
+/// Options that choose and run the detector, shared by every command that detects.
+struct DetectorOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Detector model: an Ultralytics YOLO export as OpenVINO IR (.xml with its .bin beside it) or ONNX.",
+                               discussion: "Default: yolo11n_int8_openvino_model/yolo11n.xml in the models folder, found through $ASSIST_MODELS, then 'modelsDirectory' in ~/.config/assistivekit/config.json, then ../shared/models.",
+                               valueName: "path"))
+    var model: String?
+
+    @Option(help: ArgumentHelp("Class names, one per line, for exports without names in their metadata.", valueName: "path"))
+    var labels: String?
+
+    @Option(help: "Inference device: CPU, AUTO, GPU or NPU (GPU and NPU only where OpenVINO finds them).")
+    var device: InferenceDevice = .cpu
+
+    @Option(help: "Inference threads; 0 lets OpenVINO use every core.")
+    var threads: Int = 0
+
+    @Option(help: "Inference precision: f32 (most accurate, the default), bf16 or f16 (faster on CPUs and GPUs that support them).")
+    var precision: InferencePrecision = .f32
+
+    @Flag(help: "Don't use OpenVINO's compiled-model cache (in ~/.cache/assistivekit/openvino).")
+    var noModelCache = false
+
+    func validate() throws {
+        guard threads >= 0 else { throw ValidationError("--threads must be 0 (all cores) or a positive number.") }
+    }
+
+    var inferenceOptions: InferenceOptions {
+        var options = InferenceOptions(device: device, threadCount: threads, precision: precision)
+        if noModelCache { options.cacheDirectory = nil }
+        return options
+    }
+
+    func modelURL() throws -> URL {
+        if let model { return URL(fileURLWithPath: model) }
+        return try ModelLocator().defaultDetector()
+    }
+
+    func makeDetector(core: InferenceCore) throws -> ObjectDetector {
+        try ObjectDetector(modelURL: modelURL(), labelsFile: labels.map { URL(fileURLWithPath: $0) },
+                           options: inferenceOptions, core: core)
+    }
+}

@@ -1,0 +1,183 @@
+import ArgumentParser
+import AssistCore
+import Evaluation
+import Foundation
+import Media
+import Perception
+
+struct Eval: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "eval",
+        abstract: "Measures accuracy: detection mAP on a labelled image set, distance error on RGB-D frames.",
+        subcommands: [EvalDetection.self, EvalDistance.self])
+}
+
+struct EvalDetection: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "detection",
+        abstract: "Prints mAP50-95 and mAP50 of the detector on a YOLO-format dataset, computed as Ultralytics' 'yolo val' does.",
+        discussion: """
+        DATASET is a YOLO dataset folder (images/… with labels/… beside it) or a folder of images. \
+        The defaults are Ultralytics' validation settings (confidence 0.001, NMS IoU 0.7, every class above \
+        the threshold kept per anchor, at most 300 detections), so the numbers compare with 'yolo val'.
+
+        Example:
+          assist eval detection ../shared/data/coco128
+        """)
+
+    @Argument(help: ArgumentHelp("The dataset folder.", valueName: "dataset"))
+    var dataset: String
+
+    @OptionGroup(title: "Detector") var detector: DetectorOptions
+
+    @Option(help: "Confidence threshold for evaluation.")
+    var confidence: Float = DetectorSettings.evaluation.confidenceThreshold
+
+    @Option(help: "NMS IoU threshold.")
+    var iou: Float = DetectorSettings.evaluation.iouThreshold
+
+    @Option(help: "At most this many detections per image.")
+    var maxDetections: Int = DetectorSettings.evaluation.maximumDetections
+
+    @Flag(help: "Keep only the best class per anchor (faster; about 0.015 lower mAP50 on coco128).")
+    var singleLabel = false
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    func run() async throws {
+        let settings = try DetectorSettings(confidenceThreshold: confidence, iouThreshold: iou,
+                                            maximumDetections: maxDetections, multiLabel: !singleLabel).validated()
+        let data = try YOLODataset(at: URL(fileURLWithPath: dataset))
+        let detector = try self.detector.makeDetector(core: InferenceCore())
+        let evaluator = DetectionEvaluator(dataset: data, classNames: detector.classNames.names)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let report = evaluator.run(detect: { url in
+            let image = try ImageFile(url).decode()
+            return (image.width, image.height, try detector.detect(image, settings: settings).detections)
+        }, progress: { done, total in
+            if done % 16 == 0 || done == total {
+                FileHandle.standardError.write(Data("\r\(done)/\(total) images".utf8))
+                if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+            }
+        })
+        let seconds = (clock.now - start).milliseconds / 1000
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            return
+        }
+        print(report.accuracy.table())
+        print(String(format: "mAP50-95 %.4f  mAP50 %.4f  (%d images, %d instances; model %@, precision %@; %.1f s)",
+                     report.accuracy.meanAveragePrecision50to95, report.accuracy.meanAveragePrecision50,
+                     report.accuracy.imageCount, report.accuracy.instanceCount, detector.modelURL.lastPathComponent,
+                     detector.compiledPrecision ?? self.detector.precision.rawValue, seconds))
+        for skipped in report.skippedImages { print("skipped \(skipped.image): \(skipped.reason)") }
+    }
+}
+
+struct EvalDistance: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "distance",
+        abstract: "Compares the geometric distance estimate with measured depth on RGB-D frames.",
+        discussion: """
+        Each picture needs a registered depth image beside it (NAME_depth_mm.pgm for NAME_color.*). Objects \
+        are detected in the picture, their distance estimated from geometry alone (object size, floor \
+        contact), and compared with the median measured depth inside each object's core.
+
+        The defaults are the frames in ../shared/data/depth that are registered to their colour image \
+        (TUM and SUN; NYU is not registered) with the PrimeSense intrinsics Open3D uses for them.
+
+        Example:
+          assist eval distance ../shared/data/depth/TUM_color.png ../shared/data/depth/SUN_color.jpg
+        """)
+
+    @Argument(help: ArgumentHelp("Colour pictures with a NAME_depth_mm file beside each.", valueName: "image"))
+    var images: [String] = []
+
+    @OptionGroup(title: "Detector") var detector: DetectorOptions
+
+    @Option(help: "Objects below this confidence are left out (the product's announcement threshold by default).")
+    var confidence: Float = 0.6
+
+    @Option(help: ArgumentHelp("Intrinsics in pixels: fx,fy,cx,cy.", valueName: "fx,fy,cx,cy"))
+    var intrinsics: String = "525,525,319.5,239.5"
+
+    @Option(help: ArgumentHelp("Camera height above the floor in meters.", valueName: "meters"))
+    var cameraHeight: Double = CameraSettings.defaultHeightAboveFloorMeters
+
+    @Option(help: ArgumentHelp("How far the camera looks down, in degrees.", valueName: "degrees"))
+    var cameraPitch: Double = CameraSettings.defaultPitchDownDegrees
+
+    @Flag(help: "Print every compared object and the summary as JSON.")
+    var json = false
+
+    func run() async throws {
+        let frames = images.isEmpty ? Self.defaultFrames() : images.map { URL(fileURLWithPath: $0) }
+        guard !frames.isEmpty else {
+            throw CommandFailure("No RGB-D frames were given and ../shared/data/depth was not found.")
+        }
+        var cameraOptions = CameraOptions()
+        cameraOptions.intrinsics = intrinsics
+        cameraOptions.cameraHeight = cameraHeight
+        cameraOptions.cameraPitch = cameraPitch
+        let locator = try ObjectLocator(camera: try cameraOptions.settings())
+        let detector = try self.detector.makeDetector(core: InferenceCore())
+        let settings = try DetectorSettings(confidenceThreshold: confidence).validated()
+
+        var rows: [DistanceRow] = []
+        for url in frames {
+            guard let depthFile = DepthImageFile.companion(forColorImage: url) else {
+                throw CommandFailure("The picture \(url.lastPathComponent) has no NAME_depth_mm.pgm or .png beside it.")
+            }
+            let image = try ImageFile(url).decode()
+            let depth = try depthFile.decode()
+            try depthFile.requireSameSize(depth, as: image)
+            let detections = try detector.detect(image, settings: settings).detections
+            // Geometry alone: the depth map is the reference, so it must not feed the estimate.
+            let located = try locator.locate(detections, imageWidth: image.width, imageHeight: image.height, depth: nil)
+            rows += DistanceAccuracy.pairs(located: located, depth: depth)
+                .map { DistanceRow(frame: url.lastPathComponent, pair: $0) }
+        }
+        let summary = DistanceAccuracy.Report(pairs: rows.map(\.pair))
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(DistanceEvaluationOutput(objects: rows, summary: summary)), as: UTF8.self))
+            return
+        }
+        func padded(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) }
+        print("\(padded("frame", 16)) \(padded("object", 14)) estimate   measured   error   method")
+        for row in rows {
+            let p = row.pair
+            print(padded(row.frame, 16), padded(p.label, 14),
+                  String(format: "%6.2f m   %6.2f m   %4.0f%%   ", p.estimatedMeters, p.measuredMeters, p.relativeError * 100)
+                    + (p.method?.rawValue ?? "-"))
+        }
+        if let summary {
+            print(String(format: "mean absolute error %.2f m, mean relative error %.0f%% over %d objects",
+                         summary.meanAbsoluteErrorMeters, summary.meanRelativeError * 100, summary.count))
+        } else {
+            print("No detected object had both a geometric estimate and measured depth.")
+        }
+    }
+
+    static func defaultFrames() -> [URL] {
+        guard let models = ModelLocator().modelsDirectory() else { return [] }
+        let folder = models.deletingLastPathComponent().appendingPathComponent("data/depth")
+        return ["TUM_color.png", "SUN_color.jpg"].map { folder.appendingPathComponent($0) }
+            .filter { FileManager.default.fileExists(atPath: $0.path) }
+    }
+}
+
+struct DistanceRow: Encodable {
+    var frame: String
+    var pair: DistanceAccuracy.Pair
+}
+
+struct DistanceEvaluationOutput: Encodable {
+    var objects: [DistanceRow]
+    var summary: DistanceAccuracy.Report?
+}

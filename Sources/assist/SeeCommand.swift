@@ -1,0 +1,240 @@
+import ArgumentParser
+import AssistCore
+import Foundation
+import Guidance
+import Media
+import Perception
+import Speech
+
+struct See: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "see",
+        abstract: "Describes what pictures show: each object, its direction and its distance, in short sentences.",
+        discussion: """
+        Sentences go to standard output, closest object first, at most --max-objects of them; objects \
+        below --confidence are never mentioned, and "No object detected." is said when nothing qualifies. \
+        A picture too dark or too blurred to judge gets a sentence saying so.
+
+        Distance comes, in order of trust, from a depth image (--depth, or a file NAME_depth_mm.pgm/.png \
+        beside NAME_color.* or NAME.*), from a learned depth model (--depth-model), or from camera geometry \
+        (object size and where it meets the floor). Where none works the sentence says "distance unknown".
+
+        Errors for one picture are reported in one sentence on standard error and the other pictures are \
+        still described; the exit status is 1 when any picture failed.
+
+        Examples:
+          assist see photo.jpg
+          assist see photo.jpg --json
+          assist see room_color.png --depth room_depth.png --depth-format tum
+          assist see ../shared/data/images/*.jpg --speak-to description.wav
+        """)
+
+    @Argument(help: ArgumentHelp("Pictures: JPEG, PNG, WebP, BMP or anything else FFmpeg reads.", valueName: "image"))
+    var images: [String]
+
+    @OptionGroup(title: "Detector") var detector: DetectorOptions
+    @OptionGroup(title: "Camera") var camera: CameraOptions
+    @OptionGroup(title: "Wording") var wording: WordingOptions
+    @OptionGroup(title: "Depth") var depth: DepthOptions
+
+    @Flag(help: "Print every object as JSON (label, confidence, box, angle in degrees, direction, distance in meters or null) with stage timings, instead of sentences.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Render the spoken description into this WAV file.", valueName: "file.wav"))
+    var speakTo: String?
+
+    func validate() throws {
+        guard !images.isEmpty else { throw ValidationError("Give at least one picture to describe.") }
+        if depth.depth != nil && images.count > 1 {
+            throw ValidationError("--depth goes with one picture; for several, put NAME_depth_mm.pgm beside each NAME_color picture.")
+        }
+        if depth.depth != nil && depth.depthModel != nil {
+            throw ValidationError("Use either --depth (a measured depth image) or --depth-model, not both.")
+        }
+    }
+
+    func run() async throws {
+        let core: InferenceCore
+        let analyzer: SceneAnalyzer
+        do {
+            core = try InferenceCore()
+            analyzer = try SceneAnalyzer(
+                detector: try detector.makeDetector(core: core),
+                depthEstimator: try depth.makeEstimator(core: core, options: detector.inferenceOptions),
+                locator: try ObjectLocator(camera: try camera.settings()),
+                describer: SceneDescriber(language: wording.language, settings: try wording.settings()),
+                iouThreshold: wording.iou)
+        } catch {
+            throw CommandFailure(userMessage(for: error), exitCode: 2)
+        }
+        let synthesizer = try speakTo.map { _ in try SpeechSynthesizer() }
+
+        var results: [ImageResult] = []
+        var spoken: [SpeechAudio] = []
+        for path in images {
+            let result = describe(path, with: analyzer)
+            results.append(result)
+            if !json { printHuman(result, showName: images.count > 1) }
+            if let synthesizer {
+                let text = result.report?.sentences.joined(separator: " ") ?? result.error ?? ""
+                spoken.append(try synthesizer.synthesize(images.count > 1 ? "\(result.source). \(text)" : text))
+            }
+        }
+        if json { try printJSON(results) }
+        if let speakTo {
+            do { try SpeechFileSink(url: URL(fileURLWithPath: speakTo)).write(spoken) } catch {
+                throw CommandFailure(userMessage(for: error), exitCode: 1)
+            }
+        }
+        if results.contains(where: { $0.error != nil }) { throw ExitCode(1) }
+    }
+
+    private func describe(_ path: String, with analyzer: SceneAnalyzer) -> ImageResult {
+        let url = URL(fileURLWithPath: path)
+        let clock = ContinuousClock()
+        do {
+            let start = clock.now
+            let image = try ImageFile(url).decode()
+            let decodeMilliseconds = (clock.now - start).milliseconds
+            var frame = Frame(image: image, sourceName: url.lastPathComponent)
+            frame.depth = try depth.measuredDepth(forColorImage: url, image: image)
+            var report = try analyzer.analyze(frame)
+            report.timings.decodeMilliseconds = decodeMilliseconds
+            return ImageResult(source: url.lastPathComponent, report: report, error: nil)
+        } catch {
+            return ImageResult(source: url.lastPathComponent, report: nil, error: userMessage(for: error))
+        }
+    }
+
+    private func printHuman(_ result: ImageResult, showName: Bool) {
+        if let error = result.error {
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            return
+        }
+        guard let report = result.report else { return }
+        if showName { print("\(report.source):") }
+        report.sentences.forEach { print($0) }
+        if showName { print("") }
+    }
+
+    private func printJSON(_ results: [ImageResult]) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        print(String(decoding: try encoder.encode(results), as: UTF8.self))
+    }
+}
+
+/// One picture's outcome in `--json`: the report, or the sentence saying why there is none.
+struct ImageResult: Encodable {
+    var source: String
+    var report: SceneReport?
+    var error: String?
+}
+
+struct CameraOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The camera's field of view in degrees.", valueName: "degrees"))
+    var fov: Double = CameraSettings.defaultHorizontalFieldOfViewDegrees
+
+    @Option(help: "What --fov is measured across: horizontal (the picture's width) or longer-side (the sensor's longer side, as phone specifications give it).")
+    var fovAxis: FieldOfViewAxis = .horizontal
+
+    @Option(help: ArgumentHelp("Exact intrinsics in pixels instead of --fov: fx,fy,cx,cy.", valueName: "fx,fy,cx,cy"))
+    var intrinsics: String?
+
+    @Option(help: ArgumentHelp("Camera height above the floor in meters (chest-worn: 1.3).", valueName: "meters"))
+    var cameraHeight: Double = CameraSettings.defaultHeightAboveFloorMeters
+
+    @Option(help: ArgumentHelp("How far the camera looks down, in degrees (0 = level).", valueName: "degrees"))
+    var cameraPitch: Double = CameraSettings.defaultPitchDownDegrees
+
+    func settings() throws -> CameraSettings {
+        let lens: CameraLens
+        if let intrinsics {
+            let numbers = intrinsics.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard numbers.count == 4 else {
+                throw ValidationError("--intrinsics takes four numbers in pixels: fx,fy,cx,cy (for example 525,525,319.5,239.5).")
+            }
+            lens = .calibrated(try CameraIntrinsics(focalLengthXPixels: numbers[0], focalLengthYPixels: numbers[1],
+                                                    principalPointXPixels: numbers[2], principalPointYPixels: numbers[3]))
+        } else {
+            lens = fovAxis == .horizontal ? .horizontalFieldOfView(degrees: fov) : .fieldOfViewAcrossLongerSide(degrees: fov)
+        }
+        return try CameraSettings(lens: lens, heightAboveFloorMeters: cameraHeight, pitchDownDegrees: cameraPitch)
+    }
+}
+
+struct WordingOptions: ParsableArguments {
+    @Option(help: "Objects below this confidence (0–1) are never mentioned.")
+    var confidence: Float = DescriptionSettings.defaultMinimumConfidence
+
+    @Option(help: "Boxes of one class overlapping more than this (0–1) are one object.")
+    var iou: Float = 0.45
+
+    @Option(help: "Mention at most this many objects, closest first.")
+    var maxObjects: Int = DescriptionSettings.defaultMaximumObjects
+
+    @Option(help: "Distances in meters or feet.")
+    var units: DistanceUnit = .meters
+
+    @Option(help: "Sentence form: brief (\"Chair, 2 meters, left.\") or full (\"Chair is 2 meters away on the left.\").")
+    var style: SentenceStyle = .brief
+
+    @Option(help: "Directions as words (left, slightly left, ahead, …) or clock positions (9 to 3 o'clock).")
+    var directions: DirectionStyle = .words
+
+    @Option(help: "Language of the sentences (a file in Guidance/Templates).")
+    var language: String = "en"
+
+    func validate() throws {
+        guard (0...1).contains(confidence) else { throw ValidationError("--confidence must be from 0 to 1, not \(confidence).") }
+        guard iou > 0, iou <= 1 else { throw ValidationError("--iou must be above 0 and at most 1, not \(iou).") }
+        guard maxObjects >= 1 else { throw ValidationError("--max-objects must be at least 1, not \(maxObjects).") }
+    }
+
+    func settings() throws -> DescriptionSettings {
+        try DescriptionSettings(minimumConfidence: confidence, maximumObjects: maxObjects, unit: units,
+                                sentenceStyle: style, directionStyle: directions)
+    }
+}
+
+struct DepthOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("A measured depth image registered to the picture (16-bit PGM or PNG).", valueName: "path"))
+    var depth: String?
+
+    @Option(help: "How the depth image stores distance: mm (millimeters, 0 = no reading), tum (value/5000 m), sun (SUN RGB-D bit-rotated mm) or nyu (raw Kinect disparity).")
+    var depthFormat: DepthFileFormat = .mm
+
+    @Flag(help: "Don't look for a NAME_depth_mm.pgm/.png beside each picture.")
+    var noDepthPairing = false
+
+    @Option(help: ArgumentHelp("A learned monocular depth model (ONNX or IR): input 1×3×H×W, output 1×H×W or 1×1×H×W.", valueName: "path"))
+    var depthModel: String?
+
+    @Option(help: "What the depth model outputs: metric (meters) or relative (inverse depth, scaled by geometry).")
+    var depthModelKind: DepthEstimator.OutputKind = .metric
+
+    @Option(help: "How the depth model expects pixels: imagenet (mean/std normalised, as Depth Anything and MiDaS) or unit (0–1).")
+    var depthModelInput: DepthEstimator.InputNormalization = .imageNet
+
+    func makeEstimator(core: InferenceCore, options: InferenceOptions) throws -> DepthEstimator? {
+        guard let depthModel else { return nil }
+        return try DepthEstimator(modelURL: URL(fileURLWithPath: depthModel), outputKind: depthModelKind,
+                                  normalization: depthModelInput, options: options, core: core)
+    }
+
+    /// The measured depth for a picture: the --depth file, or a companion file beside it.
+    func measuredDepth(forColorImage url: URL, image: RGBImage) throws -> DepthMap? {
+        let file: DepthImageFile?
+        if let depth {
+            file = DepthImageFile(URL(fileURLWithPath: depth), encoding: depthFormat.encoding)
+        } else if !noDepthPairing && depthModel == nil {
+            file = DepthImageFile.companion(forColorImage: url)
+        } else {
+            file = nil
+        }
+        guard let file else { return nil }
+        let map = try file.decode()
+        try file.requireSameSize(map, as: image)
+        return map
+    }
+}

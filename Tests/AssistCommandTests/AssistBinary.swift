@@ -1,0 +1,48 @@
+import Foundation
+
+/// Runs the built `assist` binary, as a user would, and captures what it prints.
+enum AssistBinary {
+    /// The test runner sits in the same build folder as the `assist` executable.
+    static let url: URL = {
+        let runner = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return runner.deletingLastPathComponent().appendingPathComponent("assist")
+    }()
+
+    static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    static let shared = checkout.deletingLastPathComponent().appendingPathComponent("shared")
+    static func image(_ name: String) -> String { shared.appendingPathComponent("data/images/\(name)").path }
+
+    struct Output {
+        var status: Int32
+        var standardOutput: String
+        var standardError: String
+    }
+
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        process.currentDirectoryURL = checkout
+        var env = ProcessInfo.processInfo.environment
+        // Keep tests out of the user's real cache.
+        env["XDG_CACHE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("assist-test-cache").path
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        // stdout through a pipe, stderr into a file: reading one pipe to its end while the other
+        // fills could block the child, and a file never does.
+        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("assist-stderr-\(UUID())")
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errorFile) }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = try FileHandle(forWritingTo: errorFile)
+        try process.run()
+        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let stderrData = (try? Data(contentsOf: errorFile)) ?? Data()
+        return Output(status: process.terminationStatus,
+                      standardOutput: String(decoding: stdoutData, as: UTF8.self),
+                      standardError: String(decoding: stderrData, as: UTF8.self))
+    }
+}
