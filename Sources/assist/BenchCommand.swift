@@ -1,0 +1,136 @@
+import ArgumentParser
+import AssistCore
+import Foundation
+import Guidance
+import Media
+import Perception
+
+struct Bench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measures the speed of the vision pipeline stage by stage (build with -c release).",
+        shouldDisplay: false,
+        subcommands: [BenchVision.self])
+}
+
+struct BenchVision: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vision",
+        abstract: "Times decode, quality check, pre-process, inference, post-process, distance and sentences on pictures, beside raw OpenVINO inference.",
+        discussion: """
+        Each picture is described --runs times after --warmup runs; the table gives the median and 95th \
+        percentile per stage. "raw inference" runs the compiled model alone on the same input, the floor \
+        the pipeline is measured against; "overhead" is everything except decoding and inference, as a \
+        share of raw inference.
+
+        Example:
+          scripts/assist bench vision ../shared/data/images/bus.jpg
+        """)
+
+    @Argument(help: ArgumentHelp("Pictures to time (default: bus.jpg from ../shared/data/images).", valueName: "image"))
+    var images: [String] = []
+
+    @OptionGroup(title: "Detector") var detector: DetectorOptions
+
+    @Option(help: "Timed runs per picture (the median needs at least 20).")
+    var runs: Int = 30
+
+    @Option(help: "Untimed runs first, so caches and thread pools are warm.")
+    var warmup: Int = 5
+
+    @Flag(help: "Print the numbers as JSON.")
+    var json = false
+
+    func validate() throws {
+        guard runs >= 1, warmup >= 0 else { throw ValidationError("--runs must be at least 1 and --warmup at least 0.") }
+    }
+
+    func run() async throws {
+        let pictures = try images.isEmpty ? [Self.defaultImage()] : images.map { URL(fileURLWithPath: $0) }
+        let core = try InferenceCore()
+        let analyzer = try SceneAnalyzer(detector: try detector.makeDetector(core: core),
+                                         locator: try ObjectLocator(), describer: try SceneDescriber())
+        var results: [VisionBenchResult] = []
+        for url in pictures {
+            let clock = ContinuousClock()
+            var samples: [String: [Double]] = [:]
+            func record(_ stage: String, _ value: Double) { samples[stage, default: []].append(value) }
+            for run in 0..<(warmup + runs) {
+                let start = clock.now
+                let image = try ImageFile(url).decode()
+                let decode = (clock.now - start).milliseconds
+                var report = try analyzer.analyze(Frame(image: image, sourceName: url.lastPathComponent))
+                report.timings.decodeMilliseconds = decode
+                guard run >= warmup else { continue }
+                let t = report.timings
+                record("decode", t.decodeMilliseconds)
+                record("quality check", t.qualityCheckMilliseconds)
+                record("pre-process", t.preprocessMilliseconds)
+                record("inference", t.inferenceMilliseconds)
+                record("post-process", t.postprocessMilliseconds)
+                record("distance", t.distanceMilliseconds)
+                record("sentences", t.describeMilliseconds)
+                record("total", t.totalMilliseconds)
+                record("total without decode", t.afterDecodeMilliseconds)
+                record("overhead", t.afterDecodeMilliseconds - t.inferenceMilliseconds)
+            }
+            for run in 0..<(warmup + runs) {
+                let raw = try analyzer.detector.rawInference()
+                if run >= warmup { record("raw inference", raw) }
+            }
+            let stages = ["decode", "quality check", "pre-process", "inference", "post-process", "distance", "sentences",
+                          "total", "total without decode", "overhead", "raw inference"]
+            let rows = stages.map { StageStatistic(stage: $0, values: samples[$0] ?? []) }
+            results.append(VisionBenchResult(image: url.lastPathComponent, model: analyzer.detector.modelURL.lastPathComponent,
+                                             precision: analyzer.detector.compiledPrecision ?? detector.precision.rawValue,
+                                             runs: runs, stages: rows))
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(results), as: UTF8.self))
+            return
+        }
+        for result in results { print(result.table()) }
+    }
+
+    static func defaultImage() throws -> URL {
+        guard let models = ModelLocator().modelsDirectory() else { throw CommandFailure("../shared/data/images/bus.jpg was not found; name a picture.") }
+        return models.deletingLastPathComponent().appendingPathComponent("data/images/bus.jpg")
+    }
+}
+
+struct StageStatistic: Encodable {
+    var stage: String
+    var medianMilliseconds: Double
+    var percentile95Milliseconds: Double
+
+    init(stage: String, values: [Double]) {
+        self.stage = stage
+        let sorted = values.sorted()
+        medianMilliseconds = sorted.isEmpty ? 0 : (sorted[(sorted.count - 1) / 2] + sorted[sorted.count / 2]) / 2
+        percentile95Milliseconds = sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.95).rounded(.up)) - 1)]
+    }
+}
+
+struct VisionBenchResult: Encodable {
+    var image: String
+    var model: String
+    var precision: String
+    var runs: Int
+    var stages: [StageStatistic]
+
+    func table() -> String {
+        var lines = ["\(image) with \(model) (\(precision)), median and p95 of \(runs) runs:"]
+        for row in stages {
+            lines.append(row.stage.padding(toLength: 22, withPad: " ", startingAt: 0)
+                         + String(format: "%8.2f ms %8.2f ms", row.medianMilliseconds, row.percentile95Milliseconds))
+        }
+        let median = Dictionary(uniqueKeysWithValues: stages.map { ($0.stage, $0.medianMilliseconds) })
+        if let raw = median["raw inference"], raw > 0, let overhead = median["overhead"], let pipeline = median["total without decode"] {
+            lines.append(String(format: "pipeline without decode / raw inference: %.3f (overhead %.1f %% of raw inference; target at most 20 %%)",
+                                pipeline / raw, overhead / raw * 100))
+        }
+        return lines.joined(separator: "\n")
+    }
+}
