@@ -107,3 +107,21 @@ struct ChainTests {
         #expect(firstDifferentBlock == switchBlock)
     }
 }
+
+@Suite("Formats: block sizes and sample rates")
+struct FormatTests {
+    @Test("every supported block size and rate keeps the 1 kHz insertion gain and a latency of N − R samples",
+          arguments: [(48_000.0, 16), (48_000.0, 32), (48_000.0, 128), (44_100.0, 64), (96_000.0, 64)])
+    func formats(sampleRate: Double, blockSize: Int) throws {
+        let processor = try makeProcessor(left: try .flat(40), rule: .nalR, blockSize: blockSize, sampleRate: sampleRate)
+        let target = processor.control.settings.prescription.left.band(atHz: 1000)!.mediumGain
+        #expect(abs(measuredInsertionGain(processor, frequencyHz: 1000, inputSPL: 65) - target) < 0.5)
+        let format = processor.format!
+        #expect(processor.latencyFrames == format.fftSize - format.hopSize)
+        #expect(Double(processor.latencyFrames) / sampleRate <= 0.006)
+        let fresh = try makeProcessor(left: try .flat(0), rule: .halfGain, blockSize: blockSize, sampleRate: sampleRate)
+        let output = fresh.processAll(TestSignals.impulse(at: 1000, amplitude: 0.1, count: 4096))
+        let left = stride(from: 0, to: output.count, by: 2).map { abs(output[$0]) }
+        #expect(left.indices.max { left[$0] < left[$1] }! - 1000 == fresh.latencyFrames)
+    }
+}
