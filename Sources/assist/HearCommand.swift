@@ -58,12 +58,18 @@ struct FittingArguments: ParsableArguments {
     }
 
     func settings() throws -> HearingAidSettings {
-        guard let audiogram else { throw ValidationError("Give the audiogram with --audiogram FILE.json.") }
+        guard let audiogram else { throw HearingError.noAudiogram }
         let document = try AudiogramDocument.load(from: URL(fileURLWithPath: audiogram))
         let prescription = try document.prescription(ruleOverride: try rule.map { try FittingRule(named: $0) })
         return HearingAidSettings(prescription: prescription, calibration: try (document.calibration ?? LevelCalibration()).validated(),
                                   program: try ListeningProgram(named: program))
     }
+}
+
+/// A report file (monitor JSON, SVG plot) that could not be written.
+struct OutputFileError: UserFacingError {
+    let path: String
+    var userMessage: String { "The file \(path) could not be written; check that its folder exists and is writable." }
 }
 
 /// Runs a body and turns any error into its one-sentence message on stderr and exit code 1.
@@ -193,7 +199,7 @@ struct HearProcess: AsyncParsableCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             do { try encoder.encode(series).write(to: URL(fileURLWithPath: monitor)) } catch {
-                throw AudioFileError.unwritable(path: monitor, reason: "the folder does not exist or is not writable")
+                throw OutputFileError(path: monitor)
             }
         }
         print("Wrote \(outputURL.path): \(String(format: "%.1f", Double(done) / reader.sampleRate)) s, "

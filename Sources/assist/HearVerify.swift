@@ -55,7 +55,7 @@ struct HearVerify: AsyncParsableCommand {
             if let plot {
                 let svg = GainPlot.svg(report: report, prescription: settings.prescription)
                 do { try svg.write(toFile: plot, atomically: true, encoding: .utf8) } catch {
-                    throw ValidationError("The plot \(plot) could not be written; check that its folder exists.")
+                    throw OutputFileError(path: plot)
                 }
                 print("Plot written to \(plot).")
             }
