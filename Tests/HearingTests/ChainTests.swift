@@ -125,3 +125,16 @@ struct FormatTests {
         #expect(left.indices.max { left[$0] < left[$1] }! - 1000 == fresh.latencyFrames)
     }
 }
+
+@Suite("Robustness")
+struct RobustnessTests {
+    @Test("NaN and infinite input samples neither reach the output nor stop the chain")
+    func nonFiniteInput() throws {
+        let processor = try makeProcessor(left: try .flat(40), rule: .fig6, bypass: [])
+        var input = TestSignals.tone(frequencyHz: 1000, amplitude: 0.05, seconds: 0.3, sampleRate: 48_000)
+        input[5000] = .nan; input[5001] = .infinity; input[5002] = -.infinity
+        let output = processor.processAll(input)
+        #expect(output.allSatisfy { $0.isFinite && abs($0) < 1 })
+        #expect(SignalMeasurement.rms(output, frames: (input.count - 4800)..<input.count, channel: 0, channels: 2) > 0.01)
+    }
+}
