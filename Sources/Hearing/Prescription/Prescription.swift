@@ -46,6 +46,13 @@ public struct BandTarget: Sendable, Equatable, Codable {
     /// Compression ratio between medium and loud input, also used above loud.
     public var upperCompressionRatio: Double { 15 / (15 - (mediumGain - loudGain)) }
 
+    /// Level convention: `inputLevelSPL` is the level *in this band* (what a pure tone at the
+    /// band's frequency measures), as in per-channel FIG6 implementations, not the overall level
+    /// of broadband speech. Speech at 65 dB SPL overall puts 37–62 dB SPL into the bands, so the
+    /// chain gives it the (larger) gains prescribed for those band levels; mapping band levels to
+    /// speech-equivalent levels with the ANSI S3.5 speech spectrum (as openMHA's gain rules do)
+    /// would be the alternative convention.
+    ///
     /// The input/output rule the compressor runs: constant gain below the knee, straight lines
     /// through the soft, medium and loud targets above it, the loud slope continued upwards.
     /// The maximum output is applied separately (it depends on the smoothed level, not the target).
