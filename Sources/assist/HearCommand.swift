@@ -27,9 +27,11 @@ struct Hear: AsyncParsableCommand {
         3000, 4000, 6000, 8000 Hz); missing ones are interpolated. Both ears
         are required (copy one ear if only one was measured). Optional:
         "rule" (nal-r, nal-rp, half-gain, pogo, fig6; default fig6),
-        "maximumOutputSPL" (60 to 111 dB SPL; default 100), "calibration"
-        (dB SPL of a full-scale sine at the microphone and at the headphone;
-        default 110 and 110).
+        "levelReference" ("band": targets apply to each band's own level, as
+        for a pure tone, the default; "speech": to the overall level of speech
+        giving that band level, ANSI S3.5 spectrum), "maximumOutputSPL" (60 to
+        111 dB SPL; default 100), "calibration" (dB SPL of a full-scale sine at
+        the microphone and at the headphone; default 110 and 110).
 
         Examples:
           assist hear talk.flac -o aided.wav --audiogram me.json --program restaurant
