@@ -34,9 +34,8 @@ struct HearVerify: AsyncParsableCommand {
                     }
                     print(line)
                 }
-                print("  speech-shaped noise at 65 dB SPL overall, per band: measured / target at the band's own level")
-                print("  (targets apply to band levels; the fast-attack level detector reads noise peaks, so compressive")
-                print("  fittings give fluctuating sounds up to a few dB less than the steady-tone target)")
+                print("  speech-shaped noise (ANSI S3.5 spectrum) at 65 dB SPL overall, per band: measured / target read at the")
+                print("  band's measured level (compressive fittings give fluctuating sounds up to ~2 dB less than a steady tone)")
                 for row in report.noiseGains where row.ear == ear {
                     print("  " + pad("\(Int(row.frequencyHz))", 7) + String(format: " %5.1f / %5.1f dB (band input %.1f dB SPL)",
                                                                                row.measuredDecibels, row.targetDecibels, row.bandInputSPL))
