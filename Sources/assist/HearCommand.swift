@@ -27,9 +27,11 @@ struct Hear: AsyncParsableCommand {
         3000, 4000, 6000, 8000 Hz); missing ones are interpolated. Both ears
         are required (copy one ear if only one was measured). Optional:
         "rule" (nal-r, nal-rp, half-gain, pogo, fig6; default fig6),
-        "maximumOutputSPL" (60 to 111 dB SPL; default 100), "calibration"
-        (dB SPL of a full-scale sine at the microphone and at the headphone;
-        default 110 and 110).
+        "levelReference" ("band": targets apply to each band's own level, as
+        for a pure tone, the default; "speech": to the overall level of speech
+        giving that band level, ANSI S3.5 spectrum), "maximumOutputSPL" (60 to
+        111 dB SPL; default 100), "calibration" (dB SPL of a full-scale sine at
+        the microphone and at the headphone; default 110 and 110).
 
         Examples:
           assist hear talk.flac -o aided.wav --audiogram me.json --program restaurant
@@ -58,12 +60,18 @@ struct FittingArguments: ParsableArguments {
     }
 
     func settings() throws -> HearingAidSettings {
-        guard let audiogram else { throw ValidationError("Give the audiogram with --audiogram FILE.json.") }
+        guard let audiogram else { throw HearingError.noAudiogram }
         let document = try AudiogramDocument.load(from: URL(fileURLWithPath: audiogram))
         let prescription = try document.prescription(ruleOverride: try rule.map { try FittingRule(named: $0) })
         return HearingAidSettings(prescription: prescription, calibration: try (document.calibration ?? LevelCalibration()).validated(),
                                   program: try ListeningProgram(named: program))
     }
+}
+
+/// A report file (monitor JSON, SVG plot) that could not be written.
+struct OutputFileError: UserFacingError {
+    let path: String
+    var userMessage: String { "The file \(path) could not be written; check that its folder exists and is writable." }
 }
 
 /// Runs a body and turns any error into its one-sentence message on stderr and exit code 1.
@@ -193,7 +201,7 @@ struct HearProcess: AsyncParsableCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             do { try encoder.encode(series).write(to: URL(fileURLWithPath: monitor)) } catch {
-                throw AudioFileError.unwritable(path: monitor, reason: "the folder does not exist or is not writable")
+                throw OutputFileError(path: monitor)
             }
         }
         print("Wrote \(outputURL.path): \(String(format: "%.1f", Double(done) / reader.sampleRate)) s, "

@@ -53,7 +53,7 @@ struct LiveHearing {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
                 if (try? encoder.encode(series).write(to: URL(fileURLWithPath: monitorFile))) == nil {
-                    print(AudioFileError.unwritable(path: monitorFile, reason: "the folder does not exist or is not writable").userMessage)
+                    print(OutputFileError(path: monitorFile).userMessage)
                 }
             }
         }

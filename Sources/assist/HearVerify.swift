@@ -34,7 +34,8 @@ struct HearVerify: AsyncParsableCommand {
                     }
                     print(line)
                 }
-                print("  speech-shaped noise at 65 dB SPL, per band: measured / target at the band's level")
+                print("  speech-shaped noise (ANSI S3.5 spectrum) at 65 dB SPL overall, per band: measured / target read at the")
+                print("  band's measured level (compressive fittings give fluctuating sounds up to ~2 dB less than a steady tone)")
                 for row in report.noiseGains where row.ear == ear {
                     print("  " + pad("\(Int(row.frequencyHz))", 7) + String(format: " %5.1f / %5.1f dB (band input %.1f dB SPL)",
                                                                                row.measuredDecibels, row.targetDecibels, row.bandInputSPL))
@@ -55,7 +56,7 @@ struct HearVerify: AsyncParsableCommand {
             if let plot {
                 let svg = GainPlot.svg(report: report, prescription: settings.prescription)
                 do { try svg.write(toFile: plot, atomically: true, encoding: .utf8) } catch {
-                    throw ValidationError("The plot \(plot) could not be written; check that its folder exists.")
+                    throw OutputFileError(path: plot)
                 }
                 print("Plot written to \(plot).")
             }

@@ -12,7 +12,7 @@ struct ChainTests {
         let processor = try makeProcessor(left: ear, rule: .nalR)
         let prescription = processor.control.settings.prescription.left
         for f in Self.bands {
-            let target = prescription.band(atHz: f)!.insertionGain(inputLevelSPL: 65)
+            let target = prescription.band(atHz: f)!.insertionGain(bandLevelSPL: 65)
             let measured = measuredInsertionGain(processor, frequencyHz: f, inputSPL: 65)
             #expect(abs(measured - target) <= 2, "\(f) Hz: measured \(measured) dB, target \(target) dB")
         }
@@ -24,7 +24,7 @@ struct ChainTests {
         let processor = try makeProcessor(left: ear, rule: .fig6)
         let prescription = processor.control.settings.prescription.left
         for f in Self.bands {
-            let target = prescription.band(atHz: f)!.insertionGain(inputLevelSPL: 65)
+            let target = prescription.band(atHz: f)!.insertionGain(bandLevelSPL: 65)
             let measured = measuredInsertionGain(processor, frequencyHz: f, inputSPL: 65)
             #expect(abs(measured - target) <= 2, "\(f) Hz: measured \(measured) dB, target \(target) dB")
         }
@@ -105,5 +105,65 @@ struct ChainTests {
             if zip(a[range], b[range]).contains(where: { abs($0 - $1) > 1e-4 }) { firstDifferentBlock = block; break }
         }
         #expect(firstDifferentBlock == switchBlock)
+    }
+}
+
+@Suite("Formats: block sizes and sample rates")
+struct FormatTests {
+    @Test("every supported block size and rate keeps the 1 kHz insertion gain and a latency of N − R samples",
+          arguments: [(48_000.0, 16), (48_000.0, 32), (48_000.0, 128), (44_100.0, 64), (96_000.0, 64)])
+    func formats(sampleRate: Double, blockSize: Int) throws {
+        let processor = try makeProcessor(left: try .flat(40), rule: .nalR, blockSize: blockSize, sampleRate: sampleRate)
+        let target = processor.control.settings.prescription.left.band(atHz: 1000)!.mediumGain
+        #expect(abs(measuredInsertionGain(processor, frequencyHz: 1000, inputSPL: 65) - target) < 0.5)
+        let format = processor.format!
+        #expect(processor.latencyFrames == format.fftSize - format.hopSize)
+        #expect(Double(processor.latencyFrames) / sampleRate <= 0.006)
+        let fresh = try makeProcessor(left: try .flat(0), rule: .halfGain, blockSize: blockSize, sampleRate: sampleRate)
+        let output = fresh.processAll(TestSignals.impulse(at: 1000, amplitude: 0.1, count: 4096))
+        let left = stride(from: 0, to: output.count, by: 2).map { abs(output[$0]) }
+        #expect(left.indices.max { left[$0] < left[$1] }! - 1000 == fresh.latencyFrames)
+    }
+}
+
+@Suite("Robustness")
+struct RobustnessTests {
+    @Test("NaN and infinite input samples neither reach the output nor stop the chain")
+    func nonFiniteInput() throws {
+        let processor = try makeProcessor(left: try .flat(40), rule: .fig6, bypass: [])
+        var input = TestSignals.tone(frequencyHz: 1000, amplitude: 0.05, seconds: 0.3, sampleRate: 48_000)
+        input[5000] = .nan; input[5001] = .infinity; input[5002] = -.infinity
+        let output = processor.processAll(input)
+        #expect(output.allSatisfy { $0.isFinite && abs($0) < 1 })
+        #expect(SignalMeasurement.rms(output, frames: (input.count - 4800)..<input.count, channel: 0, channels: 2) > 0.01)
+    }
+}
+
+@Suite("Speech-referenced levels")
+struct SpeechReferenceTests {
+    @Test("the ANSI S3.5 normal-effort speech spectrum sums to 62.35 dB SPL, and every band lies below the overall level")
+    func spectrum() {
+        #expect(abs(SpeechSpectrum.overallLevel - 62.35) < 0.05)
+        #expect(SpeechSpectrum.chainBandOffsetsDecibels.allSatisfy { $0 > 3 && $0 < 30 })
+    }
+
+    @Test("with speech-referenced levels, speech-shaped noise at 65 dB SPL gets the 65 dB SPL FIG6 gain in every band (±2 dB)")
+    func speechGetsMediumGain() throws {
+        let ear = try EarAudiogram.flat(50)
+        let prescription = try Prescription(audiogram: Audiogram(left: ear, right: ear),
+                                            options: FittingOptions(rule: .fig6, levelReference: .speech))
+        let processor = HearingAidProcessor(control: try HearingAidControl(settings: HearingAidSettings(
+            prescription: prescription, bypass: [.noiseReduction], startupRampSeconds: 0)))
+        try processor.prepare(try ProcessingFormat(sampleRate: 48_000))
+        let calibration = LevelCalibration()
+        let noise = TestSignals.speechShapedNoise(rmsDBFS: calibration.inputDBFS(fromSPL: 65), seconds: 1.5, sampleRate: 48_000)
+        let output = processor.processAll(noise)
+        let inBands = ChainVerification.bandPowers(noise, channel: 0, channels: 1, from: 24_000, sampleRate: 48_000)
+        let outBands = ChainVerification.bandPowers(output, channel: 0, channels: 2, from: 24_000, sampleRate: 48_000)
+        for (b, f) in BandLayout.centreFrequenciesHz.enumerated() where f <= 6000 {
+            let measured = 10 * log10(outBands[b] / inBands[b])
+            let medium = prescription.left.band(atHz: f)!.mediumGain
+            #expect(abs(measured - medium) <= 2, "\(f) Hz: \(measured) dB against the 65 dB SPL target \(medium) dB")
+        }
     }
 }

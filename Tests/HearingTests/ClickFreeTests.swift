@@ -64,3 +64,34 @@ struct MonitorTests {
         #expect(decoded.bandFrequenciesHz == HearingMonitors.bandFrequenciesHz)
     }
 }
+
+@Suite("Configuration hand-over")
+struct ConfigurationHandOverTests {
+    @Test("a configuration the audio thread replaces is freed by the control thread, never by process()")
+    func replacedConfigurationIsFreedByControl() throws {
+        let processor = try makeProcessor(left: try .flat(40))
+        let silence = [Float](repeating: 0, count: 64)
+        _ = processor.processAll(silence)
+        weak let replaced = processor.currentConfigurationForTesting
+        // More changes than the control keeps in its own history, while no block is processed.
+        for step in 0..<10 { try processor.control.update { $0.volumeSteps = step % 3 } }
+        _ = processor.processAll(silence) // takes the newest, hands the replaced one back
+        #expect(replaced != nil, "freed during process()")
+        try processor.control.update { $0.muted = false }
+        #expect(replaced == nil, "not freed by the control thread")
+    }
+
+    @Test("the mailbox's retired slot holds one configuration until the control thread collects it")
+    func retiredSlot() throws {
+        let mailbox = ConfigurationMailbox()
+        let settings = HearingAidSettings(prescription: try Prescription(audiogram: Audiogram(left: try .flat(40), right: try .flat(40))))
+        let a = try RuntimeConfiguration(settings: settings, prescriptionGeneration: 0)
+        let b = try RuntimeConfiguration(settings: settings, prescriptionGeneration: 1)
+        mailbox.post(a)
+        #expect(mailbox.take() === a && mailbox.take() == nil)
+        #expect(mailbox.retire(a))
+        #expect(!mailbox.retire(b))
+        mailbox.collectRetired()
+        #expect(mailbox.retire(b))
+    }
+}

@@ -15,8 +15,9 @@ import Foundation
 ///
 /// Thresholds and uncomfortable levels are dB HL keyed by frequency in Hz (125…8000, standard
 /// audiometric frequencies only; missing ones are interpolated). Both ears are required.
-/// `rule` (nal-r, nal-rp, half-gain, pogo, fig6; default fig6), `maximumOutputSPL` (60…111,
-/// default 100) and `calibration` (dB SPL of a full-scale sine, default 110/110) are optional.
+/// `rule` (nal-r, nal-rp, half-gain, pogo, fig6; default fig6), `levelReference` ("band", the
+/// default, or "speech"; see `LevelReference`), `maximumOutputSPL` (60…111, default 100) and
+/// `calibration` (dB SPL of a full-scale sine, default 110/110) are optional.
 public struct AudiogramDocument: Codable, Sendable, Equatable {
     public struct EarEntry: Codable, Sendable, Equatable {
         public var thresholds: [String: Double]
@@ -29,6 +30,8 @@ public struct AudiogramDocument: Codable, Sendable, Equatable {
     }
 
     public var rule: String?
+    /// "band" (default) or "speech": what the targets' input levels refer to.
+    public var levelReference: LevelReference?
     public var maximumOutputSPL: Double?
     public var calibration: LevelCalibration?
     public var left: EarEntry?
@@ -75,6 +78,7 @@ public struct AudiogramDocument: Codable, Sendable, Equatable {
         if let rule { options.rule = try FittingRule(named: rule) }
         if let ruleOverride { options.rule = ruleOverride }
         if let maximumOutputSPL { options.maximumOutputSPL = maximumOutputSPL }
+        if let levelReference { options.levelReference = levelReference }
         return options
     }
 

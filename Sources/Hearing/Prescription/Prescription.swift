@@ -1,8 +1,20 @@
 import Foundation
 
+/// What the input levels of the fitting targets refer to.
+public enum LevelReference: String, Sendable, Equatable, Codable, CaseIterable {
+    /// The level in the band itself (a pure tone's level): per-channel FIG6 practice.
+    case band
+    /// The overall level of speech that would put the measured level into the band (ANSI S3.5
+    /// speech spectrum), so speech at 65 dB SPL gets the 65 dB SPL targets in every band, as
+    /// openMHA's gain rules do with the long-term speech spectrum.
+    case speech
+}
+
 /// How a prescription is made from an audiogram: the rule, and the limits a fitter sets.
 public struct FittingOptions: Sendable, Equatable, Codable {
     public var rule: FittingRule
+    /// What the soft/medium/loud input levels refer to; see `LevelReference`.
+    public var levelReference: LevelReference
     /// Compression threshold: below this band input level the gain stays constant (linear).
     /// 45 dB SPL is within the 45–50 dB SPL range usual for WDRC (Dillon, Hearing Aids, §6.2).
     public var kneeLevelSPL: Double
@@ -17,9 +29,10 @@ public struct FittingOptions: Sendable, Equatable, Codable {
     /// noise-induced damage (the safety limit), so no setting can exceed it.
     public static let absoluteMaximumOutputSPL: Double = 111
 
-    public init(rule: FittingRule = .fig6, kneeLevelSPL: Double = 45, maximumCompressionRatio: Double = 3,
-                linearRuleCompressionRatio: Double = 1, maximumOutputSPL: Double = 100) {
+    public init(rule: FittingRule = .fig6, levelReference: LevelReference = .band, kneeLevelSPL: Double = 45,
+                maximumCompressionRatio: Double = 3, linearRuleCompressionRatio: Double = 1, maximumOutputSPL: Double = 100) {
         self.rule = rule
+        self.levelReference = levelReference
         self.kneeLevelSPL = kneeLevelSPL
         self.maximumCompressionRatio = maximumCompressionRatio
         self.linearRuleCompressionRatio = linearRuleCompressionRatio
@@ -38,6 +51,9 @@ public struct BandTarget: Sendable, Equatable, Codable {
     public let loudGain: Double
     public let kneeLevelSPL: Double
     public let maximumOutputSPL: Double
+    /// Added to a measured band level to get the level the targets refer to: 0 with
+    /// `LevelReference.band`, the speech spectrum's overall-minus-band level with `.speech`.
+    public let levelOffsetDecibels: Double
 
     public static let softLevelSPL = 50.0, mediumLevelSPL = 65.0, loudLevelSPL = 80.0
 
@@ -45,6 +61,16 @@ public struct BandTarget: Sendable, Equatable, Codable {
     public var lowerCompressionRatio: Double { 15 / (15 - (softGain - mediumGain)) }
     /// Compression ratio between medium and loud input, also used above loud.
     public var upperCompressionRatio: Double { 15 / (15 - (mediumGain - loudGain)) }
+
+    /// `inputLevelSPL` is in the units of `levelReference`: with `.band` (the default) the level
+    /// in this band, what a pure tone at the band's frequency measures (per-channel FIG6
+    /// practice); speech at 65 dB SPL overall then puts 37–62 dB SPL into the bands and gets the
+    /// larger gains prescribed for those levels. With `.speech` it is the overall speech level.
+    ///
+    /// The gain for a measured band level (what the compressor sees), through `levelOffsetDecibels`.
+    @inlinable public func insertionGain(bandLevelSPL: Double) -> Double {
+        insertionGain(inputLevelSPL: bandLevelSPL + levelOffsetDecibels)
+    }
 
     /// The input/output rule the compressor runs: constant gain below the knee, straight lines
     /// through the soft, medium and loud targets above it, the loud slope continued upwards.
@@ -95,9 +121,11 @@ public struct EarPrescription: Sendable, Equatable, Codable {
             if let ucl = audiogram.uncomfortableLevelHL(atHz: f) {
                 mpo = min(mpo, LevelCalibration.spl(fromHL: ucl, frequencyHz: f))
             }
+            let chainBand = BandLayout.centreFrequenciesHz.firstIndex(of: f) ?? 0
+            let offset = options.levelReference == .speech ? SpeechSpectrum.chainBandOffsetsDecibels[chainBand] : 0
             return BandTarget(frequencyHz: f, thresholdHL: audiogram.thresholdHL(atHz: f),
                               softGain: soft, mediumGain: medium, loudGain: loud,
-                              kneeLevelSPL: options.kneeLevelSPL, maximumOutputSPL: mpo)
+                              kneeLevelSPL: options.kneeLevelSPL, maximumOutputSPL: mpo, levelOffsetDecibels: offset)
         }
     }
 

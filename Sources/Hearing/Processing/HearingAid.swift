@@ -8,8 +8,8 @@ public final class HearingAidControl: Sendable {
     private struct State {
         var settings: HearingAidSettings
         var generation: Int
-        /// Recent configurations kept alive here, so the audio thread's release of the one it
-        /// replaces is never the last reference (no deallocation on the audio thread).
+        /// Recent configurations kept alive here as well as through the mailbox's retired slot,
+        /// so the audio thread never drops the last reference (no deallocation there).
         var recent: [RuntimeConfiguration]
     }
 
@@ -38,6 +38,7 @@ public final class HearingAidControl: Sendable {
             state.generation = generation
             state.recent.append(configuration)
             if state.recent.count > 8 { state.recent.removeFirst() }
+            mailbox.collectRetired()
             mailbox.post(configuration)
         }
     }
@@ -70,6 +71,8 @@ public final class HearingAidProcessor {
     public let control: HearingAidControl
     private let ears = [EarProcessor(ear: .left), EarProcessor(ear: .right)]
     private var configuration: RuntimeConfiguration?
+    /// A replaced configuration waiting for the mailbox's retired slot to be free.
+    private var retiring: RuntimeConfiguration?
     public private(set) var format: ProcessingFormat?
 
     public init(control: HearingAidControl) { self.control = control }
@@ -86,6 +89,9 @@ public final class HearingAidProcessor {
         self.format = format
     }
 
+    /// The configuration `process` is using (tests only).
+    var currentConfigurationForTesting: RuntimeConfiguration? { configuration }
+
     public func release() {
         for ear in ears { ear.release() }
         format = nil
@@ -98,9 +104,13 @@ public final class HearingAidProcessor {
             output.update(repeating: 0, count: frames * 2)
             return
         }
+        if let waiting = retiring, control.mailbox.retire(waiting) { retiring = nil }
         if let next = control.mailbox.take() {
-            if let current = configuration, current.prescriptionGeneration != next.prescriptionGeneration {
-                for ear in ears { ear.restartGainRamp() }
+            if let current = configuration {
+                if current.prescriptionGeneration != next.prescriptionGeneration {
+                    for ear in ears { ear.restartGainRamp() }
+                }
+                if !control.mailbox.retire(current), retiring == nil { retiring = current }
             }
             configuration = next
         }

@@ -68,7 +68,11 @@ final class WOLAFilterbank {
         let n = fftSize, r = hopSize
         let h = history.baseAddress!
         h.update(from: h + r, count: n - r)
-        for i in 0..<r { h[n - r + i] = input[i * stride] }
+        for i in 0..<r {
+            // A corrupt sample (NaN, ±∞) would poison every later frame; it enters as silence.
+            let x = input[i * stride]
+            h[n - r + i] = x.isFinite ? x : 0
+        }
         let f = frame.baseAddress!, w = window.baseAddress!
         for i in 0..<n { f[i] = h[i] * w[i] }
         fft!.forward(f, spectrum.baseAddress!)

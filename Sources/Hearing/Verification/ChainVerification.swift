@@ -135,10 +135,11 @@ public enum ChainVerification {
                                   latencyFrames: peakIndex - impulseAt, distortionPercent: distortion)
     }
 
-    /// The fitted target: the band's gain rule, held so that input + gain stays at or below
+    /// The fitted target for a band input level (a tone's level, or a measured band level):
+    /// the band's gain rule, held so that input + gain stays at or below
     /// the band's maximum output (that is part of the prescription too).
     static func targetGain(_ band: BandTarget, inputSPL: Double) -> Double {
-        min(band.insertionGain(inputLevelSPL: inputSPL), band.maximumOutputSPL - inputSPL)
+        min(band.insertionGain(bandLevelSPL: inputSPL), band.maximumOutputSPL - inputSPL)
     }
 
     /// Mean-square power per chain band (same edges as the chain's level meters), from averaged

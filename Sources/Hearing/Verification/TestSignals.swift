@@ -20,23 +20,31 @@ public enum TestSignals {
         }
     }
 
-    /// Noise with the long-term average speech spectrum's shape (Byrne et al. 1994, LTASS:
-    /// flat to 500 Hz, then falling about 9 dB per octave), scaled to `rmsDBFS` overall.
-    /// Deterministic (fixed seed) so measurements repeat.
+    /// Noise with the standard speech spectrum's shape (ANSI S3.5-1997 Table 3, normal effort;
+    /// see `SpeechSpectrum`), scaled to `rmsDBFS` overall. Shaped in the frequency domain (one
+    /// FFT of the whole signal, so it loops seamlessly); deterministic for a given seed.
     public static func speechShapedNoise(rmsDBFS: Double, seconds: Double, sampleRate: Double, seed: UInt64 = 1) -> [Float] {
         let count = Int(seconds * sampleRate)
+        let n = max(2, count + count % 2)
         var generator = SplitMix64(seed: seed)
-        var white = (0..<count).map { _ in Double.random(in: -1...1, using: &generator) }
-        // One-pole low-pass at 500 Hz gives −6 dB/oct; a second pole at 2 kHz adds the steeper fall.
-        for cutoff in [500.0, 2000.0] {
-            let a = exp(-2 * Double.pi * cutoff / sampleRate)
-            var y = 0.0
-            for i in 0..<white.count { y = (1 - a) * white[i] + a * y; white[i] = y }
+        var time = (0..<n).map { _ in Float.random(in: -1...1, using: &generator) }
+        var spectrum = [ComplexBin](repeating: ComplexBin(r: 0, i: 0), count: n / 2 + 1)
+        let fft = RealFFT(size: n)
+        time.withUnsafeBufferPointer { t in spectrum.withUnsafeMutableBufferPointer { fft.forward(t.baseAddress!, $0.baseAddress!) } }
+        for k in 0..<spectrum.count {
+            let f = Double(k) * sampleRate / Double(n)
+            // Below 100 Hz and above 10 kHz speech has little energy; roll off there.
+            let rolloff = f < 100 ? f / 100 : (f > 10_000 ? 10_000 / f : 1)
+            let shape = Float(pow(10, SpeechSpectrum.spectrumLevel(atHz: max(f, 1)) / 20) * rolloff)
+            spectrum[k].r *= shape
+            spectrum[k].i *= shape
         }
-        let rms = (white.reduce(0) { $0 + $1 * $1 } / Double(max(count, 1))).squareRoot()
+        spectrum.withUnsafeBufferPointer { s in time.withUnsafeMutableBufferPointer { fft.inverse(s.baseAddress!, $0.baseAddress!) } }
+        time.removeLast(n - count)
+        let rms = (time.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(count, 1))).squareRoot()
         // A full-scale sine has RMS 1/√2 and is 0 dBFS.
-        let scale = pow(10, rmsDBFS / 20) / 2.0.squareRoot() / max(rms, 1e-30)
-        return white.map { Float($0 * scale) }
+        let scale = Float(pow(10, rmsDBFS / 20) / 2.0.squareRoot() / max(rms, 1e-30))
+        return time.map { $0 * scale }
     }
 
     public static func impulse(at index: Int, amplitude: Float, count: Int) -> [Float] {

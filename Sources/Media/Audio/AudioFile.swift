@@ -67,8 +67,7 @@ public final class AudioFileReader {
             if [SF_ERR_UNRECOGNISED_FORMAT, SF_ERR_MALFORMED_FILE, SF_ERR_UNSUPPORTED_ENCODING].map({ Int32($0) }).contains(code) {
                 throw AudioFileError.notAudio(path: path)
             }
-            let reason = String(cString: sf_strerror(nil)).trimmingCharacters(in: .whitespacesAndNewlines.union(.init(charactersIn: ".")))
-            throw AudioFileError.unreadable(path: path, reason: reason)
+            throw AudioFileError.unreadable(path: path, reason: AudioFileWriter.reason(String(cString: sf_strerror(nil))))
         }
         self.handle = handle
         sampleRate = Double(info.samplerate)
@@ -86,7 +85,7 @@ public final class AudioFileReader {
     public func read(maxFrames: Int) throws -> [Float] {
         var samples = [Float](repeating: 0, count: maxFrames * channelCount)
         let got = samples.withUnsafeMutableBufferPointer { sf_readf_float(handle, $0.baseAddress, sf_count_t(maxFrames)) }
-        if got < 0 { throw AudioFileError.unreadable(path: path, reason: String(cString: sf_strerror(handle))) }
+        if got < 0 { throw AudioFileError.unreadable(path: path, reason: AudioFileWriter.reason(String(cString: sf_strerror(handle)))) }
         samples.removeLast((maxFrames - Int(got)) * channelCount)
         return samples
     }
@@ -110,7 +109,7 @@ public final class AudioFileWriter {
             throw AudioFileError.unwritable(path: path, reason: "WAV cannot hold \(channelCount) channels at \(Int(sampleRate)) Hz")
         }
         guard let handle = sf_open(path, Int32(SFM_WRITE), &info) else {
-            throw AudioFileError.unwritable(path: path, reason: String(cString: sf_strerror(nil)).trimmingCharacters(in: .whitespacesAndNewlines))
+            throw AudioFileError.unwritable(path: path, reason: Self.reason(String(cString: sf_strerror(nil))))
         }
         // Out-of-range floats become full scale in integer formats rather than wrapping around.
         sf_command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
@@ -119,12 +118,20 @@ public final class AudioFileWriter {
 
     deinit { close() }
 
+    /// libsndfile's message without its "System error :" prefix and final full stop.
+    static func reason(_ message: String) -> String {
+        var text = message.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let range = text.range(of: "System error :") { text = String(text[range.upperBound...]).trimmingCharacters(in: .whitespaces) }
+        while text.hasSuffix(".") { text.removeLast() }
+        return text.prefix(1).lowercased() + text.dropFirst()
+    }
+
     /// Appends interleaved frames.
     public func write(_ samples: [Float]) throws {
         guard let handle else { throw AudioFileError.unwritable(path: path, reason: "the file is already closed") }
         let frames = samples.count / channelCount
         let written = samples.withUnsafeBufferPointer { sf_writef_float(handle, $0.baseAddress, sf_count_t(frames)) }
-        if Int(written) != frames { throw AudioFileError.unwritable(path: path, reason: String(cString: sf_strerror(handle))) }
+        if Int(written) != frames { throw AudioFileError.unwritable(path: path, reason: Self.reason(String(cString: sf_strerror(handle)))) }
     }
 
     public func close() {
