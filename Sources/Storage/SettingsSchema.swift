@@ -219,12 +219,11 @@ public enum SettingsSchema {
     public static func definition(for key: String) throws -> SettingDefinition {
         if let definition = byKey[key.lowercased()] { return definition }
         let keys = definitions.map(\.key)
-        var suggestions = EditDistance.closest(to: key, among: keys)
-        if suggestions.isEmpty {
-            // "rate" → speech.rateWordsPerMinute: a name typed without its group or unit.
-            suggestions = keys.filter { $0.lowercased().contains(key.lowercased()) }.prefix(3).map { $0 }
-        }
-        throw StorageError.unknownSetting(key: key, suggestions: suggestions)
+        // "speech.rate" → speech.rateWordsPerMinute: a name typed without its unit is a closer
+        // match than any name a few edits away, so names containing it come first.
+        let containing = keys.filter { $0.lowercased().contains(key.lowercased()) }
+        let nearby = EditDistance.closest(to: key, among: keys).filter { !containing.contains($0) }
+        throw StorageError.unknownSetting(key: key, suggestions: Array((containing + nearby).prefix(3)))
     }
 
     /// Checks the rules that span settings: a category cannot be both prioritised and ignored,
