@@ -37,7 +37,7 @@ public struct SettingsValidator: Sendable {
     }
 
     /// Up to three valid names (categories or groups) closest to `name` by edit distance, among
-    /// those close enough to be a plausible typo: at most 2 edits, or 40 % of the name's length.
+    /// those close enough to be a plausible typo: 2 edits, or 40 % of the name's length up to 4.
     public func suggestions(for name: String) -> [String] {
         EditDistance.closest(to: name.lowercased(), among: knownCategories + categoryGroups.keys.sorted())
     }
@@ -63,7 +63,7 @@ enum EditDistance {
     }
 
     static func closest(to name: String, among candidates: [String], limit: Int = 3) -> [String] {
-        let threshold = max(2, name.count * 2 / 5)
+        let threshold = max(2, min(4, name.count * 2 / 5))
         let scored: [(name: String, distance: Int)] = candidates.map { (name: $0, distance: between(name, $0)) }
         let close = scored.filter { $0.distance <= threshold }
         let ordered = close.sorted { $0.distance != $1.distance ? $0.distance < $1.distance : $0.name < $1.name }

@@ -4,8 +4,10 @@ import GRDB
 /// One session of use: a mode from start to finish, what it did, and the battery it took.
 public struct UsageSession: Codable, Equatable, Sendable, FetchableRecord, MutablePersistableRecord {
     public static let databaseTableName = "usageSession"
-    public static let databaseDateEncodingStrategy = DatabaseDateEncodingStrategy.timeIntervalSince1970
-    public static let databaseDateDecodingStrategy = DatabaseDateDecodingStrategy.timeIntervalSince1970
+    // Times as seconds since 1970 (REAL), not GRDB's default text, so SQL compares them with
+    // the numeric bounds of a period and keeps sub-millisecond precision.
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .timeIntervalSince1970 }
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .timeIntervalSince1970 }
 
     public var id: Int64?
     public var mode: String

@@ -63,8 +63,14 @@ public final class UserDatabase: Sendable {
         }
     }
 
-    /// Closes the file now rather than when the last reference goes.
-    public func close() throws { try pool.close() }
+    /// Writes the WAL back into the main file and closes it, now rather than when the last
+    /// reference goes. The explicit checkpoint matters: GRDB closes the writer before the
+    /// read-only readers, and a read-only connection closing last cannot checkpoint, so
+    /// without it the newest pages would stay in the `-wal` file.
+    public func close() throws {
+        _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        try pool.close()
+    }
 
     private struct DamagedFile: Error { let reason: String }
 
@@ -87,13 +93,16 @@ public final class UserDatabase: Sendable {
         }
         do {
             let pool = try DatabasePool(path: file.path, configuration: configuration)
-            let check = try pool.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
-            guard check == ["ok"] else {
+            do {
+                let check = try pool.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+                guard check == ["ok"] else { throw DamagedFile(reason: check.prefix(3).joined(separator: "; ")) }
+                try migrator.migrate(pool)
+                return pool
+            } catch {
+                // Closed before the file is moved, so nothing is written to it afterwards.
                 try? pool.close()
-                throw DamagedFile(reason: check.prefix(3).joined(separator: "; "))
+                throw error
             }
-            try migrator.migrate(pool)
-            return pool
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB {
             throw DamagedFile(reason: error.message ?? "\(error.resultCode)")
         } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
