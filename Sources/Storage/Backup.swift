@@ -182,6 +182,6 @@ public enum Backup {
     private static func deriveKey(passphrase: String, salt: Data, keyDerivation: BackupKeyDerivation) throws -> SymmetricKey {
         try KDF.Scrypt.deriveKey(from: Data(passphrase.utf8), salt: salt, outputByteCount: 32,
                                  rounds: 1 << Int(keyDerivation.log2Rounds), blockSize: Int(keyDerivation.blockSize),
-                                 parallelism: Int(keyDerivation.parallelism), maxMemory: keyDerivation.memoryBytes * 2)
+                                 parallelism: Int(keyDerivation.parallelism))
     }
 }

@@ -25,6 +25,12 @@ struct SettingsCommand: ParsableCommand {
         enum CodingKeys: String, CodingKey { case key, value, defaultValue = "default", changed, allowed, help }
     }
 
+    /// Text for people: a name without JSON's quotes, anything else as compact JSON.
+    static func display(_ value: JSONValue) -> String {
+        if case .string(let text) = value { return text }
+        return value.jsonText
+    }
+
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show every setting, or one, with its value and what it accepts.")
 
@@ -52,7 +58,7 @@ struct SettingsCommand: ParsableCommand {
                 return
             }
             for entry in entries {
-                print("\(entry.key) = \(entry.value)\(entry.changed ? "  (changed; default \(entry.defaultValue))" : "")")
+                print("\(entry.key) = \(SettingsCommand.display(entry.value))\(entry.changed ? "  (changed; default \(SettingsCommand.display(entry.defaultValue)))" : "")")
                 print("    \(entry.help) Allowed: \(entry.allowed).")
             }
         }
@@ -92,7 +98,7 @@ struct SettingsCommand: ParsableCommand {
             if json {
                 try SettingsStorageAccess.printJSON([definition.key: definition.value(in: settings)])
             } else {
-                print("\(definition.key) is now \(definition.value(in: settings)).")
+                print("\(definition.key) is now \(SettingsCommand.display(definition.value(in: settings))).")
             }
         }
     }
@@ -118,7 +124,7 @@ struct SettingsCommand: ParsableCommand {
             if let key {
                 let settings = try store.reset(key)
                 let definition = try SettingsSchema.definition(for: key)
-                print("\(definition.key) is back to its default, \(definition.value(in: settings)).")
+                print("\(definition.key) is back to its default, \(SettingsCommand.display(definition.value(in: settings))).")
             } else {
                 try store.resetAll()
                 print("Every setting is back to its default.")

@@ -86,4 +86,24 @@ struct CommandLineTests {
         #expect(refused.status != 0)
         #expect(refused.standardError.contains("failed its integrity check"))
     }
+
+    @Test("a damaged database is reported by the next command once, which still succeeds with defaults")
+    func damagedFileToldOnce() throws {
+        let storage = try TemporaryStorage()
+        defer { storage.remove() }
+        let assist = try assistExecutable()
+        let database = try storage.open()
+        try settingsStore(database).set("speech.pitch", text: "70")
+        try database.close()
+        try Data(repeating: 0x42, count: 8192).write(to: storage.location.databaseFile)
+
+        let first = try runProcess(assist, ["settings", "show", "speech.pitch"], environment: storage.environment)
+        #expect(first.status == 0)
+        #expect(first.standardOutput.hasPrefix("speech.pitch = 50\n"))
+        #expect(first.standardError.hasPrefix("Your AssistiveKit data file was damaged, so it was moved to \(storage.location.databaseFile.path).damaged-"))
+        #expect(first.standardError.components(separatedBy: "\n").filter { !$0.isEmpty }.count == 1)
+        let second = try runProcess(assist, ["settings", "show", "speech.pitch"], environment: storage.environment)
+        #expect(second.status == 0)
+        #expect(second.standardError.isEmpty)
+    }
 }
