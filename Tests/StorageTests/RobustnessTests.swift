@@ -3,6 +3,14 @@ import GRDB
 import Testing
 @testable import Storage
 
+/// Errors collected from several threads.
+final class FailureLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var collected: [String] = []
+    func append(_ entry: String) { lock.withLock { collected.append(entry) } }
+    var entries: [String] { lock.withLock { collected } }
+}
+
 @Suite("Robustness")
 struct RobustnessTests {
     enum Damage: String, CaseIterable {
@@ -52,31 +60,36 @@ struct RobustnessTests {
     }
 
     @Test("two connections writing at once lose nothing")
-    func concurrentConnections() async throws {
+    func concurrentConnections() throws {
         let storage = try TemporaryStorage()
         defer { storage.remove() }
-        let first = try storage.open(), second = try storage.open()
+        let databases = [try storage.open(), try storage.open(), try storage.open()]
         let perWriter = 150
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for (index, database) in [first, second].enumerated() {
-                group.addTask {
-                    let history = DetectionHistory(database: database)
-                    let store = settingsStore(database)
-                    for row in 0..<perWriter {
-                        try history.record(detection(index == 0 ? "person" : "car", at: Date()))
-                        if row % 15 == 0 {
-                            try store.set(index == 0 ? "speech.pitch" : "speech.rateWordsPerMinute", text: "\(80 + row / 15)")
-                        }
+        let failures = FailureLog()
+        // Real threads, not tasks: the test must not depend on how many cooperative threads
+        // the test runner happens to have free.
+        DispatchQueue.concurrentPerform(iterations: databases.count) { index in
+            let history = DetectionHistory(database: databases[index])
+            let store = settingsStore(databases[index])
+            do {
+                for row in 0..<perWriter {
+                    try history.record(detection("writer\(index)", at: Date()))
+                    if row % 15 == 0 {
+                        try store.set(["speech.pitch", "speech.rateWordsPerMinute", "detection.maximumObjects"][index], text: "\([10, 100, 1][index] + row / 15)")
                     }
                 }
+            } catch {
+                failures.append("writer \(index): \(error)")
             }
-            try await group.waitForAll()
         }
-        let history = DetectionHistory(database: first)
-        #expect(try history.count() == 2 * perWriter)
-        #expect(try history.list(HistoryQuery(label: "person")).count == perWriter)
-        let settings = try settingsStore(second).current()
-        #expect(settings.speech.pitch == 89 && settings.speech.rateWordsPerMinute == 89)
+        #expect(failures.entries.isEmpty, "\(failures.entries)")
+        let history = DetectionHistory(database: databases[0])
+        #expect(try history.count() == databases.count * perWriter)
+        for index in databases.indices {
+            #expect(try history.list(HistoryQuery(label: "writer\(index)")).count == perWriter)
+        }
+        let settings = try settingsStore(databases[1]).current()
+        #expect(settings.speech.pitch == 19 && settings.speech.rateWordsPerMinute == 109 && settings.detection.maximumObjects == 10)
     }
 
     @Test("another process writing at the same time loses nothing, and neither does this one")
@@ -85,30 +98,45 @@ struct RobustnessTests {
         defer { storage.remove() }
         let database = try storage.open()
         let rows = 150
-        // A real second process: Python's sqlite3 inserting usage sessions one transaction at a
-        // time while this process records detections, both on the same WAL file.
+        let stopFile = storage.root.appendingPathComponent("stop")
+        // A real second process: Python's sqlite3 inserting usage sessions, one transaction each,
+        // from before this process starts recording detections until after it has finished
+        // (it stops when the stop file appears), so the two write to the WAL file together.
         let script = """
-            import sqlite3, sys
+            import os, sqlite3, sys, time
             db = sqlite3.connect(sys.argv[1], timeout=10, isolation_level=None)
-            for i in range(int(sys.argv[2])):
+            i = 0
+            while not os.path.exists(sys.argv[2]) and i < 100000:
                 db.execute("BEGIN IMMEDIATE")
                 db.execute("INSERT INTO usageSession (mode, startedAt, lastActiveAt, frames) VALUES ('python', ?, ?, ?)", (i, i, i))
                 db.execute("COMMIT")
-            print("done")
+                i += 1
+                time.sleep(0.0005)
+            print(i)
             """
         let writer = Task.detached {
-            try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, storage.location.databaseFile.path, "\(rows)"],
+            try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, storage.location.databaseFile.path, stopFile.path],
                            environment: [:])
         }
+        let statistics = UsageStatistics(database: database)
+        let everything = (from: Date(timeIntervalSince1970: 0), to: Date(timeIntervalSince1970: 1e6))
+        let deadline = Date().addingTimeInterval(20)
+        while try statistics.sessions(from: everything.from, to: everything.to).isEmpty && Date() < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
         let history = DetectionHistory(database: database)
+        let otherRowsBefore = try statistics.sessions(from: everything.from, to: everything.to).count
         for _ in 0..<rows { try history.record(detection("bench", at: Date())) }
+        let otherRowsAfter = try statistics.sessions(from: everything.from, to: everything.to).count
+        _ = FileManager.default.createFile(atPath: stopFile.path, contents: nil)
         let result = try await writer.value
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.standardOutput == "done\n")
+        let written = try #require(Int(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(otherRowsBefore > 0 && otherRowsAfter > otherRowsBefore,
+                "the other process should write while this one does: \(otherRowsBefore) rows before, \(otherRowsAfter) after")
         #expect(try history.count() == rows)
-        let sessions = try UsageStatistics(database: database).sessions(from: Date(timeIntervalSince1970: 0), to: Date(timeIntervalSince1970: 1e6))
-        #expect(sessions.count == rows)
-        #expect(sessions.map(\.frames) == Array(0..<rows))
+        let sessions = try statistics.sessions(from: everything.from, to: everything.to)
+        #expect(sessions.map(\.frames) == Array(0..<written))
     }
 
     @Test("a full disk during a write gives a clear error and leaves earlier data intact")
