@@ -141,11 +141,11 @@ public struct SettingDefinition: Sendable {
                 guard case .object(let fields) = item, case .string(let category)? = fields["category"] else { throw refused }
                 guard case .string(let toneName)? = fields["tone"], let tone = HazardTone(rawValue: toneName.lowercased()) else {
                     throw StorageError.invalidSetting(key: key + " tone", allowed: "one of " + HazardTone.allCases.map(\.rawValue).joined(separator: ", "),
-                                                      given: (fields["tone"] ?? .null).jsonText)
+                                                      given: fields["tone"]?.jsonText ?? "a missing tone")
                 }
                 guard case .number(let intensity)? = fields["intensity"], intensity.isFinite, (0...1).contains(intensity) else {
                     throw StorageError.invalidSetting(key: key + " intensity", allowed: "a number from 0 to 1",
-                                                      given: (fields["intensity"] ?? .null).jsonText)
+                                                      given: fields["intensity"]?.jsonText ?? "a missing intensity")
                 }
                 let categories = try validator?.categories(named: category, forKey: key) ?? [category.lowercased()]
                 for name in categories {

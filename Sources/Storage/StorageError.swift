@@ -22,7 +22,8 @@ public enum StorageError: UserFacingError, Equatable {
     case databaseUnavailable(path: String, reason: String)
     /// The key that encrypts history could not be read or created.
     case keyUnavailable(path: String, reason: String)
-    /// Stored history was encrypted with a different key (the key file was replaced or lost).
+    /// Stored history does not open with the key: the key file was replaced or lost, or a row
+    /// was edited on disk (AES-GCM cannot tell the two apart).
     case historyKeyMismatch(keyPath: String)
     /// The backup file cannot be read at all.
     case backupUnreadable(path: String, reason: String)
@@ -54,7 +55,7 @@ public enum StorageError: UserFacingError, Equatable {
         case .keyUnavailable(let path, let reason):
             return "The encryption key \(path) cannot be read or created: \(reason)."
         case .historyKeyMismatch(let keyPath):
-            return "The detection history was encrypted with a different key than \(keyPath), so it cannot be read; run `assist history clear` to start a new history."
+            return "The detection history cannot be read with the key \(keyPath): it was encrypted with another key or changed on disk; run `assist history clear` to start a new history."
         case .backupUnreadable(let path, let reason):
             return "The backup \(path) cannot be read: \(reason)."
         case .backupRejected(let path):
