@@ -15,9 +15,12 @@ let package = Package(
         .library(name: "Speech", targets: ["Speech"]),
         .library(name: "Hearing", targets: ["Hearing"]),
         .library(name: "Evaluation", targets: ["Evaluation"]),
+        .library(name: "Storage", targets: ["Storage"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     ],
     targets: [
         // C libraries, one system-library target each (headers and link flags only).
@@ -51,9 +54,16 @@ let package = Package(
         .target(name: "Hearing", dependencies: ["AssistCore", "CKissFFT"]),
         // Accuracy measurement (mAP on labelled image sets, distance error on RGB-D frames).
         .target(name: "Evaluation", dependencies: ["AssistCore", "Perception"]),
+        // Settings, detection history, usage statistics and backup: SQLite (GRDB), encrypted columns.
+        .target(name: "Storage", dependencies: [
+            "AssistCore",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
+        ]),
 
         .executableTarget(name: "assist", dependencies: [
-            "AssistCore", "Media", "Perception", "Guidance", "Speech", "Hearing", "Evaluation",
+            "AssistCore", "Media", "Perception", "Guidance", "Speech", "Hearing", "Evaluation", "Storage",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -64,6 +74,7 @@ let package = Package(
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Media"]),
         .testTarget(name: "HearingTests", dependencies: ["Hearing", "Media"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation"], exclude: ["Reference"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage"]),
         .testTarget(name: "AssistCommandTests", dependencies: ["AssistCore"]),
     ]
 )

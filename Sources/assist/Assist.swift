@@ -7,7 +7,8 @@ struct Assist: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "assist",
         abstract: "Offline assistive perception: describes what a camera or picture shows, and fits sound to a hearing loss.",
-        subcommands: [See.self, Say.self, Eval.self, Hear.self, Bench.self]
+        subcommands: [See.self, Say.self, Eval.self, Hear.self, SettingsCommand.self, HistoryCommand.self,
+                      StatsCommand.self, BackupCommand.self, Bench.self]
     )
 
     /// Errors reach the user as one sentence: ours without ArgumentParser's decoration, its own

@@ -1,0 +1,114 @@
+import Foundation
+
+/// Everything the user can set, with the defaults a new user gets. Values here are always valid:
+/// they come from these defaults or through `SettingsSchema`'s validation.
+public struct Settings: Codable, Equatable, Sendable {
+    public var detection = DetectionSettings()
+    public var speech = SpeechSettings()
+    public var feedback = FeedbackSettings()
+    public var scanning = ScanningSettings()
+    /// Longer scan intervals and fewer announcements to save battery.
+    public var batterySaver = false
+    public var camera = CameraSettings()
+    public var units = MeasurementUnits.metric
+    /// How long announced detections are kept before they are deleted automatically.
+    public var historyRetentionHours = 24.0
+
+    public init() {}
+
+    public static let defaults = Settings()
+}
+
+public struct DetectionSettings: Codable, Equatable, Sendable {
+    /// Detections below this confidence are not announced.
+    public var confidenceThreshold = 0.5
+    /// Non-maximum-suppression overlap (intersection over union) above which boxes merge.
+    public var iouThreshold = 0.45
+    /// The most objects announced for one frame.
+    public var maximumObjects = 5
+    /// Announced first, before nearer objects of other categories.
+    public var prioritisedCategories = ["person"]
+    /// Never announced.
+    public var ignoredCategories: [String] = []
+    /// Categories that sound a warning tone when near.
+    public var hazards = [
+        HazardRule(category: "car", tone: .pulse, intensity: 0.8),
+        HazardRule(category: "bus", tone: .pulse, intensity: 0.8),
+        HazardRule(category: "truck", tone: .pulse, intensity: 0.8),
+        HazardRule(category: "motorcycle", tone: .pulse, intensity: 0.8),
+        HazardRule(category: "bicycle", tone: .chirp, intensity: 0.6),
+    ]
+
+    public init() {}
+}
+
+/// A category that warns with a tone, and how strongly (0 silent … 1 loudest).
+public struct HazardRule: Codable, Equatable, Sendable {
+    public var category: String
+    public var tone: HazardTone
+    public var intensity: Double
+
+    public init(category: String, tone: HazardTone, intensity: Double) {
+        self.category = category
+        self.tone = tone
+        self.intensity = intensity
+    }
+}
+
+public enum HazardTone: String, Codable, CaseIterable, Sendable {
+    case beep, chirp, pulse, siren
+}
+
+public struct SpeechSettings: Codable, Equatable, Sendable {
+    /// An espeak-ng voice name (`espeak-ng --voices` lists them).
+    public var voice = "en-us"
+    /// BCP 47 language tag for sentences and voice commands.
+    public var language = "en"
+    /// espeak-ng's `-s`: 80 to 450 words per minute, 175 its default.
+    public var rateWordsPerMinute = 175
+    /// espeak-ng's `-p`: 0 to 99, 50 its default.
+    public var pitch = 50
+    public var volumePercent = 100
+
+    public init() {}
+}
+
+public struct FeedbackSettings: Codable, Equatable, Sendable {
+    public var hapticsEnabled = true
+    /// 0 (barely felt) to 1 (strongest).
+    public var hapticStrength = 0.6
+    /// Tones panned toward the object's direction.
+    public var spatialAudio = true
+
+    public init() {}
+}
+
+public enum ScanningMode: String, Codable, CaseIterable, Sendable {
+    /// Describes the scene every interval.
+    case continuous
+    /// Describes the scene only when asked.
+    case onDemand = "on-demand"
+    /// Announces obstacles and hazards on the path ahead.
+    case navigation
+}
+
+public struct ScanningSettings: Codable, Equatable, Sendable {
+    public var mode = ScanningMode.continuous
+    /// Time between scans in continuous and navigation modes.
+    public var intervalSeconds = 1.0
+
+    public init() {}
+}
+
+public struct CameraSettings: Codable, Equatable, Sendable {
+    /// "default", a V4L2 device path such as /dev/video0, or an FFmpeg input name.
+    public var device = "default"
+    /// Horizontal field of view, used to turn image position into a direction.
+    public var fieldOfViewDegrees = 70.0
+
+    public init() {}
+}
+
+public enum MeasurementUnits: String, Codable, CaseIterable, Sendable {
+    case metric, imperial
+}

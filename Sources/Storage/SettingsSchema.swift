@@ -1,0 +1,250 @@
+import Foundation
+
+/// What kind of value a setting takes; it words the "allowed" half of every error message.
+public enum SettingKind: Sendable {
+    case number(ClosedRange<Double>, unit: String?)
+    case wholeNumber(ClosedRange<Int>, unit: String?)
+    case onOff
+    case choice([String])
+    /// Free text such as a voice or device name: 1 to 100 characters, no control characters.
+    case name
+    /// A BCP 47 tag such as en, en-GB or pt-BR.
+    case languageTag
+    /// A list of detector categories or groups.
+    case categories
+    /// A list of hazard rules.
+    case hazards
+
+    /// The allowed values in words, completing "The setting X must be …".
+    public var allowed: String {
+        switch self {
+        case .number(let range, let unit):
+            return "a number from \(format(range.lowerBound)) to \(format(range.upperBound))\(unit.map { " \($0)" } ?? "")"
+        case .wholeNumber(let range, let unit):
+            return "a whole number from \(range.lowerBound) to \(range.upperBound)\(unit.map { " \($0)" } ?? "")"
+        case .onOff: return "on or off"
+        case .choice(let options): return "one of \(options.joined(separator: ", "))"
+        case .name: return "a name of 1 to 100 characters"
+        case .languageTag: return "a language tag such as en, en-GB or pt-BR"
+        case .categories: return "a comma-separated list of detector categories or groups (people, vehicles, animals, furniture)"
+        case .hazards:
+            return "a comma-separated list of category:tone:intensity, with tone one of \(HazardTone.allCases.map(\.rawValue).joined(separator: ", ")) and intensity from 0 to 1"
+        }
+    }
+}
+
+private func format(_ value: Double) -> String {
+    value.rounded() == value ? String(Int(value)) : String(value)
+}
+
+/// One setting: its dotted name, what it does, what it accepts, and where it lives in `Settings`.
+public struct SettingDefinition: Sendable {
+    public let key: String
+    public let help: String
+    public let kind: SettingKind
+    let read: @Sendable (Settings) -> JSONValue
+    let write: @Sendable (inout Settings, JSONValue) throws -> Void
+
+    /// The value's allowed form, in words.
+    public var allowed: String { kind.allowed }
+
+    /// This setting's value in `settings`.
+    public func value(in settings: Settings) -> JSONValue { read(settings) }
+
+    /// Turns command-line text into a JSON value of this setting's kind. Text that is not of the
+    /// kind is kept as a string, so `validate` reports it as the wrong type with the field named.
+    public func parse(text: String) -> JSONValue {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        switch kind {
+        case .number, .wholeNumber:
+            return Double(trimmed).map(JSONValue.number) ?? .string(text)
+        case .onOff:
+            switch trimmed.lowercased() {
+            case "on", "true", "yes", "1": return .bool(true)
+            case "off", "false", "no", "0": return .bool(false)
+            default: return .string(text)
+            }
+        case .categories:
+            if trimmed.hasPrefix("["), let json = try? JSONValue(jsonText: trimmed) { return json }
+            if trimmed.isEmpty || trimmed.lowercased() == "none" { return .array([]) }
+            return .array(trimmed.split(separator: ",").map { .string($0.trimmingCharacters(in: .whitespaces)) })
+        case .hazards:
+            if trimmed.hasPrefix("["), let json = try? JSONValue(jsonText: trimmed) { return json }
+            if trimmed.isEmpty || trimmed.lowercased() == "none" { return .array([]) }
+            return .array(trimmed.split(separator: ",").map { entry in
+                let parts = entry.split(separator: ":", omittingEmptySubsequences: false)
+                    .map { $0.trimmingCharacters(in: .whitespaces) }
+                var rule: [String: JSONValue] = ["category": .string(parts[0])]
+                if parts.count > 1 { rule["tone"] = .string(parts[1]) }
+                if parts.count > 2 { rule["intensity"] = Double(parts[2]).map(JSONValue.number) ?? .string(parts[2]) }
+                return .object(rule)
+            })
+        case .choice, .name, .languageTag:
+            return .string(trimmed)
+        }
+    }
+
+    /// Checks `value` against this setting's kind and returns it normalised (lower-cased
+    /// choices, groups expanded, duplicates dropped). Categories are checked against
+    /// `validator`'s names; with no validator (reading back stored rows) they are only normalised.
+    public func validate(_ value: JSONValue, validator: SettingsValidator?) throws -> JSONValue {
+        let refused = StorageError.invalidSetting(key: key, allowed: allowed, given: value.jsonText)
+        switch kind {
+        case .number(let range, _):
+            guard case .number(let number) = value, number.isFinite, range.contains(number) else { throw refused }
+            return value
+        case .wholeNumber(let range, _):
+            guard case .number(let number) = value, number.rounded() == number, number.isFinite,
+                  range.contains(Int(number)) else { throw refused }
+            return value
+        case .onOff:
+            guard case .bool = value else { throw refused }
+            return value
+        case .choice(let options):
+            guard case .string(let text) = value else { throw refused }
+            guard options.contains(text.lowercased()) else {
+                throw StorageError.invalidSetting(key: key, allowed: allowed + Self.hint(text, options), given: value.jsonText)
+            }
+            return .string(text.lowercased())
+        case .name:
+            guard case .string(let text) = value else { throw refused }
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            guard (1...100).contains(trimmed.count),
+                  !trimmed.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else { throw refused }
+            return .string(trimmed)
+        case .languageTag:
+            guard case .string(let text) = value else { throw refused }
+            let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+            guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter }),
+                  parts.dropFirst().allSatisfy({ (2...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } })
+            else { throw refused }
+            return .string(text)
+        case .categories:
+            let names: [JSONValue]
+            switch value {
+            case .array(let items): names = items
+            case .string: names = [value]
+            default: throw refused
+            }
+            var result: [String] = []
+            for item in names {
+                guard case .string(let name) = item, !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw refused }
+                let expanded = try validator?.categories(named: name, forKey: key)
+                    ?? [name.trimmingCharacters(in: .whitespaces).lowercased()]
+                for category in expanded where !result.contains(category) { result.append(category) }
+            }
+            return .array(result.map(JSONValue.string))
+        case .hazards:
+            guard case .array(let items) = value else { throw refused }
+            var rules: [HazardRule] = []
+            for item in items {
+                guard case .object(let fields) = item, case .string(let category)? = fields["category"] else { throw refused }
+                guard case .string(let toneName)? = fields["tone"], let tone = HazardTone(rawValue: toneName.lowercased()) else {
+                    throw StorageError.invalidSetting(key: key + " tone", allowed: "one of " + HazardTone.allCases.map(\.rawValue).joined(separator: ", "),
+                                                      given: fields["tone"]?.jsonText ?? "a missing tone")
+                }
+                guard case .number(let intensity)? = fields["intensity"], intensity.isFinite, (0...1).contains(intensity) else {
+                    throw StorageError.invalidSetting(key: key + " intensity", allowed: "a number from 0 to 1",
+                                                      given: fields["intensity"]?.jsonText ?? "a missing intensity")
+                }
+                let categories = try validator?.categories(named: category, forKey: key) ?? [category.lowercased()]
+                for name in categories {
+                    rules.removeAll { $0.category == name }
+                    rules.append(HazardRule(category: name, tone: tone, intensity: intensity))
+                }
+            }
+            return JSONValue(encoding: rules)
+        }
+    }
+
+    private static func hint(_ text: String, _ options: [String]) -> String {
+        let close = EditDistance.closest(to: text.lowercased(), among: options, limit: 1)
+        return close.isEmpty ? "" : " (did you mean \(close[0])?)"
+    }
+}
+
+/// Every setting, by dotted name. Adding a setting is one line here plus its field in `Settings`.
+public enum SettingsSchema {
+    public static let definitions: [SettingDefinition] = [
+        field("detection.confidenceThreshold", "Detections less certain than this are not announced.",
+              .number(0.05...0.95, unit: nil), \.detection.confidenceThreshold),
+        field("detection.iouThreshold", "Boxes overlapping more than this (intersection over union) count as one object.",
+              .number(0.1...0.9, unit: nil), \.detection.iouThreshold),
+        field("detection.maximumObjects", "The most objects announced at once.",
+              .wholeNumber(1...20, unit: nil), \.detection.maximumObjects),
+        field("detection.prioritisedCategories", "Categories announced before all others.",
+              .categories, \.detection.prioritisedCategories),
+        field("detection.ignoredCategories", "Categories never announced.",
+              .categories, \.detection.ignoredCategories),
+        field("detection.hazards", "Categories that sound a warning tone, with the tone and its intensity.",
+              .hazards, \.detection.hazards),
+        field("speech.voice", "The espeak-ng voice (espeak-ng --voices lists them).",
+              .name, \.speech.voice),
+        field("speech.language", "The language of sentences and voice commands.",
+              .languageTag, \.speech.language),
+        field("speech.rateWordsPerMinute", "Speaking rate.",
+              .wholeNumber(80...450, unit: "words per minute"), \.speech.rateWordsPerMinute),
+        field("speech.pitch", "Voice pitch (espeak-ng's scale, 50 is normal).",
+              .wholeNumber(0...99, unit: nil), \.speech.pitch),
+        // The floor is 10 %, not 0: silent speech would leave a blind user with no output at all.
+        field("speech.volumePercent", "Speech volume.",
+              .wholeNumber(10...100, unit: "percent"), \.speech.volumePercent),
+        field("feedback.hapticsEnabled", "Vibration feedback.",
+              .onOff, \.feedback.hapticsEnabled),
+        field("feedback.hapticStrength", "Vibration strength.",
+              .number(0...1, unit: nil), \.feedback.hapticStrength),
+        field("feedback.spatialAudio", "Tones panned toward where the object is.",
+              .onOff, \.feedback.spatialAudio),
+        field("scanning.mode", "When the scene is described.",
+              .choice(ScanningMode.allCases.map(\.rawValue)), \.scanning.mode),
+        field("scanning.intervalSeconds", "Time between scans in continuous and navigation modes.",
+              .number(0.2...10, unit: "seconds"), \.scanning.intervalSeconds),
+        field("batterySaver", "Scan less often to save battery.",
+              .onOff, \.batterySaver),
+        field("camera.device", "The camera: default, a device such as /dev/video0, or an FFmpeg input.",
+              .name, \.camera.device),
+        field("camera.fieldOfViewDegrees", "The camera's horizontal field of view, for directions.",
+              .number(30...180, unit: "degrees"), \.camera.fieldOfViewDegrees),
+        field("units", "Units for spoken distances.",
+              .choice(MeasurementUnits.allCases.map(\.rawValue)), \.units),
+        // Up to 30 days: history is for "what did I just pass", not a long-term log.
+        field("historyRetentionHours", "How long announced detections are kept.",
+              .number(1...720, unit: "hours"), \.historyRetentionHours),
+    ]
+
+    private static let byKey: [String: SettingDefinition] =
+        Dictionary(uniqueKeysWithValues: definitions.map { ($0.key.lowercased(), $0) })
+
+    /// The definition for `key` (case-insensitive), or an error suggesting the closest names.
+    public static func definition(for key: String) throws -> SettingDefinition {
+        if let definition = byKey[key.lowercased()] { return definition }
+        let keys = definitions.map(\.key)
+        // "speech.rate" → speech.rateWordsPerMinute: a name typed without its unit is a closer
+        // match than any name a few edits away, so names containing it come first.
+        let containing = keys.filter { $0.lowercased().contains(key.lowercased()) }
+        let nearby = EditDistance.closest(to: key, among: keys).filter { !containing.contains($0) }
+        throw StorageError.unknownSetting(key: key, suggestions: Array((containing + nearby).prefix(3)))
+    }
+
+    /// Checks the rules that span settings: a category cannot be both prioritised and ignored,
+    /// and a hazard cannot be ignored (that would silence a warning the user asked for).
+    public static func checkConsistency(_ settings: Settings) throws {
+        let ignored = Set(settings.detection.ignoredCategories)
+        if let both = settings.detection.prioritisedCategories.first(where: ignored.contains) {
+            throw StorageError.conflictingSettings(keys: ["detection.prioritisedCategories", "detection.ignoredCategories"],
+                                                   reason: "\(both) cannot be both prioritised and ignored")
+        }
+        if let hazard = settings.detection.hazards.first(where: { ignored.contains($0.category) }) {
+            throw StorageError.conflictingSettings(keys: ["detection.hazards", "detection.ignoredCategories"],
+                                                   reason: "\(hazard.category) is a hazard and cannot be ignored")
+        }
+    }
+
+    private static func field<Value: Codable & Sendable>(
+        _ key: String, _ help: String, _ kind: SettingKind, _ path: WritableKeyPath<Settings, Value> & Sendable
+    ) -> SettingDefinition {
+        SettingDefinition(key: key, help: help, kind: kind,
+                          read: { JSONValue(encoding: $0[keyPath: path]) },
+                          write: { settings, value in settings[keyPath: path] = try value.decoded(as: Value.self) })
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// The category names a setting may use: the running detector's classes (the 80 COCO names for
+/// the default model), handed in by the caller so Storage does not depend on Perception, plus
+/// groups that expand to several of them ("vehicles" → car, bus, …).
+public struct SettingsValidator: Sendable {
+    /// Lower-cased class names, in the detector's order.
+    public let knownCategories: [String]
+    /// Group name → member categories, keeping only members the detector knows.
+    public let categoryGroups: [String: [String]]
+
+    public init(knownCategories: [String], categoryGroups: [String: [String]] = SettingsValidator.standardGroups) {
+        let known = knownCategories.map { $0.lowercased() }
+        self.knownCategories = known
+        let knownSet = Set(known)
+        self.categoryGroups = categoryGroups.compactMapValues { members in
+            let kept = members.filter(knownSet.contains)
+            return kept.isEmpty ? nil : kept
+        }
+    }
+
+    /// Groups named in COCO's terms; a detector with other classes keeps the members it has.
+    public static let standardGroups: [String: [String]] = [
+        "people": ["person"],
+        "vehicles": ["bicycle", "car", "motorcycle", "bus", "truck", "train"],
+        "animals": ["bird", "cat", "dog", "horse", "sheep", "cow", "elephant", "bear", "zebra", "giraffe"],
+        "furniture": ["chair", "couch", "bed", "dining table", "bench"],
+    ]
+
+    /// The categories `name` stands for: itself, or a group's members. Case and surrounding
+    /// spaces are ignored; an unknown name throws with the closest valid names.
+    public func categories(named name: String, forKey key: String) throws -> [String] {
+        let normalized = name.trimmingCharacters(in: .whitespaces).lowercased()
+        if knownCategories.contains(normalized) { return [normalized] }
+        if let members = categoryGroups[normalized] { return members }
+        throw StorageError.unknownCategory(key: key, name: name, suggestions: suggestions(for: normalized))
+    }
+
+    /// Up to three valid names (categories or groups) closest to `name` by edit distance, among
+    /// those close enough to be a plausible typo: 2 edits, or 40 % of the name's length up to 4.
+    public func suggestions(for name: String) -> [String] {
+        EditDistance.closest(to: name.lowercased(), among: knownCategories + categoryGroups.keys.sorted())
+    }
+}
+
+/// Levenshtein distance, for "did you mean" suggestions.
+enum EditDistance {
+    static func between(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+
+    static func closest(to name: String, among candidates: [String], limit: Int = 3) -> [String] {
+        let threshold = max(2, min(4, name.count * 2 / 5))
+        let scored: [(name: String, distance: Int)] = candidates.map { (name: $0, distance: between(name, $0)) }
+        let close = scored.filter { $0.distance <= threshold }
+        let ordered = close.sorted { $0.distance != $1.distance ? $0.distance < $1.distance : $0.name < $1.name }
+        return ordered.prefix(limit).map { $0.name }
+    }
+}
+
+extension SettingsValidator {
+    /// The 80 COCO class names in class-index order: the classes of AssistiveKit's default
+    /// detector (YOLO11n). For callers that cannot read the model's own names (no model
+    /// installed yet); a caller with a model should pass that model's names instead.
+    public static let cocoCategories: [String] = [
+        "person", "bicycle", "car", "motorcycle", "airplane", "bus", "train", "truck", "boat", "traffic light",
+        "fire hydrant", "stop sign", "parking meter", "bench", "bird", "cat", "dog", "horse", "sheep", "cow",
+        "elephant", "bear", "zebra", "giraffe", "backpack", "umbrella", "handbag", "tie", "suitcase", "frisbee",
+        "skis", "snowboard", "sports ball", "kite", "baseball bat", "baseball glove", "skateboard", "surfboard",
+        "tennis racket", "bottle", "wine glass", "cup", "fork", "knife", "spoon", "bowl", "banana", "apple",
+        "sandwich", "orange", "broccoli", "carrot", "hot dog", "pizza", "donut", "cake", "chair", "couch",
+        "potted plant", "bed", "dining table", "toilet", "tv", "laptop", "mouse", "remote", "keyboard",
+        "cell phone", "microwave", "oven", "toaster", "sink", "refrigerator", "book", "clock", "vase",
+        "scissors", "teddy bear", "hair drier", "toothbrush",
+    ]
+}

@@ -1,0 +1,126 @@
+import ArgumentParser
+import Foundation
+import Storage
+
+struct HistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "List, filter, search or clear what was announced (label, confidence, direction, distance, mode, time; never images).",
+        discussion: """
+            History is encrypted on disk and deleted automatically after the historyRetentionHours setting (24 hours by default).
+            Times are durations back from now (30m, 2h, 1d) or ISO 8601 dates (2026-11-22 or 2026-11-22T10:00:00Z).
+            """,
+        subcommands: [List.self, Recent.self, Clear.self],
+        defaultSubcommand: List.self
+    )
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List announced detections, oldest first, optionally filtered.")
+
+        @Option(help: "Only this category, such as person.")
+        var label: String?
+
+        @Option(help: "Only detections from this time on (30m, 2h, 1d, or an ISO 8601 date).")
+        var since: String?
+
+        @Option(help: "Only detections before this time (same forms as --since).")
+        var until: String?
+
+        @Option(help: "Only detections whose label, direction or mode contains this text.")
+        var search: String?
+
+        @Option(help: "At most this many (the newest).")
+        var limit: Int?
+
+        @Flag(help: "Print JSON for scripts.")
+        var json = false
+
+        func validate() throws {
+            if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more.") }
+            let from = try since.map { try HistoryTime.parse($0, option: "--since") }
+            let to = try until.map { try HistoryTime.parse($0, option: "--until") }
+            if let from, let to, from >= to { throw ValidationError("--since must be earlier than --until.") }
+        }
+
+        func run() throws {
+            let history = DetectionHistory(database: try SettingsStorageAccess.open())
+            try history.purgeExpired()
+            let query = HistoryQuery(label: label, since: try since.map { try HistoryTime.parse($0, option: "--since") },
+                                     until: try until.map { try HistoryTime.parse($0, option: "--until") },
+                                     text: search, limit: limit)
+            let detections = try history.list(query)
+            if json { try SettingsStorageAccess.printJSON(detections); return }
+            if detections.isEmpty { print("No detections match."); return }
+            let formatter = ISO8601DateFormatter()
+            formatter.timeZone = .current
+            for detection in detections {
+                let distance = detection.distanceMeters.map { String(format: "%.1f m", $0) } ?? "distance unknown"
+                print("\(formatter.string(from: detection.announcedAt))  \(detection.label)  \(Int((detection.confidence * 100).rounded()))%  \(detection.direction)  \(distance)  \(detection.mode)")
+            }
+        }
+    }
+
+    struct Recent: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Say what was detected recently: the sentence spoken for \"What did you detect recently?\".")
+
+        @Option(help: "How many detections (1 to 100).")
+        var count = 10
+
+        @Flag(help: "Print JSON (the sentence and the detections) for scripts.")
+        var json = false
+
+        func validate() throws {
+            guard (1...100).contains(count) else { throw ValidationError("--count must be from 1 to 100.") }
+        }
+
+        struct Output: Encodable {
+            var sentence: String
+            var detections: [AnnouncedDetection]
+        }
+
+        func run() throws {
+            let database = try SettingsStorageAccess.open()
+            let history = DetectionHistory(database: database)
+            try history.purgeExpired()
+            let detections = try history.recent(count)
+            let units = try SettingsStore(database: database, validator: SettingsStorageAccess.validator()).current().units
+            let sentence = SpokenReport.recentDetections(detections, units: units)
+            if json { try SettingsStorageAccess.printJSON(Output(sentence: sentence, detections: detections)) } else { print(sentence) }
+        }
+    }
+
+    struct Clear: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete the history, or only what is older than --before.")
+
+        @Option(help: "Delete only detections before this time (30m, 2h, 1d, or an ISO 8601 date).")
+        var before: String?
+
+        func validate() throws {
+            if let before { _ = try HistoryTime.parse(before, option: "--before") }
+        }
+
+        func run() throws {
+            let history = DetectionHistory(database: try SettingsStorageAccess.open())
+            let deleted = try history.clear(before: try before.map { try HistoryTime.parse($0, option: "--before") })
+            print(deleted == 1 ? "Deleted 1 detection." : "Deleted \(deleted) detections.")
+        }
+    }
+}
+
+/// "30m", "2h", "1d", "45s" back from now, or an ISO 8601 date or date-time.
+enum HistoryTime {
+    static func parse(_ text: String, option: String, now: Date = Date()) throws -> Date {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        if let unit = text.last, let seconds = units[unit], let amount = Double(text.dropLast()), amount >= 0 {
+            return now.addingTimeInterval(-amount * seconds)
+        }
+        let dateTime = ISO8601DateFormatter()
+        if let date = dateTime.date(from: text) { return date }
+        let dateOnly = ISO8601DateFormatter()
+        dateOnly.formatOptions = [.withFullDate]
+        dateOnly.timeZone = .current
+        if let date = dateOnly.date(from: text) { return date }
+        throw ValidationError("\(option) must be a duration such as 30m, 2h or 1d, or an ISO 8601 date such as 2026-11-22; \"\(text)\" is neither.")
+    }
+}

@@ -1,0 +1,134 @@
+import ArgumentParser
+import Foundation
+import Storage
+
+struct SettingsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "settings",
+        abstract: "Show, change or reset your settings (detection, speech, feedback, scanning, camera, units, history).",
+        discussion: """
+            Settings are kept in $XDG_DATA_HOME/assistivekit and apply at once to a running `assist see`.
+            Every value is checked before it is stored; `assist settings show` lists each setting with what it accepts.
+            """,
+        subcommands: [Show.self, Set.self, Reset.self]
+    )
+
+    /// One setting as `show --json` prints it.
+    struct Entry: Encodable {
+        var key: String
+        var value: JSONValue
+        var defaultValue: JSONValue
+        var changed: Bool
+        var allowed: String
+        var help: String
+
+        enum CodingKeys: String, CodingKey { case key, value, defaultValue = "default", changed, allowed, help }
+    }
+
+    /// Text for people: a name without JSON's quotes, anything else as compact JSON.
+    static func display(_ value: JSONValue) -> String {
+        if case .string(let text) = value { return text }
+        return value.jsonText
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show every setting, or one, with its value and what it accepts.")
+
+        @Argument(help: "A setting's name, such as speech.rateWordsPerMinute; all settings when left out.")
+        var key: String?
+
+        @Flag(help: "Print JSON (key, value, default, changed, allowed, help) for scripts.")
+        var json = false
+
+        func validate() throws {
+            if let key { _ = try SettingsSchema.definition(for: key) }
+        }
+
+        func run() throws {
+            let database = try SettingsStorageAccess.open()
+            let settings = try SettingsStore(database: database, validator: SettingsStorageAccess.validator()).current()
+            let definitions = try key.map { [try SettingsSchema.definition(for: $0)] } ?? SettingsSchema.definitions
+            let entries = definitions.map { definition in
+                Entry(key: definition.key, value: definition.value(in: settings), defaultValue: definition.value(in: .defaults),
+                      changed: definition.value(in: settings) != definition.value(in: .defaults),
+                      allowed: definition.allowed, help: definition.help)
+            }
+            if json {
+                if key != nil { try SettingsStorageAccess.printJSON(entries[0]) } else { try SettingsStorageAccess.printJSON(entries) }
+                return
+            }
+            for entry in entries {
+                print("\(entry.key) = \(SettingsCommand.display(entry.value))\(entry.changed ? "  (changed; default \(SettingsCommand.display(entry.defaultValue)))" : "")")
+                print("    \(entry.help) Allowed: \(entry.allowed).")
+            }
+        }
+    }
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change one setting; the value is checked first and nothing is stored if it is not allowed.",
+            discussion: """
+                Examples:
+                  assist settings set detection.confidenceThreshold 0.6
+                  assist settings set detection.ignoredCategories "bird, kite"
+                  assist settings set detection.hazards "vehicles:pulse:0.8, dog:chirp:0.5"
+                  assist settings set feedback.hapticsEnabled off
+                Lists are comma-separated (or JSON); an empty value or "none" clears a list.
+                """
+        )
+
+        @Argument(help: "The setting's name, such as detection.confidenceThreshold.")
+        var key: String
+
+        @Argument(help: "The new value: a number, on/off, a name, or a comma-separated list.")
+        var value: String
+
+        @Flag(help: "Print the stored value as JSON.")
+        var json = false
+
+        func validate() throws {
+            _ = try SettingsSchema.definition(for: key)
+        }
+
+        func run() throws {
+            let database = try SettingsStorageAccess.open()
+            let store = SettingsStore(database: database, validator: SettingsStorageAccess.validator())
+            let settings = try store.set(key, text: value)
+            let definition = try SettingsSchema.definition(for: key)
+            if json {
+                try SettingsStorageAccess.printJSON([definition.key: definition.value(in: settings)])
+            } else {
+                print("\(definition.key) is now \(SettingsCommand.display(definition.value(in: settings))).")
+            }
+        }
+    }
+
+    struct Reset: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Return one setting, or all with --all, to its default.")
+
+        @Argument(help: "The setting to reset.")
+        var key: String?
+
+        @Flag(help: "Reset every setting.")
+        var all = false
+
+        func validate() throws {
+            guard (key == nil) != !all else {
+                throw ValidationError(all ? "Give either a setting's name or --all, not both." : "Give a setting's name, or --all to reset every setting.")
+            }
+            if let key { _ = try SettingsSchema.definition(for: key) }
+        }
+
+        func run() throws {
+            let store = SettingsStore(database: try SettingsStorageAccess.open(), validator: SettingsStorageAccess.validator())
+            if let key {
+                let settings = try store.reset(key)
+                let definition = try SettingsSchema.definition(for: key)
+                print("\(definition.key) is back to its default, \(SettingsCommand.display(definition.value(in: settings))).")
+            } else {
+                try store.resetAll()
+                print("Every setting is back to its default.")
+            }
+        }
+    }
+}

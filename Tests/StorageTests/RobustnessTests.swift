@@ -1,0 +1,205 @@
+import Foundation
+import GRDB
+import Testing
+@testable import Storage
+
+/// Errors collected from several threads.
+final class FailureLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var collected: [String] = []
+    func append(_ entry: String) { lock.withLock { collected.append(entry) } }
+    var entries: [String] { lock.withLock { collected } }
+}
+
+@Suite("Robustness")
+struct RobustnessTests {
+    enum Damage: String, CaseIterable {
+        case headerOverwritten, pagesOverwritten, truncated
+    }
+
+    @Test("a damaged database file is detected, moved aside, defaults restored, and the user told once",
+          arguments: Damage.allCases)
+    func damagedFile(damage: Damage) throws {
+        let storage = try TemporaryStorage()
+        defer { storage.remove() }
+        do {
+            let database = try storage.open()
+            try settingsStore(database).set("speech.pitch", text: "80")
+            try DetectionHistory(database: database).record((0..<300).map { detection("car", at: Date().addingTimeInterval(Double($0) / 1000)) })
+            try database.close()
+        }
+        let file = storage.location.databaseFile
+        var bytes = try Data(contentsOf: file)
+        #expect(bytes.count > 8 * 4096)
+        switch damage {
+        case .headerOverwritten:
+            bytes.replaceSubrange(0..<100, with: Data(repeating: 0x5A, count: 100))
+        case .pagesOverwritten:
+            // Every page after the first: the schema survives, the b-trees do not.
+            for page in stride(from: 4096, to: bytes.count, by: 4096) {
+                bytes.replaceSubrange(page..<(page + 64), with: Data(repeating: 0xA5, count: 64))
+            }
+        case .truncated:
+            bytes = bytes.prefix(bytes.count / 3)
+        }
+        try bytes.write(to: file)
+
+        let reopened = try storage.open()
+        let recovery = try #require(reopened.recovery)
+        #expect(FileManager.default.fileExists(atPath: recovery.damagedFileMovedTo.path))
+        #expect(try Data(contentsOf: recovery.damagedFileMovedTo) == bytes)
+        #expect(recovery.userMessage.contains(recovery.damagedFileMovedTo.path))
+        #expect(try settingsStore(reopened).current() == Settings.defaults)
+        #expect(try DetectionHistory(database: reopened).count() == 0)
+        try settingsStore(reopened).set("speech.pitch", text: "60")
+        try reopened.close()
+
+        let again = try storage.open()
+        #expect(again.recovery == nil)
+        #expect(try settingsStore(again).current().speech.pitch == 60)
+    }
+
+    @Test("two connections writing at once lose nothing")
+    func concurrentConnections() throws {
+        let storage = try TemporaryStorage()
+        defer { storage.remove() }
+        let databases = [try storage.open(), try storage.open(), try storage.open()]
+        let perWriter = 150
+        let failures = FailureLog()
+        // Real threads, not tasks: the test must not depend on how many cooperative threads
+        // the test runner happens to have free.
+        DispatchQueue.concurrentPerform(iterations: databases.count) { index in
+            let history = DetectionHistory(database: databases[index])
+            let store = settingsStore(databases[index])
+            do {
+                for row in 0..<perWriter {
+                    try history.record(detection("writer\(index)", at: Date()))
+                    if row % 15 == 0 {
+                        try store.set(["speech.pitch", "speech.rateWordsPerMinute", "detection.maximumObjects"][index], text: "\([10, 100, 1][index] + row / 15)")
+                    }
+                }
+            } catch {
+                failures.append("writer \(index): \(error)")
+            }
+        }
+        #expect(failures.entries.isEmpty, "\(failures.entries)")
+        let history = DetectionHistory(database: databases[0])
+        #expect(try history.count() == databases.count * perWriter)
+        for index in databases.indices {
+            #expect(try history.list(HistoryQuery(label: "writer\(index)")).count == perWriter)
+        }
+        let settings = try settingsStore(databases[1]).current()
+        #expect(settings.speech.pitch == 19 && settings.speech.rateWordsPerMinute == 109 && settings.detection.maximumObjects == 10)
+    }
+
+    @Test("another process writing at the same time loses nothing, and neither does this one")
+    func concurrentProcess() async throws {
+        let storage = try TemporaryStorage()
+        defer { storage.remove() }
+        let database = try storage.open()
+        let rows = 150
+        let stopFile = storage.root.appendingPathComponent("stop")
+        // A real second process: Python's sqlite3 inserting usage sessions, one transaction each,
+        // from before this process starts recording detections until after it has finished
+        // (it stops when the stop file appears), so the two write to the WAL file together.
+        let script = """
+            import os, sqlite3, sys, time
+            db = sqlite3.connect(sys.argv[1], timeout=10, isolation_level=None)
+            i = 0
+            while not os.path.exists(sys.argv[2]) and i < 100000:
+                db.execute("BEGIN IMMEDIATE")
+                db.execute("INSERT INTO usageSession (mode, startedAt, lastActiveAt, frames) VALUES ('python', ?, ?, ?)", (i, i, i))
+                db.execute("COMMIT")
+                i += 1
+                time.sleep(0.0005)
+            print(i)
+            """
+        let writer = Task.detached {
+            try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, storage.location.databaseFile.path, stopFile.path],
+                           environment: [:])
+        }
+        let statistics = UsageStatistics(database: database)
+        let everything = (from: Date(timeIntervalSince1970: 0), to: Date(timeIntervalSince1970: 1e6))
+        let deadline = Date().addingTimeInterval(20)
+        while try statistics.sessions(from: everything.from, to: everything.to).isEmpty && Date() < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let history = DetectionHistory(database: database)
+        let otherRowsBefore = try statistics.sessions(from: everything.from, to: everything.to).count
+        for _ in 0..<rows { try history.record(detection("bench", at: Date())) }
+        let otherRowsAfter = try statistics.sessions(from: everything.from, to: everything.to).count
+        _ = FileManager.default.createFile(atPath: stopFile.path, contents: nil)
+        let result = try await writer.value
+        #expect(result.status == 0, "\(result.standardError)")
+        let written = try #require(Int(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(otherRowsBefore > 0 && otherRowsAfter > otherRowsBefore,
+                "the other process should write while this one does: \(otherRowsBefore) rows before, \(otherRowsAfter) after")
+        #expect(try history.count() == rows)
+        let sessions = try statistics.sessions(from: everything.from, to: everything.to)
+        #expect(sessions.map(\.frames) == Array(0..<written))
+    }
+
+    @Test("a full disk during a write gives a clear error and leaves earlier data intact")
+    func diskFull() throws {
+        let storage = try TemporaryStorage()
+        defer { storage.remove() }
+        // 200 KiB cap: SQLite reports SQLITE_FULL past it exactly as when the disk is full.
+        let database = try storage.open(UserDatabase.Options(maximumSizeBytes: 200 * 1024))
+        let store = settingsStore(database)
+        try store.set("detection.confidenceThreshold", text: "0.7")
+        let history = DetectionHistory(database: database)
+        try history.record((0..<20).map { detection("chair", at: Date().addingTimeInterval(Double($0))) })
+        let before = try history.list()
+
+        let big = (0..<5000).map { detection("sofa", direction: String(repeating: "far to the left ", count: 4), at: Date().addingTimeInterval(Double($0))) }
+        guard case .diskFull(let path)? = storageError({ try history.record(big) }) else {
+            Issue.record("expected diskFull")
+            return
+        }
+        #expect(path == storage.location.databaseFile.path)
+        #expect(StorageError.diskFull(path: path).userMessage.contains("nothing was changed"))
+        #expect(try history.list() == before)
+        #expect(try store.current().detection.confidenceThreshold == 0.7)
+        // The database is still usable for writes that fit.
+        try store.set("speech.pitch", text: "40")
+        try database.close()
+        #expect(try settingsStore(try storage.open()).current().speech.pitch == 40)
+    }
+
+    @Test("the database, its WAL and the key are readable by the user alone, and the key lives outside the data folder")
+    func permissions() throws {
+        let storage = try TemporaryStorage()
+        defer { storage.remove() }
+        let database = try storage.open()
+        try DetectionHistory(database: database).record(detection("car", at: Date()))
+        func mode(_ url: URL) throws -> Int {
+            (try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
+        }
+        let files = storage.databaseFiles
+        #expect(files.count == 3)
+        for file in files + [storage.location.keyFile] { #expect(try mode(file) == 0o600, "\(file.lastPathComponent)") }
+        #expect(try mode(storage.location.databaseFile.deletingLastPathComponent()) == 0o700)
+        #expect(try mode(storage.location.keyFile.deletingLastPathComponent()) == 0o700)
+        #expect(storage.location.keyFile.path.hasPrefix(storage.root.appendingPathComponent("config").path))
+        #expect(!storage.location.keyFile.path.hasPrefix(storage.location.databaseFile.deletingLastPathComponent().path))
+        #expect(try Data(contentsOf: storage.location.keyFile).count == 32)
+    }
+
+    @Test("two processes creating the key at once end up with the same key")
+    func keyCreatedOnce() async throws {
+        let storage = try TemporaryStorage()
+        defer { storage.remove() }
+        let keyFile = storage.location.keyFile
+        let keys = try await withThrowingTaskGroup(of: Data.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    let cipher = try ColumnCipher.loadOrCreate(keyFile: keyFile)
+                    return try cipher.seal(Data("probe".utf8), context: Data())
+                }
+            }
+            return try await group.reduce(into: [Data]()) { $0.append($1) }
+        }
+        let cipher = try ColumnCipher.loadOrCreate(keyFile: keyFile)
+        for sealed in keys { #expect(try cipher.open(sealed, context: Data()) == Data("probe".utf8)) }
+    }
+}
