@@ -34,9 +34,16 @@ public struct SceneReport: Sendable, Encodable {
     /// Every object above the confidence threshold, closest first (the spoken order).
     public var objects: [LocatedObject]
     public var sentences: [String]
+    /// The objects the sentences announce (at most the maximum count; grouped ones each listed).
+    public var announced: [LocatedObject]
     public var timings: StageTimings
     /// Where distances came from: "geometry", "depth image", "depth model".
     public var depthSource: String
+
+    // `announced` repeats entries of `objects`; JSON readers get it from the sentences' order.
+    private enum CodingKeys: String, CodingKey {
+        case source, imageWidth, imageHeight, quality, objects, sentences, timings, depthSource
+    }
 }
 
 /// Frame in, sentences out: detection, an optional learned depth model, direction and distance,
@@ -50,10 +57,13 @@ public final class SceneAnalyzer {
     public let describer: SceneDescriber
     public let qualityCheck: ImageQualityCheck
     public let detectorSettings: DetectorSettings
+    /// Categories the user asked never to hear about ("ignore chairs").
+    public let ignoredCategories: Set<String>
 
     public init(detector: ObjectDetector, depthEstimator: DepthEstimator? = nil, locator: ObjectLocator,
                 describer: SceneDescriber, qualityCheck: ImageQualityCheck = .standard,
-                iouThreshold: Float = 0.45) throws {
+                iouThreshold: Float = 0.45, ignoredCategories: Set<String> = []) throws {
+        self.ignoredCategories = ignoredCategories
         self.detector = detector
         self.depthEstimator = depthEstimator
         self.locator = locator
@@ -73,7 +83,10 @@ public final class SceneAnalyzer {
         let quality = qualityCheck.verdict(for: frame.image)
         timings.qualityCheckMilliseconds = (clock.now - start).milliseconds
 
-        let detection = try detector.detect(frame.image, settings: detectorSettings)
+        var detection = try detector.detect(frame.image, settings: detectorSettings)
+        if !ignoredCategories.isEmpty {
+            detection.detections.removeAll { ignoredCategories.contains($0.label) }
+        }
         timings.preprocessMilliseconds = detection.timings.preprocessMilliseconds
         timings.inferenceMilliseconds = detection.timings.inferenceMilliseconds
         timings.postprocessMilliseconds = detection.timings.postprocessMilliseconds
@@ -109,10 +122,11 @@ public final class SceneAnalyzer {
         // replaces "No object detected", never a real announcement.
         let spokenQuality = ordered.isEmpty ? quality : .ok
         let sentences = describer.sentences(for: located, imageQuality: spokenQuality)
+        let announced = describer.mentions(of: located).flatMap(\.objects)
         timings.describeMilliseconds = (clock.now - start).milliseconds
 
         return SceneReport(source: frame.sourceName, imageWidth: frame.image.width, imageHeight: frame.image.height,
-                           quality: quality, objects: ordered, sentences: sentences, timings: timings,
+                           quality: quality, objects: ordered, sentences: sentences, announced: announced, timings: timings,
                            depthSource: depthSource)
     }
 }

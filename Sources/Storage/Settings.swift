@@ -20,8 +20,9 @@ public struct Settings: Codable, Equatable, Sendable {
 }
 
 public struct DetectionSettings: Codable, Equatable, Sendable {
-    /// Detections below this confidence are not announced.
-    public var confidenceThreshold = 0.5
+    /// Detections below this confidence are not announced. 0.6 is the product's safety default:
+    /// a wrong object announced to a blind user costs more than a missed one.
+    public var confidenceThreshold = 0.6
     /// Non-maximum-suppression overlap (intersection over union) above which boxes merge.
     public var iouThreshold = 0.45
     /// The most objects announced for one frame.
@@ -68,7 +69,8 @@ public struct SpeechSettings: Codable, Equatable, Sendable {
     public var rateWordsPerMinute = 175
     /// espeak-ng's `-p`: 0 to 99, 50 its default.
     public var pitch = 50
-    public var volumePercent = 100
+    /// 70 %: loud enough over street noise in earphones without startling (issue 3).
+    public var volumePercent = 70
 
     public init() {}
 }

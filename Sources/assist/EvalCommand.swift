@@ -106,10 +106,10 @@ struct EvalDistance: AsyncParsableCommand {
     var intrinsics: String = "525,525,319.5,239.5"
 
     @Option(help: ArgumentHelp("Camera height above the floor in meters.", valueName: "meters"))
-    var cameraHeight: Double = CameraSettings.defaultHeightAboveFloorMeters
+    var cameraHeight: Double = Perception.CameraSettings.defaultHeightAboveFloorMeters
 
     @Option(help: ArgumentHelp("How far the camera looks down, in degrees.", valueName: "degrees"))
-    var cameraPitch: Double = CameraSettings.defaultPitchDownDegrees
+    var cameraPitch: Double = Perception.CameraSettings.defaultPitchDownDegrees
 
     @Flag(help: "Print every compared object and the summary as JSON.")
     var json = false
@@ -119,11 +119,10 @@ struct EvalDistance: AsyncParsableCommand {
         guard !frames.isEmpty else {
             throw CommandFailure("No RGB-D frames were given and ../shared/data/depth was not found.")
         }
-        var cameraOptions = CameraOptions()
-        cameraOptions.intrinsics = intrinsics
-        cameraOptions.cameraHeight = cameraHeight
-        cameraOptions.cameraPitch = cameraPitch
-        let locator = try ObjectLocator(camera: try cameraOptions.settings())
+        let camera = try CameraOptions.cameraSettings(
+            fov: Perception.CameraSettings.defaultHorizontalFieldOfViewDegrees, fovAxis: .horizontal,
+            intrinsics: intrinsics, cameraHeight: cameraHeight, cameraPitch: cameraPitch)
+        let locator = try ObjectLocator(camera: camera)
         let detector = try self.detector.makeDetector(core: InferenceCore())
         let settings = try DetectorSettings(confidenceThreshold: confidence).validated()
 

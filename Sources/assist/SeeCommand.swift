@@ -5,6 +5,7 @@ import Guidance
 import Media
 import Perception
 import Speech
+import Storage
 
 struct See: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -43,6 +44,9 @@ struct See: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Render the spoken description into this WAV file.", valueName: "file.wav"))
     var speakTo: String?
 
+    @Flag(help: "Don't add what is announced to the detection history (assist history) or the usage statistics.")
+    var noHistory = false
+
     func validate() throws {
         guard !images.isEmpty else { throw ValidationError("Give at least one picture to describe.") }
         if depth.depth != nil && images.count > 1 {
@@ -55,25 +59,36 @@ struct See: AsyncParsableCommand {
 
     func run() async throws {
         let core: InferenceCore
-        let analyzer: SceneAnalyzer
+        let objectDetector: ObjectDetector
+        let depthEstimator: DepthEstimator?
         do {
             core = try InferenceCore()
-            analyzer = try SceneAnalyzer(
-                detector: try detector.makeDetector(core: core),
-                depthEstimator: try depth.makeEstimator(core: core, options: detector.inferenceOptions),
-                locator: try ObjectLocator(camera: try camera.settings()),
-                describer: SceneDescriber(language: wording.language, settings: try wording.settings()),
-                iouThreshold: wording.iou)
+            objectDetector = try detector.makeDetector(core: core)
+            depthEstimator = try depth.makeEstimator(core: core, options: detector.inferenceOptions)
         } catch {
             throw CommandFailure(userMessage(for: error), exitCode: 2)
         }
+        let userData = UserData.open(knownCategories: objectDetector.classNames.names)
+        var stored = userData?.currentSettings()
+        var analyzer = try makeAnalyzer(objectDetector, depthEstimator, stored: stored)
+        let session = noHistory ? nil : try? userData?.usage.start(mode: "picture")
+        defer { if let session { try? userData?.usage.finish(session: session) } }
         let synthesizer = try speakTo.map { _ in try SpeechSynthesizer() }
 
         var results: [ImageResult] = []
         var spoken: [SpeechAudio] = []
         for path in images {
+            // Settings changed by another process (assist settings set, a voice command) apply
+            // from the next picture on.
+            if let latest = userData?.currentSettings(), latest != stored {
+                stored = latest
+                analyzer = try makeAnalyzer(objectDetector, depthEstimator, stored: stored)
+            }
             let result = describe(path, with: analyzer)
             results.append(result)
+            if let report = result.report, !noHistory {
+                userData?.record(report.announced, mode: "picture", session: session)
+            }
             if !json { printHuman(result, showName: images.count > 1) }
             if let synthesizer {
                 let text = result.report?.sentences.joined(separator: " ") ?? result.error ?? ""
@@ -87,6 +102,20 @@ struct See: AsyncParsableCommand {
             }
         }
         if results.contains(where: { $0.error != nil }) { throw ExitCode(1) }
+    }
+
+    private func makeAnalyzer(_ objectDetector: ObjectDetector, _ depthEstimator: DepthEstimator?,
+                              stored: Storage.Settings?) throws -> SceneAnalyzer {
+        do {
+            return try SceneAnalyzer(
+                detector: objectDetector, depthEstimator: depthEstimator,
+                locator: try ObjectLocator(camera: try camera.settings(storedFieldOfViewDegrees: stored?.camera.fieldOfViewDegrees)),
+                describer: SceneDescriber(language: wording.language, settings: try wording.settings(stored: stored)),
+                iouThreshold: wording.iouThreshold(stored: stored),
+                ignoredCategories: Set(stored?.detection.ignoredCategories ?? []))
+        } catch {
+            throw CommandFailure(userMessage(for: error), exitCode: 2)
+        }
     }
 
     private func describe(_ path: String, with analyzer: SceneAnalyzer) -> ImageResult {
@@ -132,8 +161,8 @@ struct ImageResult: Encodable {
 }
 
 struct CameraOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The camera's field of view in degrees.", valueName: "degrees"))
-    var fov: Double = CameraSettings.defaultHorizontalFieldOfViewDegrees
+    @Option(help: ArgumentHelp("The camera's field of view in degrees (default: the stored setting, 70).", valueName: "degrees"))
+    var fov: Double?
 
     @Option(help: "What --fov is measured across: horizontal (the picture's width) or longer-side (the sensor's longer side, as phone specifications give it).")
     var fovAxis: FieldOfViewAxis = .horizontal
@@ -142,12 +171,19 @@ struct CameraOptions: ParsableArguments {
     var intrinsics: String?
 
     @Option(help: ArgumentHelp("Camera height above the floor in meters (chest-worn: 1.3).", valueName: "meters"))
-    var cameraHeight: Double = CameraSettings.defaultHeightAboveFloorMeters
+    var cameraHeight: Double = Perception.CameraSettings.defaultHeightAboveFloorMeters
 
     @Option(help: ArgumentHelp("How far the camera looks down, in degrees (0 = level).", valueName: "degrees"))
-    var cameraPitch: Double = CameraSettings.defaultPitchDownDegrees
+    var cameraPitch: Double = Perception.CameraSettings.defaultPitchDownDegrees
 
-    func settings() throws -> CameraSettings {
+    func settings(storedFieldOfViewDegrees: Double? = nil) throws -> Perception.CameraSettings {
+        try Self.cameraSettings(fov: fov ?? storedFieldOfViewDegrees ?? Perception.CameraSettings.defaultHorizontalFieldOfViewDegrees,
+                                fovAxis: fovAxis, intrinsics: intrinsics, cameraHeight: cameraHeight, cameraPitch: cameraPitch)
+    }
+
+    /// Camera settings from option values (also used by commands with other defaults).
+    static func cameraSettings(fov: Double, fovAxis: FieldOfViewAxis, intrinsics: String?, cameraHeight: Double,
+                               cameraPitch: Double) throws -> Perception.CameraSettings {
         let lens: CameraLens
         if let intrinsics {
             let numbers = intrinsics.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
@@ -159,22 +195,22 @@ struct CameraOptions: ParsableArguments {
         } else {
             lens = fovAxis == .horizontal ? .horizontalFieldOfView(degrees: fov) : .fieldOfViewAcrossLongerSide(degrees: fov)
         }
-        return try CameraSettings(lens: lens, heightAboveFloorMeters: cameraHeight, pitchDownDegrees: cameraPitch)
+        return try Perception.CameraSettings(lens: lens, heightAboveFloorMeters: cameraHeight, pitchDownDegrees: cameraPitch)
     }
 }
 
 struct WordingOptions: ParsableArguments {
-    @Option(help: "Objects below this confidence (0–1) are never mentioned.")
-    var confidence: Float = DescriptionSettings.defaultMinimumConfidence
+    @Option(help: "Objects below this confidence (0–1) are never mentioned (default: the stored setting, 0.6).")
+    var confidence: Float?
 
-    @Option(help: "Boxes of one class overlapping more than this (0–1) are one object.")
-    var iou: Float = 0.45
+    @Option(help: "Boxes of one class overlapping more than this (0–1) are one object (default: the stored setting, 0.45).")
+    var iou: Float?
 
-    @Option(help: "Mention at most this many objects, closest first.")
-    var maxObjects: Int = DescriptionSettings.defaultMaximumObjects
+    @Option(help: "Mention at most this many objects, closest first (default: the stored setting, 5).")
+    var maxObjects: Int?
 
-    @Option(help: "Distances in meters or feet.")
-    var units: DistanceUnit = .meters
+    @Option(help: "Distances in meters or feet (default: the stored units setting).")
+    var units: DistanceUnit?
 
     @Option(help: "Sentence form: brief (\"Chair, 2 meters, left.\") or full (\"Chair is 2 meters away on the left.\").")
     var style: SentenceStyle = .brief
@@ -186,14 +222,23 @@ struct WordingOptions: ParsableArguments {
     var language: String = "en"
 
     func validate() throws {
-        guard (0...1).contains(confidence) else { throw ValidationError("--confidence must be from 0 to 1, not \(confidence).") }
-        guard iou > 0, iou <= 1 else { throw ValidationError("--iou must be above 0 and at most 1, not \(iou).") }
-        guard maxObjects >= 1 else { throw ValidationError("--max-objects must be at least 1, not \(maxObjects).") }
+        if let confidence, !(0...1).contains(confidence) { throw ValidationError("--confidence must be from 0 to 1, not \(confidence).") }
+        if let iou, !(iou > 0 && iou <= 1) { throw ValidationError("--iou must be above 0 and at most 1, not \(iou).") }
+        if let maxObjects, maxObjects < 1 { throw ValidationError("--max-objects must be at least 1, not \(maxObjects).") }
     }
 
-    func settings() throws -> DescriptionSettings {
-        try DescriptionSettings(minimumConfidence: confidence, maximumObjects: maxObjects, unit: units,
-                                sentenceStyle: style, directionStyle: directions)
+    /// An option given on the command line wins over the stored setting, which wins over the default.
+    func settings(stored: Storage.Settings?) throws -> DescriptionSettings {
+        let storedUnit: DistanceUnit? = stored.map { $0.units == .imperial ? .feet : .meters }
+        return try DescriptionSettings(
+            minimumConfidence: confidence ?? stored.map { Float($0.detection.confidenceThreshold) }
+                ?? DescriptionSettings.defaultMinimumConfidence,
+            maximumObjects: maxObjects ?? stored?.detection.maximumObjects ?? DescriptionSettings.defaultMaximumObjects,
+            unit: units ?? storedUnit ?? .meters, sentenceStyle: style, directionStyle: directions)
+    }
+
+    func iouThreshold(stored: Storage.Settings?) -> Float {
+        iou ?? stored.map { Float($0.detection.iouThreshold) } ?? 0.45
     }
 }
 

@@ -13,6 +13,14 @@ enum AssistBinary {
     static let shared = checkout.deletingLastPathComponent().appendingPathComponent("shared")
     static func image(_ name: String) -> String { shared.appendingPathComponent("data/images/\(name)").path }
 
+    /// Data and config folders that persist across calls within one test.
+    static func userFolders() -> (environment: [String: String], remove: () -> Void) {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("assist-user-\(UUID())")
+        return (["XDG_DATA_HOME": home.appendingPathComponent("data").path,
+                 "XDG_CONFIG_HOME": home.appendingPathComponent("config").path],
+                { try? FileManager.default.removeItem(at: home) })
+    }
+
     struct Output {
         var status: Int32
         var standardOutput: String
@@ -25,8 +33,13 @@ enum AssistBinary {
         process.arguments = arguments
         process.currentDirectoryURL = checkout
         var env = ProcessInfo.processInfo.environment
-        // Keep tests out of the user's real cache.
+        // Keep tests out of the user's real folders: a shared cache (compiled models), and fresh
+        // data and config folders per call unless the test passes its own.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("assist-test-\(UUID())")
         env["XDG_CACHE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("assist-test-cache").path
+        env["XDG_DATA_HOME"] = scratch.appendingPathComponent("data").path
+        env["XDG_CONFIG_HOME"] = scratch.appendingPathComponent("config").path
+        defer { try? FileManager.default.removeItem(at: scratch) }
         for (key, value) in environment { env[key] = value }
         process.environment = env
         // stdout through a pipe, stderr into a file: reading one pipe to its end while the other
