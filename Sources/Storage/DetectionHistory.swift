@@ -34,7 +34,7 @@ public struct AnnouncedDetection: Codable, Equatable, Sendable {
             throw StorageError.invalidRecord(field: "confidence", allowed: "a number from 0 to 1", given: "\(confidence)")
         }
         if let distanceMeters, !(distanceMeters.isFinite && distanceMeters >= 0) {
-            throw StorageError.invalidRecord(field: "distanceMeters", allowed: "a distance of 0 metres or more", given: "\(distanceMeters)")
+            throw StorageError.invalidRecord(field: "distanceMeters", allowed: "a distance of 0 meters or more", given: "\(distanceMeters)")
         }
         guard announcedAt.timeIntervalSince1970.isFinite else {
             throw StorageError.invalidRecord(field: "announcedAt", allowed: "a valid time", given: "\(announcedAt)")

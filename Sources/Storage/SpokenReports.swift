@@ -5,7 +5,7 @@ import Foundation
 /// They live beside the data they read rather than in Guidance, because Storage must not depend
 /// on Guidance (which comes later in the data flow) and these sentences need nothing but storage.
 public enum SpokenReport {
-    /// "Recently, in the order announced: person ahead, 2 metres, 87 percent sure; car on the left, …"
+    /// "Recently, in the order announced: person ahead, 2 meters, 87 percent sure; car on the left, …"
     public static func recentDetections(_ detections: [AnnouncedDetection], units: MeasurementUnits) -> String {
         guard !detections.isEmpty else { return "Nothing has been detected recently." }
         let items = detections.map { detection -> String in
@@ -50,7 +50,7 @@ public enum SpokenReport {
         switch units {
         case .metric:
             let value = meters < 10 ? (meters * 10).rounded() / 10 : meters.rounded()
-            return "\(number(value)) \(value == 1 ? "metre" : "metres")"
+            return "\(number(value)) \(value == 1 ? "meter" : "meters")"
         case .imperial:
             let feet = (meters / 0.3048).rounded()
             return "\(number(feet)) \(feet == 1 ? "foot" : "feet")"

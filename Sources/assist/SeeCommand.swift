@@ -71,12 +71,11 @@ struct See: AsyncParsableCommand {
         let userData = UserData.open(knownCategories: objectDetector.classNames.names)
         var stored = userData?.currentSettings()
         var analyzer = try makeAnalyzer(objectDetector, depthEstimator, stored: stored)
-        let session = noHistory ? nil : try? userData?.usage.start(mode: "picture")
+        let session = noHistory ? nil : try? userData?.usage.start(mode: "picture description")
         defer { if let session { try? userData?.usage.finish(session: session) } }
-        let synthesizer = try speakTo.map { _ in try SpeechSynthesizer() }
 
         var results: [ImageResult] = []
-        var spoken: [SpeechAudio] = []
+        var spoken: [String] = []
         for path in images {
             // Settings changed by another process (assist settings set, a voice command) apply
             // from the next picture on.
@@ -87,20 +86,16 @@ struct See: AsyncParsableCommand {
             let result = describe(path, with: analyzer)
             results.append(result)
             if let report = result.report, !noHistory {
-                userData?.record(report.announced, mode: "picture", session: session)
+                userData?.record(report.announced, mode: "picture description", session: session)
             }
             if !json { printHuman(result, showName: images.count > 1) }
-            if let synthesizer {
+            if speakTo != nil {
                 let text = result.report?.sentences.joined(separator: " ") ?? result.error ?? ""
-                spoken.append(try synthesizer.synthesize(images.count > 1 ? "\(result.source). \(text)" : text))
+                spoken.append(images.count > 1 ? "\(result.source). \(text)" : text)
             }
         }
         if json { try printJSON(results) }
-        if let speakTo {
-            do { try SpeechFileSink(url: URL(fileURLWithPath: speakTo)).write(spoken) } catch {
-                throw CommandFailure(userMessage(for: error), exitCode: 1)
-            }
-        }
+        if let speakTo { try SpokenOutput.render(spoken, to: speakTo, voice: SpokenOutput.voice(from: stored)) }
         if results.contains(where: { $0.error != nil }) { throw ExitCode(1) }
     }
 

@@ -15,6 +15,9 @@ struct StatsCommand: ParsableCommand {
     @Flag(help: "Print JSON (the sentence and the per-mode totals) for scripts.")
     var json = false
 
+    @Option(help: ArgumentHelp("Also speak the report sentence into this WAV file, with the stored voice.", valueName: "file.wav"))
+    var speakTo: String?
+
     func validate() throws {
         _ = try interval()
     }
@@ -45,10 +48,15 @@ struct StatsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let statistics = UsageStatistics(database: try SettingsStorageAccess.open())
+        let database = try SettingsStorageAccess.open()
+        let statistics = UsageStatistics(database: database)
         let period = try interval()
         let summary = try statistics.summary(from: period.start, to: period.end)
         let sentence = SpokenReport.usage(summary, period: period.name)
+        if let speakTo {
+            let settings = try? SettingsStore(database: database, validator: SettingsStorageAccess.validator()).current()
+            try SpokenOutput.render([sentence], to: speakTo, voice: SpokenOutput.voice(from: settings))
+        }
         if json { try SettingsStorageAccess.printJSON(Output(sentence: sentence, summary: summary)); return }
         print(sentence)
         for mode in summary.modes {

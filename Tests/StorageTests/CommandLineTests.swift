@@ -60,7 +60,7 @@ struct CommandLineTests {
 
         let recent = try runProcess(assist, ["history", "recent"], environment: storage.environment)
         #expect(recent.standardOutput ==
-                "The last 2 detections, oldest first: person ahead, 2 metres, 87 percent sure; car on the left, 5 metres, 64 percent sure.\n")
+                "The last 2 detections, oldest first: person ahead, 2 meters, 87 percent sure; car on the left, 5 meters, 64 percent sure.\n")
         let listed = try runProcess(assist, ["history", "--label", "car", "--since", "1h", "--json"], environment: storage.environment)
         #expect(listed.status == 0, "\(listed.standardError)")
         #expect(listed.standardOutput.contains("\"label\" : \"car\"") && !listed.standardOutput.contains("person"))

@@ -18,7 +18,7 @@ struct DetectionHistoryTests {
         let recent = try history.recent()
         #expect(recent.map(\.label) == Array(labels.suffix(10)))
         let sentence = SpokenReport.recentDetections(Array(recent.suffix(2)), units: .metric)
-        #expect(sentence == "The last 2 detections, oldest first: bottle ahead, 2 metres, 60 percent sure; tv ahead, 2 metres, 61 percent sure.")
+        #expect(sentence == "The last 2 detections, oldest first: bottle ahead, 2 meters, 60 percent sure; tv ahead, 2 meters, 61 percent sure.")
         #expect(SpokenReport.recentDetections([], units: .metric) == "Nothing has been detected recently.")
         let imperial = SpokenReport.recentDetections([detection("door", 0.9, direction: "on the left", meters: 3, at: referenceNow)], units: .imperial)
         #expect(imperial == "Recently: door on the left, 10 feet, 90 percent sure.")
