@@ -35,7 +35,7 @@ struct SettingsStoreTests {
         defer { storage.remove() }
         let first = settingsStore(try storage.open())
         let second = settingsStore(try storage.open())
-        #expect(try second.current().detection.confidenceThreshold == 0.5)
+        #expect(try second.current().detection.confidenceThreshold == 0.6)
         try first.set("detection.confidenceThreshold", text: "0.65")
         #expect(try second.current().detection.confidenceThreshold == 0.65)
     }
