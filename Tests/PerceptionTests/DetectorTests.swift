@@ -96,3 +96,33 @@ struct DetectorTests {
         #expect(try detector(SharedData.irModel).compiledPrecision == "f32")
     }
 }
+
+@Suite("Inference options")
+struct InferenceOptionsTests {
+    @Test("compiling writes OpenVINO's compiled-model cache into the chosen folder")
+    func modelCache() throws {
+        let folder = try SharedData.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = folder.appendingPathComponent("openvino")
+        _ = try ObjectDetector(modelURL: SharedData.onnxModel, options: InferenceOptions(cacheDirectory: cache))
+        let entries = try FileManager.default.contentsOfDirectory(atPath: cache.path)
+        #expect(entries.contains { $0.hasSuffix(".blob") })
+    }
+
+    @Test("a device OpenVINO does not find is refused with the devices that exist")
+    func missingDevice() throws {
+        let core = try InferenceCore()
+        let available = try core.availableDevices()
+        #expect(available.contains("CPU"))
+        guard let absent = [InferenceDevice.gpu, .npu].first(where: { device in !available.contains { $0.hasPrefix(device.rawValue) } }) else {
+            return   // both present: nothing is missing on this machine
+        }
+        do {
+            _ = try ObjectDetector(modelURL: SharedData.onnxModel, options: InferenceOptions(device: absent, cacheDirectory: nil), core: core)
+            Issue.record("compiling for an absent \(absent.rawValue) succeeded")
+        } catch let error as InferenceError {
+            #expect(error == .deviceUnavailable(device: absent.rawValue, available: available))
+            #expect(error.userMessage.contains("CPU"))
+        }
+    }
+}
