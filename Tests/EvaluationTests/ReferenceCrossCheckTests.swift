@@ -1,3 +1,4 @@
+import AssistCore
 import Foundation
 import Testing
 @testable import Evaluation
@@ -41,7 +42,7 @@ struct ReferenceCrossCheckTests {
     /// distinct, so NumPy's unstable sort cannot reorder ties.
     /// With `tiedConfidences`, confidences are multiples of 0.05 instead, so many are equal.
     static func randomScenes(seed: UInt64, count: Int, classCount: Int, tiedConfidences: Bool = false) -> [Scene] {
-        var random = SeededGenerator(seed: seed)
+        var random = SplitMix64(seed: seed)
         var usedConfidences: Set<Float> = []
         func confidence() -> Float {
             if tiedConfidences { return Float(Int.random(in: 1...20, using: &random)) * 0.05 }

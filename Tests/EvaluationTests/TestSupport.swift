@@ -1,3 +1,4 @@
+import AssistCore
 import Foundation
 @testable import Evaluation
 import Perception
@@ -25,18 +26,6 @@ func object(_ classIndex: Int, _ x0: Float, _ y0: Float, _ x1: Float, _ y1: Floa
     GroundTruthObject(classIndex: classIndex, box: BoundingBox(x0: x0, y0: y0, x1: x1, y1: y1))
 }
 
-/// SplitMix64: a small seeded generator, so the random cross-check is the same on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Runs `python3` with the arguments and returns its standard output; throws on a non-zero exit.
 func runPython(_ arguments: [String]) throws -> Data {

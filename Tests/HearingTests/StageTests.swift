@@ -1,3 +1,4 @@
+import AssistCore
 import Foundation
 import Testing
 @testable import Hearing

@@ -9,7 +9,7 @@ struct GeometryDepthTests {
     /// and inside the box's core (35..<65) 30 % of pixels at 8 m and 20 % holes.
     func depthWithOutliers(outlierShare: Double = 0.3, holeShare: Double = 0.2) -> DepthMap {
         var values = [Float](repeating: 8, count: 100 * 100)
-        var generator = SeededGenerator(seed: 7)
+        var generator = SplitMix64(seed: 7)
         for y in 20..<80 {
             for x in 20..<80 {
                 let draw = Double.random(in: 0..<1, using: &generator)
@@ -116,15 +116,3 @@ struct GeometryDepthTests {
     }
 }
 
-/// SplitMix64, so the made-up depth is the same on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

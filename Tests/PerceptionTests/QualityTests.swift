@@ -7,7 +7,7 @@ import Testing
 struct QualityTests {
     /// Random grey noise: every pixel its own value, as sharp as a picture gets.
     func noise(width: Int = 320, height: Int = 240, seed: UInt64 = 1) -> RGBImage {
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         for i in 0..<(width * height) {
             let value = UInt8.random(in: 40...220, using: &generator)
