@@ -22,11 +22,17 @@ struct See: AsyncParsableCommand {
         Errors for one picture are reported in one sentence on standard error and the other pictures are \
         still described; the exit status is 1 when any picture failed.
 
+        The description is also spoken, on the default audio output (or --audio-device), unless --quiet; \
+        --speak-to renders it into a WAV file instead. With --json it is spoken only when --speak-to or \
+        --audio-device asks for it. Where no audio device exists the sentences are still printed, and \
+        standard error says once that they could not be spoken.
+
         Examples:
           assist see photo.jpg
           assist see photo.jpg --json
           assist see room_color.png --depth room_depth.png --depth-format tum
           assist see ../shared/data/images/*.jpg --speak-to description.wav
+          assist see photo.jpg --quiet
         """)
 
     @Argument(help: ArgumentHelp("Pictures: JPEG, PNG, WebP, BMP or anything else FFmpeg reads.", valueName: "image"))
@@ -40,8 +46,7 @@ struct See: AsyncParsableCommand {
     @Flag(help: "Print every object as JSON (label, confidence, box, angle in degrees, direction, distance in meters or null) with stage timings, instead of sentences.")
     var json = false
 
-    @Option(help: ArgumentHelp("Render the spoken description into this WAV file.", valueName: "file.wav"))
-    var speakTo: String?
+    @OptionGroup(title: "Speech") var speech: SpeechOutputOptions
 
     func validate() throws {
         guard !images.isEmpty else { throw ValidationError("Give at least one picture to describe.") }
@@ -67,26 +72,46 @@ struct See: AsyncParsableCommand {
         } catch {
             throw CommandFailure(userMessage(for: error), exitCode: 2)
         }
-        let synthesizer = try speakTo.map { _ in try SpeechSynthesizer() }
+        let spoken = try makeSpokenOutput()
 
         var results: [ImageResult] = []
-        var spoken: [SpeechAudio] = []
-        for path in images {
+        for (index, path) in images.enumerated() {
             let result = describe(path, with: analyzer)
             results.append(result)
             if !json { printHuman(result, showName: images.count > 1) }
-            if let synthesizer {
-                let text = result.report?.sentences.joined(separator: " ") ?? result.error ?? ""
-                spoken.append(try synthesizer.synthesize(images.count > 1 ? "\(result.source). \(text)" : text))
+            if let spoken {
+                // One utterance per sentence: each stays short, and none is dropped for length.
+                var sentences = result.report?.sentences ?? result.error.map { [$0] } ?? []
+                if images.count > 1 { sentences.insert("\(result.source).", at: 0) }
+                for (number, sentence) in sentences.enumerated() {
+                    spoken.say(Utterance(sentence, priority: .answer, contentKey: "\(index)#\(number)"))
+                }
             }
         }
         if json { try printJSON(results) }
-        if let speakTo {
-            do { try SpeechFileSink(url: URL(fileURLWithPath: speakTo)).write(spoken) } catch {
-                throw CommandFailure(userMessage(for: error), exitCode: 1)
-            }
+        do { try spoken?.finish() } catch {
+            throw CommandFailure(userMessage(for: error), exitCode: 1)
         }
         if results.contains(where: { $0.error != nil }) { throw ExitCode(1) }
+    }
+
+    /// Where the description is spoken; nil when it is not (--quiet, --json, or no audio device,
+    /// which is said once on standard error: the printed description must not fail for it).
+    private func makeSpokenOutput() throws -> SpokenOutput? {
+        if speech.quiet || (json && speech.speakTo == nil && speech.audioDevice == nil) { return nil }
+        do {
+            return try SpokenOutput(speech)
+        } catch let error as AudioDeviceError where speech.audioDevice == nil {
+            let sentence = error.userMessage.dropLast()
+            let reason = error == .noAudioDevice || error == .noOutputDevice
+                ? "no audio device was found" : sentence.prefix(1).lowercased() + sentence.dropFirst()
+            FileHandle.standardError.write(Data("The description could not be spoken because \(reason); use --speak-to FILE.wav to render it, or --quiet.\n".utf8))
+            return nil
+        } catch let error as AudioFileError {
+            throw CommandFailure(error.userMessage, exitCode: 1)
+        } catch {
+            throw CommandFailure(userMessage(for: error), exitCode: 2)
+        }
     }
 
     private func describe(_ path: String, with analyzer: SceneAnalyzer) -> ImageResult {
