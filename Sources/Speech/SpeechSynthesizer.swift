@@ -97,7 +97,7 @@ public final class SpeechSynthesizer: TextToSpeech, @unchecked Sendable {
         }
         sampleRate = Int(Self.engineSampleRate)
         self.settings = settings
-        guard espeak_SetVoiceByName(settings.voice) == EE_OK else {
+        guard Self.selectVoice(settings.voice) else {
             throw .unknownVoice(settings.voice, available: Self.unlockedVoiceNames())
         }
     }
@@ -126,6 +126,18 @@ public final class SpeechSynthesizer: TextToSpeech, @unchecked Sendable {
         return unlockedVoiceNames()
     }
 
+    /// Selects a voice by its file name ("en", "fr") or, failing that, by the language names that
+    /// `availableVoices` lists ("fr-fr", "en-us"), which `espeak_SetVoiceByName` does not take.
+    /// Call with `engineLock` held.
+    private static func selectVoice(_ voice: String) -> Bool {
+        if espeak_SetVoiceByName(voice) == EE_OK { return true }
+        return voice.withCString { language in
+            var properties = espeak_VOICE()
+            properties.languages = language
+            return espeak_SetVoiceByProperties(&properties) == EE_OK
+        }
+    }
+
     private static func unlockedVoiceNames() -> [String] {
         guard let list = espeak_ListVoices(nil) else { return [] }
         var names: [String] = []
@@ -143,7 +155,7 @@ public final class SpeechSynthesizer: TextToSpeech, @unchecked Sendable {
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw .emptyText }
         Self.engineLock.lock()
         defer { Self.engineLock.unlock() }
-        espeak_SetVoiceByName(settings.voice)
+        _ = Self.selectVoice(settings.voice)
         espeak_SetParameter(espeakRATE, Int32(Self.engineRate(forWordsPerMinute: settings.wordsPerMinute)), 0)
         espeak_SetParameter(espeakPITCH, Int32(settings.pitch), 0)
         // espeak-ng's volume is 0–200 with 100 as its normal level; our 100 % maps to its 100.

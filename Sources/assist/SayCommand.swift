@@ -38,7 +38,8 @@ struct Say: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Tones to play loud (repeatable).", valueName: "tone"))
     var loudTone: [Earcon] = []
 
-    @Option(help: ArgumentHelp("Where the object is, in degrees: 0 ahead, negative left, positive right (−90…90).", valueName: "degrees"))
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Where the object is, in degrees: 0 ahead, negative left, positive right (−90…90).", valueName: "degrees"))
     var direction: Double?
 
     @Option(help: ArgumentHelp("Vibrate as for an obstacle at this distance in meters.", valueName: "meters"))

@@ -15,6 +15,16 @@ struct SpeechSynthesizerTests {
         #expect(peak > 1000)
     }
 
+    @Test("every listed voice can be chosen by the name the list gives, e.g. fr-fr and en-us")
+    func listedVoicesWork() throws {
+        let voices = try SpeechSynthesizer.availableVoices()
+        #expect(voices.contains("fr-fr") && voices.contains("en-us"))
+        for voice in ["fr-fr", "en-us", "de", "pt-br"] {
+            let audio = try SpeechSynthesizer(settings: SpeechVoiceSettings(voice: voice)).synthesize("1 2 3")
+            #expect(audio.durationSeconds > 0.5, "\(voice)")
+        }
+    }
+
     @Test("faster speech is shorter")
     func rateChangesDuration() throws {
         let text = "Person, 2 meters, slightly left. Chair, 3 meters, right."

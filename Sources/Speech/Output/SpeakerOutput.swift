@@ -45,7 +45,12 @@ public final class SoundCardPlayback: PlaybackDevice, @unchecked Sendable {
             }
             return device
         }
-        return try stream.device(named: name, forInput: false)
+        do {
+            return try stream.device(named: name, forInput: false)
+        } catch AudioDeviceError.noAudioDevice {
+            // The duplex wording asks for a microphone too; speech needs only an output.
+            throw AudioDeviceError.noOutputDevice
+        }
     }
 
     public var name: String { device?.name ?? requestedName ?? "default" }
