@@ -3,7 +3,7 @@ import Perception  // Duration.milliseconds
 import Speech
 import Synchronization
 
-/// `assist say --benchmark`: the time from queueing a 6-word sentence to its first sample being
+/// `assist say --benchmark`: the time from queueing a 6-word sentence to its first audible sample being
 /// handed to the output (a device paced in real time with 256-frame buffers, as a sound card
 /// pulls them), and the voice's real-time factor (synthesis time over speech duration).
 struct SayBenchmark {
@@ -52,7 +52,7 @@ struct SayBenchmark {
         latencies.sort()
         enqueueTimes.sort()
         func ms(_ s: Double) -> String { String(format: "%.1f ms", s * 1000) }
-        print("Enqueue to first sample handed to the output (6-word sentence, 256-frame buffers at \(Int(queue.sampleRateHz)) Hz, \(latencies.count) runs): median \(ms(latencies[latencies.count / 2])), worst \(ms(latencies.last!)).")
+        print("Enqueue to first audible sample handed to the output (6-word sentence, 256-frame buffers at \(Int(queue.sampleRateHz)) Hz, \(latencies.count) runs): median \(ms(latencies[latencies.count / 2])), worst \(ms(latencies.last!)).")
         print("  of which synthesis and planning in enqueue: median \(ms(enqueueTimes[enqueueTimes.count / 2])), worst \(ms(enqueueTimes.last!)); the rest is waiting for the next buffer (at most \(ms(256 / queue.sampleRateHz))).")
         print(String(format: "Real-time factor of the voice at %d words per minute: %.4f (%.1f s of speech synthesised in %.1f ms).",
                      voiceSettings.wordsPerMinute, synthesisSeconds / audioSeconds, audioSeconds, synthesisSeconds * 1000))

@@ -300,8 +300,9 @@ public final class UtteranceQueue: Sendable {
                         kept = Array(kept[..<fits])
                         audio = best
                     }
-                    speechSeconds = audio.durationSeconds
-                    speech = Self.resample(audio.samples.map { Float($0) / 32768 }, from: Double(audio.sampleRate), to: sampleRateHz)
+                    let words = Self.withoutLeadingSilence(audio.samples)
+                    speechSeconds = Double(words.count) / Double(audio.sampleRate)
+                    speech = Self.resample(words.map { Float($0) / 32768 }, from: Double(audio.sampleRate), to: sampleRateHz)
                 } catch {
                     failure = error
                 }
@@ -329,6 +330,16 @@ public final class UtteranceQueue: Sendable {
         let plan = PlannedUtterance(id: id, utterance: said, droppedPhrases: dropped, speechSeconds: speechSeconds,
                                     durationSeconds: Double(stereo.count / 2) / sampleRateHz, voiceFailure: failure)
         return Track(plan: plan, samples: stereo)
+    }
+
+    /// espeak-ng starts every synthesis with about 50 ms of silence (1 080 samples at 22 050 Hz):
+    /// pure delay before the first word, so it is cut down to 2 ms. Trailing silence stays; the
+    /// queue's pause follows it anyway.
+    static func withoutLeadingSilence(_ samples: [Int16]) -> ArraySlice<Int16> {
+        // −60 dBFS: below anything espeak-ng voices, above its dithering-free digital silence.
+        let threshold: Int16 = 33
+        guard let first = samples.firstIndex(where: { abs(Int32($0)) > threshold }) else { return samples[...] }
+        return samples[max(first - 44, 0)...]
     }
 
     /// Linear interpolation: speech (22 050 Hz) to a device rate such as 48 000 Hz. Speech has
