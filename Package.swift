@@ -37,6 +37,8 @@ let package = Package(
         // No pkgConfig: its .pc adds -pthread, which SwiftPM prohibits; the module map links it.
         .systemLibrary(name: "CPortAudio", path: "Sources/C/CPortAudio",
                        providers: [.apt(["portaudio19-dev"])]),
+        // Linux evdev force feedback (linux/input.h, from the kernel headers): vibration.
+        .systemLibrary(name: "CLinuxInput", path: "Sources/C/CLinuxInput"),
 
         // Shared by both assistants: errors, frames, settings locations, clocks.
         .target(name: "AssistCore"),
@@ -49,7 +51,7 @@ let package = Package(
         .target(name: "Guidance", dependencies: ["AssistCore", "Perception"],
                 resources: [.copy("Templates")]),
         // Spoken output: text-to-speech (espeak-ng), later tones and the utterance queue.
-        .target(name: "Speech", dependencies: ["AssistCore", "Media", "CEspeakNG"]),
+        .target(name: "Speech", dependencies: ["AssistCore", "Media", "CEspeakNG", "CLinuxInput"]),
         // Hearing-aid processing chain.
         .target(name: "Hearing", dependencies: ["AssistCore", "CKissFFT"]),
         // Accuracy measurement (mAP on labelled image sets, distance error on RGB-D frames).

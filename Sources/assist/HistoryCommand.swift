@@ -90,7 +90,7 @@ struct HistoryCommand: ParsableCommand {
             let settings = try SettingsStore(database: database, validator: SettingsStorageAccess.validator()).current()
             let sentence = SpokenReport.recentDetections(detections, units: settings.units)
             if json { try SettingsStorageAccess.printJSON(Output(sentence: sentence, detections: detections)) } else { print(sentence) }
-            if let speakTo { try SpokenOutput.render([sentence], to: speakTo, voice: SpokenOutput.voice(from: settings)) }
+            if let speakTo { try StoredVoiceSpeech.render([sentence], to: speakTo, voice: StoredVoiceSpeech.voice(from: settings)) }
         }
     }
 

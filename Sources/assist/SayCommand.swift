@@ -1,45 +1,72 @@
 import ArgumentParser
 import AssistCore
 import Foundation
+import Media
 import Speech
 
 struct Say: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "say",
-        abstract: "Speaks text with the offline voice (espeak-ng) into a WAV file.",
+        abstract: "Speaks text with the offline voice (espeak-ng) on the sound card, or into a WAV file.",
         discussion: """
-        Playing through the sound card is not part of this command yet; render with --speak-to and play \
-        the file. --list-voices prints the installed voices.
+        The speech goes to the default audio output, or the one chosen with --audio-device (see \
+        `assist devices`); --speak-to renders it into a WAV file instead. --direction places the voice \
+        (and --tone) to the left or right; --mono turns that off. --vibrate plays the vibration an \
+        obstacle at that distance gets, on a force-feedback device (--vibration-device, or the first one \
+        found); where there is none, a tone is played instead and you hear once that haptic feedback is \
+        not available.
 
-        Example:
-          assist say "Bus, 4 meters, ahead." --speak-to bus.wav --rate 250
+        Examples:
+          assist say "Bus, 4 meters, ahead."
+          assist say "Car, 3 meters, left." --tone vehicle --direction -40 --speak-to car.wav
+          assist say --tone nothing-found --speak-to none.wav
+          assist say --list-voices
+          assist say --benchmark
         """)
 
     @Argument(help: "The text to speak.")
     var text: String?
 
-    @Option(help: ArgumentHelp("Render the speech into this WAV file.", valueName: "file.wav"))
-    var speakTo: String?
+    @OptionGroup(title: "Speech") var speech: SpeechOutputOptions
 
-    @Option(help: "Voice or language, e.g. en, en-us, fr-fr (see --list-voices).")
-    var voice: String = "en"
+    @Option(help: ArgumentHelp("Play this tone before the words (or alone): \(Earcon.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "tone"))
+    var tone: Earcon?
 
-    @Option(help: "Speaking rate in words per minute (80–450).")
-    var rate: Int = 175
+    @Option(help: ArgumentHelp("How serious it is, 0–1: the tone is louder the more serious.", valueName: "0-1"))
+    var severity: Double = 0.5
 
-    @Option(help: "Pitch, 0–100 (50 is the voice's normal pitch).")
-    var pitch: Int = 50
+    @Option(help: ArgumentHelp("Tones to play loud (repeatable).", valueName: "tone"))
+    var loudTone: [Earcon] = []
 
-    @Option(help: "Volume in percent (0–100).")
-    var volume: Int = 70
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Where the object is, in degrees: 0 ahead, negative left, positive right (−90…90).", valueName: "degrees"))
+    var direction: Double?
+
+    @Option(help: ArgumentHelp("Vibrate as for an obstacle at this distance in meters.", valueName: "meters"))
+    var vibrate: Double?
+
+    @Option(help: ArgumentHelp("The force-feedback device to vibrate, e.g. /dev/input/event5 (default: the first one that can rumble).", valueName: "path"))
+    var vibrationDevice: String?
 
     @Flag(help: "List the installed voices and exit.")
     var listVoices = false
 
+    @Flag(help: "Measure the time from queueing a sentence to its first sample reaching the output, and the voice's real-time factor.")
+    var benchmark = false
+
     func validate() throws {
-        if listVoices { return }
-        guard text != nil else { throw ValidationError("Give the text to speak, in quotes.") }
-        guard speakTo != nil else { throw ValidationError("Add --speak-to FILE.wav: speech is rendered to a file for now.") }
+        if listVoices || benchmark { return }
+        if let text, text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw ValidationError("The text to speak is empty; give the words in quotes.")
+        }
+        guard text != nil || tone != nil || vibrate != nil else {
+            throw ValidationError("Give the text to speak, in quotes (or a --tone to play).")
+        }
+        guard (0...1).contains(severity) else { throw ValidationError("--severity must be from 0 to 1, not \(severity).") }
+        if let direction, !(-90...90).contains(direction) {
+            throw ValidationError("--direction must be from -90 (left) to 90 (right) degrees, not \(direction).")
+        }
+        if let vibrate, vibrate < 0 { throw ValidationError("--vibrate takes a distance in meters, 0 or more, not \(vibrate).") }
     }
 
     func run() async throws {
@@ -47,10 +74,41 @@ struct Say: AsyncParsableCommand {
             try SpeechSynthesizer.availableVoices().forEach { print($0) }
             return
         }
-        guard let text, let speakTo else { return }
-        let synthesizer = try SpeechSynthesizer(settings: SpeechVoiceSettings(
-            voice: voice, wordsPerMinute: rate, pitch: pitch, volumePercent: volume))
-        let audio = try synthesizer.synthesize(text)
-        try SpeechFileSink(url: URL(fileURLWithPath: speakTo)).write([audio])
+        if benchmark {
+            try SayBenchmark(voiceSettings: speech.voiceSettings).run()
+            return
+        }
+        let vibration = try vibrate.map { _ in try openVibration() } ?? nil
+        let output: SpokenOutput
+        do {
+            output = try SpokenOutput(speech, loudEarcons: Set(loudTone), vibration: vibration)
+        } catch let error as AudioDeviceError {
+            throw CommandFailure("\(error.userMessage) To hear it later, render it with --speak-to FILE.wav.", exitCode: 1)
+        }
+        let utterance: Utterance
+        if let text {
+            utterance = Utterance(text, priority: .answer, directionDegrees: direction, earcon: tone, severity: severity)
+        } else {
+            utterance = .tone(tone ?? .obstacleHazard, priority: .answer, directionDegrees: direction, severity: severity)
+        }
+        let outcome = output.say(utterance, vibrating: vibrate.map { VibrationPattern.obstacle(distanceMeters: $0) })
+        try output.finish()
+        if case .queued(let plan)? = outcome {
+            if plan.voiceFailure != nil { throw ExitCode(1) }
+            if !plan.droppedPhrases.isEmpty {
+                FileHandle.standardError.write(Data("Left out to stay within 3 seconds: \(plan.droppedPhrases.joined(separator: " "))\n".utf8))
+            }
+        }
+    }
+
+    /// The chosen force-feedback device, the first one found, or nil (the user hears once that
+    /// haptic feedback is not available).
+    private func openVibration() throws -> (any VibrationOutput)? {
+        if let vibrationDevice {
+            do { return try ForceFeedbackVibration(path: vibrationDevice) } catch {
+                throw CommandFailure(error.userMessage, exitCode: 1)
+            }
+        }
+        return ForceFeedbackVibration.findDevice()
     }
 }

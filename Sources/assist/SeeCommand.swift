@@ -23,11 +23,17 @@ struct See: AsyncParsableCommand {
         Errors for one picture are reported in one sentence on standard error and the other pictures are \
         still described; the exit status is 1 when any picture failed.
 
+        The description is also spoken, on the default audio output (or --audio-device), unless --quiet; \
+        --speak-to renders it into a WAV file instead. With --json it is spoken only when --speak-to or \
+        --audio-device asks for it. Where no audio device exists the sentences are still printed, and \
+        standard error says once that they could not be spoken.
+
         Examples:
           assist see photo.jpg
           assist see photo.jpg --json
           assist see room_color.png --depth room_depth.png --depth-format tum
           assist see ../shared/data/images/*.jpg --speak-to description.wav
+          assist see photo.jpg --quiet
         """)
 
     @Argument(help: ArgumentHelp("Pictures: JPEG, PNG, WebP, BMP or anything else FFmpeg reads.", valueName: "image"))
@@ -41,8 +47,7 @@ struct See: AsyncParsableCommand {
     @Flag(help: "Print every object as JSON (label, confidence, box, angle in degrees, direction, distance in meters or null) with stage timings, instead of sentences.")
     var json = false
 
-    @Option(help: ArgumentHelp("Render the spoken description into this WAV file.", valueName: "file.wav"))
-    var speakTo: String?
+    @OptionGroup(title: "Speech") var speech: SpeechOutputOptions
 
     @Flag(help: "Don't add what is announced to the detection history (assist history) or the usage statistics.")
     var noHistory = false
@@ -73,10 +78,10 @@ struct See: AsyncParsableCommand {
         var analyzer = try makeAnalyzer(objectDetector, depthEstimator, stored: stored)
         let session = noHistory ? nil : try? userData?.usage.start(mode: "picture description")
         defer { if let session { try? userData?.usage.finish(session: session) } }
+        let spoken = try makeSpokenOutput()
 
         var results: [ImageResult] = []
-        var spoken: [String] = []
-        for path in images {
+        for (index, path) in images.enumerated() {
             // Settings changed by another process (assist settings set, a voice command) apply
             // from the next picture on.
             if let latest = userData?.currentSettings(), latest != stored {
@@ -89,14 +94,39 @@ struct See: AsyncParsableCommand {
                 userData?.record(report.announced, mode: "picture description", session: session)
             }
             if !json { printHuman(result, showName: images.count > 1) }
-            if speakTo != nil {
-                let text = result.report?.sentences.joined(separator: " ") ?? result.error ?? ""
-                spoken.append(images.count > 1 ? "\(result.source). \(text)" : text)
+            if let spoken {
+                // One utterance per sentence: each stays short, and none is dropped for length.
+                var sentences = result.report?.sentences ?? result.error.map { [$0] } ?? []
+                if images.count > 1 { sentences.insert("\(result.source).", at: 0) }
+                for (number, sentence) in sentences.enumerated() {
+                    spoken.say(Utterance(sentence, priority: .answer, contentKey: "\(index)#\(number)"))
+                }
             }
         }
         if json { try printJSON(results) }
-        if let speakTo { try SpokenOutput.render(spoken, to: speakTo, voice: SpokenOutput.voice(from: stored)) }
+        do { try spoken?.finish() } catch {
+            throw CommandFailure(userMessage(for: error), exitCode: 1)
+        }
         if results.contains(where: { $0.error != nil }) { throw ExitCode(1) }
+    }
+
+    /// Where the description is spoken; nil when it is not (--quiet, --json, or no audio device,
+    /// which is said once on standard error: the printed description must not fail for it).
+    private func makeSpokenOutput() throws -> SpokenOutput? {
+        if speech.quiet || (json && speech.speakTo == nil && speech.audioDevice == nil) { return nil }
+        do {
+            return try SpokenOutput(speech)
+        } catch let error as AudioDeviceError where speech.audioDevice == nil {
+            let sentence = error.userMessage.dropLast()
+            let reason = error == .noAudioDevice || error == .noOutputDevice
+                ? "no audio device was found" : sentence.prefix(1).lowercased() + sentence.dropFirst()
+            FileHandle.standardError.write(Data("The description could not be spoken because \(reason); use --speak-to FILE.wav to render it, or --quiet.\n".utf8))
+            return nil
+        } catch let error as AudioFileError {
+            throw CommandFailure(error.userMessage, exitCode: 1)
+        } catch {
+            throw CommandFailure(userMessage(for: error), exitCode: 2)
+        }
     }
 
     private func makeAnalyzer(_ objectDetector: ObjectDetector, _ depthEstimator: DepthEstimator?,

@@ -55,7 +55,7 @@ struct StatsCommand: ParsableCommand {
         let sentence = SpokenReport.usage(summary, period: period.name)
         if let speakTo {
             let settings = try? SettingsStore(database: database, validator: SettingsStorageAccess.validator()).current()
-            try SpokenOutput.render([sentence], to: speakTo, voice: SpokenOutput.voice(from: settings))
+            try StoredVoiceSpeech.render([sentence], to: speakTo, voice: StoredVoiceSpeech.voice(from: settings))
         }
         if json { try SettingsStorageAccess.printJSON(Output(sentence: sentence, summary: summary)); return }
         print(sentence)

@@ -1,6 +1,7 @@
 import AssistCore
 import CPortAudio
 import Foundation
+import Synchronization
 
 /// Why live audio could not start, as one sentence.
 public enum AudioDeviceError: UserFacingError, Equatable {
@@ -50,17 +51,31 @@ public struct AudioDevice: Sendable, Equatable {
 }
 
 /// The one wrapper of PortAudio: lists devices and runs a full-duplex float32 stream whose
-/// callback hands each buffer to `process`. It owns the PortAudio session (initialised in
+/// callback hands each buffer to `process`, or an output-only stream whose callback asks
+/// `render` for each buffer (`startOutput`). It owns the PortAudio session (initialised in
 /// `init`, terminated in `deinit`) and the stream.
 public final class AudioDuplexStream {
     /// Called on PortAudio's audio thread with interleaved input (`inputChannels`) and
     /// interleaved output (`outputChannels`) for `frames` frames. It must not allocate or lock.
     public typealias Process = (UnsafePointer<Float>, UnsafeMutablePointer<Float>, Int) -> Void
 
+    /// Called on PortAudio's audio thread to fill interleaved output (`channels` per frame) for
+    /// `frames` frames. It must not allocate or lock for long.
+    public typealias Render = (UnsafeMutablePointer<Float>, _ frames: Int, _ channels: Int) -> Void
+
     private final class CallbackBox {
-        let process: Process
+        let process: Process?
+        let render: Render?
         let inputChannels: Int
-        init(process: @escaping Process, inputChannels: Int) { self.process = process; self.inputChannels = inputChannels }
+        let outputChannels: Int
+        /// Buffers the callback has been asked for: a stream whose count stops growing has lost its device.
+        let callbacks = Atomic<Int>(0)
+        init(process: Process?, render: Render?, inputChannels: Int, outputChannels: Int) {
+            self.process = process
+            self.render = render
+            self.inputChannels = inputChannels
+            self.outputChannels = outputChannels
+        }
     }
 
     private var stream: UnsafeMutableRawPointer?
@@ -146,15 +161,64 @@ public final class AudioDuplexStream {
             throw AudioDeviceError.formatNotSupported(sampleRate: sampleRate, frames: framesPerBuffer,
                                                       reason: String(cString: Pa_GetErrorText(supported)))
         }
-        let box = Unmanaged.passRetained(CallbackBox(process: process, inputChannels: inputChannels))
+        let box = CallbackBox(process: process, render: nil, inputChannels: inputChannels, outputChannels: outputChannels)
+        try openStream(box, input: &inParameters, output: &outParameters, sampleRate: sampleRate, framesPerBuffer: framesPerBuffer)
+        return (inputChannels, outputChannels)
+    }
+
+    /// Opens and starts an output-only stream (speech, tones) on `output`: stereo, or mono where
+    /// the device has one channel. Returns the channel count `render` is asked to fill.
+    public func startOutput(_ output: AudioDevice, sampleRate: Double, framesPerBuffer: Int,
+                            render: @escaping Render) throws -> Int {
+        stop()
+        let channels = min(2, output.outputChannels)
+        guard channels >= 1 else { throw AudioDeviceError.noOutputDevice }
+        var outParameters = PaStreamParameters(device: PaDeviceIndex(output.index), channelCount: Int32(channels),
+                                               sampleFormat: Self.float32, suggestedLatency: output.lowOutputLatencySeconds,
+                                               hostApiSpecificStreamInfo: nil)
+        let supported = Pa_IsFormatSupported(nil, &outParameters, sampleRate)
+        if supported != 0 {
+            throw AudioDeviceError.formatNotSupported(sampleRate: sampleRate, frames: framesPerBuffer,
+                                                      reason: String(cString: Pa_GetErrorText(supported)))
+        }
+        let box = CallbackBox(process: nil, render: render, inputChannels: 0, outputChannels: channels)
+        try openStream(box, input: nil, output: &outParameters, sampleRate: sampleRate, framesPerBuffer: framesPerBuffer)
+        return channels
+    }
+
+    /// Whether `output` plays `sampleRate` (checked before opening, e.g. 22 050 Hz speech).
+    public func supportsOutput(_ output: AudioDevice, sampleRate: Double) -> Bool {
+        var parameters = PaStreamParameters(device: PaDeviceIndex(output.index), channelCount: Int32(min(2, max(output.outputChannels, 1))),
+                                            sampleFormat: Self.float32, suggestedLatency: output.lowOutputLatencySeconds,
+                                            hostApiSpecificStreamInfo: nil)
+        return Pa_IsFormatSupported(nil, &parameters, sampleRate) == 0
+    }
+
+    /// True while the stream runs: false once stopped, or after PortAudio ended it because the
+    /// device failed or went away.
+    public var isActive: Bool {
+        guard let stream else { return false }
+        return Pa_IsStreamActive(stream) == 1
+    }
+
+    /// How many buffers the device has asked for so far; when it stops growing while the stream
+    /// claims to run, the device has stalled (an unplugged USB headset can do that on ALSA).
+    public var callbackCount: Int { box?.takeUnretainedValue().callbacks.load(ordering: .relaxed) ?? 0 }
+
+    private func openStream(_ callbackBox: CallbackBox, input: UnsafePointer<PaStreamParameters>?,
+                      output: UnsafePointer<PaStreamParameters>, sampleRate: Double, framesPerBuffer: Int) throws {
+        let box = Unmanaged.passRetained(callbackBox)
         var stream: UnsafeMutableRawPointer?
-        let opened = Pa_OpenStream(&stream, &inParameters, &outParameters, sampleRate, UInt(framesPerBuffer), Self.clipOff, { input, output, frames, _, _, user in
+        let opened = Pa_OpenStream(&stream, input, output, sampleRate, UInt(framesPerBuffer), Self.clipOff, { input, output, frames, _, _, user in
             let box = Unmanaged<CallbackBox>.fromOpaque(user!).takeUnretainedValue()
+            box.callbacks.add(1, ordering: .relaxed)
             guard let output = output?.assumingMemoryBound(to: Float.self) else { return Int32(paContinue.rawValue) }
-            if let input = input?.assumingMemoryBound(to: Float.self) {
-                box.process(input, output, Int(frames))
+            if let render = box.render {
+                render(output, Int(frames), box.outputChannels)
+            } else if let process = box.process, let input = input?.assumingMemoryBound(to: Float.self) {
+                process(input, output, Int(frames))
             } else {
-                output.update(repeating: 0, count: Int(frames) * 2)
+                output.update(repeating: 0, count: Int(frames) * box.outputChannels)
             }
             return Int32(paContinue.rawValue)
         }, box.toOpaque())
@@ -169,7 +233,6 @@ public final class AudioDuplexStream {
             outputLatencySeconds = info.outputLatency
         }
         try Self.check(Self.withStandardErrorSilenced { Pa_StartStream(stream) })
-        return (inputChannels, outputChannels)
     }
 
     public func stop() {

@@ -5,7 +5,7 @@ import Speech
 import Storage
 
 /// Renders what a command says into a WAV file (`--speak-to`) with the user's stored voice.
-enum SpokenOutput {
+enum StoredVoiceSpeech {
     /// The voice settings from the user's stored speech settings, or the defaults.
     static func voice(from stored: Storage.Settings?) -> SpeechVoiceSettings {
         guard let speech = stored?.speech else { return SpeechVoiceSettings() }

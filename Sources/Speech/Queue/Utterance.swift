@@ -1,0 +1,75 @@
+import Foundation
+
+/// How urgent an utterance is. A higher priority is spoken first; a hazard interrupts anything
+/// lower that is being spoken.
+public enum UtterancePriority: Int, Sendable, Comparable, CaseIterable, CustomStringConvertible {
+    /// "Walking mode on", battery, periodic summaries.
+    case status = 0
+    /// An object that has just come into view.
+    case newObject = 1
+    /// The answer to something the user asked ("what is ahead?", "repeat").
+    case answer = 2
+    /// Something the user may walk into or be hit by.
+    case hazard = 3
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public var description: String {
+        switch self {
+        case .status: return "status"
+        case .newObject: return "new object"
+        case .answer: return "answer"
+        case .hazard: return "hazard"
+        }
+    }
+}
+
+/// One message for the user: what Guidance hands to the speech output. Plain value; the queue
+/// decides when (and whether) it is heard.
+public struct Utterance: Sendable, Equatable {
+    public var priority: UtterancePriority
+    /// The phrases to speak, most important first ("Car, 3 meters, left.", "Bench, 5 meters,
+    /// ahead."). When the whole message would take longer than the queue's limit, phrases are
+    /// dropped from the end: words are never cut.
+    public var phrases: [String]
+    /// Where the object is: 0 ahead, negative to the left, positive to the right, in degrees.
+    /// Speech and tones are placed there in the stereo field; nil is centred.
+    public var directionDegrees: Double?
+    /// What makes two utterances "the same content" for repetition suppression, e.g.
+    /// "car#12". Defaults to the spoken text.
+    public var contentKey: String
+    /// How near the object is, as an ordinal band: 0 is the closest band, larger is farther.
+    /// Moving into a closer band makes a repeat worth saying again within the cooldown.
+    public var distanceBand: Int?
+    /// A tone played right before the words (or alone, when there are no words or the voice
+    /// failed).
+    public var earcon: Earcon?
+    /// How serious the situation is, 0–1: the earcon's loudness follows it.
+    public var severity: Double
+
+    public init(_ phrases: [String], priority: UtterancePriority, directionDegrees: Double? = nil,
+                contentKey: String? = nil, distanceBand: Int? = nil, earcon: Earcon? = nil, severity: Double = 0.5) {
+        self.priority = priority
+        self.phrases = phrases.filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        self.directionDegrees = directionDegrees
+        self.contentKey = contentKey ?? phrases.joined(separator: " ")
+        self.distanceBand = distanceBand
+        self.earcon = earcon
+        self.severity = min(max(severity, 0), 1)
+    }
+
+    public init(_ text: String, priority: UtterancePriority, directionDegrees: Double? = nil,
+                contentKey: String? = nil, distanceBand: Int? = nil, earcon: Earcon? = nil, severity: Double = 0.5) {
+        self.init([text], priority: priority, directionDegrees: directionDegrees, contentKey: contentKey,
+                  distanceBand: distanceBand, earcon: earcon, severity: severity)
+    }
+
+    /// A tone alone, e.g. "nothing found".
+    public static func tone(_ earcon: Earcon, priority: UtterancePriority = .status, directionDegrees: Double? = nil,
+                            severity: Double = 0.5) -> Utterance {
+        Utterance([], priority: priority, directionDegrees: directionDegrees, contentKey: "tone:\(earcon.rawValue)",
+                  earcon: earcon, severity: severity)
+    }
+
+    public var text: String { phrases.joined(separator: " ") }
+}

@@ -1,0 +1,100 @@
+import ArgumentParser
+import AssistCore
+import Foundation
+import Media
+import Speech
+
+/// The options every command that speaks takes.
+struct SpeechOutputOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Render the speech into this WAV file (stereo, 22 050 Hz) instead of playing it.", valueName: "file.wav"))
+    var speakTo: String?
+
+    @Flag(help: "Don't speak; only print.")
+    var quiet = false
+
+    @Option(help: ArgumentHelp("Play on this audio device: part of its name, or its index as `assist devices` lists it (default: the system's default output).", valueName: "name|index"))
+    var audioDevice: String?
+
+    @Option(help: "Voice or language, e.g. en, en-us, fr-fr (`assist say --list-voices` lists them).")
+    var voice: String = "en"
+
+    @Option(help: "Speaking rate in words per minute, 80–500.")
+    var rate: Int = 175
+
+    @Option(help: "Voice pitch, 0–100 (50 is the voice's normal pitch).")
+    var pitch: Int = 50
+
+    @Option(help: "Speech volume in percent, 0–100.")
+    var volume: Int = 70
+
+    @Flag(help: "The same sound in both ears (no placement by direction), for listening with one ear or one earphone.")
+    var mono = false
+
+    func validate() throws {
+        if quiet && speakTo != nil { throw ValidationError("Use either --quiet or --speak-to, not both.") }
+        if quiet && audioDevice != nil { throw ValidationError("--audio-device plays speech; it does not go with --quiet.") }
+        if speakTo != nil && audioDevice != nil { throw ValidationError("Use either --speak-to (render a file) or --audio-device (play), not both.") }
+    }
+
+    var voiceSettings: SpeechVoiceSettings {
+        SpeechVoiceSettings(voice: voice, wordsPerMinute: rate, pitch: pitch, volumePercent: volume)
+    }
+}
+
+/// Where a command's speech goes: a WAV file, the sound card, or nowhere (--quiet). Owns the
+/// voice, the utterance queue and the feedback for one command run.
+final class SpokenOutput {
+    enum Destination { case file(WAVFileOutput), speaker(SpeakerOutput), none }
+    let feedback: Feedback?
+    private let destination: Destination
+
+    /// Throws the voice's error (unknown voice, rate out of range) or the file's; a missing audio
+    /// device is thrown as `AudioDeviceError` so each command decides how to carry on.
+    init(_ options: SpeechOutputOptions, loudEarcons: Set<Earcon> = [], vibration: (any VibrationOutput)? = nil) throws {
+        guard !options.quiet else {
+            feedback = nil
+            destination = .none
+            return
+        }
+        let voice = try SpeechSynthesizer(settings: options.voiceSettings)
+        let settings = UtteranceQueueSettings(spatialAudio: !options.mono, loudEarcons: loudEarcons)
+        if let speakTo = options.speakTo {
+            let queue = UtteranceQueue(voice: voice, settings: settings)
+            let file = try WAVFileOutput(url: URL(fileURLWithPath: speakTo), sampleRateHz: queue.sampleRateHz)
+            feedback = Feedback(queue: queue, vibration: vibration)
+            destination = .file(file)
+        } else {
+            let card = try SoundCardPlayback(deviceName: options.audioDevice)
+            let queue = UtteranceQueue(voice: voice, sampleRateHz: card.preferredSampleRateHz(voiceRateHz: Double(voice.sampleRate)),
+                                       settings: settings)
+            let feedback = Feedback(queue: queue, vibration: vibration)
+            let speaker = SpeakerOutput(queue: queue, device: card, feedback: feedback)
+            try speaker.start()
+            speaker.startMonitoring()
+            self.feedback = feedback
+            destination = .speaker(speaker)
+        }
+    }
+
+    /// Queues an utterance; nothing happens under --quiet.
+    @discardableResult
+    func say(_ utterance: Utterance, vibrating pattern: VibrationPattern? = nil) -> EnqueueOutcome? {
+        feedback?.say(utterance, vibrating: pattern)
+    }
+
+    /// Plays (or renders) everything queued, and returns when it has been heard (or written).
+    func finish() throws {
+        switch destination {
+        case .file(let file):
+            try feedback?.queue.renderUntilIdle(to: file)
+            file.close()
+        case .speaker(let speaker):
+            speaker.waitUntilPlayed()
+            speaker.stopMonitoring()
+        case .none:
+            break
+        }
+    }
+}
+
+extension Earcon: ExpressibleByArgument {}

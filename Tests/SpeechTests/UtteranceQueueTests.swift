@@ -1,0 +1,240 @@
+import Foundation
+import Media
+import Testing
+@testable import Speech
+
+/// Helpers on rendered stereo audio.
+enum Rendered {
+    static func energy(_ stereo: [Float], channel: Int) -> Double {
+        stride(from: channel, to: stereo.count, by: 2).reduce(0) { $0 + Double(stereo[$1] * stereo[$1]) }
+    }
+
+    /// First and last frame whose either channel exceeds `threshold`.
+    static func audibleFrames(_ stereo: [Float], threshold: Float = 0.01) -> ClosedRange<Int>? {
+        let frames = stereo.count / 2
+        guard let first = (0..<frames).first(where: { abs(stereo[$0 * 2]) > threshold || abs(stereo[$0 * 2 + 1]) > threshold }),
+              let last = (0..<frames).last(where: { abs(stereo[$0 * 2]) > threshold || abs(stereo[$0 * 2 + 1]) > threshold })
+        else { return nil }
+        return first...last
+    }
+
+    /// The queue's track for `utterance` alone, as it is heard with nothing else queued.
+    static func solo(_ utterance: Utterance, voice: any TextToSpeech, settings: UtteranceQueueSettings = UtteranceQueueSettings()) throws -> [Float] {
+        let queue = UtteranceQueue(voice: voice, settings: settings)
+        let recorder = RecordingAudioOutput()
+        queue.enqueue(utterance)
+        try queue.renderUntilIdle(to: recorder)
+        let record = try #require(queue.playbackLog.first)
+        return Array(recorder.samples[(record.startFrame * 2)..<(try #require(record.endFrame) * 2)])
+    }
+}
+
+/// A voice that gives the same samples for the same text every time (espeak-ng does not: its
+/// pitch flutter runs on from one call to the next), so rendered spans can be compared exactly:
+/// a tone whose pitch depends on the text, 40 ms per character.
+struct ExactVoice: TextToSpeech {
+    var sampleRate: Int { 22050 }
+    func synthesize(_ text: String) throws(SpeechError) -> SpeechAudio {
+        let hz = 200 + Double(text.unicodeScalars.reduce(0) { ($0 &* 31 &+ Int($1.value)) % 1000 })
+        let count = text.count * 882
+        return SpeechAudio(samples: (0..<count).map { Int16(12000 * sin(2 * Double.pi * hz * Double($0) / 22050)) }, sampleRate: 22050)
+    }
+}
+
+/// A voice that always fails, as espeak-ng would with a broken data folder.
+struct BrokenVoice: TextToSpeech {
+    var sampleRate: Int { 22050 }
+    func synthesize(_ text: String) throws(SpeechError) -> SpeechAudio { throw .synthesisFailed(code: 1) }
+}
+
+@Suite("The utterance queue, heard in audio time", .serialized)
+struct UtteranceQueueTests {
+    let voice: SpeechSynthesizer
+    init() throws { voice = try SpeechSynthesizer() }
+
+    @Test("spoken words rendered to a WAV are audible and last as long as the queue planned")
+    func durationMatchesPlan() throws {
+        let queue = UtteranceQueue(voice: voice)
+        guard case .queued(let plan) = queue.enqueue(Utterance("Bus, 4 meters, ahead.", priority: .newObject)) else {
+            Issue.record("the utterance was not queued"); return
+        }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("queue-\(UUID()).wav")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let file = try WAVFileOutput(url: url, sampleRateHz: queue.sampleRateHz)
+        try queue.renderUntilIdle(to: file, blockFrames: 256)
+        file.close()
+
+        let wav = try AudioFile.read(url)
+        #expect(wav.channelCount == 2 && wav.sampleRate == 22050)
+        // The file holds the planned sound, then the pause, rounded up to whole blocks.
+        let expectedSeconds = plan.durationSeconds + queue.settings.pauseSeconds
+        #expect(wav.durationSeconds >= expectedSeconds && wav.durationSeconds < expectedSeconds + 256 / 22050.0)
+        let audible = try #require(Rendered.audibleFrames(wav.samples))
+        // espeak-ng leaves only a few tens of milliseconds of silence around the words.
+        let audibleSeconds = Double(audible.count) / 22050
+        #expect(audibleSeconds > plan.durationSeconds - 0.25 && audibleSeconds <= plan.durationSeconds)
+        let peak = wav.samples.map { abs($0) }.max() ?? 0
+        #expect(peak > 0.1)
+    }
+
+    @Test("two queued utterances are heard one after the other, never both at once")
+    func noOverlap() throws {
+        let first = Utterance("Person, 2 meters, slightly left.", priority: .newObject, directionDegrees: -20)
+        let second = Utterance("Chair, 3 meters, right.", priority: .newObject, directionDegrees: 40)
+        let exact = ExactVoice()
+        let queue = UtteranceQueue(voice: exact)
+        let recorder = RecordingAudioOutput()
+        queue.enqueue(first)
+        queue.enqueue(second)
+        try queue.renderUntilIdle(to: recorder)
+        let output = recorder.samples
+
+        let log = queue.playbackLog
+        #expect(log.count == 2)
+        let a = log[0], b = log[1]
+        let aEnd = try #require(a.endFrame), bEnd = try #require(b.endFrame)
+        #expect(aEnd <= b.startFrame)
+        // Each span is exactly that utterance alone (a sum of both would differ), and the gap is silent.
+        let firstAlone = Array(output[(a.startFrame * 2)..<(aEnd * 2)]) == (try Rendered.solo(first, voice: exact))
+        let secondAlone = Array(output[(b.startFrame * 2)..<(bEnd * 2)]) == (try Rendered.solo(second, voice: exact))
+        #expect(firstAlone && secondAlone)
+        #expect(output[(aEnd * 2)..<(b.startFrame * 2)].allSatisfy { $0 == 0 })
+    }
+
+    @Test("a hazard queued during a status message starts within 100 ms of audio time, cutting the status off")
+    func hazardInterrupts() throws {
+        let exact = ExactVoice()
+        let queue = UtteranceQueue(voice: exact)
+        let recorder = RecordingAudioOutput()
+        queue.enqueue(Utterance("Walking mode is on. Battery at 80 percent.", priority: .status))
+        for _ in 0..<40 { try recorder.consume(queue.renderBlock(frameCount: 256)) }   // 0.46 s into the status
+        let enqueuedAtFrame = 40 * 256
+        let hazard = Utterance("Car, 3 meters, left.", priority: .hazard, directionDegrees: -30, earcon: .vehicleHazard, severity: 1)
+        queue.enqueue(hazard)
+        try queue.renderUntilIdle(to: recorder)
+
+        let log = queue.playbackLog
+        #expect(log.map(\.utterance.priority) == [.status, .hazard])
+        #expect(log[0].wasInterrupted)
+        let hazardStart = log[1].startFrame
+        #expect(Double(hazardStart - enqueuedAtFrame) / 22050 <= 0.1)
+        // What is heard from that frame on is the hazard itself.
+        let solo = try Rendered.solo(hazard, voice: exact)
+        let output = recorder.samples
+        let heardIsHazard = Array(output[(hazardStart * 2)..<(hazardStart * 2 + solo.count)]) == solo
+        #expect(heardIsHazard)
+        // And the status was still audible right before the hazard cut in.
+        #expect(output[((enqueuedAtFrame - 64) * 2)..<(enqueuedAtFrame * 2)].contains { $0 != 0 })
+    }
+
+    @Test("a lower-priority message does not interrupt, and a waiting answer is said before a waiting status")
+    func priorityOrder() throws {
+        let queue = UtteranceQueue(voice: voice)
+        queue.enqueue(Utterance("Bench, 5 meters, right.", priority: .newObject))
+        _ = queue.renderBlock(frameCount: 256)
+        queue.enqueue(Utterance("Battery at 80 percent.", priority: .status))
+        queue.enqueue(Utterance("Door, 4 meters, ahead.", priority: .answer))
+        try queue.renderUntilIdle(to: NullAudioOutput())
+        #expect(queue.playbackLog.map(\.utterance.priority) == [.newObject, .answer, .status])
+        #expect(!queue.playbackLog[0].wasInterrupted)
+    }
+
+    @Test("stop silences speech within 100 ms and drops what was waiting")
+    func stopSilences() throws {
+        let queue = UtteranceQueue(voice: voice)
+        let recorder = RecordingAudioOutput()
+        queue.enqueue(Utterance("Person, 2 meters, slightly left, walking towards you.", priority: .newObject))
+        queue.enqueue(Utterance("Chair, 3 meters, right.", priority: .newObject))
+        for _ in 0..<20 { try recorder.consume(queue.renderBlock(frameCount: 256)) }
+        queue.stop()
+        for _ in 0..<20 { try recorder.consume(queue.renderBlock(frameCount: 256)) }
+        let afterStop = Array(recorder.samples[(20 * 256 * 2)...])
+        let silentFrom = afterStop.count / 2 - (0..<(afterStop.count / 2)).reversed().prefix { afterStop[$0 * 2] == 0 && afterStop[$0 * 2 + 1] == 0 }.count
+        #expect(Double(silentFrom) / 22050 <= 0.1)
+        #expect(queue.isIdle && queue.playbackLog.count == 1)
+    }
+
+    @Test("repeat says the last utterance again, even within the cooldown")
+    func repeatLast() throws {
+        let queue = UtteranceQueue(voice: voice)
+        #expect(queue.repeatLast() == nil)
+        queue.enqueue(Utterance("Bus, 4 meters, ahead.", priority: .newObject))
+        try queue.renderUntilIdle(to: NullAudioOutput())
+        #expect(queue.enqueue(Utterance("Bus, 4 meters, ahead.", priority: .newObject)) == .suppressedAsRepeat)
+        guard case .queued(let plan) = queue.repeatLast() else { Issue.record("repeat was not queued"); return }
+        #expect(plan.utterance.text == "Bus, 4 meters, ahead." && plan.utterance.priority == .answer)
+        try queue.renderUntilIdle(to: NullAudioOutput())
+        #expect(queue.playbackLog.map(\.utterance.text) == ["Bus, 4 meters, ahead.", "Bus, 4 meters, ahead."])
+    }
+
+    @Test("identical content is held back within the cooldown, and said again when the object came closer, came back into view, or the cooldown passed")
+    func repetitionSuppression() throws {
+        let queue = UtteranceQueue(voice: voice, settings: UtteranceQueueSettings(cooldownSeconds: 10))
+        func car(_ meters: Int, band: Int) -> Utterance {
+            Utterance("Car, \(meters) meters, left.", priority: .hazard, contentKey: "car#7", distanceBand: band)
+        }
+        #expect(queue.enqueue(car(8, band: 2)) != .suppressedAsRepeat)
+        try queue.renderUntilIdle(to: NullAudioOutput())
+        #expect(queue.enqueue(car(8, band: 2)) == .suppressedAsRepeat)
+        #expect(queue.enqueue(car(7, band: 2)) == .suppressedAsRepeat)   // same band: not more urgent
+        #expect(queue.enqueue(car(4, band: 1)) != .suppressedAsRepeat)   // crossed into a closer band
+        try queue.renderUntilIdle(to: NullAudioOutput())
+        #expect(queue.enqueue(car(4, band: 1)) == .suppressedAsRepeat)
+        queue.objectLeftView(contentKey: "car#7")
+        #expect(queue.enqueue(car(4, band: 1)) != .suppressedAsRepeat)   // left the view and came back
+        try queue.renderUntilIdle(to: NullAudioOutput())
+        #expect(queue.enqueue(car(4, band: 1)) == .suppressedAsRepeat)
+        let start = queue.audioTimeSeconds
+        while queue.audioTimeSeconds - start < 10 { _ = queue.renderBlock(frameCount: 2048) }
+        #expect(queue.enqueue(car(4, band: 1)) != .suppressedAsRepeat)   // the cooldown passed
+    }
+
+    @Test("a message longer than 3 s loses its least important phrases, never part of a word")
+    func shortening() throws {
+        let phrases = ["Car, 3 meters, left.", "Person, 2 meters, slightly right.", "Bench, 5 meters, ahead.",
+                       "Bicycle, 6 meters, right.", "Door, 8 meters, slightly left.", "Tree, 9 meters, far right."]
+        let queue = UtteranceQueue(voice: voice)
+        guard case .queued(let plan) = queue.enqueue(Utterance(phrases, priority: .answer)) else {
+            Issue.record("not queued"); return
+        }
+        #expect(plan.speechSeconds <= 3)
+        #expect(!plan.droppedPhrases.isEmpty)
+        #expect(plan.utterance.phrases + plan.droppedPhrases == phrases)
+        // What is said is the kept phrases, as long as saying them directly (within espeak-ng's
+        // pitch flutter, which varies the length from call to call by a few percent).
+        let direct = try voice.synthesize(plan.utterance.phrases.joined(separator: " "))
+        #expect(abs(direct.durationSeconds - plan.speechSeconds) < 0.1 * plan.speechSeconds)
+        // One more phrase would not have fitted.
+        let oneMore = try voice.synthesize((plan.utterance.phrases + [plan.droppedPhrases[0]]).joined(separator: " "))
+        #expect(oneMore.durationSeconds > 3 * 0.95)
+        // One phrase that alone is longer is said whole.
+        let long = "Caution, there is a construction site with a deep trench and a barrier across the whole pavement ahead of you."
+        guard case .queued(let single) = queue.enqueue(Utterance(long, priority: .hazard)) else { Issue.record("not queued"); return }
+        #expect(single.speechSeconds > 3 && single.utterance.phrases == [long])
+    }
+
+    @Test("when the voice fails, the error tone is heard instead and the failure is reported")
+    func voiceFailure() throws {
+        let queue = UtteranceQueue(voice: BrokenVoice())
+        guard case .queued(let plan) = queue.enqueue(Utterance("Bus, 4 meters, ahead.", priority: .newObject)) else {
+            Issue.record("not queued"); return
+        }
+        #expect(plan.voiceFailure == .synthesisFailed(code: 1))
+        let recorder = RecordingAudioOutput()
+        try queue.renderUntilIdle(to: recorder)
+        let errorTone = ToneSynthesizer(sampleRateHz: 22050).render(.error, severity: 1)
+        let heard = recorder.samples
+        let heardErrorTone = stride(from: 0, to: errorTone.count * 2, by: 2).map { heard[$0] } == errorTone.map { $0 * Float(StereoPlacement.centre.leftGain) }
+        #expect(heardErrorTone)
+    }
+
+    @Test("speech about an object at −40° has more energy in the left channel, and none of that with spatial audio off")
+    func panning() throws {
+        let utterance = Utterance("Chair, 2 meters, left.", priority: .newObject, directionDegrees: -40)
+        let spatial = try Rendered.solo(utterance, voice: voice)
+        let left = Rendered.energy(spatial, channel: 0), right = Rendered.energy(spatial, channel: 1)
+        #expect(left > right * 3)
+        let mono = try Rendered.solo(utterance, voice: voice, settings: UtteranceQueueSettings(spatialAudio: false))
+        #expect(Rendered.energy(mono, channel: 0) == Rendered.energy(mono, channel: 1))
+    }
+}
