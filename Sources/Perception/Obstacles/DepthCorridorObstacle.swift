@@ -44,12 +44,13 @@ public struct DepthCorridorObstacle: Sendable {
     /// depth map smaller than the colour picture works as it is.
     public func detect(in depth: DepthMap) throws -> Result {
         let intrinsics = try corridor.camera.intrinsics(imageWidth: depth.width, imageHeight: depth.height)
+        let projection = WalkingCorridor.Projection(corridor: corridor, intrinsics: intrinsics, width: depth.width, height: depth.height)
         var forwardDistances: [Double] = []
         for y in 0..<depth.height {
             for x in 0..<depth.width {
                 let z = Double(depth.metersOrNaN[y * depth.width + x])
                 guard z.isFinite, z > 0, z <= settings.maximumRangeMeters else { continue }
-                let point = corridor.measuredPoint(x: Double(x) + 0.5, y: Double(y) + 0.5, depthMeters: z, intrinsics: intrinsics)
+                let point = projection.measuredPoint(x: x, y: y, depthMeters: z)
                 guard corridor.contains(lateralMeters: point.lateralMeters), point.forwardMeters > 0,
                       point.heightMeters >= settings.minimumHeightAboveFloorMeters,
                       point.heightMeters <= settings.maximumHeightAboveFloorMeters else { continue }

@@ -82,30 +82,37 @@ public struct FreeFloorDetector: Sendable {
     public func detect(in image: RGBImage) throws -> Result {
         let intrinsics = try corridor.camera.intrinsics(imageWidth: image.width, imageHeight: image.height)
         let model = FloorAppearance(learnedFrom: image, settings: settings)
+        let projection = WalkingCorridor.Projection(corridor: corridor, intrinsics: intrinsics, width: image.width, height: image.height)
+        // The floor's distance depends on the row only: rows above `topRow` are past the range
+        // limit or above the horizon, in every column.
+        var topRow = image.height
+        while topRow > 0, let forward = projection.floorForwardMeters(row: topRow - 1), forward <= settings.maximumRangeMeters {
+            topRow -= 1
+        }
         let run = max(1, settings.obstacleRunRows)
         var columns: [Column] = []
         columns.reserveCapacity(image.width)
-        for x in 0..<image.width {
-            var nonFloorRun = 0
-            var obstacleRow: Int?
-            var y = image.height - 1
-            while y >= 0 {
-                // Stop where the floor is past the range limit or the ray no longer meets the floor.
-                guard let point = corridor.floorPoint(x: Double(x) + 0.5, y: Double(y) + 0.5, intrinsics: intrinsics),
-                      point.forwardMeters <= settings.maximumRangeMeters else { break }
-                if model.isFloor(image.pixel(x: x, y: y)) {
-                    nonFloorRun = 0
-                } else {
-                    nonFloorRun += 1
-                    if nonFloorRun == run { obstacleRow = y + run - 1; break }
+        image.pixels.withUnsafeBufferPointer { pixels in
+            for x in 0..<image.width {
+                var nonFloorRun = 0
+                var obstacleRow: Int?
+                var y = image.height - 1
+                while y >= topRow {
+                    let i = (y * image.width + x) * 3
+                    if model.isFloor((pixels[i], pixels[i + 1], pixels[i + 2])) {
+                        nonFloorRun = 0
+                    } else {
+                        nonFloorRun += 1
+                        if nonFloorRun == run { obstacleRow = y + run - 1; break }
+                    }
+                    y -= 1
                 }
-                y -= 1
+                // The obstacle stands where its lowest row meets the floor: that row's lower edge.
+                let point = obstacleRow.flatMap { corridor.floorPoint(x: Double(x) + 0.5, y: Double($0) + 1, intrinsics: intrinsics) }
+                columns.append(Column(x: x, obstacleRow: obstacleRow, forwardMeters: point?.forwardMeters,
+                                      lateralMeters: point?.lateralMeters,
+                                      isInCorridor: point.map { corridor.contains(lateralMeters: $0.lateralMeters) } ?? false))
             }
-            // The obstacle stands where its lowest row meets the floor: that row's lower edge.
-            let point = obstacleRow.flatMap { corridor.floorPoint(x: Double(x) + 0.5, y: Double($0) + 1, intrinsics: intrinsics) }
-            columns.append(Column(x: x, obstacleRow: obstacleRow, forwardMeters: point?.forwardMeters,
-                                  lateralMeters: point?.lateralMeters,
-                                  isInCorridor: point.map { corridor.contains(lateralMeters: $0.lateralMeters) } ?? false))
         }
         let blocked = columns.compactMap { $0.isInCorridor ? $0.forwardMeters : nil }.sorted()
         let needed = max(1, settings.minimumBlockedColumns)

@@ -48,6 +48,38 @@ public struct WalkingCorridor: Sendable, Equatable {
         return (forward, xCamera, camera.heightAboveFloorMeters - down)
     }
 
+    /// The same formulas with the tilt's sine and cosine and each column's and row's ray worked
+    /// out once per picture size, for the per-pixel loops of the obstacle detectors.
+    struct Projection {
+        let cosPitch: Double, sinPitch: Double, heightMeters: Double
+        /// (x − cx) / fx at each column's centre, (y − cy) / fy at each row's centre.
+        let columnRays: [Double], rowRays: [Double]
+
+        init(corridor: WalkingCorridor, intrinsics: CameraIntrinsics, width: Int, height: Int) {
+            let pitch = corridor.camera.pitchDownDegrees * .pi / 180
+            cosPitch = cos(pitch)
+            sinPitch = sin(pitch)
+            heightMeters = corridor.camera.heightAboveFloorMeters
+            columnRays = (0..<width).map { (Double($0) + 0.5 - intrinsics.principalPointXPixels) / intrinsics.focalLengthXPixels }
+            rowRays = (0..<height).map { (Double($0) + 0.5 - intrinsics.principalPointYPixels) / intrinsics.focalLengthYPixels }
+        }
+
+        /// `measuredPoint` at the centre of pixel (x, y).
+        @inline(__always)
+        func measuredPoint(x: Int, y: Int, depthMeters z: Double) -> (forwardMeters: Double, lateralMeters: Double, heightMeters: Double) {
+            let yCamera = rowRays[y] * z
+            return (z * cosPitch - yCamera * sinPitch, columnRays[x] * z, heightMeters - (yCamera * cosPitch + z * sinPitch))
+        }
+
+        /// The forward distance of the floor seen at the centre of row y (the same in every
+        /// column), nil at or above the horizon.
+        func floorForwardMeters(row y: Int) -> Double? {
+            let down = rowRays[y] * cosPitch + sinPitch
+            guard down > 0 else { return nil }
+            return (cosPitch - rowRays[y] * sinPitch) * heightMeters / down
+        }
+    }
+
     /// Whether a point `lateralMeters` to the side is inside the corridor.
     public func contains(lateralMeters: Double) -> Bool {
         abs(lateralMeters) <= widthMeters / 2
