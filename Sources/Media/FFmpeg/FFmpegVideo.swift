@@ -110,6 +110,11 @@ final class FFmpegVideoDecoder {
                 return (try convertedPicture(maximumWidth: maximumWidth), timestampOfPicture())
             }
             if receiveStatus == FFmpegErrorCode.endOfFile { decoderDrained = true; break }
+            if receiveStatus == FFmpegErrorCode.invalidData {   // a damaged picture: skipped like a damaged packet
+                damagedInARow += 1
+                if damagedInARow >= Self.maximumDamagedPacketsInARow { throw .noVideoStream }
+                continue
+            }
             guard receiveStatus == FFmpegErrorCode.tryAgain else {
                 throw .ffmpeg(code: receiveStatus, description: FFmpegErrorCode.describe(receiveStatus))
             }

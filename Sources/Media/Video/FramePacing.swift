@@ -47,7 +47,6 @@ public final class FramePacer {
     public let buffer: LatestFrameBuffer
     public var pacing: FramePacing
     private var lastHandout: ContinuousClock.Instant?
-    private var lastRequest: ContinuousClock.Instant?
 
     public init(buffer: LatestFrameBuffer, pacing: FramePacing) {
         self.buffer = buffer

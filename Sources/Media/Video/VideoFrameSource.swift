@@ -30,16 +30,32 @@ public final class VideoFrameSource: FrameSource {
         switch input {
         case .camera(let device, let format):
             name = device
-            var options = ["video_size": "\(format.widthPixels)x\(format.heightPixels)",
+            let options = ["video_size": "\(format.widthPixels)x\(format.heightPixels)",
                            "framerate": "\(format.framesPerSecond)"]
-            if format.prefersMJPEG { options["input_format"] = "mjpeg" }
-            decoder = try Self.open(FFmpegVideoInput(url: device, formatName: Self.cameraInputFormat, options: options)) {
-                switch $0 {
+            func cameraError(_ failure: FFmpegVideoFailure) -> VideoInputError {
+                switch failure {
                 case .cannotOpen(let code), .readFailed(let code): return .openingCamera(device, errno: code)
                 case .noVideoStream, .noDecoder: return .notACamera(device: device)
                 case .ffmpeg(_, let reason): return .failed(name: device, reason: reason)
                 }
             }
+            // A camera without MJPEG makes FFmpeg's v4l2 input fail with EINVAL ("the driver
+            // changed the pixel format"); such a camera is opened again in its own format.
+            var attempts = [options]
+            if format.prefersMJPEG { attempts.insert(options.merging(["input_format": "mjpeg"]) { $1 }, at: 0) }
+            var opened: FFmpegVideoDecoder?
+            var failure = VideoInputError.notACamera(device: device)
+            for attempt in attempts {
+                do {
+                    opened = try FFmpegVideoDecoder(FFmpegVideoInput(url: device, formatName: Self.cameraInputFormat, options: attempt))
+                    break
+                } catch {
+                    failure = cameraError(error)
+                    if error != .cannotOpen(errno: EINVAL) { break }
+                }
+            }
+            guard let opened else { throw failure }
+            decoder = opened
         case .file(let url):
             name = url.lastPathComponent
             let path = url.path
