@@ -1,8 +1,11 @@
+import AssistCore
 import CFFmpeg
 
-// The one file in Media that touches FFmpeg's pointers (STYLE.md §2). Everything FFmpeg
-// allocates is owned by a class below and freed in its deinit; every status code becomes an
-// `FFmpegPictureFailure`; callers see Swift values only.
+// Sources/Media/FFmpeg/ is the one folder in AssistiveKit that touches FFmpeg's pointers
+// (STYLE.md §2): this file for pictures (a still image, or one decoded video frame) and their
+// conversion to RGB, FFmpegVideo.swift for demuxing and decoding a stream of them. Everything
+// FFmpeg allocates is owned by a class here and freed in its deinit; every status code becomes a
+// typed failure; callers outside the folder see Swift values only.
 
 /// Why FFmpeg handed over no picture. `ImageFile` and `DepthImageFile` turn these into the
 /// sentences users see.
@@ -24,7 +27,7 @@ enum FFmpegPictureFailure: Error, Equatable {
 
 /// FFmpeg's error codes that are C macros Swift cannot import. `FFERRTAG(a,b,c,d)` in
 /// libavutil/error.h is `-(a | b<<8 | c<<16 | d<<24)`; `AVERROR(e)` is `-e`.
-private enum FFmpegErrorCode {
+enum FFmpegErrorCode {
     static func tag(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8) -> Int32 {
         -Int32(bitPattern: UInt32(a) | UInt32(b) << 8 | UInt32(c) << 16 | UInt32(d) << 24)
     }
@@ -43,13 +46,17 @@ private enum FFmpegErrorCode {
 }
 
 /// FFmpeg logs to stderr by default; users must hear only our one sentence, so its log is
-/// silenced once per process (the level is global to FFmpeg).
-private let ffmpegLogSilenced: Void = av_log_set_level(AV_LOG_QUIET)
+/// silenced once per process (the level is global to FFmpeg). The capture devices (v4l2) are
+/// registered at the same time: libavdevice's inputs are unknown to libavformat until then.
+let ffmpegPrepared: Void = {
+    av_log_set_level(AV_LOG_QUIET)
+    avdevice_register_all()
+}()
 
 /// One decoded picture, still in the decoder's frame. Owns the `AVFrame`.
 final class FFmpegPicture {
-    /// Filled by `DecodingSession`; nobody outside this file sees it.
-    fileprivate let frame: UnsafeMutablePointer<AVFrame>
+    /// Filled by `DecodingSession` or `FFmpegVideoDecoder`; nobody outside Sources/Media/FFmpeg sees it.
+    let frame: UnsafeMutablePointer<AVFrame>
 
     var width: Int { Int(frame.pointee.width) }
     var height: Int { Int(frame.pointee.height) }
@@ -57,7 +64,7 @@ final class FFmpegPicture {
     private var pixelFormat: AVPixelFormat { AVPixelFormat(rawValue: frame.pointee.format) }
 
     /// An empty frame for the decoder to fill.
-    fileprivate init() throws(FFmpegPictureFailure) {
+    init() throws(FFmpegPictureFailure) {
         guard let frame = av_frame_alloc() else { throw .ffmpeg(code: -ENOMEM, description: "out of memory") }
         self.frame = frame
     }
@@ -69,7 +76,7 @@ final class FFmpegPicture {
 
     /// Decodes the first picture of the file at `path` (a plain file system path).
     static func decodeFirstPicture(atPath path: String) throws(FFmpegPictureFailure) -> FFmpegPicture {
-        _ = ffmpegLogSilenced
+        _ = ffmpegPrepared
         let session = try DecodingSession(path: path)
         return try session.decodeFirstPicture()
     }
@@ -116,6 +123,31 @@ final class FFmpegPicture {
             try converter.convert(planes: sourcePlanes(fromRow: firstRow), into: start + firstRow * bytesPerRow,
                                   bytesPerRow: bytesPerRow)
         }
+    }
+
+    /// The picture as an `RGBImage` of `width` × `height` (scaled when that differs from the
+    /// picture's own size), converted by `converter`, which is made or replaced when it does not
+    /// fit this picture: a video's frames share one swscale context instead of one each.
+    func rgbImage(width outputWidth: Int, height outputHeight: Int,
+                  reusing converter: inout PixelConverter?) throws(FFmpegPictureFailure) -> RGBImage {
+        if converter?.converts(frame, toWidth: outputWidth, height: outputHeight) != true {
+            converter = try PixelConverter(from: frame, rows: height, to: AV_PIX_FMT_RGB24,
+                                           destinationWidth: outputWidth, destinationRows: outputHeight)
+        }
+        guard let converter else { throw .ffmpeg(code: -EINVAL, description: "no converter") }
+        let count = outputWidth * outputHeight * 3
+        var failure: FFmpegPictureFailure?
+        let pixels = [UInt8](unsafeUninitializedCapacity: count + Self.destinationPaddingBytes) { buffer, initialized in
+            guard let start = buffer.baseAddress else { return }
+            do throws(FFmpegPictureFailure) {
+                try converter.convert(planes: sourcePlanes(fromRow: 0), into: start, bytesPerRow: outputWidth * 3)
+                initialized = count
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        return RGBImage(width: outputWidth, height: outputHeight, pixels: pixels)
     }
 
     /// Where a picture may be split into parts converted on their own: at whole chroma rows, and
@@ -318,7 +350,7 @@ private final class DecodingSession {
 
 /// A libswscale context converting pictures (or bands of rows) of one size and format to
 /// another pixel format of the same size. Owns the `SwsContext`.
-private final class PixelConverter {
+final class PixelConverter {
     struct SourcePlanes {
         var pointers: [UnsafePointer<UInt8>?]
         var strides: [Int32]
@@ -326,19 +358,44 @@ private final class PixelConverter {
 
     private let context: OpaquePointer
     let rows: Int
+    /// What the converter was made for, so a video decoder can reuse it while its frames match.
+    let sourceWidth: Int32
+    let sourceFormat: Int32
+    let sourceColourSpace: AVColorSpace
+    let sourceRange: AVColorRange
+    let destinationWidth: Int
+    let destinationRows: Int
 
-    /// A converter for `rows` rows of `frame`'s width, format and colour space.
-    init(from frame: UnsafeMutablePointer<AVFrame>, rows: Int, to destinationFormat: AVPixelFormat) throws(FFmpegPictureFailure) {
+    /// A converter for `rows` rows of `frame`'s width, format and colour space, to the same size
+    /// or, when given, to `destinationWidth` × `destinationRows`.
+    init(from frame: UnsafeMutablePointer<AVFrame>, rows: Int, to destinationFormat: AVPixelFormat,
+         destinationWidth: Int? = nil, destinationRows: Int? = nil) throws(FFmpegPictureFailure) {
         let width = frame.pointee.width
+        let outputWidth = destinationWidth ?? Int(width), outputRows = destinationRows ?? rows
+        let scales = outputWidth != Int(width) || outputRows != rows
         // Bicubic is what the ffmpeg tool uses; at equal sizes it only affects chroma upsampling.
+        // Scaling a video frame down (battery saver) uses bilinear, three times cheaper here.
         guard let context = sws_getContext(width, Int32(rows), AVPixelFormat(rawValue: frame.pointee.format),
-                                           width, Int32(rows), destinationFormat,
-                                           SWS_BICUBIC, nil, nil, nil) else {
+                                           Int32(outputWidth), Int32(outputRows), destinationFormat,
+                                           scales ? SWS_BILINEAR : SWS_BICUBIC, nil, nil, nil) else {
             throw .ffmpeg(code: -EINVAL, description: "swscale cannot convert this pixel format")
         }
         self.context = context
         self.rows = rows
+        self.sourceWidth = width
+        self.sourceFormat = frame.pointee.format
+        self.sourceColourSpace = frame.pointee.colorspace
+        self.sourceRange = frame.pointee.color_range
+        self.destinationWidth = outputWidth
+        self.destinationRows = outputRows
         applySourceColourSpace(of: frame)
+    }
+
+    /// Whether this converter turns whole pictures like `frame` into `width` × `height`.
+    func converts(_ frame: UnsafeMutablePointer<AVFrame>, toWidth width: Int, height: Int) -> Bool {
+        sourceWidth == frame.pointee.width && rows == Int(frame.pointee.height) && sourceFormat == frame.pointee.format
+            && sourceColourSpace == frame.pointee.colorspace && sourceRange == frame.pointee.color_range
+            && destinationWidth == width && destinationRows == height
     }
 
     deinit { sws_freeContext(context) }
@@ -373,8 +430,9 @@ private final class PixelConverter {
         let destinationStrides: [Int32] = [Int32(bytesPerRow), 0, 0, 0]
         let converted = sws_scale(context, source.pointers, source.strides, 0, Int32(rows),
                                   destinationPlanes, destinationStrides)
-        guard converted == rows else {
-            throw .ffmpeg(code: converted < 0 ? converted : -EINVAL, description: "swscale converted \(converted) of \(rows) rows")
+        guard converted == destinationRows else {
+            throw .ffmpeg(code: converted < 0 ? converted : -EINVAL,
+                          description: "swscale converted \(converted) of \(destinationRows) rows")
         }
     }
 }
