@@ -85,7 +85,8 @@ public struct AudiologistSigningKey: Sendable {
         return AudiologistSigningKey(audiologist: audiologist, rawPrivateKey: Curve25519.Signing.PrivateKey().rawRepresentation)
     }
 
-    private init(audiologist: PrescriptionDocument.Audiologist, rawPrivateKey: Data) {
+    /// From a raw 32-byte Ed25519 private key (tests use fixed ones for reproducible codes).
+    init(audiologist: PrescriptionDocument.Audiologist, rawPrivateKey: Data) {
         self.audiologist = audiologist
         self.rawPrivateKey = rawPrivateKey
     }

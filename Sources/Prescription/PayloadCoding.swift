@@ -184,7 +184,7 @@ struct ByteReader {
         return bytes[offset]
     }
 
-    mutating func byte(_ field: String) throws -> UInt8 { try bytes(1, field)[0] }
+    mutating func byte(_ field: String) throws -> UInt8 { try bytes(1, field).first! }
 
     mutating func bytes(_ count: Int, _ field: String) throws -> ArraySlice<UInt8> {
         guard count >= 0, offset + count <= bytes.count else { throw PrescriptionError.malformedPayload(field: field) }

@@ -81,6 +81,7 @@ public struct PrescriptionDocument: Sendable, Equatable {
     public init(kind: Kind = .fitting, patient: Patient, audiologist: Audiologist, issued: Date, expires: Date? = nil,
                 audiogram: Audiogram, rule: FittingRule, levelReference: LevelReference = .band,
                 maximumOutputSPL: Int = 100, programs: [ListeningProgram] = ListeningProgram.allCases) throws {
+        try Self.validateMaximumOutput(maximumOutputSPL)
         let targets = try Self.targets(audiogram: audiogram, rule: rule, levelReference: levelReference,
                                        maximumOutputSPL: maximumOutputSPL)
         try self.init(formatVersion: Self.currentFormatVersion, kind: kind, patient: patient, audiologist: audiologist,
@@ -121,10 +122,7 @@ public struct PrescriptionDocument: Sendable, Equatable {
                                                      reason: "is \(v) dB HL; use whole decibels")
             }
         }
-        guard Self.allowedMaximumOutputSPL.contains(maximumOutputSPL) else {
-            throw PrescriptionError.invalidField(field: "maximum output",
-                                                 reason: "is \(maximumOutputSPL) dB SPL, outside 60 to \(Self.allowedMaximumOutputSPL.upperBound) dB SPL")
-        }
+        try Self.validateMaximumOutput(maximumOutputSPL)
         guard !programs.isEmpty else {
             throw PrescriptionError.invalidField(field: "program list", reason: "is empty; give at least one program")
         }
@@ -174,6 +172,13 @@ public struct PrescriptionDocument: Sendable, Equatable {
         }
         func gains(_ ear: Ear) -> [Int] { fitting[ear].bands.map { Int($0.mediumGain.rounded()) } }
         return EarTargets(left: gains(.left), right: gains(.right))
+    }
+
+    static func validateMaximumOutput(_ maximumOutputSPL: Int) throws {
+        guard allowedMaximumOutputSPL.contains(maximumOutputSPL) else {
+            throw PrescriptionError.invalidField(field: "maximum output",
+                                                 reason: "is \(maximumOutputSPL) dB SPL, outside 60 to \(allowedMaximumOutputSPL.upperBound) dB SPL")
+        }
     }
 
     static func validateText(_ text: String, field: String, maximumBytes: Int, allowEmpty: Bool) throws {

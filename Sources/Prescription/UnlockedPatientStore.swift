@@ -1,3 +1,4 @@
+import AssistCore
 import Crypto
 import Foundation
 
@@ -84,7 +85,7 @@ public struct UnlockedPatientStore: Sendable {
         let state = try readState()
         let verifier = PrescriptionVerifier(trustedKeys: state.trustedKeys, now: store.clock())
         let result = try profileIDs().map { id in load(id, verifier: verifier, active: state.activeProfile) }
-            .sorted { $0.importedAt < $1.importedAt }
+            .sorted { ($0.importedAt, $0.id) < ($1.importedAt, $1.id) }
         try auditLocked("listed the prescriptions")
         return result
     }
@@ -203,14 +204,19 @@ public struct UnlockedPatientStore: Sendable {
     }
 
     private func load(_ id: String, verifier: PrescriptionVerifier, active: String?) -> StoredProfile {
+        let record: ProfileRecord
+        do { record = try readProfileRecord(id) } catch {
+            return StoredProfile(id: id, importedAt: .distantPast, isActive: active == id,
+                                 verification: .failure(.storeDamaged(file: "profiles/\(id).rx")))
+        }
         do {
-            let record = try readProfileRecord(id)
             let verified = try verifier.verify(text: record.text)
             return StoredProfile(id: id, importedAt: record.importedAt, isActive: active == id, verification: .success(verified))
         } catch let error as PrescriptionError {
-            return StoredProfile(id: id, importedAt: .distantPast, isActive: active == id, verification: .failure(error))
+            return StoredProfile(id: id, importedAt: record.importedAt, isActive: active == id, verification: .failure(error))
         } catch {
-            return StoredProfile(id: id, importedAt: .distantPast, isActive: active == id, verification: .failure(.storeDamaged(file: "profiles/\(id).rx")))
+            return StoredProfile(id: id, importedAt: record.importedAt, isActive: active == id,
+                                 verification: .failure(.fittingRejected(reason: userMessage(for: error))))
         }
     }
 

@@ -76,6 +76,7 @@ struct PatientStoreTests {
         #expect(try !unlocked.trust(key.publicKey))
         let first = try unlocked.importPrescription(text: try key.sign(try sampleDocument()))
         #expect(first.isActive)
+        clock.advance(seconds: 60)
         let trialExpiry = clock.now.addingTimeInterval(7 * 86_400)
         let trial = try unlocked.importPrescription(text: try key.sign(try sampleDocument(issued: issueDate.addingTimeInterval(60), expires: trialExpiry)))
         #expect(!trial.isActive)
@@ -170,17 +171,23 @@ struct PatientStoreTests {
 
         let log = folder.appendingPathComponent("audit.log")
         let original = try Data(contentsOf: log)
-        var lines = original.split(separator: UInt8(ascii: "\n")).map(Data.init)
+        let newline = UInt8(ascii: "\n")
+        var lines: [Data] = original.split(separator: newline).map { Data($0) }
+        func write(_ selected: [Data]) throws {
+            var out = Data()
+            for line in selected { out.append(line); out.append(newline) }
+            try out.write(to: log)
+        }
         // A line removed from the middle.
-        try (lines[0] + [10] + lines[2...].map { $0 + [10] }.reduce(Data(), +)).write(to: log)
+        try write([lines[0]] + Array(lines[2...]))
         #expect(throws: PrescriptionError.auditLogTampered(entry: 2)) { try unlocked.auditEntries() }
         // Lines swapped.
         lines.swapAt(2, 3)
-        try lines.map { $0 + [10] }.reduce(Data(), +).write(to: log)
+        try write(lines)
         #expect(throws: PrescriptionError.auditLogTampered(entry: 3)) { try unlocked.auditEntries() }
         // The last line cut off.
         lines.swapAt(2, 3)
-        try lines.dropLast().map { $0 + [10] }.reduce(Data(), +).write(to: log)
+        try write(Array(lines.dropLast()))
         #expect(throws: PrescriptionError.auditLogTampered(entry: 5)) { try unlocked.auditEntries() }
         // One character changed.
         var edited = original

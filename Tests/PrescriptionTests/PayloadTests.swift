@@ -52,18 +52,21 @@ struct PayloadTests {
     @Test("every single changed byte anywhere in the payload is refused")
     func everyByteIsCovered() throws {
         let payload = try PayloadCoding.payload(fromText: try key.sign(try sampleDocument()))
-        var reasons: [String: Int] = [:]
+        var altered = 0
         for index in payload.indices {
             var changed = payload
             changed[index] ^= 0x10
             do {
                 _ = try verifier.verify(text: PayloadCoding.text(fromPayload: changed))
                 Issue.record("a change at byte \(index) was accepted")
-            } catch let error as PrescriptionError {
-                reasons[String(describing: error).components(separatedBy: "(").first!, default: 0] += 1
+            } catch PrescriptionError.altered {
+                altered += 1
+            } catch {
+                // Malformed, not canonical, untrusted key, …: refused for another reason.
             }
         }
-        #expect(reasons["altered", default: 0] > payload.count / 2)
+        // Most bytes can change into another valid prescription; only the signature catches those.
+        #expect(altered > payload.count / 2)
     }
 
     @Test("a prescription signed by a key this installation does not trust is refused, naming that key")
