@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "Hearing", targets: ["Hearing"]),
         .library(name: "Evaluation", targets: ["Evaluation"]),
         .library(name: "Storage", targets: ["Storage"]),
+        .library(name: "Prescription", targets: ["Prescription"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -39,6 +40,10 @@ let package = Package(
                        providers: [.apt(["portaudio19-dev"])]),
         // Linux evdev force feedback (linux/input.h, from the kernel headers): vibration.
         .systemLibrary(name: "CLinuxInput", path: "Sources/C/CLinuxInput"),
+        .systemLibrary(name: "CZBar", path: "Sources/C/CZBar", pkgConfig: "zbar",
+                       providers: [.apt(["libzbar-dev"])]),
+        .systemLibrary(name: "CQREncode", path: "Sources/C/CQREncode", pkgConfig: "libqrencode",
+                       providers: [.apt(["libqrencode-dev"])]),
 
         // Shared by both assistants: errors, frames, settings locations, clocks.
         .target(name: "AssistCore"),
@@ -63,9 +68,15 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
+        // Signed prescriptions: canonical payload, QR codes (qrencode, zbar), trust, the encrypted patient store.
+        .target(name: "Prescription", dependencies: [
+            "AssistCore", "Hearing", "Media", "CZBar", "CQREncode",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
+        ]),
 
         .executableTarget(name: "assist", dependencies: [
-            "AssistCore", "Media", "Perception", "Guidance", "Speech", "Hearing", "Evaluation", "Storage",
+            "AssistCore", "Media", "Perception", "Guidance", "Speech", "Hearing", "Evaluation", "Storage", "Prescription",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -77,6 +88,7 @@ let package = Package(
         .testTarget(name: "HearingTests", dependencies: ["Hearing", "Media"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation"], exclude: ["Reference"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
+        .testTarget(name: "PrescriptionTests", dependencies: ["Prescription", "Hearing", "Media", "AssistCore"]),
         .testTarget(name: "AssistCommandTests", dependencies: ["AssistCore"]),
     ]
 )

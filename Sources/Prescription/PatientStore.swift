@@ -1,0 +1,254 @@
+import Crypto
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The patient's protected store of prescriptions (folder `$XDG_DATA_HOME/assistivekit/prescriptions`).
+///
+/// Files, each readable by the user alone (0600 in a 0700 folder):
+///
+/// - `auth.json`: scrypt's cost and salt, a key-check value, the count of wrong passphrases. No
+///   patient data; it is the only file in clear, because the delay must be enforced before any
+///   key exists.
+/// - `state.sealed`: trusted audiologist keys, the active profile, the audit log's head.
+/// - `profiles/<id>.rx`: one imported prescription each, exactly the signed QR text.
+/// - `audit.log`: one sealed, hash-chained entry a line.
+///
+/// Everything but `auth.json` is AES-256-GCM under keys derived (HKDF-SHA256) from
+/// scrypt(passphrase, salt), with the file's role as authenticated data. So without the
+/// passphrase nothing in the store names the patient or their thresholds, an edited or swapped
+/// file fails to open, and every stored prescription's signature is checked again on each load.
+public struct PatientStore: Sendable {
+    public let folder: URL
+    public let cost: ScryptCost
+    public let policy: LockoutPolicy
+    /// Who the audit log names for what this process does: the login name.
+    public let user: String
+    public let clock: @Sendable () -> Date
+
+    public static let minimumPassphraseCharacters = 6
+
+    public init(folder: URL, cost: ScryptCost = .standard, policy: LockoutPolicy = .standard,
+                user: String = PatientStore.currentUser, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.folder = folder
+        self.cost = cost
+        self.policy = policy
+        self.user = user
+        self.clock = clock
+    }
+
+    /// `$XDG_DATA_HOME/assistivekit/prescriptions`.
+    public static func defaultFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".local/share")
+        return base.appendingPathComponent("assistivekit/prescriptions")
+    }
+
+    public static var currentUser: String {
+        if let entry = getpwuid(getuid()), let name = entry.pointee.pw_name { return String(cString: name) }
+        return ProcessInfo.processInfo.environment["USER"] ?? "uid \(getuid())"
+    }
+
+    var authFile: URL { folder.appendingPathComponent("auth.json") }
+
+    /// True once a passphrase has been set.
+    public var exists: Bool { FileManager.default.fileExists(atPath: authFile.path) }
+
+    /// First use: sets the passphrase and makes the empty store.
+    public func create(passphrase: String) throws -> UnlockedPatientStore {
+        guard passphrase.count >= Self.minimumPassphraseCharacters else {
+            throw PrescriptionError.passphraseTooShort(minimumCharacters: Self.minimumPassphraseCharacters)
+        }
+        try StoreFiles.makeFolder(folder)
+        try StoreFiles.makeFolder(folder.appendingPathComponent("profiles"))
+        return try StoreFiles.withLock(folder) {
+            guard !exists else { throw PrescriptionError.storeAlreadyExists(path: folder.path) }
+            let salt = Sealing.randomBytes(16)
+            let master = try cost.deriveKey(passphrase: passphrase, salt: salt)
+            let keys = StoreKeys(master: master)
+            let auth = AuthRecord(version: 1, cost: cost, salt: salt,
+                                  keyCheck: try Sealing.seal(AuthRecord.keyCheckPlaintext, key: keys.check, context: "key check"),
+                                  consecutiveFailures: 0, lastFailure: nil, failuresSinceUnlock: 0)
+            let store = UnlockedPatientStore(store: self, keys: keys)
+            try store.writeState(StoreState(trustedKeys: [], activeProfile: nil, auditCount: 0, auditHead: AuditLog.genesis))
+            try StoreFiles.write(try JSONEncoder.sorted.encode(auth), to: authFile)
+            try store.audit("created the patient store")
+            return store
+        }
+    }
+
+    /// How long until the next attempt is allowed (0 when it is now), and whether it is a lock.
+    public func waitBeforeNextAttempt() throws -> (seconds: Int, isLock: Bool) {
+        let auth = try readAuth()
+        return (remainingWait(auth), policy.isLock(afterFailures: auth.consecutiveFailures))
+    }
+
+    /// Opens the store. A wrong passphrase is counted on disk *before* the slow key derivation,
+    /// so killing the program mid-attempt does not give a free guess.
+    public func unlock(passphrase: String) throws -> UnlockedPatientStore {
+        try StoreFiles.withLock(folder) {
+            var auth = try readAuth()
+            let wait = remainingWait(auth)
+            if wait > 0 {
+                throw policy.isLock(afterFailures: auth.consecutiveFailures)
+                    ? PrescriptionError.locked(seconds: wait) : PrescriptionError.tryAgainLater(seconds: wait)
+            }
+            auth.consecutiveFailures += 1
+            auth.failuresSinceUnlock += 1
+            auth.lastFailure = clock()
+            try writeAuth(auth)
+            let keys = StoreKeys(master: try auth.cost.deriveKey(passphrase: passphrase, salt: auth.salt))
+            guard Sealing.open(auth.keyCheck, key: keys.check, context: "key check") == AuthRecord.keyCheckPlaintext else {
+                throw PrescriptionError.wrongPassphrase(attemptsBeforeDelay: max(0, policy.freeAttempts - auth.consecutiveFailures))
+            }
+            let failedBefore = auth.failuresSinceUnlock - 1
+            auth.consecutiveFailures = 0
+            auth.failuresSinceUnlock = 0
+            auth.lastFailure = nil
+            try writeAuth(auth)
+            let store = UnlockedPatientStore(store: self, keys: keys)
+            try store.audit("unlocked the store", detail: failedBefore > 0 ? "after \(failedBefore) wrong passphrase\(failedBefore == 1 ? "" : "s")" : nil)
+            return store
+        }
+    }
+
+    private func remainingWait(_ auth: AuthRecord) -> Int {
+        guard let last = auth.lastFailure else { return 0 }
+        let until = last.addingTimeInterval(TimeInterval(policy.waitSeconds(afterFailures: auth.consecutiveFailures)))
+        let remaining = until.timeIntervalSince(clock())
+        return remaining > 0 ? Int(remaining.rounded(.up)) : 0
+    }
+
+    func readAuth() throws -> AuthRecord {
+        guard let data = FileManager.default.contents(atPath: authFile.path) else {
+            throw PrescriptionError.storeNotCreated(path: folder.path)
+        }
+        guard let auth = try? JSONDecoder.sorted.decode(AuthRecord.self, from: data), auth.version == 1 else {
+            throw PrescriptionError.storeDamaged(file: "auth.json")
+        }
+        return auth
+    }
+
+    func writeAuth(_ auth: AuthRecord) throws {
+        try StoreFiles.write(try JSONEncoder.sorted.encode(auth), to: authFile)
+    }
+}
+
+/// The clear part of the store: how to derive the key and how many wrong passphrases in a row.
+struct AuthRecord: Codable {
+    static let keyCheckPlaintext = Data("AssistiveKit patient store".utf8)
+    var version: Int
+    var cost: ScryptCost
+    var salt: Data
+    var keyCheck: Data
+    var consecutiveFailures: Int
+    var lastFailure: Date?
+    /// Told in the audit log at the next unlock (a failure has no key to write the log with).
+    var failuresSinceUnlock: Int
+}
+
+/// One key per purpose, from the single scrypt output.
+struct StoreKeys: @unchecked Sendable {
+    // swift-crypto 3.x does not mark SymmetricKey Sendable on Linux; these are immutable.
+    let check: SymmetricKey
+    let state: SymmetricKey
+    let profiles: SymmetricKey
+    let audit: SymmetricKey
+
+    init(master: SymmetricKey) {
+        check = Sealing.subkey(master, purpose: "patient store key check")
+        state = Sealing.subkey(master, purpose: "patient store state")
+        profiles = Sealing.subkey(master, purpose: "patient store profiles")
+        audit = Sealing.subkey(master, purpose: "patient store audit log")
+    }
+}
+
+struct StoreState: Codable {
+    var trustedKeys: [AudiologistPublicKey]
+    var activeProfile: String?
+    /// The audit log's entry count and chain hash when last written: a log cut short is detected.
+    var auditCount: Int
+    var auditHead: Data
+}
+
+/// Files readable by the user alone, written whole (temporary file, then rename) so a crash
+/// never leaves half a file, and one writer at a time across processes (flock).
+enum StoreFiles {
+    static func makeFolder(_ url: URL) throws {
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            chmod(url.path, 0o700)
+        } catch {
+            throw PrescriptionError.storeUnwritable(path: url.path, reason: "the folder cannot be created")
+        }
+    }
+
+    static func write(_ data: Data, to url: URL) throws {
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max))")
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard fd >= 0 else { throw PrescriptionError.storeUnwritable(path: url.path, reason: String(cString: strerror(errno))) }
+        let written = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        let synced = fsync(fd)
+        close(fd)
+        guard written == data.count, synced == 0, rename(temporary.path, url.path) == 0 else {
+            unlink(temporary.path)
+            throw PrescriptionError.storeUnwritable(path: url.path, reason: "the disk refused the write")
+        }
+    }
+
+    static func append(_ line: Data, to url: URL) throws {
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        guard fd >= 0 else { throw PrescriptionError.storeUnwritable(path: url.path, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        let written = line.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        guard written == line.count, fsync(fd) == 0 else {
+            throw PrescriptionError.storeUnwritable(path: url.path, reason: "the disk refused the write")
+        }
+    }
+
+    static func withLock<T>(_ folder: URL, _ body: () throws -> T) throws -> T {
+        try makeFolder(folder)
+        let fd = open(folder.appendingPathComponent(".lock").path, O_RDWR | O_CREAT, 0o600)
+        guard fd >= 0 else { throw PrescriptionError.storeUnwritable(path: folder.path, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        flock(fd, LOCK_EX)
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+
+    /// Overwrites a file with zeros before removing it. On a journalling file system or an SSD
+    /// the old blocks may survive; the contents were encrypted, so what survives is ciphertext.
+    static func shred(_ url: URL) {
+        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size > 0 {
+            let fd = open(url.path, O_WRONLY)
+            if fd >= 0 {
+                let zeros = [UInt8](repeating: 0, count: size)
+                _ = zeros.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+                fsync(fd)
+                close(fd)
+            }
+        }
+        unlink(url.path)
+    }
+}
+
+extension JSONEncoder {
+    static var sorted: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.dataEncodingStrategy = .base64
+        return encoder
+    }
+}
+
+extension JSONDecoder {
+    static var sorted: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return decoder
+    }
+}

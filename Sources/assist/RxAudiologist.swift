@@ -1,0 +1,182 @@
+import ArgumentParser
+import AssistCore
+import Foundation
+import Hearing
+import Prescription
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct RxKeygen: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keygen",
+        abstract: "Make an audiologist's signing key: PREFIX.key (encrypted under a passphrase) and PREFIX.pub (for patients).",
+        discussion: """
+            The private key is Ed25519, encrypted with AES-256-GCM under a key derived from the passphrase by scrypt \
+            (128 MiB, about half a second). The passphrase comes from --passphrase-file, else \
+            ASSIST_RX_KEY_PASSPHRASE, else it is asked twice in the terminal. Existing files are never overwritten.
+            """
+    )
+
+    @Option(help: "Your name as patients should see it on their prescriptions.")
+    var name: String
+
+    @Option(name: .customLong("id"), help: "Your registration number or another identifier the key is issued to.")
+    var identifier: String
+
+    @Option(help: "Where to write: PREFIX.key and PREFIX.pub.")
+    var output: String
+
+    @Option(help: "A file whose first line is the passphrase for the private key (at least 8 characters).")
+    var passphraseFile: String?
+
+    func validate() throws {
+        for path in [output + ".key", output + ".pub"] where FileManager.default.fileExists(atPath: path) {
+            throw ValidationError("\(path) already exists; choose another --output or move it away.")
+        }
+    }
+
+    func run() throws {
+        let key = try AudiologistSigningKey.generate(for: .init(name: name, identifier: identifier))
+        let passphrase = try RxPassphrase.read(file: passphraseFile, environment: "ASSIST_RX_KEY_PASSPHRASE",
+                                               prompt: "Passphrase for the new signing key: ", confirm: true)
+        let sealed = try key.encryptedFileData(passphrase: passphrase)
+        try RxFiles.writePrivate(sealed, to: output + ".key")
+        try key.publicKey.fileData().write(to: URL(fileURLWithPath: output + ".pub"))
+        print("Wrote \(output).key (keep it private) and \(output).pub (give it to your patients).")
+        print("Fingerprint: \(key.publicKey.fingerprint)  (read it aloud when a patient trusts your key)")
+    }
+}
+
+struct RxCreate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create",
+        abstract: "Sign a prescription and write it as a QR code: PREFIX.png, PREFIX.svg and, on screen, as text.",
+        discussion: """
+            The audiogram comes from --audiogram: a JSON file as for `assist hear` (which may also set rule and \
+            maximumOutputSPL) or a CSV file `frequency,left,right[,left_ucl,right_ucl]` in dB HL; without it the \
+            thresholds are asked for in the terminal. The targets are computed with the fitting rule and signed \
+            with the prescription. --trial-days makes a temporary trial prescription that is refused after it expires.
+            """
+    )
+
+    @Option(help: "Your signing key (PREFIX.key from `rx keygen`).")
+    var key: String
+
+    @Option(help: "A file whose first line is the signing key's passphrase (else ASSIST_RX_KEY_PASSPHRASE, else asked).")
+    var passphraseFile: String?
+
+    @Option(help: "The patient's name.")
+    var patient: String
+
+    @Option(help: "The clinic's patient number (optional).")
+    var patientReference: String = ""
+
+    @Option(help: "The patient's year of birth (optional).")
+    var birthYear: Int?
+
+    @Option(help: "The audiogram: a .json (as for `assist hear`) or .csv file. Without it, asked in the terminal.")
+    var audiogram: String?
+
+    @Option(help: "Fitting rule: nal-r, nal-rp, half-gain, pogo or fig6 (default: the JSON's rule, else fig6).")
+    var rule: String?
+
+    @Option(help: "Maximum output in dB SPL, 60 to 111 (default: the JSON's, else 100).")
+    var maximumOutput: Int?
+
+    @Option(help: "Programs the patient may use, comma-separated: quiet, conversation-in-noise, music, outdoors, tv (default: all).")
+    var programs: String?
+
+    @Option(help: "Make a trial prescription that expires after this many days (1 to 365).")
+    var trialDays: Int?
+
+    @Flag(help: "Make a debug prescription: it unlocks the debugging mode in which reference thresholds may be changed.")
+    var debug = false
+
+    @Option(help: "Where to write: PREFIX.png and PREFIX.svg.")
+    var output: String
+
+    @Flag(help: "Do not draw the QR code in the terminal.")
+    var quiet = false
+
+    func validate() throws {
+        if let trialDays, !(1...365).contains(trialDays) { throw ValidationError("--trial-days must be 1 to 365.") }
+        if let rule { _ = try FittingRule(named: rule) }
+        if let programs { for name in programs.split(separator: ",") { _ = try ListeningProgram(named: String(name)) } }
+        if audiogram == nil && isatty(STDIN_FILENO) == 0 {
+            throw ValidationError("Give --audiogram FILE, or run in a terminal to type the thresholds.")
+        }
+    }
+
+    func run() throws {
+        let passphrase = try RxPassphrase.read(file: passphraseFile, environment: "ASSIST_RX_KEY_PASSPHRASE",
+                                               prompt: "Signing key passphrase: ", confirm: false)
+        let signingKey = try AudiologistSigningKey.load(from: URL(fileURLWithPath: key), passphrase: passphrase)
+        var fittingRule = FittingRule.fig6, maximum = 100, levelReference = LevelReference.band
+        let audiogramValue: Audiogram
+        if let audiogram, audiogram.lowercased().hasSuffix(".json") {
+            let document = try AudiogramDocument.load(from: URL(fileURLWithPath: audiogram))
+            audiogramValue = try document.audiogram()
+            let options = try document.fittingOptions()
+            fittingRule = options.rule
+            maximum = Int(options.maximumOutputSPL.rounded())
+            levelReference = options.levelReference
+        } else if let audiogram {
+            guard let text = try? String(contentsOfFile: audiogram, encoding: .utf8) else {
+                throw CommandFailure("The audiogram file \(audiogram) does not exist or is not readable.")
+            }
+            audiogramValue = try AudiogramCSV.parse(text)
+        } else {
+            audiogramValue = try Self.askAudiogram()
+        }
+        if let rule { fittingRule = try FittingRule(named: rule) }
+        if let maximumOutput { maximum = maximumOutput }
+        let programList = try programs.map { try $0.split(separator: ",").map { try ListeningProgram(named: String($0)) } }
+            ?? ListeningProgram.allCases
+        let now = Date()
+        let document = try PrescriptionDocument(
+            kind: debug ? .debug : .fitting,
+            patient: .init(name: patient, reference: patientReference, birthYear: birthYear),
+            audiologist: signingKey.audiologist, issued: now,
+            expires: trialDays.map { now.addingTimeInterval(TimeInterval($0) * 86_400) },
+            audiogram: audiogramValue, rule: fittingRule, levelReference: levelReference,
+            maximumOutputSPL: maximum, programs: programList)
+        let text = try signingKey.sign(document)
+        let code = try QRCode(encoding: text)
+        try code.pngData().write(to: URL(fileURLWithPath: output + ".png"))
+        try Data(code.svg().utf8).write(to: URL(fileURLWithPath: output + ".svg"))
+        if !quiet { print(code.terminalText()) }
+        print("Signed \(document.kind == .debug ? "debug " : "")prescription for \(patient): \(output).png, \(output).svg "
+              + "(QR version \(code.version), \(code.width)×\(code.width) modules, \(text.count) characters).")
+        if let expires = document.expires { print("Trial prescription: refused after \(RxDescription.day(expires)).") }
+    }
+
+    /// Thresholds typed at the terminal, ear by ear; an empty answer skips a frequency.
+    static func askAudiogram() throws -> Audiogram {
+        func ask(_ ear: Ear) throws -> EarAudiogram {
+            print("\(ear.name.capitalized) ear: threshold in dB HL at each frequency (Enter to skip).")
+            var thresholds: [Double: Double] = [:]
+            for f in AudiometricFrequency.all {
+                print("  \(Int(f)) Hz: ", terminator: "")
+                guard let line = readLine()?.trimmingCharacters(in: .whitespaces) else { break }
+                if line.isEmpty { continue }
+                guard let value = Double(line) else { throw CommandFailure("“\(line)” is not a number of dB HL.") }
+                thresholds[f] = value
+            }
+            return try EarAudiogram(ear: ear, thresholdsHL: thresholds)
+        }
+        return Audiogram(left: try ask(.left), right: try ask(.right))
+    }
+}
+
+enum RxFiles {
+    /// Creates `path` readable by the user alone; refuses to replace an existing file.
+    static func writePrivate(_ data: Data, to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard fd >= 0 else { throw CommandFailure("\(path) cannot be created: \(String(cString: strerror(errno))).") }
+        defer { close(fd) }
+        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == data.count else { throw CommandFailure("\(path) could not be written completely.") }
+    }
+}

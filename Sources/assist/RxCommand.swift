@@ -1,0 +1,124 @@
+import ArgumentParser
+import AssistCore
+import Foundation
+import Hearing
+import Media
+import Prescription
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct RxCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rx",
+        abstract: "Signed hearing-aid prescriptions: the audiologist signs them into a QR code, the patient imports them.",
+        discussion: """
+            Audiologist: `rx keygen` once, give patients the .pub file, then `rx create` for each prescription.
+            Patient: `rx trust` the audiologist's key (compare the fingerprint aloud), `rx import` the QR code, \
+            `rx list`, `rx show`, `rx use`. Prescriptions cannot be edited; a forged, altered, expired or untrusted \
+            one is refused with the reason. The patient store is encrypted under a passphrase or PIN set at first \
+            use (from --passphrase-file, else ASSIST_RX_PASSPHRASE, else asked in the terminal without echo); \
+            wrong passphrases slow down and then lock it. `rx log`, `rx export` and `rx erase` show, export and \
+            delete everything stored.
+            """,
+        subcommands: [RxKeygen.self, RxCreate.self, RxTrust.self, RxImport.self, RxList.self, RxShow.self, RxUse.self,
+                      RxLog.self, RxExport.self, RxErase.self]
+    )
+}
+
+/// Where a passphrase comes from: a file's first line, an environment variable, or the
+/// terminal with echo off (getpass).
+enum RxPassphrase {
+    static func read(file: String?, environment variable: String, prompt: String, confirm: Bool) throws -> String {
+        if let file {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw CommandFailure("The passphrase file \(file) does not exist or is not readable.")
+            }
+            return String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
+        }
+        if let value = ProcessInfo.processInfo.environment[variable], !value.isEmpty { return value }
+        guard isatty(STDIN_FILENO) != 0 else {
+            throw CommandFailure("No passphrase: give --passphrase-file, set \(variable), or run in a terminal.")
+        }
+        let first = ask(prompt)
+        if confirm, ask("Repeat it: ") != first { throw CommandFailure("The two entries differ; nothing was changed.") }
+        return first
+    }
+
+    private static func ask(_ text: String) -> String {
+        guard let pointer = getpass(text) else { return "" }
+        return String(cString: pointer)
+    }
+}
+
+/// The patient store at its usual place, opened with the passphrase (set on first use when
+/// `createIfMissing`).
+struct RxStoreOptions: ParsableArguments {
+    @Option(help: "A file whose first line is the patient store's passphrase or PIN (else ASSIST_RX_PASSPHRASE, else asked).")
+    var passphraseFile: String?
+
+    func open(createIfMissing: Bool = false) throws -> UnlockedPatientStore {
+        let store = PatientStore(folder: PatientStore.defaultFolder())
+        if !store.exists {
+            guard createIfMissing else { throw PrescriptionError.storeNotCreated(path: store.folder.path) }
+            print("First use: choose a passphrase or PIN (at least \(PatientStore.minimumPassphraseCharacters) characters) for your prescriptions.")
+            let passphrase = try RxPassphrase.read(file: passphraseFile, environment: "ASSIST_RX_PASSPHRASE",
+                                                   prompt: "New passphrase: ", confirm: true)
+            return try store.create(passphrase: passphrase)
+        }
+        // Tell the wait before asking, rather than after the passphrase was typed.
+        let wait = try store.waitBeforeNextAttempt()
+        if wait.seconds > 0 {
+            throw wait.isLock ? PrescriptionError.locked(seconds: wait.seconds) : PrescriptionError.tryAgainLater(seconds: wait.seconds)
+        }
+        let passphrase = try RxPassphrase.read(file: passphraseFile, environment: "ASSIST_RX_PASSPHRASE",
+                                               prompt: "Passphrase: ", confirm: false)
+        return try store.unlock(passphrase: passphrase)
+    }
+}
+
+/// How prescriptions are described on screen.
+enum RxDescription {
+    static func day(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        return formatter.string(from: date)
+    }
+
+    static func summary(_ document: PrescriptionDocument) -> String {
+        let kind = document.kind == .debug ? "debug (unlocks debugging mode)" : "fitting"
+        let expiry = document.expires.map { ", trial until \(day($0))" } ?? ""
+        return "\(kind) for \(document.patient.name) by \(document.audiologist.name), issued \(day(document.issued))\(expiry)"
+    }
+
+    static func details(_ verified: VerifiedPrescription) -> String {
+        let d = verified.document
+        var lines = [
+            "Patient: \(d.patient.name)\(d.patient.reference.isEmpty ? "" : " (\(d.patient.reference))")\(d.patient.birthYear.map { ", born \($0)" } ?? "")",
+            "Audiologist: \(d.audiologist.name) (\(d.audiologist.identifier)), key \(verified.signer.fingerprint)",
+            "Issued: \(day(d.issued))\(d.expires.map { "; trial prescription, expires \(day($0))" } ?? "")",
+            "Kind: \(d.kind == .debug ? "debug: unlocks the debugging mode" : "fitting")",
+            "Rule: \(d.rule.rawValue), maximum output \(d.maximumOutputSPL) dB SPL, level reference \(d.levelReference.rawValue)",
+            "Programs: \(d.programs.map(\.rawValue).joined(separator: ", "))",
+            "",
+            "Frequency (Hz)        " + AudiometricFrequency.all.map { pad(String(Int($0)), 6) }.joined(),
+        ]
+        for ear in Ear.allCases {
+            let audiogram = d.audiogram[ear]
+            lines.append(pad("\(ear.name) threshold dB HL", 22) + AudiometricFrequency.all.map { f in
+                pad(audiogram.thresholdsHL[f].map { String(Int($0)) } ?? "·", 6) }.joined())
+            if !audiogram.uncomfortableLevelsHL.isEmpty {
+                lines.append(pad("\(ear.name) UCL dB HL", 22) + AudiometricFrequency.all.map { f in
+                    pad(audiogram.uncomfortableLevelsHL[f].map { String(Int($0)) } ?? "·", 6) }.joined())
+            }
+            lines.append(pad("\(ear.name) target gain dB", 22) + d.mediumGainTargets[ear].map { pad(String($0), 6) }.joined())
+        }
+        lines.append("(targets: insertion gain for 65 dB SPL input; · = not measured, interpolated)")
+        return lines.joined(separator: "\n")
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : String(repeating: " ", count: width - text.count) + text
+    }
+}
