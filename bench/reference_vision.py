@@ -68,7 +68,8 @@ class OpenVINOBackend:
         shape = model.inputs[0].get_partial_shape()
         self.input_size = (shape[2].get_length(), shape[3].get_length())
         self.version = ov.__version__
-        self.precision = str(self.compiled.get_property("INFERENCE_PRECISION_HINT"))
+        precision = str(self.compiled.get_property("INFERENCE_PRECISION_HINT"))
+        self.precision = "f32" if "float32" in precision or precision == "f32" else precision
 
     def __call__(self, tensor):
         return next(iter(self.compiled(tensor).values()))

@@ -246,7 +246,8 @@ def accuracy_section(r):
             f"{d['count']} objects (`assist eval distance`). There is no reference implementation of this estimate: "
             "the measured depth is the reference.")
     objects = [[o["frame"], o["pair"]["label"], f"{o['pair']['estimatedMeters']:.2f}", f"{o['pair']['measuredMeters']:.2f}",
-                f"{o['pair']['relativeError'] * 100:.0f} %", o["pair"].get("method") or "–"] for o in r["distance"]["objects"]]
+                f"{abs(o['pair']['estimatedMeters'] / o['pair']['measuredMeters'] - 1) * 100:.0f} %",
+                o["pair"].get("method") or "–"] for o in r["distance"]["objects"]]
     return "\n".join(["## Accuracy", "", "Detection on `coco128` with Ultralytics' validation settings (confidence 0.001, "
                       "IoU 0.7, multi-label, at most 300). Ours: `assist eval detection`; reference: the Python pipeline "
                       "above scored by `Tests/EvaluationTests/Reference/ultralytics_map.py` (NumPy port of Ultralytics' "
