@@ -224,7 +224,9 @@ def detections_section(r):
     return "\n".join(["## Vision: detections compared", "",
                       "Our detections against each reference's on the same picture, matched one to one by class "
                       "and IoU ≥ 0.5. Our pipeline decodes with FFmpeg, the reference with OpenCV, so decoded pixels can "
-                      "differ by a level or two; that, not the letterbox or NMS, is the usual cause of small differences.",
+                      "differ by a level or two (or more: the two JPEG decoders upsample chroma differently). `bus_640.png` is lossless, "
+                      "so both decoders give identical pixels there: differences on it come from pre-processing, inference "
+                      "(OpenVINO vs ONNX Runtime kernels, above all for the dynamically quantized ONNX model) or NMS.",
                       "", table(["Model", "Picture", "Reference", "ours", "ref", "matched", "max box Δ px",
                                  "max conf Δ", "identical"], rows)])
 

@@ -79,7 +79,12 @@ def make_inputs(shared, out, widths):
             cv2.imwrite(path, cv2.resize(bus, (width, height), interpolation=interpolation),
                         [cv2.IMWRITE_JPEG_QUALITY, 95])
         paths.append(path)
-    return paths
+    # A lossless copy: FFmpeg and OpenCV decode PNG to the same pixels, so any difference in the
+    # detections on it comes from pre-processing, inference or NMS, not from JPEG decoding.
+    png = os.path.join(folder, "bus_640.png")
+    if not os.path.exists(png):
+        cv2.imwrite(png, cv2.resize(bus, (640, round(bus.shape[0] * 640 / bus.shape[1])), interpolation=cv2.INTER_AREA))
+    return paths + [png]
 
 
 def subset_dataset(shared, out, count):
@@ -273,8 +278,7 @@ def main():
 def speech_quality_step(assist, out, quick):
     if quick:
         return speech_quality(assist, out, [5], ["sense_and_sensibility_01_austen_64kb-0880.wav"], stoi_only=True)
-    return speech_quality(assist, out, [0, 5, 10], ["sense_and_sensibility_01_austen_64kb-0870.wav",
-                                                    "sense_and_sensibility_01_austen_64kb-0920.wav"])
+    return speech_quality(assist, out, [0, 5, 10], ["sense_and_sensibility_01_austen_64kb-0870.wav"])
 
 
 if __name__ == "__main__":
