@@ -278,6 +278,9 @@ def hearing_section(r):
     rows = []
     for row in q["rows"]:
         for m in metrics:
+            if any(m not in row[k] for k in ("unprocessed", "noiseReductionOff", "noiseReductionOn")):
+                rows.append([f"{row['snrDecibels']:g} dB", m.upper(), "failed: " + row["unprocessed"].get("clarityError", "?"), "", ""])
+                continue
             u, off, on = row["unprocessed"][m], row["noiseReductionOff"][m], row["noiseReductionOn"][m]
             rows.append([f"{row['snrDecibels']:g} dB", m.upper(), f"{u:.3f}", f"{off:.3f} ({ratio(off, u):.2f})",
                          f"{on:.3f} ({ratio(on, u):.2f})"])

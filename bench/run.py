@@ -175,7 +175,7 @@ def speech_quality(assist, out, snrs, files, stoi_only=False):
     speech = [os.path.join(SPEECH_DIR, f) for f in files]
     return run_json([PYTHON, os.path.join(HERE, "speech_quality.py"), "--assist", assist, "--work",
                      os.path.join(out, "speech"), "--snr", *map(str, snrs), *(["--stoi-only"] if stoi_only else []),
-                     *speech])
+                     "--", *speech])
 
 
 # ---------------------------------------------------------------- start-up

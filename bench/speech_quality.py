@@ -92,8 +92,11 @@ def scores(reference, signal, metrics):
         from clarity.utils.audiogram import Audiogram
         audiogram = Audiogram(levels=np.array(list(SLOPING_LOSS.values()), dtype=float),
                               frequencies=np.array(list(SLOPING_LOSS.keys()), dtype=float))
-        result["haspi"] = float(haspi_v2(reference, RATE, signal, RATE, audiogram, level1=RMS_ONE_SPL)[0])
-        result["hasqi"] = float(hasqi_v2(reference, RATE, signal, RATE, audiogram, level1=RMS_ONE_SPL)[0])
+        try:
+            result["haspi"] = float(haspi_v2(reference, RATE, signal, RATE, audiogram, level1=RMS_ONE_SPL)[0])
+            result["hasqi"] = float(hasqi_v2(reference, RATE, signal, RATE, audiogram, level1=RMS_ONE_SPL)[0])
+        except Exception as error:  # keep STOI and say why instead of losing the whole benchmark
+            result["clarityError"] = f"{type(error).__name__}: {error}"
     return result
 
 
