@@ -10,7 +10,7 @@ struct Bench: AsyncParsableCommand {
         commandName: "bench",
         abstract: "Measures the speed of the vision pipeline stage by stage (build with -c release).",
         shouldDisplay: false,
-        subcommands: [BenchVision.self])
+        subcommands: [BenchVision.self, BenchHearingFile.self])
 }
 
 struct BenchVision: AsyncParsableCommand {
@@ -38,22 +38,33 @@ struct BenchVision: AsyncParsableCommand {
     @Option(help: "Untimed runs first, so caches and thread pools are warm.")
     var warmup: Int = 5
 
-    @Flag(help: "Print the numbers as JSON.")
+    @Option(help: "Objects below this confidence are dropped (the product's announcement threshold by default; 0.25 is Ultralytics' predict default).")
+    var confidence: Float = DescriptionSettings.defaultMinimumConfidence
+
+    @Option(help: "NMS IoU threshold (0.45 is the product's, 0.7 Ultralytics' predict default).")
+    var iou: Float = 0.45
+
+    @Flag(help: "Print the numbers as JSON, with the detections of the last run of each picture.")
     var json = false
 
     func validate() throws {
         guard runs >= 1, warmup >= 0 else { throw ValidationError("--runs must be at least 1 and --warmup at least 0.") }
+        guard (0...1).contains(confidence) else { throw ValidationError("--confidence must be from 0 to 1, not \(confidence).") }
+        guard iou > 0, iou <= 1 else { throw ValidationError("--iou must be above 0 and at most 1, not \(iou).") }
     }
 
     func run() async throws {
         let pictures = try images.isEmpty ? [Self.defaultImage()] : images.map { URL(fileURLWithPath: $0) }
         let core = try InferenceCore()
+        let describer = try SceneDescriber(settings: try DescriptionSettings(minimumConfidence: confidence))
         let analyzer = try SceneAnalyzer(detector: try detector.makeDetector(core: core),
-                                         locator: try ObjectLocator(), describer: try SceneDescriber())
+                                         locator: try ObjectLocator(), describer: describer, iouThreshold: iou)
         var results: [VisionBenchResult] = []
         for url in pictures {
             let clock = ContinuousClock()
             var samples: [String: [Double]] = [:]
+            var detections: [Detection] = []
+            var imageSize = (width: 0, height: 0)
             func record(_ stage: String, _ value: Double) { samples[stage, default: []].append(value) }
             for run in 0..<(warmup + runs) {
                 let start = clock.now
@@ -61,6 +72,8 @@ struct BenchVision: AsyncParsableCommand {
                 let decode = (clock.now - start).milliseconds
                 var report = try analyzer.analyze(Frame(image: image, sourceName: url.lastPathComponent))
                 report.timings.decodeMilliseconds = decode
+                imageSize = (image.width, image.height)
+                detections = report.objects.map(\.detection).sorted { $0.confidence > $1.confidence }
                 guard run >= warmup else { continue }
                 let t = report.timings
                 record("decode", t.decodeMilliseconds)
@@ -83,7 +96,8 @@ struct BenchVision: AsyncParsableCommand {
             let rows = stages.map { StageStatistic(stage: $0, values: samples[$0] ?? []) }
             results.append(VisionBenchResult(image: url.lastPathComponent, model: analyzer.detector.modelURL.lastPathComponent,
                                              precision: analyzer.detector.compiledPrecision ?? detector.precision.rawValue,
-                                             runs: runs, stages: rows))
+                                             runs: runs, stages: rows, imageWidth: imageSize.width, imageHeight: imageSize.height,
+                                             detections: detections))
         }
         if json {
             let encoder = JSONEncoder()
@@ -119,6 +133,10 @@ struct VisionBenchResult: Encodable {
     var precision: String
     var runs: Int
     var stages: [StageStatistic]
+    var imageWidth: Int
+    var imageHeight: Int
+    /// What the last timed run found, highest confidence first: compared with the reference pipeline's.
+    var detections: [Detection]
 
     func table() -> String {
         var lines = ["\(image) with \(model) (\(precision)), median and p95 of \(runs) runs:"]
