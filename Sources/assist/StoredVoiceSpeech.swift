@@ -13,12 +13,21 @@ enum StoredVoiceSpeech {
                                    pitch: speech.pitch, volumePercent: speech.volumePercent)
     }
 
-    /// Speaks each text, with a pause between them, into `path`; errors end the command with one sentence.
+    /// Speaks each text, one after another, into `path` through the utterance queue; errors end
+    /// the command with one sentence.
+    ///
+    /// Reports the user asked for (the recent detections, the usage report) are answers, read in
+    /// full: the queue's 3-second limit is for announcements made while walking, not for these.
     static func render(_ texts: [String], to path: String, voice: SpeechVoiceSettings) throws {
         do {
-            let synthesizer = try SpeechSynthesizer(settings: voice)
-            let audio = try texts.filter { !$0.isEmpty }.map { try synthesizer.synthesize($0) }
-            try SpeechFileSink(url: URL(fileURLWithPath: path)).write(audio)
+            let queue = UtteranceQueue(voice: try SpeechSynthesizer(settings: voice),
+                                       settings: UtteranceQueueSettings(maximumSpeechSeconds: 300, spatialAudio: false))
+            let file = try WAVFileOutput(url: URL(fileURLWithPath: path), sampleRateHz: queue.sampleRateHz)
+            defer { file.close() }
+            for (index, text) in texts.enumerated() where !text.isEmpty {
+                _ = queue.enqueue(Utterance(text, priority: .answer, contentKey: "report#\(index)"))
+            }
+            try queue.renderUntilIdle(to: file)
         } catch {
             throw CommandFailure(userMessage(for: error), exitCode: 1)
         }

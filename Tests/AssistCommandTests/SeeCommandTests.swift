@@ -5,7 +5,7 @@ import Testing
 struct SeeCommandTests {
     @Test("bus.jpg is described in sentences, closest first, with the bus and at least three people")
     func describesBus() throws {
-        let output = try AssistBinary.run(["see", AssistBinary.image("bus.jpg")])
+        let output = try AssistBinary.run(["see", AssistBinary.image("bus.jpg"), "--quiet"])
         #expect(output.status == 0)
         let lines = output.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasPrefix("Bus, ") })
