@@ -161,9 +161,8 @@ public struct AudiologistSigningKey: Sendable {
 
 extension PrescriptionDocument {
     static func validatedAudiologist(_ audiologist: Audiologist) throws -> Audiologist {
-        let probe = PrescriptionDocument.Audiologist(name: audiologist.name, identifier: audiologist.identifier)
-        try validateText(probe.name, field: "audiologist name", maximumBytes: nameMaximumBytes, allowEmpty: false)
-        try validateText(probe.identifier, field: "audiologist identifier", maximumBytes: identifierMaximumBytes, allowEmpty: false)
-        return probe
+        try validateText(audiologist.name, field: "audiologist name", maximumBytes: nameMaximumBytes, allowEmpty: false)
+        try validateText(audiologist.identifier, field: "audiologist identifier", maximumBytes: identifierMaximumBytes, allowEmpty: false)
+        return audiologist
     }
 }

@@ -27,30 +27,30 @@ enum PhotoConditions {
         return RGBImage(width: outW, height: outH, pixels: out)
     }
 
-    /// Three passes of a (2r+1)-wide box blur, close to a Gaussian of σ ≈ r.
+    /// Three passes of a (2r+1)-wide box blur, close to a Gaussian with σ² = 3 · ((2r+1)² − 1) / 12,
+    /// each pass a running sum along rows and then columns (edge pixels repeated).
     static func blurred(_ image: RGBImage, radius: Int) -> RGBImage {
-        var pixels = image.pixels.map(Double.init)
-        let w = image.width, h = image.height
-        for _ in 0..<3 {
-            for horizontal in [true, false] {
-                var next = pixels
-                for y in 0..<h {
-                    for x in 0..<w {
-                        for ch in 0..<3 {
-                            var sum = 0.0, n = 0.0
-                            for k in -radius...radius {
-                                let px = horizontal ? x + k : x, py = horizontal ? y : y + k
-                                guard px >= 0, py >= 0, px < w, py < h else { continue }
-                                sum += pixels[(py * w + px) * 3 + ch]; n += 1
-                            }
-                            next[(y * w + x) * 3 + ch] = sum / n
-                        }
+        var pixels = image.pixels.map(Int.init)
+        let w = image.width, h = image.height, window = 2 * radius + 1
+        func pass(count: Int, lines: Int, at: (Int, Int) -> Int) {
+            var line = [Int](repeating: 0, count: count)
+            for l in 0..<lines {
+                for ch in 0..<3 {
+                    for i in 0..<count { line[i] = pixels[at(l, i) * 3 + ch] }
+                    var sum = 0
+                    for k in -radius...radius { sum += line[max(0, min(count - 1, k))] }
+                    for i in 0..<count {
+                        pixels[at(l, i) * 3 + ch] = (sum + window / 2) / window
+                        sum += line[min(count - 1, i + radius + 1)] - line[max(0, i - radius)]
                     }
                 }
-                pixels = next
             }
         }
-        return RGBImage(width: w, height: h, pixels: pixels.map { UInt8(max(0, min(255, $0.rounded()))) })
+        for _ in 0..<3 {
+            pass(count: w, lines: h) { y, x in y * w + x }
+            pass(count: h, lines: w) { x, y in y * w + x }
+        }
+        return RGBImage(width: w, height: h, pixels: pixels.map { UInt8(max(0, min(255, $0))) })
     }
 
     /// Gaussian noise of standard deviation `sigma` grey levels, reproducible from `seed`.

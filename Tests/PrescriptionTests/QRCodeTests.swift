@@ -47,7 +47,7 @@ struct QRCodeTests {
             ("rotated 20°", { PhotoConditions.rotated(clean, degrees: 20) }),
             ("rotated 30°", { PhotoConditions.rotated(clean, degrees: 30) }),
             ("rotated −30°", { PhotoConditions.rotated(clean, degrees: -30) }),
-            ("blurred σ≈2.3 px (0.3 module)", { PhotoConditions.blurred(clean, radius: 2) }),
+            ("blurred σ≈2.4 px (0.3 module)", { PhotoConditions.blurred(clean, radius: 2) }),
             ("noise σ=40", { PhotoConditions.noisy(clean, sigma: 40) }),
             ("glare over a corner", { PhotoConditions.glared(clean, centreX: 0.7, centreY: 0.3, radius: 0.25, strength: 170) }),
             ("scaled to 200 px", { PhotoConditions.scaled(clean, longerSide: 200) }),
