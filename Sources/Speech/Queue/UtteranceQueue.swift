@@ -193,6 +193,10 @@ public final class UtteranceQueue: Sendable {
             var frame = 0
             while frame < frameCount {
                 if state.current == nil {
+                    // A hazard does not wait for the pause after the previous message.
+                    if state.pauseFramesLeft > 0, state.pending.first?.plan.utterance.priority == .hazard {
+                        state.pauseFramesLeft = 0
+                    }
                     if state.pauseFramesLeft > 0 {
                         let n = min(state.pauseFramesLeft, frameCount - frame)
                         fillSilence(buffer, from: frame, count: n)

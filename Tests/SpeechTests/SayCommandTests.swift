@@ -1,0 +1,96 @@
+import Foundation
+import Media
+import Testing
+@testable import Speech
+
+/// Runs the built `assist` (it sits beside the test runner; scripts/test builds both).
+enum Assist {
+    static let url = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        .deletingLastPathComponent().appendingPathComponent("assist")
+
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("say-stderr-\(UUID())")
+        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errorFile) }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = try FileHandle(forWritingTo: errorFile)
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self),
+                String(decoding: (try? Data(contentsOf: errorFile)) ?? Data(), as: UTF8.self))
+    }
+
+    static func scratch(_ name: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID())-\(name)")
+    }
+}
+
+@Suite("assist say, as a user runs it", .serialized)
+struct SayCommandTests {
+    @Test("say renders speech with its tone into a stereo WAV, placed on the left for --direction -40")
+    func rendersToFile() throws {
+        let wav = Assist.scratch("car.wav")
+        defer { try? FileManager.default.removeItem(at: wav) }
+        let result = try Assist.run(["say", "Car, 3 meters, left.", "--tone", "vehicle", "--direction", "-40", "--speak-to", wav.path])
+        #expect(result.status == 0 && result.errors.isEmpty)
+        let audio = try AudioFile.read(wav)
+        #expect(audio.channelCount == 2 && audio.durationSeconds > 1)
+        #expect(Rendered.energy(audio.samples, channel: 0) > 2 * Rendered.energy(audio.samples, channel: 1))
+    }
+
+    @Test("10 000 characters are read whole, sentence by sentence")
+    func longText() throws {
+        let wav = Assist.scratch("long.wav")
+        defer { try? FileManager.default.removeItem(at: wav) }
+        let text = String(repeating: "Person ahead. ", count: 715)
+        #expect(text.count > 10_000)
+        let result = try Assist.run(["say", text, "--rate", "500", "--speak-to", wav.path])
+        #expect(result.status == 0)
+        let reader = try AudioFileReader(url: wav)
+        // 715 short sentences with a 0.15 s pause each: several minutes.
+        #expect(Double(reader.frameCount) / reader.sampleRate > 715 * 0.3)
+    }
+
+    @Test("bad input gets one sentence that says what is allowed")
+    func badInput() throws {
+        let wav = Assist.scratch("bad.wav")
+        defer { try? FileManager.default.removeItem(at: wav) }
+        let empty = try Assist.run(["say", "  ", "--speak-to", wav.path])
+        #expect(empty.status != 0 && empty.errors.contains("The text to speak is empty"))
+        let fast = try Assist.run(["say", "Hello.", "--rate", "600", "--speak-to", wav.path])
+        #expect(fast.status == 1 && fast.errors == "The speech rate in words per minute 600 is out of range; it must be from 80 to 500.\n")
+        let voice = try Assist.run(["say", "Hello.", "--voice", "xx-nowhere", "--speak-to", wav.path])
+        #expect(voice.status == 1 && voice.errors.hasPrefix("The voice xx-nowhere is not installed; installed voices: ") && voice.errors.contains(" en-us,"))
+        let path = try Assist.run(["say", "Hello.", "--speak-to", "/nonexistent/folder/out.wav"])
+        #expect(path.status == 1 && path.errors == "The audio file /nonexistent/folder/out.wav could not be written: no such file or directory.\n")
+    }
+
+    @Test("--vibrate vibrates where a device can; without one it says once that haptic feedback is not available")
+    func vibrateOrSayWhy() throws {
+        let canVibrate = ForceFeedbackVibration.findDevice() != nil
+        let wav = Assist.scratch("vibrate.wav")
+        defer { try? FileManager.default.removeItem(at: wav) }
+        let result = try Assist.run(["say", "Pole, 1 meter, ahead.", "--vibrate", "1", "--speak-to", wav.path])
+        #expect(result.status == 0)
+        #expect(result.errors == (canVibrate ? "" : "Haptic feedback is not available on this device.\n"))
+    }
+
+    @Test("playing says in one sentence when there is no audio device, or plays when there is one")
+    func playsOrSaysWhy() throws {
+        let hasOutput = !((try? SoundCardPlayback.outputDevices()) ?? []).isEmpty
+        let result = try Assist.run(["say", "Hello.", "--quiet"])
+        #expect(result.status == 0 && result.errors.isEmpty)
+        let played = try Assist.run(["say", "Hello."])
+        if hasOutput {
+            #expect(played.status == 0)
+        } else {
+            #expect(played.status == 1)
+            #expect(played.errors == "No audio output device was found; connect headphones and try again. To hear it later, render it with --speak-to FILE.wav.\n")
+        }
+    }
+}
