@@ -86,7 +86,8 @@ final class SpokenOutput {
     func finish() throws {
         switch destination {
         case .file(let file):
-            try feedback?.queue.renderUntilIdle(to: file)
+            // Large blocks: nothing is enqueued while a file renders, so timing needs no finer grain.
+            try feedback?.queue.renderUntilIdle(to: file, blockFrames: 4096)
             file.close()
         case .speaker(let speaker):
             speaker.waitUntilPlayed()

@@ -8,10 +8,11 @@ enum Assist {
     static let url = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         .deletingLastPathComponent().appendingPathComponent("assist")
 
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String, errors: String) {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("say-stderr-\(UUID())")
         FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errorFile) }
@@ -49,7 +50,7 @@ struct SayCommandTests {
         defer { try? FileManager.default.removeItem(at: wav) }
         let text = String(repeating: "Person ahead. ", count: 715)
         #expect(text.count > 10_000)
-        let result = try Assist.run(["say", text, "--rate", "500", "--speak-to", wav.path])
+        let result = try Assist.run(["say", text, "--rate", "400", "--speak-to", wav.path])
         #expect(result.status == 0)
         let reader = try AudioFileReader(url: wav)
         // 715 short sentences with a 0.15 s pause each: several minutes.
@@ -92,5 +93,26 @@ struct SayCommandTests {
             #expect(played.status == 1)
             #expect(played.errors == "No audio output device was found; connect headphones and try again. To hear it later, render it with --speak-to FILE.wav.\n")
         }
+    }
+
+    @Test("through PortAudio and ALSA, speech for an object at −40° reaches the device louder on the left")
+    func playsThroughPortAudio() throws {
+        // No sound card here: ALSA's file plugin stands in for one. PortAudio opens it as the
+        // default device and everything played lands in a raw file we can measure.
+        let home = Assist.scratch("alsa-home")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let raw = home.appendingPathComponent("played.raw")
+        try """
+        pcm.!default { type file slave.pcm "null" file "\(raw.path)" format "raw" }
+        """.write(to: home.appendingPathComponent(".asoundrc"), atomically: true, encoding: .utf8)
+        let result = try Assist.run(["say", "Bus, 4 meters, ahead.", "--direction", "-40"], environment: ["HOME": home.path])
+        #expect(result.status == 0 && result.errors.isEmpty)
+        // PortAudio's paFloat32, stereo: the queue's own output format.
+        let data = try Data(contentsOf: raw)
+        let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        #expect(samples.count > 22050 * 2)
+        let left = Rendered.energy(samples, channel: 0), right = Rendered.energy(samples, channel: 1)
+        #expect(left > 2 * right && right > 0)
     }
 }
