@@ -29,7 +29,7 @@ struct Say: AsyncParsableCommand {
 
     @OptionGroup(title: "Speech") var speech: SpeechOutputOptions
 
-    @Option(help: ArgumentHelp("Play this tone before the words (or alone): \(Earcon.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "tone"))
+    @Option(help: ArgumentHelp("Play this tone before the words (or alone).", valueName: "tone"))
     var tone: Earcon?
 
     @Option(help: ArgumentHelp("How serious it is, 0–1: the tone is louder the more serious.", valueName: "0-1"))
@@ -83,6 +83,7 @@ struct Say: AsyncParsableCommand {
         do {
             output = try SpokenOutput(speech, loudEarcons: Set(loudTone), vibration: vibration)
         } catch let error as AudioDeviceError {
+            SpokenOutput.alertWithoutSound(vibration)
             throw CommandFailure("\(error.userMessage) To hear it later, render it with --speak-to FILE.wav.", exitCode: 1)
         }
         // Each sentence is its own message, so a long text is read whole; the tone and the

@@ -76,6 +76,12 @@ final class SpokenOutput {
         }
     }
 
+    /// There is no sound to say that something went wrong, and the user may not see the screen:
+    /// an alert vibration, where a vibration device exists, goes with the sentence on stderr.
+    static func alertWithoutSound(_ vibration: (any VibrationOutput)?) {
+        try? (vibration ?? ForceFeedbackVibration.findDevice())?.vibrate(.alert)
+    }
+
     /// Queues an utterance; nothing happens under --quiet.
     @discardableResult
     func say(_ utterance: Utterance, vibrating pattern: VibrationPattern? = nil) -> EnqueueOutcome? {
