@@ -249,3 +249,17 @@ struct UtteranceQueueTests {
         #expect(Rendered.energy(mono, channel: 0) == Rendered.energy(mono, channel: 1))
     }
 }
+
+@Suite("The queue's memory")
+struct UtteranceQueueMemoryTests {
+    @Test("the audio of finished utterances is kept for a control thread to free, and freed there")
+    func finishedTracksAreReleasedOffTheAudioThread() throws {
+        let queue = UtteranceQueue(voice: ExactVoice(), settings: UtteranceQueueSettings(cooldownSeconds: 0))
+        for number in 0..<3 { queue.enqueue(Utterance("Step \(number).", priority: .status)) }
+        try queue.renderUntilIdle(to: NullAudioOutput())
+        #expect(queue.playbackLog.count == 3)
+        #expect(queue.finishedTrackCount == 3)   // rendering freed nothing itself
+        queue.releaseFinishedTracks()
+        #expect(queue.finishedTrackCount == 0)
+    }
+}

@@ -143,6 +143,7 @@ public final class SpeakerOutput: Sendable {
     /// Looks at the device once: reports a loss, discards speech while it lasts, and restarts
     /// the device every `retrySeconds`.
     public func check(now: Date = Date()) {
+        queue.releaseFinishedTracks()
         let playing = device.isPlaying
         let (justLost, wasLost) = state.withLock { state -> (Bool, Bool) in
             if !playing && !state.lost {
