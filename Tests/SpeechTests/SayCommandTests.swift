@@ -116,3 +116,39 @@ struct SayCommandTests {
         #expect(left > 2 * right && right > 0)
     }
 }
+
+@Suite("assist see speaks its description", .serialized)
+struct SeeSpeaksTests {
+    static let bus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/data/images/bus.jpg").path
+    /// The model cache the command tests use, so the detector is not prepared twice.
+    static let cache = ["XDG_CACHE_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("assist-test-cache").path]
+
+    @Test("by default the description is played on the audio device, and printed as before")
+    func speaksOnDevice() throws {
+        let home = Assist.scratch("see-alsa-home")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let raw = home.appendingPathComponent("played.raw")
+        try """
+        pcm.!default { type file slave.pcm "null" file "\(raw.path)" format "raw" }
+        """.write(to: home.appendingPathComponent(".asoundrc"), atomically: true, encoding: .utf8)
+        let result = try Assist.run(["see", Self.bus], environment: Self.cache.merging(["HOME": home.path]) { $1 })
+        #expect(result.status == 0 && result.errors.isEmpty)
+        #expect(result.output.contains("Bus, "))
+        let samples = try Data(contentsOf: raw).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        // Three sentences at 175 words per minute: several seconds of stereo.
+        #expect(samples.count > 22050 * 2 * 3 && Rendered.energy(samples, channel: 0) > 1)
+    }
+
+    @Test("without an audio device the description is still printed, and stderr says once why it was not spoken; --quiet says nothing")
+    func noDevice() throws {
+        let hasSound = !((try? SoundCardPlayback.outputDevices()) ?? []).isEmpty
+        let result = try Assist.run(["see", Self.bus, Self.bus], environment: Self.cache)
+        #expect(result.status == 0 && result.output.contains("Bus, "))
+        #expect(result.errors == (hasSound ? "" :
+            "The description could not be spoken because no audio device was found; use --speak-to FILE.wav to render it, or --quiet.\n"))
+        let quiet = try Assist.run(["see", Self.bus, "--quiet"], environment: Self.cache)
+        #expect(quiet.status == 0 && quiet.errors.isEmpty && quiet.output.contains("Bus, "))
+    }
+}
