@@ -55,7 +55,7 @@ let package = Package(
         // What to say: ordering, templates, sentences.
         .target(name: "Guidance", dependencies: ["AssistCore", "Perception"],
                 resources: [.copy("Templates")]),
-        // Spoken output: text-to-speech (espeak-ng), later tones and the utterance queue.
+        // Spoken output: text-to-speech (espeak-ng), the utterance queue, tones, stereo placement, vibration.
         .target(name: "Speech", dependencies: ["AssistCore", "Media", "CEspeakNG", "CLinuxInput"]),
         // Hearing-aid processing chain.
         .target(name: "Hearing", dependencies: ["AssistCore", "CKissFFT"]),

@@ -29,7 +29,7 @@ struct Say: AsyncParsableCommand {
 
     @OptionGroup(title: "Speech") var speech: SpeechOutputOptions
 
-    @Option(help: ArgumentHelp("Play this tone before the words (or alone): \(Earcon.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "tone"))
+    @Option(help: ArgumentHelp("Play this tone before the words (or alone).", valueName: "tone"))
     var tone: Earcon?
 
     @Option(help: ArgumentHelp("How serious it is, 0–1: the tone is louder the more serious.", valueName: "0-1"))
@@ -83,22 +83,26 @@ struct Say: AsyncParsableCommand {
         do {
             output = try SpokenOutput(speech, loudEarcons: Set(loudTone), vibration: vibration)
         } catch let error as AudioDeviceError {
+            SpokenOutput.alertWithoutSound(vibration)
             throw CommandFailure("\(error.userMessage) To hear it later, render it with --speak-to FILE.wav.", exitCode: 1)
         }
-        let utterance: Utterance
-        if let text {
-            utterance = Utterance(text, priority: .answer, directionDegrees: direction, earcon: tone, severity: severity)
-        } else {
-            utterance = .tone(tone ?? .obstacleHazard, priority: .answer, directionDegrees: direction, severity: severity)
+        // Each sentence is its own message, so a long text is read whole; the tone and the
+        // vibration go with the first.
+        let sentences = text.map { Utterance.sentences(in: $0) } ?? []
+        var utterances = sentences.enumerated().map { number, sentence in
+            Utterance(sentence, priority: .answer, directionDegrees: direction, contentKey: "say#\(number)",
+                      earcon: number == 0 ? tone : nil, severity: severity)
         }
-        let outcome = output.say(utterance, vibrating: vibrate.map { VibrationPattern.obstacle(distanceMeters: $0) })
+        if utterances.isEmpty {
+            utterances = [.tone(tone ?? .obstacleHazard, priority: .answer, directionDegrees: direction, severity: severity)]
+        }
+        var voiceFailed = false
+        for (number, utterance) in utterances.enumerated() {
+            let outcome = output.say(utterance, vibrating: number == 0 ? vibrate.map { VibrationPattern.obstacle(distanceMeters: $0) } : nil)
+            if case .queued(let plan)? = outcome, plan.voiceFailure != nil { voiceFailed = true }
+        }
         try output.finish()
-        if case .queued(let plan)? = outcome {
-            if plan.voiceFailure != nil { throw ExitCode(1) }
-            if !plan.droppedPhrases.isEmpty {
-                FileHandle.standardError.write(Data("Left out to stay within 3 seconds: \(plan.droppedPhrases.joined(separator: " "))\n".utf8))
-            }
-        }
+        if voiceFailed { throw ExitCode(1) }
     }
 
     /// The chosen force-feedback device, the first one found, or nil (the user hears once that

@@ -76,6 +76,12 @@ final class SpokenOutput {
         }
     }
 
+    /// There is no sound to say that something went wrong, and the user may not see the screen:
+    /// an alert vibration, where a vibration device exists, goes with the sentence on stderr.
+    static func alertWithoutSound(_ vibration: (any VibrationOutput)?) {
+        try? (vibration ?? ForceFeedbackVibration.findDevice())?.vibrate(.alert)
+    }
+
     /// Queues an utterance; nothing happens under --quiet.
     @discardableResult
     func say(_ utterance: Utterance, vibrating pattern: VibrationPattern? = nil) -> EnqueueOutcome? {
@@ -86,7 +92,8 @@ final class SpokenOutput {
     func finish() throws {
         switch destination {
         case .file(let file):
-            try feedback?.queue.renderUntilIdle(to: file)
+            // Large blocks: nothing is enqueued while a file renders, so timing needs no finer grain.
+            try feedback?.queue.renderUntilIdle(to: file, blockFrames: 4096)
             file.close()
         case .speaker(let speaker):
             speaker.waitUntilPlayed()

@@ -117,6 +117,7 @@ struct See: AsyncParsableCommand {
         do {
             return try SpokenOutput(speech)
         } catch let error as AudioDeviceError where speech.audioDevice == nil {
+            SpokenOutput.alertWithoutSound(nil)
             let sentence = error.userMessage.dropLast()
             let reason = error == .noAudioDevice || error == .noOutputDevice
                 ? "no audio device was found" : sentence.prefix(1).lowercased() + sentence.dropFirst()

@@ -74,3 +74,14 @@ struct EarconTests {
         #expect(Rendered.energy(recorder.samples, channel: 0) > 1)
     }
 }
+
+@Suite("Splitting text into messages")
+struct SentenceSplittingTests {
+    @Test("running text becomes one message per sentence, keeping numbers and abbreviations without a following space whole")
+    func sentences() {
+        #expect(Utterance.sentences(in: "Bus, 4 meters, ahead. Mind the step!  Is the door open?") ==
+                ["Bus, 4 meters, ahead.", "Mind the step!", "Is the door open?"])
+        #expect(Utterance.sentences(in: "Battery at 80.5 percent") == ["Battery at 80.5 percent"])
+        #expect(Utterance.sentences(in: "   ").isEmpty)
+    }
+}

@@ -127,6 +127,17 @@ struct UtteranceQueueTests {
         #expect(output[((enqueuedAtFrame - 64) * 2)..<(enqueuedAtFrame * 2)].contains { $0 != 0 })
     }
 
+    @Test("a hazard queued in the pause after a message starts at once, not after the pause")
+    func hazardSkipsPause() throws {
+        let queue = UtteranceQueue(voice: ExactVoice(), settings: UtteranceQueueSettings(pauseSeconds: 0.5))
+        queue.enqueue(Utterance("Battery low.", priority: .status))
+        while queue.playbackLog.first?.endFrame == nil { _ = queue.renderBlock(frameCount: 256) }
+        let enqueuedAtFrame = Int(queue.audioTimeSeconds * 22050)
+        queue.enqueue(Utterance("Step down.", priority: .hazard))
+        try queue.renderUntilIdle(to: NullAudioOutput())
+        #expect(queue.playbackLog[1].startFrame - enqueuedAtFrame == 0)
+    }
+
     @Test("a lower-priority message does not interrupt, and a waiting answer is said before a waiting status")
     func priorityOrder() throws {
         let queue = UtteranceQueue(voice: voice)
@@ -236,5 +247,19 @@ struct UtteranceQueueTests {
         #expect(left > right * 3)
         let mono = try Rendered.solo(utterance, voice: voice, settings: UtteranceQueueSettings(spatialAudio: false))
         #expect(Rendered.energy(mono, channel: 0) == Rendered.energy(mono, channel: 1))
+    }
+}
+
+@Suite("The queue's memory")
+struct UtteranceQueueMemoryTests {
+    @Test("the audio of finished utterances is kept for a control thread to free, and freed there")
+    func finishedTracksAreReleasedOffTheAudioThread() throws {
+        let queue = UtteranceQueue(voice: ExactVoice(), settings: UtteranceQueueSettings(cooldownSeconds: 0))
+        for number in 0..<3 { queue.enqueue(Utterance("Step \(number).", priority: .status)) }
+        try queue.renderUntilIdle(to: NullAudioOutput())
+        #expect(queue.playbackLog.count == 3)
+        #expect(queue.finishedTrackCount == 3)   // rendering freed nothing itself
+        queue.releaseFinishedTracks()
+        #expect(queue.finishedTrackCount == 0)
     }
 }

@@ -22,7 +22,9 @@ public protocol PlaybackDevice: AnyObject, Sendable {
 public final class SoundCardPlayback: PlaybackDevice, @unchecked Sendable {
     // PortAudio's stream is used from the supervising thread only; the audio thread reaches
     // nothing here but the render closure.
-    private let stream: AudioDuplexStream
+    /// nil between sessions (see `start`).
+    private var stream: AudioDuplexStream?
+    private var hasStarted = false
     private let requestedName: String?
     private var device: AudioDevice?
     private var lastCallbackCount = -1
@@ -32,9 +34,10 @@ public final class SoundCardPlayback: PlaybackDevice, @unchecked Sendable {
     /// `deviceName`: part of a device name, or an index as `assist devices` lists it; nil for the
     /// default output. Throws `AudioDeviceError` when there is no such device.
     public init(deviceName: String?) throws {
-        stream = try AudioDuplexStream()
+        let session = try AudioDuplexStream()
+        stream = session
         requestedName = deviceName
-        device = try Self.find(deviceName, in: stream)
+        device = try Self.find(deviceName, in: session)
     }
 
     private static func find(_ name: String?, in stream: AudioDuplexStream) throws -> AudioDevice {
@@ -57,11 +60,19 @@ public final class SoundCardPlayback: PlaybackDevice, @unchecked Sendable {
 
     /// 22 050 Hz (the voice's own rate) where the device takes it, else the device's own rate.
     public func preferredSampleRateHz(voiceRateHz: Double) -> Double {
-        guard let device else { return voiceRateHz }
+        guard let device, let stream else { return voiceRateHz }
         return stream.supportsOutput(device, sampleRate: voiceRateHz) ? voiceRateHz : device.defaultSampleRate
     }
 
     public func start(sampleRateHz: Double, render: @escaping @Sendable (UnsafeMutablePointer<Float>, Int, Int) -> Void) throws {
+        if hasStarted || stream == nil {
+            // PortAudio lists devices once per session: to see a device that was plugged back in,
+            // end the session (releasing the old stream runs Pa_Terminate) and start a new one.
+            stream = nil
+            stream = try AudioDuplexStream()
+        }
+        hasStarted = true
+        guard let stream else { throw AudioDeviceError.noOutputDevice }
         // A device that came back may have a new index: look it up again by name.
         let device = try Self.find(requestedName, in: stream)
         self.device = device
@@ -71,7 +82,7 @@ public final class SoundCardPlayback: PlaybackDevice, @unchecked Sendable {
     }
 
     public var isPlaying: Bool {
-        guard stream.isActive else { return false }
+        guard let stream, stream.isActive else { return false }
         let count = stream.callbackCount
         if count != lastCallbackCount {
             lastCallbackCount = count
@@ -83,9 +94,9 @@ public final class SoundCardPlayback: PlaybackDevice, @unchecked Sendable {
         return Date().timeIntervalSince(lastProgress) < 1
     }
 
-    public var outputLatencySeconds: Double { stream.outputLatencySeconds }
+    public var outputLatencySeconds: Double { stream?.outputLatencySeconds ?? 0 }
 
-    public func stop() { stream.stop() }
+    public func stop() { stream?.stop() }
 
     /// All output devices, for `assist devices`.
     public static func outputDevices() throws -> [AudioDevice] {
@@ -143,6 +154,7 @@ public final class SpeakerOutput: Sendable {
     /// Looks at the device once: reports a loss, discards speech while it lasts, and restarts
     /// the device every `retrySeconds`.
     public func check(now: Date = Date()) {
+        queue.releaseFinishedTracks()
         let playing = device.isPlaying
         let (justLost, wasLost) = state.withLock { state -> (Bool, Bool) in
             if !playing && !state.lost {

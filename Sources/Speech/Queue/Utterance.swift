@@ -73,3 +73,26 @@ public struct Utterance: Sendable, Equatable {
 
     public var text: String { phrases.joined(separator: " ") }
 }
+
+extension Utterance {
+    /// Splits running text into sentences ("Bus ahead. Mind the step!" → two), so a long text is
+    /// read as a series of short messages rather than one that the length limit would cut.
+    public static func sentences(in text: String) -> [String] {
+        var sentences: [String] = []
+        var current = ""
+        var previous: Character?
+        for character in text {
+            if character.isWhitespace, let previous, ".!?".contains(previous) {
+                let sentence = current.trimmingCharacters(in: .whitespacesAndNewlines)
+                if !sentence.isEmpty { sentences.append(sentence) }
+                current = ""
+            } else {
+                current.append(character)
+            }
+            previous = character
+        }
+        let last = current.trimmingCharacters(in: .whitespacesAndNewlines)
+        if !last.isEmpty { sentences.append(last) }
+        return sentences
+    }
+}

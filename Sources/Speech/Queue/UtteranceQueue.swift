@@ -102,6 +102,17 @@ public final class UtteranceQueue: Sendable {
         var lastStarted: Utterance?
         var log: [PlaybackRecord] = []
         var nextID = 1
+        /// Tracks that finished playing, freed later on a control thread: `free` can take a lock,
+        /// which the audio thread must not wait for.
+        var finished: [Track] = []
+
+        init(filter: RepetitionFilter) {
+            self.filter = filter
+            log.reserveCapacity(Self.logLength + 1)
+            finished.reserveCapacity(Self.finishedCapacity)
+        }
+        static let logLength = 256
+        static let finishedCapacity = 64
     }
     private let state: Mutex<State>
 
@@ -138,6 +149,7 @@ public final class UtteranceQueue: Sendable {
         }
         guard let id = admitted else { return .suppressedAsRepeat }
         let track = makeTrack(id: id, utterance)
+        releaseFinishedTracks()
         state.withLock { state in
             let index = state.pending.firstIndex { $0.plan.utterance.priority < utterance.priority } ?? state.pending.endIndex
             state.pending.insert(track, at: index)
@@ -149,14 +161,33 @@ public final class UtteranceQueue: Sendable {
         return .queued(track.plan)
     }
 
+    /// Frees the audio of utterances that finished playing. The queue does this on every
+    /// enqueue; a live output also calls it now and then from its own (non-audio) thread.
+    public func releaseFinishedTracks() {
+        let finished = state.withLock { state -> [Track] in
+            guard !state.finished.isEmpty else { return [] }
+            let finished = state.finished
+            state.finished = []
+            state.finished.reserveCapacity(State.finishedCapacity)
+            return finished
+        }
+        _ = finished   // released here, outside the lock and off the audio thread
+    }
+
+    /// Finished utterances whose audio is waiting to be freed (for tests).
+    var finishedTrackCount: Int { state.withLock { $0.finished.count } }
+
     /// Silences everything: what is being said fades out within 5 ms and nothing queued is said.
     public func stop() {
-        state.withLock { state in
-            state.pending.removeAll()
+        let dropped = state.withLock { state -> [Track] in
+            let dropped = state.pending
+            state.pending = []
             if state.current != nil, state.fadeOutFramesLeft == nil {
                 state.fadeOutFramesLeft = Int(Self.interruptionFadeSeconds * sampleRateHz)
             }
+            return dropped
         }
+        _ = dropped   // freed here, outside the lock the audio thread takes
     }
 
     /// Says the last utterance again (the user asked: it is an answer, never held back as a repeat).
@@ -193,6 +224,10 @@ public final class UtteranceQueue: Sendable {
             var frame = 0
             while frame < frameCount {
                 if state.current == nil {
+                    // A hazard does not wait for the pause after the previous message.
+                    if state.pauseFramesLeft > 0, state.pending.first?.plan.utterance.priority == .hazard {
+                        state.pauseFramesLeft = 0
+                    }
                     if state.pauseFramesLeft > 0 {
                         let n = min(state.pauseFramesLeft, frameCount - frame)
                         fillSilence(buffer, from: frame, count: n)
@@ -210,7 +245,7 @@ public final class UtteranceQueue: Sendable {
                     state.lastStarted = next.plan.utterance
                     state.log.append(PlaybackRecord(id: next.plan.id, utterance: next.plan.utterance,
                                                     startFrame: state.renderedFrames + frame, endFrame: nil, wasInterrupted: false))
-                    if state.log.count > 256 { state.log.removeFirst(state.log.count - 256) }
+                    if state.log.count > State.logLength { state.log.removeFirst(state.log.count - State.logLength) }
                 }
                 guard let current = state.current else { continue }
                 let remainingInTrack = current.frameCount - state.positionFrames
@@ -240,6 +275,8 @@ public final class UtteranceQueue: Sendable {
                         state.log[index].endFrame = end
                         state.log[index].wasInterrupted = interrupted
                     }
+                    // Keep the track for a control thread to free (see `releaseFinishedTracks`).
+                    if state.finished.count < state.finished.capacity { state.finished.append(current) }
                     state.current = nil
                     state.fadeOutFramesLeft = nil
                     state.pauseFramesLeft = interrupted ? 0 : Int(settings.pauseSeconds * sampleRateHz)
