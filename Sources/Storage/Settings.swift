@@ -65,9 +65,9 @@ public struct SpeechSettings: Codable, Equatable, Sendable {
     public var voice = "en-us"
     /// BCP 47 language tag for sentences and voice commands.
     public var language = "en"
-    /// espeak-ng's `-s`: 80 to 450 words per minute, 175 its default.
+    /// 80 to 500 words per minute (above 449 espeak-ng speeds up through libsonic), 175 its default.
     public var rateWordsPerMinute = 175
-    /// espeak-ng's `-p`: 0 to 99, 50 its default.
+    /// 0 to 100, 50 the voice's normal pitch.
     public var pitch = 50
     /// 70 %: loud enough over street noise in earphones without startling (issue 3).
     public var volumePercent = 70

@@ -183,9 +183,9 @@ public enum SettingsSchema {
         field("speech.language", "The language of sentences and voice commands.",
               .languageTag, \.speech.language),
         field("speech.rateWordsPerMinute", "Speaking rate.",
-              .wholeNumber(80...450, unit: "words per minute"), \.speech.rateWordsPerMinute),
+              .wholeNumber(80...500, unit: "words per minute"), \.speech.rateWordsPerMinute),
         field("speech.pitch", "Voice pitch (espeak-ng's scale, 50 is normal).",
-              .wholeNumber(0...99, unit: nil), \.speech.pitch),
+              .wholeNumber(0...100, unit: nil), \.speech.pitch),
         // The floor is 10 %, not 0: silent speech would leave a blind user with no output at all.
         field("speech.volumePercent", "Speech volume.",
               .wholeNumber(10...100, unit: "percent"), \.speech.volumePercent),

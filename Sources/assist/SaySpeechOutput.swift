@@ -15,17 +15,17 @@ struct SpeechOutputOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Play on this audio device: part of its name, or its index as `assist devices` lists it (default: the system's default output).", valueName: "name|index"))
     var audioDevice: String?
 
-    @Option(help: "Voice or language, e.g. en, en-us, fr-fr (`assist say --list-voices` lists them).")
-    var voice: String = "en"
+    @Option(help: "Voice or language, e.g. en, en-us, fr-fr (`assist say --list-voices` lists them; default: the speech.voice setting).")
+    var voice: String?
 
-    @Option(help: "Speaking rate in words per minute, 80–500.")
-    var rate: Int = 175
+    @Option(help: "Speaking rate in words per minute, 80–500 (default: the speech.rateWordsPerMinute setting, 175).")
+    var rate: Int?
 
-    @Option(help: "Voice pitch, 0–100 (50 is the voice's normal pitch).")
-    var pitch: Int = 50
+    @Option(help: "Voice pitch, 0–100, 50 is the voice's normal pitch (default: the speech.pitch setting).")
+    var pitch: Int?
 
-    @Option(help: "Speech volume in percent, 0–100.")
-    var volume: Int = 70
+    @Option(help: "Speech volume in percent, 0–100 (default: the speech.volumePercent setting, 70).")
+    var volume: Int?
 
     @Flag(help: "The same sound in both ears (no placement by direction), for listening with one ear or one earphone.")
     var mono = false
@@ -36,8 +36,11 @@ struct SpeechOutputOptions: ParsableArguments {
         if speakTo != nil && audioDevice != nil { throw ValidationError("Use either --speak-to (render a file) or --audio-device (play), not both.") }
     }
 
+    /// The voice: what the command line gives, else the user's stored speech settings, else the defaults.
     var voiceSettings: SpeechVoiceSettings {
-        SpeechVoiceSettings(voice: voice, wordsPerMinute: rate, pitch: pitch, volumePercent: volume)
+        let stored = StoredVoiceSpeech.voice(from: StoredVoiceSpeech.storedSettings())
+        return SpeechVoiceSettings(voice: voice ?? stored.voice, wordsPerMinute: rate ?? stored.wordsPerMinute,
+                                   pitch: pitch ?? stored.pitch, volumePercent: volume ?? stored.volumePercent)
     }
 }
 

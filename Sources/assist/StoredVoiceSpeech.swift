@@ -6,6 +6,15 @@ import Storage
 
 /// Renders what a command says into a WAV file (`--speak-to`) with the user's stored voice.
 enum StoredVoiceSpeech {
+    /// The user's stored settings, read without failing a command that only wants the voice:
+    /// nil when there is no database yet or it cannot be read.
+    static func storedSettings() -> Storage.Settings? {
+        let location = StorageLocation()
+        guard FileManager.default.fileExists(atPath: location.databaseFile.path),
+              let database = try? UserDatabase.open(location) else { return nil }
+        return try? SettingsStore(database: database, validator: SettingsValidator(knownCategories: SettingsValidator.cocoCategories)).current()
+    }
+
     /// The voice settings from the user's stored speech settings, or the defaults.
     static func voice(from stored: Storage.Settings?) -> SpeechVoiceSettings {
         guard let speech = stored?.speech else { return SpeechVoiceSettings() }

@@ -46,7 +46,7 @@ struct SettingsStoreTests {
             ("detection.iouThreshold", "0", "a number from 0.1 to 0.9"),
             ("detection.maximumObjects", "21", "a whole number from 1 to 20"),
             ("detection.maximumObjects", "2.5", "a whole number from 1 to 20"),
-            ("speech.rateWordsPerMinute", "500", "a whole number from 80 to 450 words per minute"),
+            ("speech.rateWordsPerMinute", "501", "a whole number from 80 to 500 words per minute"),
             ("speech.volumePercent", "0", "a whole number from 10 to 100 percent"),
             ("scanning.intervalSeconds", "0.1", "a number from 0.2 to 10 seconds"),
             ("camera.fieldOfViewDegrees", "nan", "a number from 30 to 180 degrees"),
