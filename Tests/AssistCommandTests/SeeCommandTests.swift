@@ -22,7 +22,7 @@ struct SeeCommandTests {
 
     @Test("--json gives every object with label, confidence, box, angle, direction and distance, closest first")
     func json() throws {
-        let output = try AssistBinary.run(["see", AssistBinary.image("bus.jpg"), "--json"])
+        let output = try AssistBinary.run(["see", "--quiet", AssistBinary.image("bus.jpg"), "--json"])
         #expect(output.status == 0)
         let results = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [[String: Any]])
         let report = try #require(results.first?["report"] as? [String: Any])
@@ -42,7 +42,7 @@ struct SeeCommandTests {
 
     @Test("zidane.jpg: two people, the left one's angle and direction word left of the right one's")
     func zidaneDirections() throws {
-        let output = try AssistBinary.run(["see", AssistBinary.image("zidane.jpg"), "--json"])
+        let output = try AssistBinary.run(["see", "--quiet", AssistBinary.image("zidane.jpg"), "--json"])
         let results = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [[String: Any]])
         let objects = try #require((results.first?["report"] as? [String: Any])?["objects"] as? [[String: Any]])
         let people = objects.filter { $0["label"] as? String == "person" }
@@ -67,7 +67,7 @@ struct SeeCommandTests {
         let empty = folder.appendingPathComponent("empty.png"); try Data().write(to: empty)
         let bus = try Data(contentsOf: URL(fileURLWithPath: AssistBinary.image("bus.jpg")))
         let truncated = folder.appendingPathComponent("half.jpg"); try bus.prefix(bus.count / 20).write(to: truncated)
-        let output = try AssistBinary.run(["see", "/nonexistent/photo.jpg", text.path, empty.path, truncated.path,
+        let output = try AssistBinary.run(["see", "--quiet", "/nonexistent/photo.jpg", text.path, empty.path, truncated.path,
                                            AssistBinary.image("bus.jpg")])
         #expect(output.status == 1)
         let errors = output.standardError.split(separator: "\n").map(String.init)
@@ -82,14 +82,14 @@ struct SeeCommandTests {
 
     @Test("a missing or corrupt model is one sentence and exit status 2")
     func badModel() throws {
-        let missing = try AssistBinary.run(["see", AssistBinary.image("bus.jpg"), "--model", "/nonexistent/m.xml"])
+        let missing = try AssistBinary.run(["see", "--quiet", AssistBinary.image("bus.jpg"), "--model", "/nonexistent/m.xml"])
         #expect(missing.status == 2)
         #expect(missing.standardError == "The model file /nonexistent/m.xml does not exist.\n")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("see-model-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let corrupt = folder.appendingPathComponent("corrupt.onnx"); try Data(repeating: 7, count: 1000).write(to: corrupt)
-        let bad = try AssistBinary.run(["see", AssistBinary.image("bus.jpg"), "--model", corrupt.path])
+        let bad = try AssistBinary.run(["see", "--quiet", AssistBinary.image("bus.jpg"), "--model", corrupt.path])
         #expect(bad.status == 2)
         #expect(bad.standardError.contains("corrupt.onnx") && bad.standardError.split(separator: "\n").count == 1)
     }
@@ -97,11 +97,11 @@ struct SeeCommandTests {
     @Test("a depth image of the wrong size is refused by name; a matching one makes distances measured")
     func depthImages() throws {
         let depthFolder = AssistBinary.shared.appendingPathComponent("data/depth")
-        let mismatch = try AssistBinary.run(["see", AssistBinary.image("bus.jpg"),
+        let mismatch = try AssistBinary.run(["see", "--quiet", AssistBinary.image("bus.jpg"),
                                              "--depth", depthFolder.appendingPathComponent("TUM_depth_mm.pgm").path])
         #expect(mismatch.status == 1)
         #expect(mismatch.standardError.contains("TUM_depth_mm.pgm"))
-        let measured = try AssistBinary.run(["see", depthFolder.appendingPathComponent("TUM_color.png").path, "--json"])
+        let measured = try AssistBinary.run(["see", "--quiet", depthFolder.appendingPathComponent("TUM_color.png").path, "--json"])
         #expect(measured.status == 0)
         #expect(measured.standardOutput.contains("\"measuredDepth\""))
         #expect(measured.standardOutput.contains("\"depthSource\" : \"depth image\""))
@@ -120,7 +120,7 @@ struct SeeCommandTests {
 
     @Test("options out of range are refused before any work, with the allowed range")
     func badOptions() throws {
-        let output = try AssistBinary.run(["see", AssistBinary.image("bus.jpg"), "--confidence", "1.5"])
+        let output = try AssistBinary.run(["see", "--quiet", AssistBinary.image("bus.jpg"), "--confidence", "1.5"])
         #expect(output.status != 0)
         #expect(output.standardError.contains("--confidence must be from 0 to 1"))
     }
