@@ -114,13 +114,18 @@ struct RobustnessTests {
                 time.sleep(0.0005)
             print(i)
             """
-        let writer = Task.detached {
-            try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, storage.location.databaseFile.path, stopFile.path],
-                           environment: [:])
-        }
+        // Started directly (Process.run does not block), not inside a Task: with tests running in
+        // parallel on 2 cores, a task that blocks waiting for the child may not be scheduled in time.
+        let writerOutput = storage.root.appendingPathComponent("writer-output")
+        _ = FileManager.default.createFile(atPath: writerOutput.path, contents: nil)
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        writer.arguments = ["python3", "-c", script, storage.location.databaseFile.path, stopFile.path]
+        writer.standardOutput = try FileHandle(forWritingTo: writerOutput)
+        try writer.run()
         let statistics = UsageStatistics(database: database)
         let everything = (from: Date(timeIntervalSince1970: 0), to: Date(timeIntervalSince1970: 1e6))
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while try statistics.sessions(from: everything.from, to: everything.to).isEmpty && Date() < deadline {
             try await Task.sleep(for: .milliseconds(5))
         }
@@ -129,9 +134,10 @@ struct RobustnessTests {
         for _ in 0..<rows { try history.record(detection("bench", at: Date())) }
         let otherRowsAfter = try statistics.sessions(from: everything.from, to: everything.to).count
         _ = FileManager.default.createFile(atPath: stopFile.path, contents: nil)
-        let result = try await writer.value
-        #expect(result.status == 0, "\(result.standardError)")
-        let written = try #require(Int(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)))
+        writer.waitUntilExit()
+        #expect(writer.terminationStatus == 0)
+        let printed = String(decoding: try Data(contentsOf: writerOutput), as: UTF8.self)
+        let written = try #require(Int(printed.trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(otherRowsBefore > 0 && otherRowsAfter > otherRowsBefore,
                 "the other process should write while this one does: \(otherRowsBefore) rows before, \(otherRowsAfter) after")
         #expect(try history.count() == rows)
