@@ -40,7 +40,9 @@ struct SpeechSynthesizerTests {
             try SpeechSynthesizer(settings: SpeechVoiceSettings(wordsPerMinute: rate)).synthesize(text).durationSeconds
         }
         let at449 = try seconds(449), at450 = try seconds(450), at500 = try seconds(500)
-        #expect(at450 <= at449)
+        // Without the calibration 450 was 15 % slower than 449; espeak's pitch flutter moves a
+        // duration by a few milliseconds between calls, so allow 2 %.
+        #expect(at450 <= at449 * 1.02)
         // 500/449 of the speed, within 5 %: espeak-ng's libsonic path, calibrated.
         #expect(abs(at500 / at449 - 449.0 / 500) < 0.05)
     }
