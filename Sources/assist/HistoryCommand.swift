@@ -70,8 +70,7 @@ struct HistoryCommand: ParsableCommand {
         @Flag(help: "Print JSON (the sentence and the detections) for scripts.")
         var json = false
 
-        @Option(help: ArgumentHelp("Also speak the sentence into this WAV file, with the stored voice.", valueName: "file.wav"))
-        var speakTo: String?
+        @OptionGroup(title: "Speech") var speech: SpeechOutputOptions
 
         func validate() throws {
             guard (1...100).contains(count) else { throw ValidationError("--count must be from 1 to 100.") }
@@ -87,10 +86,10 @@ struct HistoryCommand: ParsableCommand {
             let history = DetectionHistory(database: database)
             try history.purgeExpired()
             let detections = try history.recent(count)
-            let settings = try SettingsStore(database: database, validator: SettingsStorageAccess.validator()).current()
-            let sentence = SpokenReport.recentDetections(detections, units: settings.units)
+            let units = try SettingsStore(database: database, validator: SettingsStorageAccess.validator()).current().units
+            let sentence = SpokenReport.recentDetections(detections, units: units)
             if json { try SettingsStorageAccess.printJSON(Output(sentence: sentence, detections: detections)) } else { print(sentence) }
-            if let speakTo { try StoredVoiceSpeech.render([sentence], to: speakTo, voice: StoredVoiceSpeech.voice(from: settings)) }
+            if !json || speech.speakTo != nil || speech.audioDevice != nil { try SpokenOutput.speakReport(sentence, options: speech) }
         }
     }
 

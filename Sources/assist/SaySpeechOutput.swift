@@ -53,14 +53,18 @@ final class SpokenOutput {
 
     /// Throws the voice's error (unknown voice, rate out of range) or the file's; a missing audio
     /// device is thrown as `AudioDeviceError` so each command decides how to carry on.
-    init(_ options: SpeechOutputOptions, loudEarcons: Set<Earcon> = [], vibration: (any VibrationOutput)? = nil) throws {
+    /// `maximumSpeechSeconds`: the queue's limit per message; announcements keep the 3 s default,
+    /// reports the user asked for ("what did you detect recently?") are read whole.
+    init(_ options: SpeechOutputOptions, loudEarcons: Set<Earcon> = [], vibration: (any VibrationOutput)? = nil,
+         maximumSpeechSeconds: Double = 3) throws {
         guard !options.quiet else {
             feedback = nil
             destination = .none
             return
         }
         let voice = try SpeechSynthesizer(settings: options.voiceSettings)
-        let settings = UtteranceQueueSettings(spatialAudio: !options.mono, loudEarcons: loudEarcons)
+        let settings = UtteranceQueueSettings(maximumSpeechSeconds: maximumSpeechSeconds, spatialAudio: !options.mono,
+                                              loudEarcons: loudEarcons)
         if let speakTo = options.speakTo {
             let queue = UtteranceQueue(voice: voice, settings: settings)
             let file = try WAVFileOutput(url: URL(fileURLWithPath: speakTo), sampleRateHz: queue.sampleRateHz)
@@ -108,3 +112,22 @@ final class SpokenOutput {
 }
 
 extension Earcon: ExpressibleByArgument {}
+
+extension SpokenOutput {
+    /// Speaks a report the user asked for, in full; with no audio device the report is still
+    /// printed by the caller and standard error says once why it was not heard.
+    static func speakReport(_ sentence: String, options: SpeechOutputOptions) throws {
+        guard !options.quiet else { return }
+        let output: SpokenOutput
+        do {
+            output = try SpokenOutput(options, maximumSpeechSeconds: 600)
+        } catch let error as AudioDeviceError where options.audioDevice == nil {
+            FileHandle.standardError.write(Data("The report could not be spoken: \(error.userMessage) Use --speak-to FILE.wav to render it, or --quiet.\n".utf8))
+            return
+        } catch {
+            throw CommandFailure(userMessage(for: error), exitCode: 1)
+        }
+        output.say(Utterance(sentence, priority: .answer, contentKey: "report"))
+        do { try output.finish() } catch { throw CommandFailure(userMessage(for: error), exitCode: 1) }
+    }
+}

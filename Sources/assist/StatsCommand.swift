@@ -15,8 +15,7 @@ struct StatsCommand: ParsableCommand {
     @Flag(help: "Print JSON (the sentence and the per-mode totals) for scripts.")
     var json = false
 
-    @Option(help: ArgumentHelp("Also speak the report sentence into this WAV file, with the stored voice.", valueName: "file.wav"))
-    var speakTo: String?
+    @OptionGroup(title: "Speech") var speech: SpeechOutputOptions
 
     func validate() throws {
         _ = try interval()
@@ -53,15 +52,16 @@ struct StatsCommand: ParsableCommand {
         let period = try interval()
         let summary = try statistics.summary(from: period.start, to: period.end)
         let sentence = SpokenReport.usage(summary, period: period.name)
-        if let speakTo {
-            let settings = try? SettingsStore(database: database, validator: SettingsStorageAccess.validator()).current()
-            try StoredVoiceSpeech.render([sentence], to: speakTo, voice: StoredVoiceSpeech.voice(from: settings))
+        if json {
+            try SettingsStorageAccess.printJSON(Output(sentence: sentence, summary: summary))
+        } else {
+            print(sentence)
+            for mode in summary.modes {
+                let battery = mode.batteryUsedPercent.map { String(format: ", %.1f %% battery", $0) } ?? ""
+                print("  \(mode.mode): \(mode.sessions) session\(mode.sessions == 1 ? "" : "s"), \(Int((mode.durationSeconds / 60).rounded())) min, \(mode.frames) frames, \(mode.objectsAnnounced) objects announced\(battery)")
+            }
         }
-        if json { try SettingsStorageAccess.printJSON(Output(sentence: sentence, summary: summary)); return }
-        print(sentence)
-        for mode in summary.modes {
-            let battery = mode.batteryUsedPercent.map { String(format: ", %.1f %% battery", $0) } ?? ""
-            print("  \(mode.mode): \(mode.sessions) session\(mode.sessions == 1 ? "" : "s"), \(Int((mode.durationSeconds / 60).rounded())) min, \(mode.frames) frames, \(mode.objectsAnnounced) objects announced\(battery)")
-        }
+        // The first line is what "Show my usage stats" answers aloud; JSON is spoken only when asked.
+        if !json || speech.speakTo != nil || speech.audioDevice != nil { try SpokenOutput.speakReport(sentence, options: speech) }
     }
 }
