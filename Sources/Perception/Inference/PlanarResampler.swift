@@ -1,4 +1,5 @@
 import AssistCore
+import Foundation
 
 /// Writes an `RGBImage` into a region of a planar float tensor (NCHW, batch 1), resized
 /// bilinearly and normalised per channel: `value = byte * scale[c] + offset[c]`.
@@ -21,6 +22,40 @@ struct PlanarResampler {
     func resample(_ image: RGBImage, into tensor: UnsafeMutableBufferPointer<Float>) {
         precondition(tensor.count == 3 * tensorWidth * tensorHeight)
         guard let out = tensor.baseAddress, regionWidth > 0, regionHeight > 0, !image.isEmpty else { return }
+        // The tensor is filled before inference starts, so both cores are free: split the rows.
+        // (UnsafeMutablePointer is not Sendable; its address crosses the closure as an Int.)
+        let address = Int(bitPattern: out)
+        let parts = regionHeight >= 64 ? 2 : 1
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            let rows = (regionHeight * part / parts)..<(regionHeight * (part + 1) / parts)
+            let out = UnsafeMutablePointer<Float>(bitPattern: address)!
+            if image.width == regionWidth && image.height == regionHeight {
+                copyRows(rows, of: image, into: out)
+            } else {
+                resampleRows(rows, of: image, into: out)
+            }
+        }
+    }
+
+    /// Same size: no interpolation, only the planar layout and the normalisation.
+    private func copyRows(_ rows: Range<Int>, of image: RGBImage, into out: UnsafeMutablePointer<Float>) {
+        let plane = tensorWidth * tensorHeight
+        let (s0, s1, s2) = scale, (o0, o1, o2) = offset
+        image.pixels.withUnsafeBufferPointer { source in
+            guard let src = source.baseAddress else { return }
+            for y in rows {
+                let row = src + y * image.width * 3
+                let red = out + (regionY + y) * tensorWidth + regionX, green = red + plane, blue = green + plane
+                for x in 0..<regionWidth {
+                    red[x] = Float(row[3 * x]) * s0 + o0
+                    green[x] = Float(row[3 * x + 1]) * s1 + o1
+                    blue[x] = Float(row[3 * x + 2]) * s2 + o2
+                }
+            }
+        }
+    }
+
+    private func resampleRows(_ rows: Range<Int>, of image: RGBImage, into out: UnsafeMutablePointer<Float>) {
         let plane = tensorWidth * tensorHeight
         let xScale = Float(image.width) / Float(regionWidth)
         let yScale = Float(image.height) / Float(regionHeight)
@@ -38,7 +73,7 @@ struct PlanarResampler {
             leftOffset.withUnsafeBufferPointer { left in
             rightOffset.withUnsafeBufferPointer { right in
             rightWeight.withUnsafeBufferPointer { weights in
-                for y in 0..<regionHeight {
+                for y in rows {
                     let (j0, j1, wy) = Self.taps(destination: y, scale: yScale, sourceCount: image.height)
                     let top = src + j0 * image.width * 3
                     let bottom = src + j1 * image.width * 3

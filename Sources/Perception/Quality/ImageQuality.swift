@@ -108,9 +108,9 @@ public struct ImageQualityCheck: Sendable, Equatable {
         var sums = [UInt32](repeating: 0, count: outWidth * outHeight)
         var counts = [UInt32](repeating: 0, count: outWidth * outHeight)
         let brightThreshold = UInt32((brightLuma * 255 * 256).rounded(.up))
-        // Where each working cell averages 3 × 3 or more pixels, every other pixel in each
-        // direction is enough for the means and a quarter of the work.
-        let step = scale >= 3 ? 2 : 1
+        // Each working cell needs only about 2 × 2 samples for its mean: on a 4000-pixel photo
+        // (cells of 16 × 16) every 10th pixel each way is enough, and a hundredth of the work.
+        let step = max(1, Int(scale / 1.5))
         var total: UInt64 = 0, brightCount = 0
         image.pixels.withUnsafeBufferPointer { pixels in
         sums.withUnsafeMutableBufferPointer { sums in
