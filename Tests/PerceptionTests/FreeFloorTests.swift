@@ -116,6 +116,21 @@ struct FreeFloorTests {
         #expect(try detector.detect(in: room.image()).nearestObstacleMeters == nil)
     }
 
+    @Test("the result says which stretch of floor was seen: a level chest camera sees none nearer than 2.5 m")
+    func visibleFloor() throws {
+        let tilted = try detector.detect(in: SyntheticRoom().image())
+        let nearest = try #require(tilted.nearestVisibleFloorMeters)
+        // The bottom row's centre: 1.3 / tan(30° + atan(239.5 / 457)) = 0.823 m.
+        #expect(abs(nearest - 0.823) < 0.005, "tilted 30°: \(nearest) m")
+        #expect(try #require(tilted.farthestExaminedFloorMeters) <= 10)
+        let level = try FreeFloorDetector(corridor: WalkingCorridor(camera: .chestWorn)).detect(in: SyntheticRoom().image())
+        // fy = 320 / tan 35° = 457 px; the bottom row's centre is 239.5 px below the axis: 1.3 × 457 / 239.5.
+        let levelNearest = try #require(level.nearestVisibleFloorMeters)
+        #expect(abs(levelNearest - 1.3 * 457.0 / 239.5) < 0.01, "\(levelNearest) m")
+        let up = try FreeFloorDetector(corridor: WalkingCorridor(camera: try CameraSettings(pitchDownDegrees: -40))).detect(in: SyntheticRoom().image())
+        #expect(up.nearestVisibleFloorMeters == nil && up.nearestObstacleMeters == nil, "a camera looking up sees no floor")
+    }
+
     @Test("the distance of a floor row follows h / tan(pitch + atan((v − cy) / fy))")
     func groundPlaneFormula() throws {
         let corridor = WalkingCorridor(camera: SyntheticRoom.camera)
