@@ -18,6 +18,7 @@ private struct SyntheticRoom {
 
     static let camera = try! CameraSettings(heightAboveFloorMeters: 1.3, pitchDownDegrees: 30)
     static let width = 640, height = 480
+    static let intrinsics = try! camera.intrinsics(imageWidth: width, imageHeight: height)
     var boxes: [Box] = []
     /// Floor-coloured features drawn on the floor: (columns, rows) rectangles of dark colour.
     var floorMarks: [(x: Range<Int>, y: Range<Int>)] = []
@@ -27,7 +28,7 @@ private struct SyntheticRoom {
 
     /// What the ray through pixel (x, y) hits, and its camera-frame depth Z.
     func cast(x: Int, y: Int) -> (z: Double, surface: Surface) {
-        let intrinsics = try! Self.camera.intrinsics(imageWidth: Self.width, imageHeight: Self.height)
+        let intrinsics = Self.intrinsics
         let pitch = Self.camera.pitchDownDegrees * .pi / 180
         let xRay = (Double(x) + 0.5 - intrinsics.principalPointXPixels) / intrinsics.focalLengthXPixels
         let yRay = (Double(y) + 0.5 - intrinsics.principalPointYPixels) / intrinsics.focalLengthYPixels
