@@ -18,6 +18,7 @@ private struct SyntheticRoom {
 
     static let camera = try! CameraSettings(heightAboveFloorMeters: 1.3, pitchDownDegrees: 30)
     static let width = 640, height = 480
+    static let intrinsics = try! camera.intrinsics(imageWidth: width, imageHeight: height)
     var boxes: [Box] = []
     /// Floor-coloured features drawn on the floor: (columns, rows) rectangles of dark colour.
     var floorMarks: [(x: Range<Int>, y: Range<Int>)] = []
@@ -27,7 +28,7 @@ private struct SyntheticRoom {
 
     /// What the ray through pixel (x, y) hits, and its camera-frame depth Z.
     func cast(x: Int, y: Int) -> (z: Double, surface: Surface) {
-        let intrinsics = try! Self.camera.intrinsics(imageWidth: Self.width, imageHeight: Self.height)
+        let intrinsics = Self.intrinsics
         let pitch = Self.camera.pitchDownDegrees * .pi / 180
         let xRay = (Double(x) + 0.5 - intrinsics.principalPointXPixels) / intrinsics.focalLengthXPixels
         let yRay = (Double(y) + 0.5 - intrinsics.principalPointYPixels) / intrinsics.focalLengthYPixels
@@ -114,6 +115,21 @@ struct FreeFloorTests {
     func seamsAndCables() throws {
         let room = SyntheticRoom(floorMarks: [(x: 0..<640, y: 300..<302), (x: 318..<320, y: 0..<480)])
         #expect(try detector.detect(in: room.image()).nearestObstacleMeters == nil)
+    }
+
+    @Test("the result says which stretch of floor was seen: a level chest camera sees none nearer than 2.5 m")
+    func visibleFloor() throws {
+        let tilted = try detector.detect(in: SyntheticRoom().image())
+        let nearest = try #require(tilted.nearestVisibleFloorMeters)
+        // The bottom row's centre: 1.3 / tan(30° + atan(239.5 / 457)) = 0.823 m.
+        #expect(abs(nearest - 0.823) < 0.005, "tilted 30°: \(nearest) m")
+        #expect(try #require(tilted.farthestExaminedFloorMeters) <= 10)
+        let level = try FreeFloorDetector(corridor: WalkingCorridor(camera: .chestWorn)).detect(in: SyntheticRoom().image())
+        // fy = 320 / tan 35° = 457 px; the bottom row's centre is 239.5 px below the axis: 1.3 × 457 / 239.5.
+        let levelNearest = try #require(level.nearestVisibleFloorMeters)
+        #expect(abs(levelNearest - 1.3 * 457.0 / 239.5) < 0.01, "\(levelNearest) m")
+        let up = try FreeFloorDetector(corridor: WalkingCorridor(camera: try CameraSettings(pitchDownDegrees: -40))).detect(in: SyntheticRoom().image())
+        #expect(up.nearestVisibleFloorMeters == nil && up.nearestObstacleMeters == nil, "a camera looking up sees no floor")
     }
 
     @Test("the distance of a floor row follows h / tan(pitch + atan((v − cy) / fy))")

@@ -33,6 +33,23 @@ public struct TrackedObject: Sendable, Equatable {
     /// Set when this object's kind was last seen in a track that ended: it left the view and came back.
     public let cameBack: Return?
 
+    /// For mode policies' tests, which hand made-up tracks to a policy; the tracker makes its own.
+    public init(id: TrackID, object: LocatedObject, firstSeenSeconds: Double, lastSeenSeconds: Double, framesSeen: Int,
+                missedFrames: Int, isConfirmed: Bool, distanceMeters: Double?, approachSpeedMetersPerSecond: Double?,
+                timeToCollisionSeconds: Double?, cameBack: Return?) {
+        self.id = id
+        self.object = object
+        self.firstSeenSeconds = firstSeenSeconds
+        self.lastSeenSeconds = lastSeenSeconds
+        self.framesSeen = framesSeen
+        self.missedFrames = missedFrames
+        self.isConfirmed = isConfirmed
+        self.distanceMeters = distanceMeters
+        self.approachSpeedMetersPerSecond = approachSpeedMetersPerSecond
+        self.timeToCollisionSeconds = timeToCollisionSeconds
+        self.cameBack = cameBack
+    }
+
     public var label: String { object.label }
     public var classIndex: Int { object.detection.classIndex }
     public var isVisible: Bool { missedFrames == 0 }
@@ -42,6 +59,11 @@ public struct TrackedObject: Sendable, Equatable {
         public let previousID: TrackID
         /// Seconds between the earlier track's last sighting and this one's first.
         public let secondsAway: Double
+
+        public init(previousID: TrackID, secondsAway: Double) {
+            self.previousID = previousID
+            self.secondsAway = secondsAway
+        }
     }
 }
 
@@ -52,6 +74,14 @@ public struct EndedTrack: Sendable, Equatable {
     public let classIndex: Int
     public let lastSeenSeconds: Double
     public let lastDirection: Direction
+
+    public init(id: TrackID, label: String, classIndex: Int, lastSeenSeconds: Double, lastDirection: Direction) {
+        self.id = id
+        self.label = label
+        self.classIndex = classIndex
+        self.lastSeenSeconds = lastSeenSeconds
+        self.lastDirection = lastDirection
+    }
 }
 
 /// What changed with one frame.
@@ -62,6 +92,12 @@ public struct TrackingUpdate: Sendable, Equatable {
     public let started: [TrackID]
     /// Tracks that ended in this frame.
     public let ended: [EndedTrack]
+
+    public init(tracks: [TrackedObject], started: [TrackID], ended: [EndedTrack]) {
+        self.tracks = tracks
+        self.started = started
+        self.ended = ended
+    }
 
     public var visibleTracks: [TrackedObject] { tracks.filter(\.isVisible) }
     public func track(_ id: TrackID) -> TrackedObject? { tracks.first { $0.id == id } }

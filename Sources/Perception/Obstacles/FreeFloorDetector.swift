@@ -65,6 +65,12 @@ public struct FreeFloorDetector: Sendable {
         public let nearestObstacleMeters: Double?
         /// Every column of the picture, left to right.
         public let columns: [Column]
+        /// The floor distance seen at the bottom of the picture: nothing nearer can be seen, so a
+        /// nil `nearestObstacleMeters` means "free from here on", not "free at the feet". nil when
+        /// the picture shows no floor (a camera looking level or up with a narrow lens).
+        public let nearestVisibleFloorMeters: Double?
+        /// How far the floor was examined (the range limit, or the farthest floor row in view).
+        public let farthestExaminedFloorMeters: Double?
         /// The corridor columns that are blocked, nearest first.
         public var blockedCorridorColumns: [Column] {
             columns.filter { $0.isInCorridor && $0.forwardMeters != nil }.sorted { $0.forwardMeters! < $1.forwardMeters! }
@@ -116,7 +122,10 @@ public struct FreeFloorDetector: Sendable {
         }
         let blocked = columns.compactMap { $0.isInCorridor ? $0.forwardMeters : nil }.sorted()
         let needed = max(1, settings.minimumBlockedColumns)
-        return Result(nearestObstacleMeters: blocked.count >= needed ? blocked[needed - 1] : nil, columns: columns)
+        let examined = topRow < image.height
+        return Result(nearestObstacleMeters: blocked.count >= needed ? blocked[needed - 1] : nil, columns: columns,
+                      nearestVisibleFloorMeters: examined ? projection.floorForwardMeters(row: image.height - 1) : nil,
+                      farthestExaminedFloorMeters: examined ? projection.floorForwardMeters(row: topRow) : nil)
     }
 }
 
