@@ -122,7 +122,9 @@ def header(r):
         "The references are `bench/reference_vision.py`: OpenCV decode (BGR→RGB), Ultralytics' LetterBox, /255, NCHW, "
         "inference through ONNX Runtime's or OpenVINO's Python API as Ultralytics' AutoBackend calls them, and "
         "Ultralytics' NMS (class offsets of 7680, torchvision semantics) and scale_boxes, in NumPy. "
-        "\"Raw inference\" is OpenVINO's infer call alone on an already filled input, from the C API in our process.",
+        "\"Raw inference\" is the runtime's infer call alone on an already filled input, right after each run (OpenVINO's C API "
+        "in our process; the reference's own runtime in the reference's). Both pipelines stay running side by side and are "
+        "asked for one run each in turn, with a 50 ms idle gap before each run, so load changes hit both sides of a ratio.",
     ])
 
 
