@@ -113,6 +113,9 @@ def header(r):
         "",
         f"Machine: {m['cpu']}, {m['cores']} cores, {m['memoryMiB']} MiB; {m['os']}, Linux {m['kernel']}; "
         f"{m['swift']}; Python {m['python']}.",
+        "Reference runtimes: " + ", ".join(sorted({f"{REF_NAMES[b]} {ref['version'].split('-')[0]}"
+                                                  for e in r["vision"] for b, ref in e["references"].items()}))
+        + " (pinned in `bench/requirements.txt`, installed into `.venv-bench/`); ours: OpenVINO 2026.4.1 C API.",
         f"Load average (1, 5, 15 min) before: {load(m)}; after: {load(after)}. The machine is shared with other "
         "builds, so absolute times are noisy; the ratios are the figures to read.",
         "",
