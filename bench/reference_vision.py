@@ -12,6 +12,9 @@ Modes (JSON on stdout):
   time  --backend B --model M [--runs N --warmup W --conf C --iou I] IMAGE...
         per image: median/p95 ms of decode, pre-process, inference, post-process, total, and of the
         backend's inference alone on the same tensor ("raw inference"); detections of the last run.
+  serve --backend B --model M [--conf C --iou I] -
+        reads picture paths from stdin, one a line; answers each with one JSON line (ms by stage, raw
+        inference, detections), so a driver can interleave it run by run with our pipeline.
   once  --backend B --model M IMAGE
         start-up probe: loads the model, describes one picture, prints one line per detection and exits.
   eval  --backend B --model M DATASET
@@ -188,6 +191,35 @@ def ms(start):
     return (time.perf_counter() - start) * 1000
 
 
+def one_sample(backend, path, conf, iou):
+    """One pass over one picture, then one raw inference on the same tensor: ms by stage and detections."""
+    t0 = time.perf_counter()
+    image = cv2.imread(path)
+    t1 = time.perf_counter()
+    tensor = preprocess(image, backend.input_size)
+    t2 = time.perf_counter()
+    output = backend(tensor)
+    t3 = time.perf_counter()
+    det = postprocess(output, backend.input_size, image.shape[:2], conf, iou)
+    t4 = time.perf_counter()
+    backend(tensor)
+    t5 = time.perf_counter()
+    ms_between = lambda a, b: (b - a) * 1000
+    return {"milliseconds": {"decode": ms_between(t0, t1), "pre-process": ms_between(t1, t2),
+                             "inference": ms_between(t2, t3), "post-process": ms_between(t3, t4),
+                             "total": ms_between(t0, t4), "total without decode": ms_between(t1, t4),
+                             "raw inference": ms_between(t4, t5)},
+            "imageWidth": int(image.shape[1]), "imageHeight": int(image.shape[0]),
+            "detections": [[float(v) for v in row[:5]] + [int(row[5])] for row in det]}
+
+
+def serve(backend, conf, iou):
+    for line in sys.stdin:
+        path = line.strip()
+        if path:
+            print(json.dumps(one_sample(backend, path, conf, iou)), flush=True)
+
+
 def time_image(backend, path, runs, warmup, conf, iou):
     """Times the whole pipeline on one picture `runs` times after `warmup` untimed runs."""
     samples = {k: [] for k in ("decode", "pre-process", "inference", "post-process", "total", "total without decode",
@@ -275,7 +307,7 @@ def load_map_module(path):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("mode", choices=["time", "once", "eval"])
+    parser.add_argument("mode", choices=["time", "serve", "once", "eval"])
     parser.add_argument("--backend", choices=["onnxruntime", "openvino"], required=True)
     parser.add_argument("--model", required=True)
     parser.add_argument("--runs", type=int, default=30)
@@ -284,9 +316,13 @@ def main():
     parser.add_argument("--iou", type=float, default=0.7)
     parser.add_argument("--map-script", default=os.path.join(os.path.dirname(__file__), "..", "Tests", "EvaluationTests",
                                                              "Reference", "ultralytics_map.py"))
-    parser.add_argument("paths", nargs="+")
-    args = parser.parse_args()
+    parser.add_argument("paths", nargs="*")
+    args = parser.parse_intermixed_args()
     backend = make_backend(args.backend, args.model)
+    if args.mode == "serve":
+        print(json.dumps({"ready": True, "version": backend.version,
+                          "precision": getattr(backend, "precision", "f32 (ONNX Runtime CPU)")}), flush=True)
+        return serve(backend, args.conf, args.iou)
     if args.mode == "once":
         image = cv2.imread(args.paths[0])
         det = postprocess(backend(preprocess(image, backend.input_size)), backend.input_size, image.shape[:2],

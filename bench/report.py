@@ -113,6 +113,9 @@ def header(r):
         "",
         f"Machine: {m['cpu']}, {m['cores']} cores, {m['memoryMiB']} MiB; {m['os']}, Linux {m['kernel']}; "
         f"{m['swift']}; Python {m['python']}.",
+        "Reference runtimes: " + ", ".join(sorted({f"{REF_NAMES[b]} {ref['version'].split('-')[0]}"
+                                                  for e in r["vision"] for b, ref in e["references"].items()}))
+        + " (pinned in `bench/requirements.txt`, installed into `.venv-bench/`); ours: OpenVINO 2026.4.1 C API.",
         f"Load average (1, 5, 15 min) before: {load(m)}; after: {load(after)}. The machine is shared with other "
         "builds, so absolute times are noisy; the ratios are the figures to read.",
         "",
@@ -122,7 +125,9 @@ def header(r):
         "The references are `bench/reference_vision.py`: OpenCV decode (BGR→RGB), Ultralytics' LetterBox, /255, NCHW, "
         "inference through ONNX Runtime's or OpenVINO's Python API as Ultralytics' AutoBackend calls them, and "
         "Ultralytics' NMS (class offsets of 7680, torchvision semantics) and scale_boxes, in NumPy. "
-        "\"Raw inference\" is OpenVINO's infer call alone on an already filled input, from the C API in our process.",
+        "\"Raw inference\" is the runtime's infer call alone on an already filled input, right after each run (OpenVINO's C API "
+        "in our process; the reference's own runtime in the reference's). Both pipelines stay running side by side and are "
+        "asked for one run each in turn, with a 50 ms idle gap before each run, so load changes hit both sides of a ratio.",
     ])
 
 
@@ -156,16 +161,16 @@ def targets(r):
                    for e in vision for b, ref in e["references"].items()]
     identical = sum(c["identical"] for _, _, c in comparisons)
     same = sum(c["sameObjects"] for _, _, c in comparisons)
-    lossless = [f"{e['model']}: box Δ {c['boxDiff']:.2f} px, conf Δ {c['confDiff']:.4f}"
-                for e, _, c in comparisons if e["image"].endswith(".png")]
+    lossless = [f"{e['model']} vs {REF_NAMES[b]}: box Δ {c['boxDiff']:.2f} px, conf Δ {c['confDiff']:.4f}"
+                for e, b, c in comparisons if e["image"].endswith(".png")]
     why = ("; on the lossless PNG, where both decoders give the same pixels: " + "; ".join(lossless)) if lossless else ""
     rows.append(["Identical detections (same objects, boxes within 1 px, confidences within 0.01)",
                  f"{identical} of {len(comparisons)} picture × reference pairs identical; same objects in {same}",
                  "met" if identical == len(comparisons) else
-                 f"missed. The stage is mostly decoding (FFmpeg vs OpenCV JPEG){why}. What remains on the PNG is "
-                 "pre-processing arithmetic (our float resize vs OpenCV's fixed-point INTER_LINEAR) and, for the "
-                 "dynamically quantized ONNX model, OpenVINO vs ONNX Runtime kernels — likely, not yet separated "
-                 "(see the detection table)"])
+                 f"missed. The stage is mostly decoding (FFmpeg vs OpenCV JPEG){why}. Against OpenVINO's Python API "
+                 "(the same runtime as ours) on the PNG, what remains can only be pre- or post-processing — most likely "
+                 "the resize arithmetic (our float weights vs OpenCV's 11-bit fixed-point INTER_LINEAR); against ONNX "
+                 "Runtime, the runtimes' kernels add to it (see the detection table)"])
     stereo = next((c for c in r["hearingSpeed"]["chains"] if c["chains"] == 2), None)
     if stereo:
         times = 1 / stereo["realTimeFactor"] if stereo["realTimeFactor"] else float("inf")

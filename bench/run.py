@@ -2,10 +2,11 @@
 """Runs every measurement of issue 9 and writes the raw results to bench-out/ as JSON.
 
 Started by `scripts/bench` (which installs, builds and then runs this in its own process tree),
-so our pipeline and the reference pipelines run on the same machine, minutes apart, under the same
-load: every ratio in BENCHMARKS.md is between numbers of one run. Each vision picture is timed
-with our pipeline and then each reference, one after the other, so slow drifts in machine load
-hit both sides alike.
+so our pipeline and the reference pipelines run on the same machine under the same load: every
+ratio in BENCHMARKS.md is between numbers of one run. For vision, our pipeline and the reference
+run as two long-lived processes asked for one run each in turn (`assist bench vision --serve`,
+`reference_vision.py serve`), so the machine's load, which on a shared machine moves by 3× within
+a minute, hits both sides of every ratio alike.
 
 Usage: run.py --assist BIN --shared DIR --out DIR [--quick]
 """
@@ -32,6 +33,7 @@ CONFIDENCE, IOU = 0.25, 0.7
 SCENES = {0: "000000000250", 1: "000000000034", 5: "000000000061", 10: "000000000089", 20: "000000000294",
           42: "000000000196"}
 BUS_WIDTHS = [320, 640, 1280, 1920, 4000]
+IDLE_GAP_SECONDS = 0.05   # between interleaved vision runs (see Server.sample)
 
 
 def log(message):
@@ -106,6 +108,76 @@ def subset_dataset(shared, out, count):
 
 
 # ---------------------------------------------------------------- vision
+
+class Server:
+    """A pipeline kept running that answers one picture path with one JSON sample line."""
+
+    def __init__(self, cmd):
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def sample(self, path):
+        # A short idle gap first: ONNX Runtime's and OpenVINO's worker threads spin for a while after
+        # a run, and on 2 cores the spin of the process that ran last would slow whichever runs next.
+        time.sleep(IDLE_GAP_SECONDS)
+        self.proc.stdin.write(path + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"{self.proc.args[0]} stopped answering")
+        return json.loads(line)
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def stage_stats(samples):
+    """Median and p95 (nearest rank, as the Swift side computes them) per stage over the samples."""
+    stages = []
+    for stage in samples[0]["milliseconds"]:
+        values = sorted(s["milliseconds"][stage] for s in samples)
+        n = len(values)
+        stages.append({"stage": stage, "medianMilliseconds": (values[(n - 1) // 2] + values[n // 2]) / 2,
+                       "percentile95Milliseconds": values[min(n - 1, -(-n * 95 // 100) - 1)]})
+    return stages
+
+
+def vision_interleaved(assist, models, images, runs, warmup):
+    """Our pipeline and each reference kept running side by side, asked for one run each in turn.
+
+    Run i of ours and run i of the reference are milliseconds apart, so a change in machine load
+    hits both; the order within a turn alternates so neither always runs right after the other.
+    """
+    results = []
+    for model_path, backends in models:
+        servers = {"ours": Server([assist, "bench", "vision", "--serve", "--model", model_path, "--confidence",
+                                   str(CONFIDENCE), "--iou", str(IOU)])}
+        meta = {}
+        for backend in backends:
+            servers[backend] = Server([PYTHON, REFERENCE, "serve", "--backend", backend, "--model", model_path,
+                                       "--conf", str(CONFIDENCE), "--iou", str(IOU)])
+            meta[backend] = json.loads(servers[backend].proc.stdout.readline())
+        for image in images:
+            log(f"vision: {os.path.basename(model_path)} on {os.path.basename(image)} (interleaved)")
+            samples = {name: [] for name in servers}
+            order = list(servers)
+            for run in range(warmup + runs):
+                for name in (order if run % 2 == 0 else order[::-1]):
+                    sample = servers[name].sample(image)
+                    if run >= warmup:
+                        samples[name].append(sample)
+            def summary(name):
+                last = samples[name][-1]
+                return {"image": os.path.basename(image), "imageWidth": last["imageWidth"],
+                        "imageHeight": last["imageHeight"], "runs": runs, "stages": stage_stats(samples[name]),
+                        "detections": last["detections"]}
+            results.append({"model": os.path.basename(model_path), "image": os.path.basename(image),
+                            "ours": summary("ours"),
+                            "references": {b: {**summary(b), **meta[b]} for b in backends}})
+        for server in servers.values():
+            server.close()
+    return results
+
 
 def vision(assist, models, images, runs, warmup):
     """Per model and picture: our pipeline, then each reference backend, same picture, same settings."""
@@ -239,7 +311,9 @@ def main():
     shared, out, assist = args.shared, args.out, args.assist
     ir = os.path.join(shared, "models/yolo11n_int8_openvino_model/yolo11n.xml")
     onnx = os.path.join(shared, "models/yolo11n_320_int8dyn.onnx")
-    models = [(ir, ["openvino"]), (onnx, ["onnxruntime"])]
+    # OpenVINO's Python API on the ONNX model too: same runtime as ours, so ours vs it isolates our own
+    # stages, and it vs ONNX Runtime isolates the runtime.
+    models = [(ir, ["openvino"]), (onnx, ["onnxruntime", "openvino"])]
     widths = [640, 4000] if quick else BUS_WIDTHS
     scenes = [0, 20] if quick else list(SCENES)
     images = make_inputs(shared, out, widths) + [
@@ -257,8 +331,8 @@ def main():
         with open(os.path.join(out, "results.json"), "w") as f:
             json.dump(result, f, indent=1)
 
-    step("vision", vision, assist, models, images, runs, warmup)
-    step("accuracy", accuracy, assist, models,
+    step("vision", vision_interleaved, assist, models, images, runs, warmup)
+    step("accuracy", accuracy, assist, [(ir, ["openvino"]), (onnx, ["onnxruntime"])],
          subset_dataset(shared, out, 16 if quick else None))
     step("distance", distance, assist)
     audiogram = os.path.join(out, "sloping.json")

@@ -47,6 +47,9 @@ struct BenchVision: AsyncParsableCommand {
     @Flag(help: "Print the numbers as JSON, with the detections of the last run of each picture.")
     var json = false
 
+    @Flag(help: "Read picture paths from standard input, one a line; describe each once, time raw inference once, and answer with one JSON line (milliseconds by stage, detections). Lets a driver interleave our runs with a reference pipeline's, run by run, so both see the same machine load.")
+    var serve = false
+
     func validate() throws {
         guard runs >= 1, warmup >= 0 else { throw ValidationError("--runs must be at least 1 and --warmup at least 0.") }
         guard (0...1).contains(confidence) else { throw ValidationError("--confidence must be from 0 to 1, not \(confidence).") }
@@ -59,6 +62,7 @@ struct BenchVision: AsyncParsableCommand {
         let describer = try SceneDescriber(settings: try DescriptionSettings(minimumConfidence: confidence))
         let analyzer = try SceneAnalyzer(detector: try detector.makeDetector(core: core),
                                          locator: try ObjectLocator(), describer: describer, iouThreshold: iou)
+        if serve { return try serveRequests(analyzer: analyzer) }
         var results: [VisionBenchResult] = []
         for url in pictures {
             let clock = ContinuousClock()
@@ -108,10 +112,47 @@ struct BenchVision: AsyncParsableCommand {
         for result in results { print(result.table()) }
     }
 
+    private func serveRequests(analyzer: SceneAnalyzer) throws {
+        let clock = ContinuousClock()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        while let line = readLine() {
+            let path = line.trimmingCharacters(in: .whitespaces)
+            guard !path.isEmpty else { continue }
+            let url = URL(fileURLWithPath: path)
+            let start = clock.now
+            let image = try ImageFile(url).decode()
+            let decode = (clock.now - start).milliseconds
+            var report = try analyzer.analyze(Frame(image: image, sourceName: url.lastPathComponent))
+            report.timings.decodeMilliseconds = decode
+            let raw = try analyzer.detector.rawInference()
+            let t = report.timings
+            let sample = VisionBenchSample(
+                milliseconds: ["decode": t.decodeMilliseconds, "quality check": t.qualityCheckMilliseconds,
+                               "pre-process": t.preprocessMilliseconds, "inference": t.inferenceMilliseconds,
+                               "post-process": t.postprocessMilliseconds, "distance": t.distanceMilliseconds,
+                               "sentences": t.describeMilliseconds, "total": t.totalMilliseconds,
+                               "total without decode": t.afterDecodeMilliseconds,
+                               "overhead": t.afterDecodeMilliseconds - t.inferenceMilliseconds, "raw inference": raw],
+                imageWidth: image.width, imageHeight: image.height,
+                detections: report.objects.map(\.detection).sorted { $0.confidence > $1.confidence })
+            // FileHandle writes unbuffered: the driver waits for this line before the next request.
+            FileHandle.standardOutput.write(try encoder.encode(sample) + Data("\n".utf8))
+        }
+    }
+
     static func defaultImage() throws -> URL {
         guard let models = ModelLocator().modelsDirectory() else { throw CommandFailure("../shared/data/images/bus.jpg was not found; name a picture.") }
         return models.deletingLastPathComponent().appendingPathComponent("data/images/bus.jpg")
     }
+}
+
+/// One `--serve` answer: one description of one picture, and one raw inference after it.
+struct VisionBenchSample: Encodable {
+    var milliseconds: [String: Double]
+    var imageWidth: Int
+    var imageHeight: Int
+    var detections: [Detection]
 }
 
 struct StageStatistic: Encodable {
