@@ -30,7 +30,9 @@ public struct SceneReport: Sendable, Encodable {
     public var source: String
     public var imageWidth: Int
     public var imageHeight: Int
-    public var quality: ImageQualityVerdict
+    /// Judged only when nothing was detected, the one case where it changes what is said
+    /// ("too dark" instead of "No object detected"); nil when objects were found.
+    public var quality: ImageQualityVerdict?
     /// Every object above the confidence threshold, closest first (the spoken order).
     public var objects: [LocatedObject]
     public var sentences: [String]
@@ -80,9 +82,6 @@ public final class SceneAnalyzer {
         var timings = StageTimings()
 
         var start = clock.now
-        let quality = qualityCheck.verdict(for: frame.image)
-        timings.qualityCheckMilliseconds = (clock.now - start).milliseconds
-
         var detection = try detector.detect(frame.image, settings: detectorSettings)
         if !ignoredCategories.isEmpty {
             detection.detections.removeAll { ignoredCategories.contains($0.label) }
@@ -119,9 +118,14 @@ public final class SceneAnalyzer {
         start = clock.now
         let ordered = describer.orderedForSpeech(located)
         // A confidently seen object is worth saying even in a poor picture; the quality sentence
-        // replaces "No object detected", never a real announcement.
-        let spokenQuality = ordered.isEmpty ? quality : .ok
-        let sentences = describer.sentences(for: located, imageQuality: spokenQuality)
+        // replaces "No object detected", never a real announcement, so quality is judged only then.
+        var quality: ImageQualityVerdict?
+        if ordered.isEmpty {
+            let qualityStart = clock.now
+            quality = qualityCheck.verdict(for: frame.image)
+            timings.qualityCheckMilliseconds = (clock.now - qualityStart).milliseconds
+        }
+        let sentences = describer.sentences(for: located, imageQuality: quality ?? .ok)
         let announced = describer.mentions(of: located).flatMap(\.objects)
         timings.describeMilliseconds = (clock.now - start).milliseconds
 

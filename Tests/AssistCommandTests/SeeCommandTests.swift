@@ -118,6 +118,21 @@ struct SeeCommandTests {
         #expect(size > 22050 * 2 * 3)
     }
 
+    @Test("a photo darkened to 1 % is reported as too dark, not as 'No object detected'")
+    func darkPicture() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("see-dark-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let dark = folder.appendingPathComponent("dark.png")
+        let ffmpeg = Process()
+        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        ffmpeg.arguments = ["-v", "error", "-i", AssistBinary.image("bus.jpg"), "-vf", "lutrgb=r=val*0.01:g=val*0.01:b=val*0.01", dark.path]
+        try ffmpeg.run(); ffmpeg.waitUntilExit()
+        let output = try AssistBinary.run(["see", "--quiet", dark.path])
+        #expect(output.status == 0)
+        #expect(output.standardOutput == "The image is too dark to see anything.\n")
+    }
+
     @Test("options out of range are refused before any work, with the allowed range")
     func badOptions() throws {
         let output = try AssistBinary.run(["see", "--quiet", AssistBinary.image("bus.jpg"), "--confidence", "1.5"])
