@@ -1,4 +1,3 @@
-import CKissFFT
 import Foundation
 
 /// Weighted overlap-add analysis/synthesis filterbank (Crochiere 1980; openMHA `overlapadd`).
