@@ -11,11 +11,21 @@ struct Assist: AsyncParsableCommand {
                       StatsCommand.self, BackupCommand.self, RxCommand.self, CamerasCommand.self, Devices.self, Bench.self]
     )
 
-    /// Errors reach the user as one sentence: ours without ArgumentParser's decoration, its own
-    /// (bad options) with usage, as it formats them.
+    /// Errors reach the user as one sentence: ours without ArgumentParser's decoration, and its
+    /// own (a bad option, or one of our errors thrown from a command's `validate()`, which
+    /// ArgumentParser wraps) as its message alone, without the "Error:" prefix and usage lines.
     static func main() async {
+        let parsed: any ParsableCommand
         do {
-            var command = try parseAsRoot()
+            parsed = try parseAsRoot()
+        } catch {
+            // --help and --version arrive here as errors with a successful exit code.
+            guard exitCode(for: error) != .success else { exit(withError: error) }
+            FileHandle.standardError.write(Data("\(message(for: error))\n".utf8))
+            Foundation.exit(exitCode(for: error).rawValue)
+        }
+        do {
+            var command = parsed
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -80,6 +80,8 @@ struct HearCommandTests {
         let audiogram = folder.appendingPathComponent("me.json").path
         let program = try AssistBinary.run(["hear", tone, "-o", out, "--audiogram", audiogram, "--program", "disco"])
         #expect(program.status != 0 && program.standardError.contains("disco"))
+        // Thrown from validate(): still one sentence, without ArgumentParser's "Error:" and usage.
+        #expect(program.standardError.split(separator: "\n").count == 1 && !program.standardError.contains("Error:"))
         let rate = try AssistBinary.run(["hear", tone, "-o", out, "--audiogram", audiogram])
         #expect(rate.status != 0 && rate.standardError.contains("16000 Hz"))
         let missing = try AssistBinary.run(["hear", tone, "-o", out, "--audiogram", "/nonexistent/me.json"])
