@@ -9,10 +9,10 @@ enum StoredVoiceSpeech {
     /// The user's stored settings, read without failing a command that only wants the voice:
     /// nil when there is no database yet or it cannot be read.
     static func storedSettings() -> Storage.Settings? {
-        let location = StorageLocation()
-        guard FileManager.default.fileExists(atPath: location.databaseFile.path),
-              let database = try? UserDatabase.open(location) else { return nil }
-        return try? SettingsStore(database: database, validator: SettingsValidator(knownCategories: SettingsValidator.cocoCategories)).current()
+        // No database yet means no stored voice; don't create one just to read the defaults.
+        guard FileManager.default.fileExists(atPath: StorageLocation().databaseFile.path),
+              let database = try? SettingsStorageAccess.open() else { return nil }
+        return try? SettingsStore(database: database, validator: SettingsStorageAccess.validator()).current()
     }
 
     /// The voice settings from the user's stored speech settings, or the defaults.

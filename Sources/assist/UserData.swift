@@ -22,9 +22,7 @@ final class UserData {
     /// Opens the user's database; on failure says why on stderr and returns nil.
     static func open(knownCategories: [String]) -> UserData? {
         do {
-            let database = try UserDatabase.open()
-            if let recovery = database.recovery { warn(recovery.userMessage) }
-            return UserData(database: database, knownCategories: knownCategories)
+            return UserData(database: try SettingsStorageAccess.open(), knownCategories: knownCategories)
         } catch {
             warn("Settings and history are unavailable, so the defaults are used: \(userMessage(for: error))")
             return nil
