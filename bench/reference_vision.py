@@ -221,35 +221,15 @@ def serve(backend, conf, iou):
 
 
 def time_image(backend, path, runs, warmup, conf, iou):
-    """Times the whole pipeline on one picture `runs` times after `warmup` untimed runs."""
-    samples = {k: [] for k in ("decode", "pre-process", "inference", "post-process", "total", "total without decode",
-                               "raw inference")}
-    det, shape = None, None
-    for run in range(warmup + runs):
-        t0 = time.perf_counter()
-        image = cv2.imread(path)
-        t1 = time.perf_counter()
-        tensor = preprocess(image, backend.input_size)
-        t2 = time.perf_counter()
-        output = backend(tensor)
-        t3 = time.perf_counter()
-        det = postprocess(output, backend.input_size, image.shape[:2], conf, iou)
-        t4 = time.perf_counter()
-        shape = image.shape
-        if run < warmup:
-            continue
-        for key, a, b in (("decode", t0, t1), ("pre-process", t1, t2), ("inference", t2, t3), ("post-process", t3, t4),
-                          ("total", t0, t4), ("total without decode", t1, t4)):
-            samples[key].append((b - a) * 1000)
-    for run in range(warmup + runs):
-        t = time.perf_counter()
-        backend(tensor)
-        if run >= warmup:
-            samples["raw inference"].append(ms(t))
+    """Times the whole pipeline on one picture `runs` times after `warmup` untimed runs, each run
+    as `one_sample` measures it (so raw inference means the same here as in `serve`)."""
+    results = [one_sample(backend, path, conf, iou) for _ in range(warmup + runs)][warmup:]
+    stages = list(results[0]["milliseconds"])
     return {
-        "image": os.path.basename(path), "imageWidth": int(shape[1]), "imageHeight": int(shape[0]), "runs": runs,
-        "stages": [{"stage": k, **stats(v)} for k, v in samples.items()],
-        "detections": [[float(v) for v in row[:5]] + [int(row[5])] for row in det],
+        "image": os.path.basename(path), "imageWidth": results[0]["imageWidth"],
+        "imageHeight": results[0]["imageHeight"], "runs": runs,
+        "stages": [{"stage": k, **stats([r["milliseconds"][k] for r in results])} for k in stages],
+        "detections": results[-1]["detections"],
     }
 
 
