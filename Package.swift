@@ -17,6 +17,9 @@ let package = Package(
         .library(name: "Evaluation", targets: ["Evaluation"]),
         .library(name: "Storage", targets: ["Storage"]),
         .library(name: "Prescription", targets: ["Prescription"]),
+        .library(name: "LiveGuidance", targets: ["LiveGuidance"]),
+        .library(name: "Commands", targets: ["Commands"]),
+        .library(name: "VoiceInput", targets: ["VoiceInput"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -44,6 +47,8 @@ let package = Package(
                        providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CQREncode", path: "Sources/C/CQREncode", pkgConfig: "libqrencode",
                        providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CPocketSphinx", path: "Sources/C/CPocketSphinx", pkgConfig: "pocketsphinx",
+                       providers: [.apt(["libpocketsphinx-dev"])]),
 
         // Shared by both assistants: errors, frames, settings locations, clocks.
         .target(name: "AssistCore"),
@@ -74,9 +79,16 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
+        // The live loop: frame sources in, modes (policies over the tracked scene), states, watchdog, spoken output.
+        .target(name: "LiveGuidance", dependencies: ["AssistCore", "Media", "Perception", "Guidance", "Speech"]),
+        // The command language: intents and slots from typed or recognised text, one data file per language.
+        .target(name: "Commands", dependencies: ["AssistCore"], resources: [.copy("Languages")]),
+        // Speech recognition of commands (pocketsphinx, grammar from the command language).
+        .target(name: "VoiceInput", dependencies: ["AssistCore", "Media", "Commands", "CPocketSphinx"]),
 
         .executableTarget(name: "assist", dependencies: [
             "AssistCore", "Media", "Perception", "Guidance", "Speech", "Hearing", "Evaluation", "Storage", "Prescription",
+            "LiveGuidance", "Commands", "VoiceInput",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -90,5 +102,8 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
         .testTarget(name: "PrescriptionTests", dependencies: ["Prescription", "Hearing", "Media", "AssistCore"]),
         .testTarget(name: "AssistCommandTests", dependencies: ["AssistCore"]),
+        .testTarget(name: "LiveGuidanceTests", dependencies: ["LiveGuidance", "Guidance", "Perception", "Speech", "Media"]),
+        .testTarget(name: "CommandsTests", dependencies: ["Commands"]),
+        .testTarget(name: "VoiceInputTests", dependencies: ["VoiceInput", "Commands", "Media"]),
     ]
 )

@@ -1,0 +1,43 @@
+/// How the assistant decides what to say while frames keep coming. Each mode is a policy over
+/// the tracked scene (see `GuidancePolicy`); switching mode never restarts the camera or the model.
+public enum GuidanceMode: Sendable, Equatable {
+    /// New objects, objects that came markedly closer, and hazards; quiet about what was said.
+    case continuous
+    /// Nothing until "scan now", then one full description of the newest frame.
+    case onDemand
+    /// On request, a structured summary of the most relevant objects, left to right.
+    case explore
+    /// Obstacles in the walking corridor, from detections and from class-free cues
+    /// (depth, or free floor), with warnings that grow as time to collision shrinks.
+    case navigate
+    /// Only one category (or group), guided by direction and distance until found or timed out.
+    case find(FindTarget)
+
+    /// The name used on the command line and in settings ("continuous", "on-demand", …).
+    public var name: String {
+        switch self {
+        case .continuous: return "continuous"
+        case .onDemand: return "on-demand"
+        case .explore: return "explore"
+        case .navigate: return "navigate"
+        case .find: return "find"
+        }
+    }
+}
+
+/// What "find a chair" or "is there a person ahead?" looks for.
+public struct FindTarget: Sendable, Equatable {
+    /// Detector class names that count as found ("vehicles" → car, bus, truck, …).
+    public var categories: Set<String>
+    /// How the user named it, for sentences ("chair", "vehicles").
+    public var spokenName: String
+    /// "Is there a person ahead?": a yes/no answer about the walking direction only,
+    /// instead of guidance until found.
+    public var aheadOnly: Bool
+
+    public init(categories: Set<String>, spokenName: String, aheadOnly: Bool = false) {
+        self.categories = categories
+        self.spokenName = spokenName
+        self.aheadOnly = aheadOnly
+    }
+}

@@ -1,0 +1,26 @@
+/// What the user (by voice, typed text or another program) can ask the running session to do.
+/// Settings (confidence, ignored categories, hazards, volume, speech rate, …) are not here: they
+/// are changed in the settings store, which the session follows.
+public enum SessionCommand: Sendable, Equatable {
+    /// "Scan now" / "what's in front of me": one full description of the newest frame, in any mode.
+    case scanNow
+    /// "Explore scene": a structured summary of the newest frame.
+    case explore
+    /// "Are there any obstacles?": one answer about the walking corridor.
+    case checkObstacles
+    /// "Enable continuous scanning", "switch to on-demand", "enable scene navigation".
+    case setMode(GuidanceMode)
+    /// "Find a chair", "is there a person ahead?".
+    case find(FindTarget)
+    /// "Stop detection" / "start detection": the camera stays open, nothing is analysed or said.
+    case pause
+    case resume
+    case switchCamera
+    case setBatterySaver(Bool)
+    /// "Repeat": the last thing said, again.
+    case repeatLast
+    /// "Stop talking": silence what is being said now (hazards still get through later).
+    case stopTalking
+    /// "Exit": says goodbye, frees camera and models, ends the run.
+    case quit
+}
