@@ -80,7 +80,8 @@ let package = Package(
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         // The live loop: frame sources in, modes (policies over the tracked scene), states, watchdog, spoken output.
-        .target(name: "LiveGuidance", dependencies: ["AssistCore", "Media", "Perception", "Guidance", "Speech"]),
+        .target(name: "LiveGuidance", dependencies: ["AssistCore", "Media", "Perception", "Guidance", "Speech"],
+                resources: [.copy("Templates")]),
         // The command language: intents and slots from typed or recognised text, one data file per language.
         .target(name: "Commands", dependencies: ["AssistCore"], resources: [.copy("Languages")]),
         // Speech recognition of commands (pocketsphinx, grammar from the command language).
