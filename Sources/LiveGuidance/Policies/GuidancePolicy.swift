@@ -97,10 +97,9 @@ public struct GuidancePolicy: Sendable {
     }
 
     /// Whether the loop should compute the class-free corridor cue (costly) for the next frames:
-    /// in navigation, and for a pending "are there any obstacles?" or "is there a … ahead?".
+    /// in navigation, and for a pending "are there any obstacles?".
     public var wantsCorridor: Bool {
         if case .navigate = mode { return true }
-        if case .find(let target) = mode, target.aheadOnly { return true }
         return pending.contains(.checkObstacles)
     }
 
@@ -150,6 +149,8 @@ public struct GuidancePolicy: Sendable {
             }
         }
         let answered = !pending.isEmpty
+        // What a full description or a summary just named is not announced again as new.
+        let describedEverything = pending.contains(.scanNow) || pending.contains(.explore)
         pending = []
 
         let condition = ViewCondition(observation, describer: describer)
@@ -158,8 +159,9 @@ public struct GuidancePolicy: Sendable {
             if !answered, let notice = viewNotice.notice(for: condition, reportsEmptyView: true, phrases: phrases) {
                 result.append(notice)
             }
-            result += continuous.announcements(for: observation.tracking, alreadySaid: hazards.announcedTrackIDs,
-                                               speech: speech)
+            var alreadySaid = hazards.announcedTrackIDs
+            if describedEverything { alreadySaid.formUnion(observation.tracking.visibleTracks.map(\.id)) }
+            result += continuous.announcements(for: observation.tracking, alreadySaid: alreadySaid, speech: speech)
         case .onDemand, .explore:
             break
         case .navigate:
