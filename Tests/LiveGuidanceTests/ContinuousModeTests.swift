@@ -89,4 +89,21 @@ struct ContinuousModeTests {
         #expect(said.first?.utterance.priority == .answer)
         #expect(harness.frames(5, objects).isEmpty)
     }
+
+    @Test("a chair wobbling around the 2 m band edge is not announced again at each crossing")
+    func bandEdgeHysteresis() throws {
+        var harness = try PolicyHarness(mode: .continuous)
+        let said = (0..<20).flatMap { frame in
+            harness.frame([sighting("chair", meters: frame.isMultiple(of: 2) ? 1.9 : 2.1, degrees: -20)])
+        }
+        #expect(said.count == 1)
+    }
+
+    @Test("a scan of an empty view is not followed by a second \"No object detected.\"")
+    func scanOfEmptyViewNotRepeated() throws {
+        var harness = try PolicyHarness(mode: .continuous)
+        _ = harness.request(.scanNow)
+        let said = harness.frames(5, [])
+        #expect(said.phrases == ["No object detected.", "Try better light or another angle."])
+    }
 }

@@ -55,4 +55,15 @@ struct HazardAlertTests {
         #expect(said.first?.utterance.priority == .newObject)
         #expect(said.first?.utterance.earcon == nil)
     }
+
+    @Test("in navigation a car coming up the corridor is warned about as a hazard, not also as an obstacle")
+    func hazardInCorridorOnce() throws {
+        var harness = try PolicyHarness(mode: .navigate)
+        var said: [Announcement] = []
+        for step in 0..<10 {
+            said += harness.frame([sighting("car", meters: 4.5 - Double(step) * 0.3, degrees: 0)])
+        }
+        #expect(!said.isEmpty)
+        #expect(said.allSatisfy { $0.utterance.earcon == .vehicleHazard && $0.utterance.priority == .hazard })
+    }
 }

@@ -60,4 +60,12 @@ struct OnDemandAndExploreTests {
         let summary = harness.frame(objects).text
         #expect(summary == "3 objects, from left: chair, 2 meters, slightly left; cup, less than 1 meter, slightly right; car, 9 meters, right.")
     }
+
+    @Test("one explored object is summarised without \"from left\"; an empty view suggests better light")
+    func exploreOneOrNone() throws {
+        var harness = try PolicyHarness(mode: .explore)
+        #expect(harness.frame([sighting("cup", meters: 1.2, degrees: -12)]).phrases == ["1 object: cup, 1 meter, slightly left."])
+        _ = harness.request(.explore)
+        #expect(harness.frame([], quality: .tooDark).phrases == ["Too dark.", "Try better light or another angle."])
+    }
 }

@@ -156,18 +156,17 @@ public struct GuidancePolicy: Sendable {
         let condition = ViewCondition(observation, describer: describer)
         switch mode {
         case .continuous:
-            if !answered, let notice = viewNotice.notice(for: condition, reportsEmptyView: true, phrases: phrases) {
-                result.append(notice)
-            }
+            // An answer already said what the view is like; the episode still counts as begun.
+            let notice = viewNotice.notice(for: condition, reportsEmptyView: true, phrases: phrases)
+            if !answered, let notice { result.append(notice) }
             var alreadySaid = hazards.announcedTrackIDs
             if describedEverything { alreadySaid.formUnion(observation.tracking.visibleTracks.map(\.id)) }
             result += continuous.announcements(for: observation.tracking, alreadySaid: alreadySaid, speech: speech)
         case .onDemand, .explore:
             break
         case .navigate:
-            if !answered, let notice = viewNotice.notice(for: condition, reportsEmptyView: false, phrases: phrases) {
-                result.append(notice)
-            }
+            let notice = viewNotice.notice(for: condition, reportsEmptyView: false, phrases: phrases)
+            if !answered, let notice { result.append(notice) }
             result += navigation.announcements(for: observation, settings: settings, speech: speech)
         case .find:
             guard var finding else { break }
