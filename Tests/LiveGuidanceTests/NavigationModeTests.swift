@@ -110,4 +110,16 @@ struct NavigationModeTests {
         #expect(said.first?.vibration?.strength == 1)
         #expect(said.first?.utterance.severity == 1)
     }
+
+    @Test("asked about obstacles in navigation, the answer is not followed by the same warning")
+    func answerAndWarningNotBoth() throws {
+        var harness = try PolicyHarness(mode: .navigate)
+        let chair = [sighting("chair", meters: 2.4, degrees: 0)]
+        _ = harness.frame(chair)
+        _ = harness.request(.checkObstacles)
+        let said = harness.frame(chair)
+        #expect(said.phrases == ["Chair, 2 meters, ahead."])
+        #expect(said.first?.utterance.priority == .answer)
+        #expect(harness.frames(5, chair).isEmpty)
+    }
 }

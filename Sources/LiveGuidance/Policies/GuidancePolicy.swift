@@ -151,6 +151,7 @@ public struct GuidancePolicy: Sendable {
         let answered = !pending.isEmpty
         // What a full description or a summary just named is not announced again as new.
         let describedEverything = pending.contains(.scanNow) || pending.contains(.explore)
+        let answeredObstacles = pending.contains(.checkObstacles)
         pending = []
 
         let condition = ViewCondition(observation, describer: describer)
@@ -167,7 +168,10 @@ public struct GuidancePolicy: Sendable {
         case .navigate:
             let notice = viewNotice.notice(for: condition, reportsEmptyView: false, phrases: phrases)
             if !answered, let notice { result.append(notice) }
-            result += navigation.announcements(for: observation, settings: settings, speech: speech)
+            // The policy still follows the corridor; its warnings are dropped when the answer to
+            // "are there any obstacles?" has just named the same obstacles.
+            let warnings = navigation.announcements(for: observation, settings: settings, speech: speech)
+            if !answeredObstacles { result += warnings }
         case .find:
             guard var finding else { break }
             if !finding.target.aheadOnly,
