@@ -30,6 +30,15 @@ struct FindModeTests {
         #expect(said.phrases == ["Chair, 3 meters, slightly left."])
     }
 
+    @Test("a chair wobbling across the ahead / slightly left edge is not re-announced at every wobble")
+    func directionWobble() throws {
+        var harness = try PolicyHarness(mode: .find(target("chair")))
+        let said = (0..<12).flatMap { frame in
+            harness.frame([sighting("chair", meters: 3, degrees: frame.isMultiple(of: 2) ? -9 : -11)])
+        }
+        #expect(said.count == 1)
+    }
+
     @Test("close and ahead the chair is found, and the mode goes back to what it was")
     func foundReturnsToPreviousMode() throws {
         var harness = try PolicyHarness(mode: .navigate)
