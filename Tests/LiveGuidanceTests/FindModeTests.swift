@@ -126,4 +126,12 @@ struct FindTargetResolutionTests {
         }
         #expect(error.suggestions.first == "chair")
     }
+
+    @Test("no name at all asks what to look for instead of claiming it cannot detect nothing")
+    func emptyName() throws {
+        let error = try #require(throws: UndetectableCategoryError.self) {
+            try FindTarget.resolve(name: "  ", classNames: cocoNames)
+        }
+        #expect(error.userMessage.hasPrefix("Say what to look for. I can detect: person, "))
+    }
 }

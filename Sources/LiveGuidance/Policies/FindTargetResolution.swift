@@ -40,7 +40,7 @@ extension FindTarget {
             }
         }
         let suggestions = closestNames(to: wanted, among: classNames.map { spoken($0) })
-        let message = ModePhrases.fill(phrases.find.cannotDetect, [
+        let message = ModePhrases.fill(wanted.isEmpty ? phrases.find.nameMissing : phrases.find.cannotDetect, [
             "target": wanted, "names": suggestions.joined(separator: phrases.find.nameSeparator)])
         throw UndetectableCategoryError(requestedName: wanted, suggestions: suggestions, userMessage: message)
     }
@@ -67,6 +67,8 @@ extension FindTarget {
     static func closestNames(to name: String, among names: [String]) -> [String] {
         var seen = Set<String>()
         let unique = names.filter { seen.insert($0).inserted }
+        // Nothing to compare with: the model's first classes (COCO's are its commonest).
+        guard !name.isEmpty else { return Array(unique.prefix(suggestionCount)) }
         let singular = spellings(of: name).last ?? name
         let scored = unique.enumerated().map { index, candidate -> (Int, Int, Int) in
             let prefix = candidate.lowercased().hasPrefix(String(singular.prefix(3))) ? 0 : 1
