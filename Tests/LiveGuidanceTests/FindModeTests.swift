@@ -93,7 +93,8 @@ struct FindTargetResolutionTests {
 
     @Test("plurals and the spoken names find their class", arguments: [
         ("chairs", "chair"), ("a chair", "chair"), ("people", "person"), ("benches", "bench"), ("buses", "bus"),
-        ("table", "dining table"), ("Dogs", "dog"), ("any cars?", "car"),
+        ("table", "dining table"), ("Dogs", "dog"), ("any cars?", "car"), ("a phone", "cell phone"),
+        ("traffic lights", "traffic light"),
     ])
     func resolvesNames(name: String, label: String) throws {
         let found = try FindTarget.resolve(name: name, classNames: cocoNames)
@@ -133,5 +134,13 @@ struct FindTargetResolutionTests {
             try FindTarget.resolve(name: "  ", classNames: cocoNames)
         }
         #expect(error.userMessage.hasPrefix("Say what to look for. I can detect: person, "))
+    }
+
+    @Test("a word that several names share is not guessed: those names are offered first")
+    func sharedWordOffered() throws {
+        let error = try #require(throws: UndetectableCategoryError.self) {
+            try FindTarget.resolve(name: "baseballs", classNames: ["person", "car", "baseball bat", "baseball glove"])
+        }
+        #expect(Array(error.suggestions.prefix(2)) == ["baseball bat", "baseball glove"])
     }
 }

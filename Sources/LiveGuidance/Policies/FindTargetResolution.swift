@@ -39,7 +39,20 @@ extension FindTarget {
                 return FindTarget(categories: [label], spokenName: spoken(label), aheadOnly: aheadOnly)
             }
         }
-        let suggestions = closestNames(to: wanted, among: classNames.map { spoken($0) })
+        // One word of a longer name ("phone" → cell phone, "light" → traffic light): taken when
+        // only one class has it, offered first otherwise.
+        func words(of label: String) -> Set<String> {
+            let forms = phrasebook?.objects[label].map { [$0.one, $0.other] } ?? []
+            return Set(([label] + forms).flatMap { $0.lowercased().split(separator: " ").map(String.init) })
+        }
+        let sharingAWord = classNames.filter { label in
+            !wanted.isEmpty && spellings(of: wanted).contains { words(of: label).contains($0) }
+        }
+        if sharingAWord.count == 1, let label = sharingAWord.first {
+            return FindTarget(categories: [label], spokenName: spoken(label), aheadOnly: aheadOnly)
+        }
+        let suggestions = Array((sharingAWord.map { spoken($0) }
+            + closestNames(to: wanted, among: classNames.map { spoken($0) })).uniqued().prefix(suggestionCount))
         let message = ModePhrases.fill(wanted.isEmpty ? phrases.find.nameMissing : phrases.find.cannotDetect, [
             "target": wanted, "names": suggestions.joined(separator: phrases.find.nameSeparator)])
         throw UndetectableCategoryError(requestedName: wanted, suggestions: suggestions, userMessage: message)
@@ -96,5 +109,13 @@ extension FindTarget {
             }
         }
         return table[a.count][b.count]
+    }
+}
+
+extension Array where Element: Hashable {
+    /// The elements in order, each only the first time it occurs.
+    fileprivate func uniqued() -> [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
     }
 }
