@@ -24,6 +24,9 @@ enum RxClinic {
         }
         try tool("/usr/bin/sox", ["-n", "-r", "48000", "-c", "1", "-b", "16", folder.appendingPathComponent("tone.wav").path,
                                   "synth", "1", "sine", "2000", "vol", "0.05"])
+        // About 63 dB SPL: soft enough that the output limit does not hide a change of gain.
+        try tool("/usr/bin/sox", ["-n", "-r", "48000", "-c", "1", "-b", "16", folder.appendingPathComponent("soft-tone.wav").path,
+                                  "synth", "1", "sine", "2000", "vol", "0.005"])
         // The camera: 1 s of an empty scene, 1 s of the code out of focus, then the code turned 8°,
         // with sensor noise, as MJPEG at 10 frames a second.
         let angle = "8*PI/180"
@@ -78,24 +81,108 @@ struct RxPatient {
 
 @Suite("assist rx import --camera and assist hear through the prescription, as a patient runs them", .serialized)
 struct RxPatientCommandTests {
-    @Test("import --camera reads the code from a video standing in for the camera, after asking aloud, and imports it as from a photo")
-    func importFromCamera() throws {
+    // Every command that opens the patient store derives its key with the standard scrypt cost
+    // (128 MiB; seconds in a debug build), so the patient's path is walked once, in order, and
+    // the library tests cover each case on its own.
+    @Test("""
+        a patient with no prescription is told what to do; imports the code from the camera after being asked aloud; \
+        hears through it and only its programs, switching live; changes a reference threshold only once a debug \
+        prescription is stored; and an edited prescription is refused
+        """)
+    func patientWalkthrough() throws {
         let patient = try RxPatient()
         defer { patient.remove() }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("rx-patient-\(UUID())")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        func file(_ name: String) -> String { scratch.appendingPathComponent(name).path }
+
+        let nothing = try patient.run(["hear", patient.path("soft-tone.wav"), "-o", file("none.wav")])
+        #expect(nothing.status == 1)
+        #expect(nothing.standardError == "There is no prescription to hear through: import the QR code from your audiologist with `assist rx import PICTURE` (or `--camera`), or give an audiogram file with --audiogram.\n")
+
+        // The camera: the code is read from the video, as from a photo; the prompt is spoken.
         #expect(try patient.run(["rx", "trust", patient.path("ruiz.pub"), "--yes"]).status == 0)
-        let prompt = FileManager.default.temporaryDirectory.appendingPathComponent("rx-prompt-\(UUID()).wav")
-        defer { try? FileManager.default.removeItem(at: prompt) }
-        let imported = try patient.run(["rx", "import", "--camera", patient.path("camera.avi"), "--speak-to", prompt.path])
+        let imported = try patient.run(["rx", "import", "--camera", patient.path("camera.avi"), "--speak-to", file("prompt.wav")])
         #expect(imported.status == 0, "\(imported.standardError)")
         #expect(imported.standardError.hasPrefix("Hold the prescription's QR code in front of the camera, about 20 centimetres away.\n"))
         #expect(imported.standardOutput.contains("fitting for Margarethe Quellenhof by Dr. Ana Ruiz"))
         #expect(imported.standardOutput.contains("now the prescription in use"))
-        // The prompt was spoken: over a second of 22 050 Hz stereo 16-bit speech.
-        let spoken = (try FileManager.default.attributesOfItem(atPath: prompt.path)[.size] as? Int) ?? 0
-        #expect(spoken > 22_050 * 4)
-        // No frame was kept: the store holds only what it always holds.
+        // Over a second of 22 050 Hz stereo 16-bit speech.
+        #expect(((try FileManager.default.attributesOfItem(atPath: file("prompt.wav"))[.size] as? Int) ?? 0) > 22_050 * 4)
+        // No frame was kept: the store holds only its own files.
         let stored = FileManager.default.enumerator(atPath: patient.store.path)?.allObjects.compactMap { $0 as? String } ?? []
-        #expect(!stored.contains { $0.hasSuffix(".png") || $0.hasSuffix(".jpg") || $0.hasSuffix(".ppm") })
+        let kinds = Set(stored.map { URL(fileURLWithPath: $0).pathExtension })
+        #expect(kinds.isSubset(of: ["", "rx", "sealed", "log", "json", "lock"]), "\(stored)")
+
+        // Hearing through it: its programs only.
+        let heard = try patient.run(["hear", patient.path("soft-tone.wav"), "-o", file("plain.wav")])
+        #expect(heard.status == 0, "\(heard.standardError)")
+        #expect(heard.standardOutput.contains("Hearing through prescription ") && heard.standardOutput.contains("by Dr. Ana Ruiz, issued"))
+        #expect(heard.standardOutput.contains("nal-r prescription, quiet program"))
+        let music = try patient.run(["hear", patient.path("soft-tone.wav"), "-o", file("music.wav"), "--program", "music"])
+        #expect(music.status == 1)
+        #expect(music.standardError == "Your prescription has no music program; it has quiet, conversation-in-noise, tv.\n")
+        let rule = try patient.run(["hear", patient.path("soft-tone.wav"), "-o", file("rule.wav"), "--rule", "fig6"])
+        #expect(rule.status != 0 && rule.standardError.contains("a prescription's rule is fixed"))
+        try switchesProgramsLive(patient)
+
+        // The debugging mode: locked without a debug prescription, then the sound follows the change.
+        let locked = try patient.run(["hear", patient.path("soft-tone.wav"), "-o", file("locked.wav"), "--debug-threshold", "left:2000=80"])
+        #expect(locked.status == 1)
+        #expect(locked.standardError == "Changing reference thresholds needs the debugging mode, which only a signed debug prescription from your audiologist or developer unlocks; import one with `assist rx import`.\n")
+        #expect(!FileManager.default.fileExists(atPath: file("locked.wav")))
+        let debug = try patient.run(["rx", "import", patient.path("debug.png")])
+        #expect(debug.status == 0 && debug.standardOutput.contains("debug (unlocks debugging mode)"))
+        let unlocked = try patient.run(["hear", patient.path("soft-tone.wav"), "-o", file("changed.wav"),
+                                        "--debug-threshold", "left:2000=80", "--debug-threshold", "right:2000=85"])
+        #expect(unlocked.status == 0, "\(unlocked.standardError)")
+        #expect(unlocked.standardOutput.contains("Debugging mode, unlocked by the debug prescription of Dr. Ana Ruiz: left 2000 Hz → 80 dB HL, right 2000 Hz → 85 dB HL."))
+        // 55/60 → 80/85 dB HL at 2 kHz: NAL-R gives the 2 kHz tone more gain (measured: 2.8 times the amplitude).
+        #expect(try SoxLevel.rms(file("changed.wav")) > 1.5 * SoxLevel.rms(file("plain.wav")))
+
+        // Edited on disk: refused with its reason, nothing heard.
+        let profiles = patient.store.appendingPathComponent("profiles")
+        for name in try FileManager.default.contentsOfDirectory(atPath: profiles.path) {
+            let profile = profiles.appendingPathComponent(name)
+            var bytes = try Data(contentsOf: profile)
+            bytes[bytes.count / 2] ^= 0x04
+            try bytes.write(to: profile)
+        }
+        let edited = try patient.run(["hear", patient.path("soft-tone.wav"), "-o", file("edited.wav")])
+        #expect(edited.status == 1)
+        #expect(edited.standardError.contains("was refused: The patient store file profiles/") && edited.standardError.contains("was changed outside AssistiveKit"))
+        #expect(!FileManager.default.fileExists(atPath: file("edited.wav")))
+    }
+
+    /// `hear --live` starts in the program asked for; typed names and numbers switch and are
+    /// confirmed; a program the prescription lacks is refused. No sound card here: ALSA's file
+    /// plugin stands in for a headset, its microphone reading silence from a file and its
+    /// headphones writing to another.
+    func switchesProgramsLive(_ patient: RxPatient) throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("hear-live-\(UUID())")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let microphone = home.appendingPathComponent("microphone.raw"), headphones = home.appendingPathComponent("headphones.raw")
+        try Data(count: 48_000 * 2 * 4 * 10).write(to: microphone)
+        try """
+        pcm.!default { type asym
+          playback.pcm { type file slave.pcm "null" file "\(headphones.path)" format "raw" }
+          capture.pcm { type file slave.pcm "null" file "/dev/null" infile "\(microphone.path)" format "raw" } }
+        """.write(to: home.appendingPathComponent(".asoundrc"), atomically: true, encoding: .utf8)
+        let live = try Self.run(["hear", "--live", "--program", "restaurant"], typing: "program tv\n2\nmusic\n1\ns\nq\n",
+                                environment: patient.environment.merging(["HOME": home.path]) { $1 })
+        #expect(live.status == 0, "\(live.error)")
+        let lines = live.output.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("Program conversation-in-noise. Type a program's number or name to switch (1 quiet, 2 conversation-in-noise, 3 tv)") })
+        let confirmations = Array(lines.filter { $0.hasPrefix("Program ") || $0.hasPrefix("Your prescription") }.dropFirst())
+        #expect(confirmations.prefix(4) == [
+            "Program tv.", "Program conversation-in-noise.",
+            "Your prescription has no music program; it has quiet, conversation-in-noise, tv.", "Program quiet.",
+        ])
+        #expect(confirmations.count == 5 && confirmations.last?.hasPrefix("Program quiet, volume 0.0 dB") == true)
+        // Sound went through: the headphones file grew.
+        #expect(((try? FileManager.default.attributesOfItem(atPath: headphones.path)[.size] as? Int) ?? 0) > 0)
     }
 
     @Test("import --camera without a code stops at the timeout with one sentence; a missing camera gets the camera's sentence")
@@ -109,111 +196,7 @@ struct RxPatientCommandTests {
         #expect(missing.status == 1)
         #expect(missing.standardError.hasSuffix("No camera was found at /dev/video97; check that it is plugged in, or run assist cameras to list them.\n"))
         // Nothing was stored by either.
-        #expect(!FileManager.default.fileExists(atPath: patient.store.appendingPathComponent("profiles").path))
-    }
-
-    @Test("hear uses the prescription in use and only its programs; with none it says what to do; an edited one is refused")
-    func hearThroughPrescription() throws {
-        let patient = try RxPatient()
-        defer { patient.remove() }
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("rx-aided-\(UUID()).wav").path
-        defer { try? FileManager.default.removeItem(atPath: out) }
-        let nothing = try patient.run(["hear", patient.path("tone.wav"), "-o", out])
-        #expect(nothing.status == 1)
-        #expect(nothing.standardError == "There is no prescription to hear through: import the QR code from your audiologist with `assist rx import PICTURE` (or `--camera`), or give an audiogram file with --audiogram.\n")
-
-        #expect(try patient.run(["rx", "trust", patient.path("ruiz.pub"), "--yes"]).status == 0)
-        #expect(try patient.run(["rx", "import", patient.path("fitting.png")]).status == 0)
-        let heard = try patient.run(["hear", patient.path("tone.wav"), "-o", out])
-        #expect(heard.status == 0, "\(heard.standardError)")
-        #expect(heard.standardOutput.contains("Hearing through prescription ") && heard.standardOutput.contains("by Dr. Ana Ruiz, issued"))
-        #expect(heard.standardOutput.contains("nal-r prescription, quiet program"))
-        let restaurant = try patient.run(["hear", patient.path("tone.wav"), "-o", out, "--program", "restaurant"])
-        #expect(restaurant.standardOutput.contains("conversation-in-noise program"))
-        let byNumber = try patient.run(["hear", patient.path("tone.wav"), "-o", out, "--program", "3"])
-        #expect(byNumber.standardOutput.contains("tv program"))
-        let music = try patient.run(["hear", patient.path("tone.wav"), "-o", out, "--program", "music"])
-        #expect(music.status == 1)
-        #expect(music.standardError == "Your prescription has no music program; it has quiet, conversation-in-noise, tv.\n")
-        let rule = try patient.run(["hear", patient.path("tone.wav"), "-o", out, "--rule", "fig6"])
-        #expect(rule.status != 0 && rule.standardError.contains("a prescription's rule is fixed"))
-
-        // Edited on disk: refused with its reason, nothing heard.
-        let profiles = patient.store.appendingPathComponent("profiles")
-        for name in try FileManager.default.contentsOfDirectory(atPath: profiles.path) {
-            let file = profiles.appendingPathComponent(name)
-            var bytes = try Data(contentsOf: file)
-            bytes[bytes.count / 2] ^= 0x04
-            try bytes.write(to: file)
-        }
-        let edited = try patient.run(["hear", patient.path("tone.wav"), "-o", out])
-        #expect(edited.status == 1)
-        #expect(edited.standardError.contains("was refused: The patient store file profiles/") && edited.standardError.contains("was changed outside AssistiveKit"))
-    }
-
-    @Test("a reference threshold can be changed only once a signed debug prescription is stored, and then the sound follows it")
-    func debuggingMode() throws {
-        let patient = try RxPatient()
-        defer { patient.remove() }
-        let plain = FileManager.default.temporaryDirectory.appendingPathComponent("rx-plain-\(UUID()).wav").path
-        let changed = FileManager.default.temporaryDirectory.appendingPathComponent("rx-debug-\(UUID()).wav").path
-        defer { for file in [plain, changed] { try? FileManager.default.removeItem(atPath: file) } }
-        #expect(try patient.run(["rx", "trust", patient.path("ruiz.pub"), "--yes"]).status == 0)
-        #expect(try patient.run(["rx", "import", patient.path("fitting.png")]).status == 0)
-        #expect(try patient.run(["hear", patient.path("tone.wav"), "-o", plain]).status == 0)
-
-        let locked = try patient.run(["hear", patient.path("tone.wav"), "-o", changed, "--debug-threshold", "left:2000=80"])
-        #expect(locked.status == 1)
-        #expect(locked.standardError == "Changing reference thresholds needs the debugging mode, which only a signed debug prescription from your audiologist or developer unlocks; import one with `assist rx import`.\n")
-        #expect(!FileManager.default.fileExists(atPath: changed))
-
-        let debug = try patient.run(["rx", "import", patient.path("debug.png")])
-        #expect(debug.status == 0 && debug.standardOutput.contains("debug (unlocks debugging mode)"))
-        let unlocked = try patient.run(["hear", patient.path("tone.wav"), "-o", changed,
-                                        "--debug-threshold", "left:2000=80", "--debug-threshold", "right:2000=85"])
-        #expect(unlocked.status == 0, "\(unlocked.standardError)")
-        #expect(unlocked.standardOutput.contains("Debugging mode, unlocked by the debug prescription of Dr. Ana Ruiz: left 2000 Hz → 80 dB HL, right 2000 Hz → 85 dB HL."))
-        // 55/60 → 80/85 dB HL at 2 kHz: NAL-R gives the 2 kHz tone more gain.
-        #expect(try SoxLevel.rms(changed) > 1.5 * SoxLevel.rms(plain))
-        let log = try patient.run(["rx", "log"])
-        #expect(log.standardOutput.contains("changed reference thresholds in debugging mode: left 2000 Hz → 80 dB HL; right 2000 Hz → 85 dB HL (authorised by Dr. Ana Ruiz)"))
-    }
-}
-
-@Suite("assist hear --live switches between the prescription's programs while it runs", .serialized)
-struct HearLiveProgramTests {
-    @Test("--program picks the starting program; a typed name or number switches and is confirmed; one not prescribed is refused")
-    func switchesPrograms() throws {
-        let patient = try RxPatient()
-        defer { patient.remove() }
-        #expect(try patient.run(["rx", "trust", patient.path("ruiz.pub"), "--yes"]).status == 0)
-        #expect(try patient.run(["rx", "import", patient.path("fitting.png")]).status == 0)
-        // No sound card here: ALSA's file plugin stands in for a headset, its microphone reading
-        // a tone from a file and its headphones writing to another.
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("hear-live-\(UUID())")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: home) }
-        let microphone = home.appendingPathComponent("microphone.raw"), headphones = home.appendingPathComponent("headphones.raw")
-        try Data(count: 48_000 * 2 * 4 * 10).write(to: microphone)
-        try """
-        pcm.!default { type asym
-          playback.pcm { type file slave.pcm "null" file "\(headphones.path)" format "raw" }
-          capture.pcm { type file slave.pcm "null" file "/dev/null" infile "\(microphone.path)" format "raw" } }
-        """.write(to: home.appendingPathComponent(".asoundrc"), atomically: true, encoding: .utf8)
-        let typed = "program tv\n2\nmusic\n1\ns\nq\n"
-        let live = try Self.run(["hear", "--live", "--program", "restaurant"], typing: typed,
-                                environment: patient.environment.merging(["HOME": home.path]) { $1 })
-        #expect(live.status == 0, "\(live.error)")
-        let lines = live.output.split(separator: "\n").map(String.init)
-        #expect(lines.contains { $0.hasPrefix("Program conversation-in-noise. Type a program's number or name to switch (1 quiet, 2 conversation-in-noise, 3 tv)") })
-        let confirmations = Array(lines.filter { $0.hasPrefix("Program ") || $0.hasPrefix("Your prescription") }.dropFirst())
-        #expect(confirmations.prefix(4) == [
-            "Program tv.", "Program conversation-in-noise.",
-            "Your prescription has no music program; it has quiet, conversation-in-noise, tv.", "Program quiet.",
-        ])
-        #expect(confirmations.count == 5 && confirmations[4].hasPrefix("Program quiet, volume 0.0 dB"))
-        // Sound went through: the headphones file grew.
-        #expect(((try? FileManager.default.attributesOfItem(atPath: headphones.path)[.size] as? Int) ?? 0) > 0)
+        #expect(!FileManager.default.fileExists(atPath: patient.store.path))
     }
 
     /// Runs the binary with `typing` on its standard input.

@@ -82,5 +82,11 @@ struct PrescribedHearingTests {
         #expect(after[index].mediumGain > before[index].mediumGain + 5)
         try unlocked.recordThresholdChanges([change], in: mode)
         #expect(try unlocked.auditEntries().last?.action == "changed reference thresholds in debugging mode")
+        // The change is logged like everything else: encrypted, so no file shows it without the key.
+        for (path, bytes) in allFileBytes(under: folder) {
+            for needle in ["80 dB HL", "2000 Hz", "debugging", patientName] {
+                #expect(bytes.range(of: Data(needle.utf8)) == nil, "\(path) contains \(needle)")
+            }
+        }
     }
 }
