@@ -30,33 +30,43 @@ public struct LiveCodeScanner: Sendable {
         public let seconds: Double
     }
 
-    /// Opens `input` and scans it. A camera that is missing, busy or not permitted throws the
-    /// `VideoInputError` that says so; no code within the time throws `noQRCodeSeen`; a video
-    /// file that ends first throws `videoEndedWithoutQRCode`.
-    public func read(_ input: VideoInput, preferringPrefix prefix: String = PayloadCoding.textPrefix) async throws -> Reading {
+    /// Opens `input` for scanning. A camera that is missing, busy or not permitted throws the
+    /// `VideoInputError` that says so, before the user is asked to show the code.
+    public static func open(_ input: VideoInput) throws -> LatestFrameBuffer {
         let source = try input.open()
         let pace: LatestFrameBuffer.ReadingPace
         if case .file = input { pace = .sourceClockInRealTime } else { pace = .asFastAsTheSourceGives }
-        return try await read(LatestFrameBuffer(source: source, pace: pace), preferringPrefix: prefix)
+        return LatestFrameBuffer(source: source, pace: pace)
+    }
+
+    /// Opens `input` and scans it: no code within the time throws `noQRCodeSeen`; a video file
+    /// that ends first throws `videoEndedWithoutQRCode`.
+    public func read(_ input: VideoInput, preferringPrefix prefix: String = PayloadCoding.textPrefix) async throws -> Reading {
+        try await read(Self.open(input), preferringPrefix: prefix)
     }
 
     /// Scans the newest frame of `frames` again and again; stops the buffer when done.
     public func read(_ frames: LatestFrameBuffer, preferringPrefix prefix: String = PayloadCoding.textPrefix) async throws -> Reading {
         let start = ContinuousClock.now
         let timedOut = TimeoutFlag()
-        // The deadline stops the reader, so a wait for a frame that never comes ends too.
-        let deadline = Task { [timeoutSeconds] in
-            guard (try? await Task.sleep(for: .seconds(timeoutSeconds))) != nil else { return }
+        // The deadline stops the reader, so a wait for a frame that never comes ends too. It runs
+        // on a dispatch queue rather than as a task: the scans hold the cooperative threads (two on
+        // a two-core machine) for a long time each, and a sleeping task would wake only after them.
+        let deadline = DispatchWorkItem {
             timedOut.flag.store(true, ordering: .sequentiallyConsistent)
             frames.stop()
         }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeoutSeconds, execute: deadline)
         defer {
             deadline.cancel()
             frames.stop()
         }
+        func isTimeUp() -> Bool {
+            timedOut.flag.load(ordering: .sequentiallyConsistent) || ContinuousClock.now - start >= .seconds(timeoutSeconds)
+        }
         var scanned = 0
         while let frame = try await frames.nextFrame() {
-            if timedOut.flag.load(ordering: .sequentiallyConsistent) { break }
+            if isTimeUp() { break }
             let rendering = QRCodeReader.Rendering.allCases[scanned % QRCodeReader.Rendering.allCases.count]
             scanned += 1
             let found = QRCodeReader.texts(in: frame.image, rendering: rendering)
@@ -66,14 +76,14 @@ public struct LiveCodeScanner: Sendable {
                                seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
             }
         }
-        if timedOut.flag.load(ordering: .sequentiallyConsistent) {
+        if isTimeUp() {
             throw PrescriptionError.noQRCodeSeen(seconds: Int(timeoutSeconds.rounded()))
         }
         throw PrescriptionError.videoEndedWithoutQRCode(name: frames.sourceName)
     }
 }
 
-/// Set once by the deadline task, read by the scanning loop.
+/// Set once by the deadline, read by the scanning loop.
 private final class TimeoutFlag: Sendable {
     let flag = Atomic<Bool>(false)
 }

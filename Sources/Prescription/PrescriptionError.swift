@@ -86,9 +86,9 @@ public enum PrescriptionError: UserFacingError, Equatable {
         case .videoEndedWithoutQRCode(let name):
             return "The video \(name) ended without a readable QR code."
         case .unreadableImage(let path, let reason):
-            return "The picture \(path) cannot be read: \(reason)."
+            return "The picture \(path) cannot be read: \(Self.withoutFinalStop(reason))."
         case .unreadableKeyFile(let path, let reason):
-            return "The key file \(path) cannot be used: \(reason)."
+            return "The key file \(path) cannot be used: \(Self.withoutFinalStop(reason))."
         case .wrongKeyPassphrase:
             return "The passphrase does not open this signing key."
         case .passphraseTooShort(let minimum):
@@ -137,6 +137,11 @@ public enum PrescriptionError: UserFacingError, Equatable {
         guard message.hasPrefix(prefix) else { return message }
         let rest = message.dropFirst(prefix.count)
         return rest.prefix(1).uppercased() + rest.dropFirst()
+    }
+
+    /// A reason that is itself a sentence, ready to be embedded before this sentence's own full stop.
+    static func withoutFinalStop(_ reason: String) -> String {
+        reason.hasSuffix(".") ? String(reason.dropLast()) : reason
     }
 
     static func day(_ date: Date) -> String {

@@ -103,14 +103,14 @@ struct RxImport: AsyncParsableCommand {
     /// Asks the user to show the code, then reads frames until one holds it.
     private func readFromCamera() async throws -> String {
         let device = image ?? "/dev/video0"
-        let input = VideoInput(argument: device)
+        let frames = try LiveCodeScanner.open(VideoInput(argument: device))
         let prompt = "Hold the prescription's QR code in front of the camera, about 20 centimetres away."
         FileHandle.standardError.write(Data((prompt + "\n").utf8))
         let spoken = speakingOutput()
         spoken?.say(Utterance(prompt, priority: .answer, contentKey: "rx camera prompt"))
         defer { try? spoken?.finish() }
         do {
-            let reading = try await LiveCodeScanner(timeoutSeconds: timeout).read(input)
+            let reading = try await LiveCodeScanner(timeoutSeconds: timeout).read(frames)
             FileHandle.standardError.write(Data(String(format: "Code read after %.1f s (%d frames looked at).\n",
                                                        reading.seconds, reading.framesScanned).utf8))
             return reading.text
