@@ -11,10 +11,12 @@ struct Hear: AsyncParsableCommand {
         commandName: "hear",
         abstract: "Fits sound to a hearing loss: processes a file or live sound through the prescribed hearing-aid chain.",
         discussion: """
-        Without --audiogram, the prescription in use is heard through: the one your audiologist
-        signed and you imported with `assist rx import` (its passphrase is asked as for `assist rx`,
-        or given with --passphrase-file). It is checked again when loaded, and only its programs
-        can be chosen. An audiologist can instead give an audiogram JSON file with --audiogram:
+        Without --audiogram, the prescription in use is heard through: the
+        one your audiologist signed and you imported with `assist rx import`
+        (its passphrase is asked as for `assist rx`, or given with
+        --passphrase-file). It is checked again when loaded, and only its
+        programs can be chosen. An audiologist can instead give an audiogram
+        JSON file with --audiogram:
 
           {"rule": "nal-r",
            "maximumOutputSPL": 100,
@@ -36,11 +38,12 @@ struct Hear: AsyncParsableCommand {
         111 dB SPL; default 100), "calibration" (dB SPL of a full-scale sine at
         the microphone and at the headphone; default 110 and 110).
 
-        While --live runs, type a program's name or number (shown at the start) and Enter to switch
-        program; + and - change the volume, q quits.
+        While --live runs, type a program's name or number (shown at the
+        start) and Enter to switch program; + and - change the volume, q quits.
 
-        A signed debug prescription in the patient store unlocks the debugging mode: then
-        --debug-threshold left:2000=65 changes a reference threshold the fitting is computed from.
+        A signed debug prescription in the patient store unlocks the
+        debugging mode: then --debug-threshold left:2000=65 changes a
+        reference threshold the fitting is computed from.
 
         Examples:
           assist hear talk.flac -o aided.wav --program restaurant

@@ -44,6 +44,7 @@ struct RxImport: AsyncParsableCommand {
         abstract: "Import a prescription from a photo or screenshot of its QR code, from a live camera (--camera), or from its text (--text-file).",
         discussion: """
             It is checked before anything is stored: a forged, altered, expired or untrusted prescription is refused with the reason.
+
             With --camera you are asked (on screen, and aloud where speech can be played) to hold the code in front of the \
             camera; frames are read until one holds a code or --timeout passes. No frame is written anywhere. A video file \
             or stream given instead of a camera is read the same way.
