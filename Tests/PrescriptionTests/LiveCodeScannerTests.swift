@@ -5,7 +5,7 @@ import Testing
 @testable import Prescription
 
 /// Videos made with the ffmpeg command-line tool (installed by scripts/setup) stand in for a
-/// camera: this machine has none, and a file goes through the same reading path.
+/// camera: this machine has none, and a file goes through the same scanning loop.
 enum CameraVideos {
     /// 640×480 MJPEG at 10 frames a second, as many USB cameras send it, with sensor noise over
     /// everything: `blankSeconds` of an empty scene, then a second of the code badly out of focus,
@@ -51,8 +51,9 @@ struct LiveCodeScannerTests {
         try CameraVideos.showingCode(png, to: video)
         let reading = try await LiveCodeScanner(timeoutSeconds: 30).read(VideoInput(argument: video.path))
         #expect(reading.text == text)
-        // Played on its own clock, the code appears 2 s in: nothing before that can have read it.
-        #expect(reading.seconds >= 1.9)
+        // On the video's clock the code appears 2 s in: nothing before can have read it, and a few
+        // frames (each with another rendering) after it appears, it is read.
+        #expect(reading.seconds >= 2 && reading.seconds < 4)
         print("Camera scan: code read after \(reading.seconds) s, \(reading.framesScanned) frames scanned")
     }
 
@@ -63,12 +64,10 @@ struct LiveCodeScannerTests {
         let long = folder.appendingPathComponent("long.avi"), short = folder.appendingPathComponent("short.avi")
         try CameraVideos.withoutCode(to: long, seconds: 20)
         try CameraVideos.withoutCode(to: short, seconds: 1)
-        let start = ContinuousClock.now
+        // Stopped by the timeout, 2 s into the 20 s video, not by its end.
         await #expect(throws: PrescriptionError.noQRCodeSeen(seconds: 2)) {
             try await LiveCodeScanner(timeoutSeconds: 2).read(VideoInput(argument: long.path))
         }
-        // Stopped by the timeout, not by the 20 s video's end (a slow scan of the last frame may add a little).
-        #expect(ContinuousClock.now - start < .seconds(10))
         await #expect(throws: PrescriptionError.videoEndedWithoutQRCode(name: "short.avi")) {
             try await LiveCodeScanner(timeoutSeconds: 30).read(VideoInput(argument: short.path))
         }
