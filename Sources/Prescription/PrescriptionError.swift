@@ -23,6 +23,10 @@ public enum PrescriptionError: UserFacingError, Equatable {
     // QR codes.
     case qrEncodingFailed(reason: String)
     case noQRCodeFound
+    /// The camera showed no readable code within the time given.
+    case noQRCodeSeen(seconds: Int)
+    /// A video standing in for a camera ended before a code was read.
+    case videoEndedWithoutQRCode(name: String)
     case unreadableImage(path: String, reason: String)
     // Keys.
     case unreadableKeyFile(path: String, reason: String)
@@ -41,6 +45,11 @@ public enum PrescriptionError: UserFacingError, Equatable {
     case profileRefused(id: String, reason: String)
     case alreadyImported(id: String)
     case storeUnwritable(path: String, reason: String)
+    // Hearing through the store, and the debugging mode.
+    case noPrescriptionInUse
+    case programNotPrescribed(program: String, prescribed: [String])
+    case debuggingModeLocked
+    case invalidThresholdChange(String)
 
     public var userMessage: String {
         switch self {
@@ -72,10 +81,14 @@ public enum PrescriptionError: UserFacingError, Equatable {
             return "The QR code could not be made: \(reason)."
         case .noQRCodeFound:
             return "No readable QR code was found in the picture; hold the code flat, fill more of the frame and avoid glare."
+        case .noQRCodeSeen(let seconds):
+            return "No readable QR code was seen in \(seconds) seconds; hold the code flat, about 20 cm from the camera, in good light without glare, and try again."
+        case .videoEndedWithoutQRCode(let name):
+            return "The video \(name) ended without a readable QR code."
         case .unreadableImage(let path, let reason):
-            return "The picture \(path) cannot be read: \(reason)."
+            return "The picture \(path) cannot be read: \(Self.withoutFinalStop(reason))."
         case .unreadableKeyFile(let path, let reason):
-            return "The key file \(path) cannot be used: \(reason)."
+            return "The key file \(path) cannot be used: \(Self.withoutFinalStop(reason))."
         case .wrongKeyPassphrase:
             return "The passphrase does not open this signing key."
         case .passphraseTooShort(let minimum):
@@ -106,6 +119,14 @@ public enum PrescriptionError: UserFacingError, Equatable {
             return "This prescription is already stored as \(id)."
         case .storeUnwritable(let path, let reason):
             return "The patient store at \(path) cannot be written: \(reason)."
+        case .noPrescriptionInUse:
+            return "There is no prescription to hear through: import the QR code from your audiologist with `assist rx import PICTURE` (or `--camera`), or give an audiogram file with --audiogram."
+        case .programNotPrescribed(let program, let prescribed):
+            return "Your prescription has no \(program) program; it has \(prescribed.joined(separator: ", "))."
+        case .debuggingModeLocked:
+            return "Changing reference thresholds needs the debugging mode, which only a signed debug prescription from your audiologist or developer unlocks; import one with `assist rx import`."
+        case .invalidThresholdChange(let text):
+            return "“\(text)” is not a threshold change; write EAR:FREQUENCY=DB, for example left:2000=65 (dB HL, -10 to 120, at 125 to 8000 Hz)."
         }
     }
 
@@ -116,6 +137,11 @@ public enum PrescriptionError: UserFacingError, Equatable {
         guard message.hasPrefix(prefix) else { return message }
         let rest = message.dropFirst(prefix.count)
         return rest.prefix(1).uppercased() + rest.dropFirst()
+    }
+
+    /// A reason that is itself a sentence, ready to be embedded before this sentence's own full stop.
+    static func withoutFinalStop(_ reason: String) -> String {
+        reason.hasSuffix(".") ? String(reason.dropLast()) : reason
     }
 
     static func day(_ date: Date) -> String {

@@ -14,15 +14,34 @@ public enum QRCodeReader {
     /// The text of every QR code found, in zbar's order; empty when none.
     public static func texts(in image: RGBImage) -> [String] {
         let grey = GreyImage(image)
-        let candidates: [() -> GreyImage] = [
-            { grey }, { grey.enlarged(by: 2) }, { grey.binarised() }, { grey.reduced(by: 2) }, { grey.reduced(by: 3) },
-            { grey.enlarged(by: 2).binarised() },
-        ]
-        for candidate in candidates {
-            let found = scan(candidate())
+        for rendering in Rendering.allCases {
+            let found = scan(rendering.apply(to: grey))
             if !found.isEmpty { return found }
         }
         return []
+    }
+
+    /// The codes found in one rendering of the picture. A live camera gives many pictures of the
+    /// same code, so each frame is given one rendering, in turn, instead of all of them: a frame
+    /// costs one scan, and the next frame comes sooner.
+    public static func texts(in image: RGBImage, rendering: Rendering) -> [String] {
+        scan(rendering.apply(to: GreyImage(image)))
+    }
+
+    /// The renderings tried, cheapest and most often successful first.
+    public enum Rendering: Int, CaseIterable, Sendable {
+        case asIs, enlarged, binarised, halved, thirded, enlargedBinarised
+
+        func apply(to grey: GreyImage) -> GreyImage {
+            switch self {
+            case .asIs: return grey
+            case .enlarged: return grey.enlarged(by: 2)
+            case .binarised: return grey.binarised()
+            case .halved: return grey.reduced(by: 2)
+            case .thirded: return grey.reduced(by: 3)
+            case .enlargedBinarised: return grey.enlarged(by: 2).binarised()
+            }
+        }
     }
 
     /// The text of the first code that starts with `prefix`, or the first code of all.

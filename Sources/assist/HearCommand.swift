@@ -11,7 +11,12 @@ struct Hear: AsyncParsableCommand {
         commandName: "hear",
         abstract: "Fits sound to a hearing loss: processes a file or live sound through the prescribed hearing-aid chain.",
         discussion: """
-        The audiogram is a JSON file given with --audiogram:
+        Without --audiogram, the prescription in use is heard through: the
+        one your audiologist signed and you imported with `assist rx import`
+        (its passphrase is asked as for `assist rx`, or given with
+        --passphrase-file). It is checked again when loaded, and only its
+        programs can be chosen. An audiologist can instead give an audiogram
+        JSON file with --audiogram:
 
           {"rule": "nal-r",
            "maximumOutputSPL": 100,
@@ -33,7 +38,16 @@ struct Hear: AsyncParsableCommand {
         111 dB SPL; default 100), "calibration" (dB SPL of a full-scale sine at
         the microphone and at the headphone; default 110 and 110).
 
+        While --live runs, type a program's name or number (shown at the
+        start) and Enter to switch program; + and - change the volume, q quits.
+
+        A signed debug prescription in the patient store unlocks the
+        debugging mode: then --debug-threshold left:2000=65 changes a
+        reference threshold the fitting is computed from.
+
         Examples:
+          assist hear talk.flac -o aided.wav --program restaurant
+          assist hear --live --program 2
           assist hear talk.flac -o aided.wav --audiogram me.json --program restaurant
           assist hear verify --audiogram me.json --plot gains.svg
           assist hear --live --audiogram me.json --input-device USB --buffer-size 64
@@ -41,31 +55,6 @@ struct Hear: AsyncParsableCommand {
         subcommands: [HearProcess.self, HearVerify.self, HearBench.self],
         defaultSubcommand: HearProcess.self
     )
-}
-
-/// Options shared by the subcommands that build a prescription.
-struct FittingArguments: ParsableArguments {
-    @Option(name: .shortAndLong, help: "The audiogram JSON file (format in `assist hear --help`); required except for --list-devices.")
-    var audiogram: String?
-
-    @Option(help: "Override the file's fitting rule: nal-r, nal-rp, half-gain, pogo or fig6.")
-    var rule: String?
-
-    @Option(help: "Listening program: quiet, conversation-in-noise (or restaurant), music, outdoors, tv.")
-    var program: String = "quiet"
-
-    func validate() throws {
-        if let rule { _ = try FittingRule(named: rule) }
-        _ = try ListeningProgram(named: program)
-    }
-
-    func settings() throws -> HearingAidSettings {
-        guard let audiogram else { throw HearingError.noAudiogram }
-        let document = try AudiogramDocument.load(from: URL(fileURLWithPath: audiogram))
-        let prescription = try document.prescription(ruleOverride: try rule.map { try FittingRule(named: $0) })
-        return HearingAidSettings(prescription: prescription, calibration: try (document.calibration ?? LevelCalibration()).validated(),
-                                  program: try ListeningProgram(named: program))
-    }
 }
 
 /// A report file (monitor JSON, SVG plot) that could not be written.
@@ -133,13 +122,13 @@ struct HearProcess: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             if listDevices { try LiveHearing.listDevices(); return }
-            var settings = try fitting.settings()
+            var (settings, hearing) = try fitting.fitted()
             settings.volumeSteps = volume
             if live {
                 // The gentle ramp-in is for the first start after a new prescription only.
                 let history = PrescriptionHistory(directory: UserDirectories.data().appendingPathComponent("hearing"))
                 settings.startupRampSeconds = history.startupRampSeconds(for: settings.prescription)
-                try LiveHearing(settings: settings, inputDevice: inputDevice, outputDevice: outputDevice,
+                try LiveHearing(settings: settings, prescribed: hearing, inputDevice: inputDevice, outputDevice: outputDevice,
                                 sampleRate: sampleRate, bufferSize: bufferSize, monitorFile: monitor).run {
                     try? history.record(settings.prescription)
                 }

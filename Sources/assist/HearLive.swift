@@ -2,11 +2,14 @@ import AssistCore
 import Foundation
 import Hearing
 import Media
+import Prescription
 
 /// Live mode: microphone → hearing chain → headphones through PortAudio, with keyboard
 /// controls on standard input (one command per line).
 struct LiveHearing {
     let settings: HearingAidSettings
+    /// The programs the user may switch to, from the prescription.
+    let prescribed: PrescribedHearing
     let inputDevice: String?
     let outputDevice: String?
     let sampleRate: Double
@@ -57,24 +60,48 @@ struct LiveHearing {
                 }
             }
         }
-        print("Commands: + (louder), - (softer), m (mute/unmute), a program name (quiet, restaurant, music, outdoors, tv), s (status), q (quit).")
-        while let line = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() {
+        let programs = prescribed.programs.enumerated().map { "\($0.offset + 1) \($0.element.rawValue)" }.joined(separator: ", ")
+        print("Program \(control.settings.program.rawValue). Type a program's number or name to switch (\(programs)); "
+              + "+ louder, - softer, m mute, s status, q quit.")
+        while let line = readLine() {
             do {
-                switch line {
-                case "q", "quit": audio.stop(); return
-                case "+": print(String(format: "Volume %+.0f dB", try control.volumeUp()))
-                case "-": print(String(format: "Volume %+.0f dB", try control.volumeDown()))
-                case "m": try control.setMuted(!control.settings.muted); print(control.settings.muted ? "Muted" : "Unmuted")
-                case "s", "":
+                switch LiveHearingCommand(line) {
+                case .quit: audio.stop(); return
+                case .louder: print(String(format: "Volume %+.0f dB", try control.volumeUp()))
+                case .softer: print(String(format: "Volume %+.0f dB", try control.volumeDown()))
+                case .toggleMute: try control.setMuted(!control.settings.muted); print(control.settings.muted ? "Muted" : "Unmuted")
+                case .status:
                     let gains = control.monitors.values(.appliedGainDecibels, ear: .left).map { String(format: "%.0f", $0) }
                     print("Program \(control.settings.program.rawValue), volume \(control.settings.volumeDecibels) dB; left gains (dB) per band: \(gains.joined(separator: " "))")
-                default:
-                    try control.select(try ListeningProgram(named: line)); print("Program \(control.settings.program.rawValue)")
+                case .program(let name):
+                    try control.select(try prescribed.program(named: name))
+                    print("Program \(control.settings.program.rawValue).")
                 }
             } catch {
                 print(userMessage(for: error))
             }
         }
         audio.stop()
+    }
+}
+
+/// One line typed while listening live.
+enum LiveHearingCommand: Equatable {
+    case quit, louder, softer, toggleMute, status
+    /// A program's name or number, with or without the word "program" before it.
+    case program(String)
+
+    init(_ typed: String) {
+        let line = typed.trimmingCharacters(in: .whitespaces).lowercased()
+        switch line {
+        case "q", "quit": self = .quit
+        case "+": self = .louder
+        case "-": self = .softer
+        case "m", "mute": self = .toggleMute
+        case "s", "status", "": self = .status
+        default:
+            let name = line.hasPrefix("program ") ? String(line.dropFirst("program ".count)) : line
+            self = .program(name.trimmingCharacters(in: .whitespaces))
+        }
     }
 }

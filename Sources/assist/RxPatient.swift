@@ -3,6 +3,7 @@ import AssistCore
 import Foundation
 import Media
 import Prescription
+import Speech
 
 #if canImport(Glibc)
 import Glibc
@@ -37,32 +38,49 @@ struct RxTrust: ParsableCommand {
     }
 }
 
-struct RxImport: ParsableCommand {
+struct RxImport: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import a prescription from a photo or screenshot of its QR code (or its text with --text-file).",
-        discussion: "It is checked before anything is stored: a forged, altered, expired or untrusted prescription is refused with the reason."
+        abstract: "Import a prescription from a photo or screenshot of its QR code, from a live camera (--camera), or from its text (--text-file).",
+        discussion: """
+            It is checked before anything is stored: a forged, altered, expired or untrusted prescription is refused with the reason.
+
+            With --camera you are asked (on screen, and aloud where speech can be played) to hold the code in front of the \
+            camera; frames are read until one holds a code or --timeout passes. No frame is written anywhere. A video file \
+            or stream given instead of a camera is read the same way.
+            """
     )
 
-    @Argument(help: "A photo or screenshot of the QR code (any picture format FFmpeg reads).")
+    @Argument(help: "A photo or screenshot of the QR code (any picture format FFmpeg reads); with --camera, the camera (default /dev/video0), or a video file or stream.")
     var image: String?
 
     @Option(help: "A file holding the prescription's text (AKRX1:…) instead of a picture.")
     var textFile: String?
 
-    @Flag(help: "Read the code from a live camera (not available yet).")
+    @Flag(help: "Read the code from a live camera (the argument names it; default /dev/video0).")
     var camera = false
+
+    @Option(help: "With --camera: seconds to wait for a readable code (1 to 600).")
+    var timeout: Double = LiveCodeScanner.defaultTimeoutSeconds
 
     @OptionGroup var store: RxStoreOptions
 
+    @OptionGroup(title: "Speech (with --camera)") var speech: SpeechOutputOptions
+
     func validate() throws {
-        if camera { throw ValidationError("--camera is not available yet; photograph the code and give the picture's path.") }
-        guard (image == nil) != (textFile == nil) else { throw ValidationError("Give one picture, or --text-file.") }
+        guard LiveCodeScanner.allowedTimeoutSeconds.contains(timeout) else { throw ValidationError("--timeout must be 1 to 600 seconds.") }
+        if camera {
+            guard textFile == nil else { throw ValidationError("Give --camera or --text-file, not both.") }
+        } else {
+            guard (image == nil) != (textFile == nil) else { throw ValidationError("Give one picture, --camera, or --text-file.") }
+        }
     }
 
-    func run() throws {
+    func run() async throws {
         let text: String
-        if let image {
+        if camera {
+            text = try await readFromCamera()
+        } else if let image {
             let picture: RGBImage
             do { picture = try ImageFile(URL(fileURLWithPath: image)).decode() } catch {
                 throw PrescriptionError.unreadableImage(path: image, reason: userMessage(for: error))
@@ -80,6 +98,36 @@ struct RxImport: ParsableCommand {
         print("Imported \(profile.id): \(RxDescription.summary(verified.document)).")
         if profile.isActive { print("It is now the prescription in use.") } else if verified.document.kind == .fitting {
             print("Run `assist rx use \(profile.id)` to hear through it.")
+        }
+    }
+
+    /// Asks the user to show the code, then reads frames until one holds it.
+    private func readFromCamera() async throws -> String {
+        let device = image ?? "/dev/video0"
+        let frames = try LiveCodeScanner.open(VideoInput(argument: device))
+        let prompt = "Hold the prescription's QR code in front of the camera, about 20 centimetres away."
+        FileHandle.standardError.write(Data((prompt + "\n").utf8))
+        let spoken = speakingOutput()
+        spoken?.say(Utterance(prompt, priority: .answer, contentKey: "rx camera prompt"))
+        defer { try? spoken?.finish() }
+        do {
+            let reading = try await LiveCodeScanner(timeoutSeconds: timeout).read(frames)
+            FileHandle.standardError.write(Data(String(format: "Code read after %.1f s (%d frames looked at).\n",
+                                                       reading.seconds, reading.framesScanned).utf8))
+            return reading.text
+        } catch {
+            // Said aloud too: the user is looking at the camera, not the screen.
+            spoken?.say(Utterance(userMessage(for: error), priority: .answer, contentKey: "rx camera failure"))
+            throw error
+        }
+    }
+
+    /// Speech for the camera prompt; nil under --quiet, or (said once on stderr) when no audio device exists.
+    private func speakingOutput() -> SpokenOutput? {
+        guard !speech.quiet else { return nil }
+        do { return try SpokenOutput(speech, maximumSpeechSeconds: 10) } catch {
+            FileHandle.standardError.write(Data("The prompt could not be spoken: \(userMessage(for: error))\n".utf8))
+            return nil
         }
     }
 }
