@@ -149,4 +149,19 @@ public struct CycleTimings: Sendable, Encodable, Equatable {
     /// From the frame's capture to the first audible sample of what this frame made the
     /// assistant say; nil when it said nothing (or nothing that played).
     public var captureToFirstAudioMilliseconds: Double?
+
+    private enum CodingKeys: String, CodingKey {
+        case captureMilliseconds, analysisMilliseconds, inferenceMilliseconds, guidanceMilliseconds
+        case captureToFirstAudioMilliseconds
+    }
+
+    /// The latency is written as null when unknown, so every line has the same keys.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(captureMilliseconds, forKey: .captureMilliseconds)
+        try container.encode(analysisMilliseconds, forKey: .analysisMilliseconds)
+        try container.encode(inferenceMilliseconds, forKey: .inferenceMilliseconds)
+        try container.encode(guidanceMilliseconds, forKey: .guidanceMilliseconds)
+        try container.encode(captureToFirstAudioMilliseconds, forKey: .captureToFirstAudioMilliseconds)
+    }
 }
