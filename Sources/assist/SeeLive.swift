@@ -41,8 +41,9 @@ extension See {
                                                 ignoredCategories: Set(stored?.detection.ignoredCategories ?? []),
                                                 depthModel: depth.depthModel != nil)
             corridor = WalkingCorridor(camera: try camera.settings(storedFieldOfViewDegrees: stored?.camera.fieldOfViewDegrees))
-            policy = GuidancePolicy(mode: initialMode(stored: stored), settings: Self.guidanceSettings(stored),
-                                    describer: try SceneDescriber(language: wording.language, settings: description))
+            let describer = try SceneDescriber(language: wording.language, settings: description)
+            policy = GuidancePolicy(mode: try initialMode(stored: stored, classNames: models.classNames, describer: describer),
+                                    settings: Self.guidanceSettings(stored), describer: describer)
             let offline = speech.speakTo != nil
             let storedInterval = changed["scanning.intervalSeconds"] != nil ? stored?.scanning.intervalSeconds : nil
             configuration = SessionConfiguration(input: FrameInput.video(videoInput), clock: speechOutput.clock,
@@ -53,6 +54,7 @@ extension See {
             configuration.afterUseSeconds = live.afterUse > 0 ? live.afterUse * 60 : nil
             configuration.scheduledCommands = try live.scheduledCommands()
             configuration.corridor = corridor
+            configuration.classNames = models.classNames
         } catch {
             throw CommandFailure(userMessage(for: error), exitCode: 2)
         }
@@ -100,10 +102,10 @@ extension See {
         if ending.exitStatus != 0 { throw ExitCode(ending.exitStatus) }
     }
 
-    private func initialMode(stored: Storage.Settings?) -> GuidanceMode {
+    /// --find (a category the model cannot detect is refused with the closest it can), --mode, the stored mode.
+    private func initialMode(stored: Storage.Settings?, classNames: [String], describer: SceneDescriber) throws -> GuidanceMode {
         if let find = live.find {
-            let category = find.trimmingCharacters(in: .whitespaces).lowercased()
-            return .find(FindTarget(categories: [category], spokenName: category))
+            return .find(try FindTarget.resolve(name: find, classNames: classNames, phrasebook: describer.phrasebook))
         }
         if let mode = live.mode { return mode.guidanceMode }
         return stored.map { LiveMode(stored: $0.scanning.mode).guidanceMode } ?? .continuous

@@ -35,7 +35,11 @@ extension GuidanceSession {
             sayAll(policy.setMode(mode, atSeconds: time), at: time)
         case .find(let target):
             wakeFromAfterUse(at: time)
-            sayAll(policy.setMode(.find(target), atSeconds: time), at: time)
+            do {
+                sayAll(policy.setMode(.find(try resolved(target)), atSeconds: time), at: time)
+            } catch {
+                say(Utterance(userMessage(for: error), priority: .answer, contentKey: "session:find-refused"), at: time)
+            }
         case .pause:
             if paused {
                 say(Utterance(sentences.alreadyPaused, priority: .answer, contentKey: "session:paused"), at: time)
@@ -63,6 +67,14 @@ extension GuidanceSession {
             end(.userQuit)
         }
         publishSnapshot()
+    }
+
+    /// A target whose categories the detector does not know by those names, looked up by its spoken name.
+    func resolved(_ target: FindTarget) throws -> FindTarget {
+        guard let classNames = configuration.classNames,
+              !target.categories.isSubset(of: Set(classNames)) else { return target }
+        return try FindTarget.resolve(name: target.spokenName, classNames: classNames, aheadOnly: target.aheadOnly,
+                                      phrasebook: policy.describer.phrasebook, phrases: policy.phrases)
     }
 
     private func request(_ request: PolicyRequest, at time: Double) {

@@ -43,6 +43,10 @@ public struct SessionConfiguration {
     /// A camera that stops is opened again this many times, this far apart, before giving up.
     public var cameraRetries = 3
     public var cameraRetryDelaySeconds = 1.0
+    /// The detector's class names: a find target naming something else ("find doors") is looked
+    /// up among them (plurals, the phrasebook's words), and refused with the closest supported
+    /// names when the model cannot detect it. nil takes targets as they come.
+    public var classNames: [String]?
     /// The cameras "switch camera" cycles through (device paths), and how to open one.
     public var availableCameras: @Sendable () -> [String] = {
         CameraList().cameras.filter(\.isFirstNodeOfDevice).map(\.devicePath)
