@@ -211,8 +211,10 @@ extension GuidanceSession {
         degrade("unreadable frames", saying: sentences.unreadableFrames)
     }
 
-    /// The watchdog fired: the user must know at once that guidance stopped.
+    /// The watchdog fired: the user must know at once that guidance stopped, so what was still
+    /// queued is dropped and this is the last thing heard.
     func detectionFailed() {
+        feedback.queue.stop()
         say(Utterance(sentences.detectionFailed, priority: .hazard, contentKey: "session:detection-failed", earcon: .error),
             at: nowSeconds)
         emitEvent("detection failed")
@@ -241,6 +243,7 @@ extension GuidanceSession {
     /// The source threw: a lost camera is tried again; anything else ends the run.
     func inputFailed(_ error: any Error) async {
         if let fault = error as? SessionFault, case .unreadableInput = fault {
+            feedback.queue.stop()
             say(Utterance(sentences.unreadableInput, priority: .hazard, contentKey: "session:unreadable", earcon: .error),
                 at: nowSeconds)
             emitEvent("unreadable input")
@@ -254,6 +257,8 @@ extension GuidanceSession {
                 if (try? openInput()) != nil { return }
             }
         }
+        // Guidance has stopped: what was still queued about the scene is no longer true.
+        feedback.queue.stop()
         var phrases = [sentences.streamStopped]
         if case .camera = input.kind { phrases.append(userMessage(for: error)) }
         say(Utterance(phrases, priority: .hazard, contentKey: "session:stream-stopped", earcon: .stopped), at: nowSeconds)
