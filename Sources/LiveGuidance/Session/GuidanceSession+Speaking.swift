@@ -22,6 +22,7 @@ extension GuidanceSession {
         var records: [AnnouncementRecord] = []
         switch outcome {
         case .queued(let plan):
+            queuedAtSeconds[plan.id] = time
             onEvent(.said(SpokenLine(timeSeconds: time, utterance: plan.utterance)))
             records.append(AnnouncementRecord(said: TranscriptEntry.text(for: plan.utterance),
                                               priority: announcement.utterance.priority.description, outcome: "queued",
@@ -36,6 +37,46 @@ extension GuidanceSession {
                                               outcome: "vibrated", firstAudioTime: nil, queueID: nil))
         }
         return records
+    }
+
+    /// Lets the utterance being heard finish (or, when nothing was heard yet, the first one: the
+    /// activation), then drops whatever still waits.
+    func settleSpeech() async {
+        let queue = feedback.queue
+        func speaking() -> Bool {
+            guard !queue.isIdle else { return false }
+            guard let last = queue.playbackLog.last else { return true }
+            return last.endFrame == nil
+        }
+        switch configuration.clock {
+        case .input(let audio, _):
+            // Small blocks: the queue's pause after an utterance is the moment to stop it.
+            let block = 64
+            var budget = Int(10 * queue.sampleRateHz)
+            while speaking() && budget > 0 {
+                do { try audio.consume(queue.renderBlock(frameCount: block)) } catch { break }
+                renderedAudioFrames += block
+                budget -= block
+            }
+        case .realTime:
+            let deadline = ContinuousClock.now + .seconds(5)
+            while speaking() && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+        }
+        collectPlayback()
+        queue.stop()
+    }
+
+    /// Drops what waits in the queue when some of it has waited longer than
+    /// `staleSpeechSeconds`: a warning heard that late describes a scene that has changed.
+    func dropStaleBacklog(at time: Double) {
+        collectPlayback()
+        let stale = queuedAtSeconds.contains { id, queued in
+            time - queued > configuration.staleSpeechSeconds && history.startSeconds(ofQueueID: id) == nil
+        }
+        queuedAtSeconds = queuedAtSeconds.filter { history.startSeconds(ofQueueID: $0.key) == nil }
+        guard stale else { return }
+        feedback.queue.stop()
+        queuedAtSeconds = [:]
     }
 
     /// Live: audio time t is heard at session time t + offset (+ the device's latency).
