@@ -58,7 +58,7 @@ public final class GuidanceSession {
     var lastFrameWidthPixels: Int?
     var closingSentence: (utterance: Utterance, event: String)?
     /// When each queued utterance was queued, on the session clock (for the stale backlog).
-    var queuedAtSeconds: [Int: Double] = [:]
+    var queuedAtSeconds: [Int: (seconds: Double, utterance: Utterance)] = [:]
     var cameraRetriesLeft = 0
     var lastCameraFailureSeconds = -Double.infinity
     var scheduled: [ScheduledCommand]
@@ -139,7 +139,8 @@ public final class GuidanceSession {
         liveFrames = nil
         if state != .stopped { enter(.stopped) }
         if let closing = closingSentence {
-            await settleSpeech()
+            // A normal end lets a requested answer be heard whole; a fault does not wait for it.
+            await settleSpeech(keepingAnswers: ending?.exitStatus == 0)
             say(closing.utterance)
             emitEvent(closing.event)
         }
