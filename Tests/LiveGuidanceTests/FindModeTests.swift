@@ -30,6 +30,15 @@ struct FindModeTests {
         #expect(said.phrases == ["Chair, 3 meters, slightly left."])
     }
 
+    @Test("a chair wobbling across the ahead / slightly left edge is not re-announced at every wobble")
+    func directionWobble() throws {
+        var harness = try PolicyHarness(mode: .find(target("chair")))
+        let said = (0..<12).flatMap { frame in
+            harness.frame([sighting("chair", meters: 3, degrees: frame.isMultiple(of: 2) ? -9 : -11)])
+        }
+        #expect(said.count == 1)
+    }
+
     @Test("close and ahead the chair is found, and the mode goes back to what it was")
     func foundReturnsToPreviousMode() throws {
         var harness = try PolicyHarness(mode: .navigate)
@@ -84,7 +93,8 @@ struct FindTargetResolutionTests {
 
     @Test("plurals and the spoken names find their class", arguments: [
         ("chairs", "chair"), ("a chair", "chair"), ("people", "person"), ("benches", "bench"), ("buses", "bus"),
-        ("table", "dining table"), ("Dogs", "dog"), ("any cars?", "car"),
+        ("table", "dining table"), ("Dogs", "dog"), ("any cars?", "car"), ("a phone", "cell phone"),
+        ("traffic lights", "traffic light"),
     ])
     func resolvesNames(name: String, label: String) throws {
         let found = try FindTarget.resolve(name: name, classNames: cocoNames)
@@ -116,5 +126,21 @@ struct FindTargetResolutionTests {
             try FindTarget.resolve(name: "chiar", classNames: cocoNames)
         }
         #expect(error.suggestions.first == "chair")
+    }
+
+    @Test("no name at all asks what to look for instead of claiming it cannot detect nothing")
+    func emptyName() throws {
+        let error = try #require(throws: UndetectableCategoryError.self) {
+            try FindTarget.resolve(name: "  ", classNames: cocoNames)
+        }
+        #expect(error.userMessage.hasPrefix("Say what to look for. I can detect: person, "))
+    }
+
+    @Test("a word that several names share is not guessed: those names are offered first")
+    func sharedWordOffered() throws {
+        let error = try #require(throws: UndetectableCategoryError.self) {
+            try FindTarget.resolve(name: "baseballs", classNames: ["person", "car", "baseball bat", "baseball glove"])
+        }
+        #expect(Array(error.suggestions.prefix(2)) == ["baseball bat", "baseball glove"])
     }
 }

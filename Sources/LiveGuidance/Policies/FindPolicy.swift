@@ -85,8 +85,13 @@ struct FindPolicy: Sendable {
             pendingDirection = nil
         }
         let now = Guided(track: id, direction: spokenDirection, band: band)
-        defer { lastGuided = now }
-        guard now != previous, let sentence = speech.sentence(for: nearest) else { return ([], .searching) }
+        guard now != previous, let sentence = speech.sentence(for: nearest) else {
+            lastGuided = now
+            return ([], .searching)
+        }
+        // What is said is the object's real direction, which is then the one remembered.
+        lastGuided = Guided(track: id, direction: direction, band: band)
+        pendingDirection = nil
         // The key holds direction and band: a change either way is news, which the queue's
         // repeat filter (which only lets closer bands through) would otherwise hold back.
         let utterance = Utterance(sentence, priority: .answer, directionDegrees: nearest.direction.angleDegrees,

@@ -39,8 +39,21 @@ extension FindTarget {
                 return FindTarget(categories: [label], spokenName: spoken(label), aheadOnly: aheadOnly)
             }
         }
-        let suggestions = closestNames(to: wanted, among: classNames.map { spoken($0) })
-        let message = ModePhrases.fill(phrases.find.cannotDetect, [
+        // One word of a longer name ("phone" → cell phone, "light" → traffic light): taken when
+        // only one class has it, offered first otherwise.
+        func words(of label: String) -> Set<String> {
+            let forms = phrasebook?.objects[label].map { [$0.one, $0.other] } ?? []
+            return Set(([label] + forms).flatMap { $0.lowercased().split(separator: " ").map(String.init) })
+        }
+        let sharingAWord = classNames.filter { label in
+            !wanted.isEmpty && spellings(of: wanted).contains { words(of: label).contains($0) }
+        }
+        if sharingAWord.count == 1, let label = sharingAWord.first {
+            return FindTarget(categories: [label], spokenName: spoken(label), aheadOnly: aheadOnly)
+        }
+        let suggestions = Array((sharingAWord.map { spoken($0) }
+            + closestNames(to: wanted, among: classNames.map { spoken($0) })).uniqued().prefix(suggestionCount))
+        let message = ModePhrases.fill(wanted.isEmpty ? phrases.find.nameMissing : phrases.find.cannotDetect, [
             "target": wanted, "names": suggestions.joined(separator: phrases.find.nameSeparator)])
         throw UndetectableCategoryError(requestedName: wanted, suggestions: suggestions, userMessage: message)
     }
@@ -67,6 +80,8 @@ extension FindTarget {
     static func closestNames(to name: String, among names: [String]) -> [String] {
         var seen = Set<String>()
         let unique = names.filter { seen.insert($0).inserted }
+        // Nothing to compare with: the model's first classes (COCO's are its commonest).
+        guard !name.isEmpty else { return Array(unique.prefix(suggestionCount)) }
         let singular = spellings(of: name).last ?? name
         let scored = unique.enumerated().map { index, candidate -> (Int, Int, Int) in
             let prefix = candidate.lowercased().hasPrefix(String(singular.prefix(3))) ? 0 : 1
@@ -94,5 +109,13 @@ extension FindTarget {
             }
         }
         return table[a.count][b.count]
+    }
+}
+
+extension Array where Element: Hashable {
+    /// The elements in order, each only the first time it occurs.
+    fileprivate func uniqued() -> [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
     }
 }

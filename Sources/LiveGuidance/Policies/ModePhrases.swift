@@ -50,6 +50,8 @@ public struct ModePhrases: Sendable, Equatable, Decodable {
         public var aheadYes: String
         public var aheadNo: String
         public var cannotDetect: String
+        /// "Find" with no name after it.
+        public var nameMissing: String
         public var nameSeparator: String
     }
 
