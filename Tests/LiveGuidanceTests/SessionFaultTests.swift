@@ -19,7 +19,9 @@ struct SessionFaultTests {
         #expect(harness.analyzer.wasCancelled)
         #expect(harness.analyzer.analysedFrameTimes.count == 1, "nothing is analysed after the watchdog fired")
         #expect(session.transcript().last?.text.hasSuffix("Detection failed.") == true)
-        #expect(Date().timeIntervalSince(start) < 3, "the watchdog gives up after its limit, not when the work ends")
+        // Well under the 120 s the analysis would hang: the watchdog gave up on it (a loose bound,
+        // as a busy test machine can delay any task by seconds).
+        #expect(Date().timeIntervalSince(start) < 60, "the watchdog gives up after its limit, not when the work ends")
     }
 
     @Test("detections that throw put the session in Degraded, and too many in a row end it with Detection failed")

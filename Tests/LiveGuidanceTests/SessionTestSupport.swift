@@ -57,8 +57,9 @@ final class ScriptedAnalyzer: SceneAnalyzing, @unchecked Sendable {
         case .findsNothing:
             break
         case .hangs:
-            // Hangs until cancelled (as an inference request would), at most 5 s.
-            let deadline = Date().addingTimeInterval(5)
+            // Hangs until cancelled (as an inference request would); the 120 s bound only keeps a
+            // broken watchdog from hanging the test run for ever.
+            let deadline = Date().addingTimeInterval(120)
             while !cancelled.load(ordering: .relaxed) && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
         case .throwsError:
             throw DetectorError.emptyImage(source: frame.sourceName)
