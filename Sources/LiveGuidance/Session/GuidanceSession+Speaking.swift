@@ -1,0 +1,154 @@
+import AssistCore
+import Foundation
+import Speech
+
+extension GuidanceSession {
+    // MARK: Speaking
+
+    /// Queues a session sentence at `time` on the session clock.
+    func say(_ utterance: Utterance, at time: Double? = nil) {
+        _ = say(Announcement(utterance), at: time ?? nowSeconds)
+    }
+
+    func sayAll(_ announcements: [Announcement], at time: Double) {
+        for announcement in announcements { _ = say(announcement, at: time) }
+    }
+
+    /// Queues an announcement (and vibrates); returns its `--json` records. Live, it also notes
+    /// where audio time lies on the session clock, to place its first sample.
+    func say(_ announcement: Announcement, at time: Double) -> [AnnouncementRecord] {
+        if !configuration.isOffline { noteAudioClock() }
+        let outcome = feedback.say(announcement.utterance, vibrating: announcement.vibration)
+        var records: [AnnouncementRecord] = []
+        switch outcome {
+        case .queued(let plan):
+            queuedAtSeconds[plan.id] = (time, plan.utterance)
+            onEvent(.said(SpokenLine(timeSeconds: time, utterance: plan.utterance)))
+            records.append(AnnouncementRecord(said: TranscriptEntry.text(for: plan.utterance),
+                                              priority: announcement.utterance.priority.description, outcome: "queued",
+                                              firstAudioTime: nil, queueID: plan.id))
+        case .suppressedAsRepeat:
+            records.append(AnnouncementRecord(said: TranscriptEntry.text(for: announcement.utterance),
+                                              priority: announcement.utterance.priority.description,
+                                              outcome: "suppressed as repeat", firstAudioTime: nil, queueID: nil))
+        }
+        if announcement.vibration != nil {
+            records.append(AnnouncementRecord(said: "[vibration]", priority: announcement.utterance.priority.description,
+                                              outcome: "vibrated", firstAudioTime: nil, queueID: nil))
+        }
+        return records
+    }
+
+    /// Lets the utterance being heard finish (or, when nothing was heard yet, the first one: the
+    /// activation), then drops whatever still waits — unless an answer the user asked for is
+    /// among it and `keepingAnswers`: then everything waiting is heard first.
+    func settleSpeech(keepingAnswers: Bool) async {
+        let queue = feedback.queue
+        collectPlayback()
+        let answerWaiting = keepingAnswers && queuedAtSeconds.contains { id, queued in
+            queued.utterance.priority == .answer && history.startSeconds(ofQueueID: id) == nil
+        }
+        func speaking() -> Bool {
+            guard !queue.isIdle else { return false }
+            if answerWaiting { return true }
+            guard let last = queue.playbackLog.last else { return true }
+            return last.endFrame == nil
+        }
+        switch configuration.clock {
+        case .input(let audio, _):
+            // Small blocks: the queue's pause after an utterance is the moment to stop it.
+            let block = 64
+            var budget = Int(30 * queue.sampleRateHz)
+            while speaking() && budget > 0 {
+                do { try audio.consume(queue.renderBlock(frameCount: block)) } catch { break }
+                renderedAudioFrames += block
+                budget -= block
+            }
+        case .realTime:
+            let deadline = ContinuousClock.now + .seconds(answerWaiting ? 30 : 5)
+            while speaking() && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+        }
+        collectPlayback()
+        queue.stop()
+    }
+
+    /// Drops what waits in the queue when an announcement in it has waited longer than
+    /// `staleSpeechSeconds`: a warning heard that late describes a scene that has changed.
+    /// (Answers the user asked for do not go stale; they are kept.)
+    func dropStaleBacklog(at time: Double) {
+        collectPlayback()
+        queuedAtSeconds = queuedAtSeconds.filter { history.startSeconds(ofQueueID: $0.key) == nil }
+        let stale = queuedAtSeconds.values.contains { queued in
+            queued.utterance.priority != .answer && time - queued.seconds > configuration.staleSpeechSeconds
+        }
+        guard stale else { return }
+        let answers = queuedAtSeconds.sorted { $0.key < $1.key }.map(\.value.utterance).filter { $0.priority == .answer }
+        feedback.queue.stop()
+        queuedAtSeconds = [:]
+        // Answers were never heard: queued again (under a new key, or the repetition filter,
+        // which already counted them, would hold them back).
+        for var answer in answers {
+            answer.contentKey += "#requeued@\(time)"
+            _ = say(Announcement(answer), at: time)
+        }
+    }
+
+    /// Live: audio time t is heard at session time t + offset (+ the device's latency).
+    private func noteAudioClock() {
+        guard case .realTime(let latency) = configuration.clock else { return }
+        sessionSecondsAtAudioZero = nowSeconds - feedback.queue.audioTimeSeconds + latency
+    }
+
+    func collectPlayback() {
+        if !configuration.isOffline { noteAudioClock() }
+        history.collect(from: feedback.queue, sessionSecondsAtAudioZero: configuration.isOffline ? 0 : sessionSecondsAtAudioZero)
+    }
+
+    // MARK: Reports
+
+    /// Holds a frame's report until its first audio is known.
+    func pending(_ report: CycleReport, captureSeconds: Double) {
+        pendingReports.append(report)
+        captureSecondsOfPending.append(captureSeconds)
+        collectPlayback()
+        flushReports(all: false)
+    }
+
+    /// A report line for a session event ("activated", "end of video").
+    func emitEvent(_ name: String) {
+        let now = nowSeconds
+        let report = CycleReport(time: now, state: state, mode: policy.mode.name, paused: paused, event: name,
+                                 objects: [], tracks: [], corridor: nil, quality: nil, announcements: [], timings: CycleTimings())
+        pendingReports.append(report)
+        captureSecondsOfPending.append(now)
+        flushReports(all: false)
+    }
+
+    /// Emits, in order, the reports whose first audio is known (a report waits for at most 10 s
+    /// of session time); `all` emits the rest too, at the end.
+    func flushReports(all: Bool) {
+        while var report = pendingReports.first {
+            let capture = captureSecondsOfPending[0]
+            var anyQueued = false
+            var firstAudio: Double?
+            for index in report.announcements.indices {
+                guard let id = report.announcements[index].queueID else { continue }
+                anyQueued = true
+                if let start = history.startSeconds(ofQueueID: id) {
+                    report.announcements[index].firstAudioTime = start
+                    firstAudio = min(firstAudio ?? start, start)
+                }
+            }
+            let resolved = !anyQueued || firstAudio != nil || all || nowSeconds - capture > 10
+            guard resolved else { break }
+            if let firstAudio, report.event == nil {
+                let milliseconds = max(0, firstAudio - capture) * 1000
+                report.timings.captureToFirstAudioMilliseconds = milliseconds
+                captureToFirstAudioMilliseconds.append(milliseconds)
+            }
+            pendingReports.removeFirst()
+            captureSecondsOfPending.removeFirst()
+            onEvent(.cycle(report))
+        }
+    }
+}
