@@ -66,6 +66,21 @@ struct LiveFixtures {
         return out
     }
 
+    /// A folder of pictures: `good` frames of the street, `unreadable` files named .jpg that are
+    /// not pictures (an interrupted copy), then `thenGood` frames of the street again.
+    func pictureFolder(good: Int, unreadable: Int, thenGood: Int) throws -> URL {
+        let pictures = folder.appendingPathComponent("pictures")
+        try FileManager.default.createDirectory(at: pictures, withIntermediateDirectories: true)
+        let street = folder.appendingPathComponent("street.jpg")
+        try Self.ffmpeg(["-i", Self.busPicture, "-vf", Self.busScene, "-frames:v", "1", "-q:v", "4", street.path])
+        let streetBytes = try Data(contentsOf: street)
+        for index in 0..<(good + unreadable + thenGood) {
+            let bytes = index >= good && index < good + unreadable ? Data("not a picture \(index)".utf8) : streetBytes
+            try bytes.write(to: pictures.appendingPathComponent(String(format: "frame%03d.jpg", index)))
+        }
+        return pictures
+    }
+
     /// Where each video frame's bytes lie in an AVI file: the payloads of the "00dc" (compressed
     /// video) chunks of the "movi" list, in order. RIFF chunks are a four-byte id, a little-endian
     /// four-byte size, then the payload padded to an even length.

@@ -5,6 +5,15 @@ import Testing
 /// offline (--speak-to, --transcript) and judged by what the transcript says when.
 @Suite("live assist see, judged through its transcript", .serialized)
 struct LiveScenarioTests {
+    @Test("the four sentences the contract fixes are the ones in en.session.json")
+    func contractSentences() {
+        let templates = LiveSentences.sessionTemplates
+        #expect(templates["activated"] == LiveSentences.activated)
+        #expect(templates["endOfVideo"] == LiveSentences.endOfVideo)
+        #expect(templates["streamStopped"] == LiveSentences.streamStopped)
+        #expect(templates["detectionFailed"] == LiveSentences.detectionFailed)
+    }
+
     @Test("frozen frame: the street is announced once, then nothing while nothing changes; the WAV is aligned")
     func frozenFrameIsNotRepeated() throws {
         let fixtures = try LiveFixtures()

@@ -134,14 +134,18 @@ struct LiveRun {
     var frames: [[String: Any]]
 
     /// Runs `assist see INPUT --speak-to … --transcript … ARGUMENTS` in a folder of its own.
-    /// `meanwhile` runs on another thread once the process has started (to kill a stream server).
+    /// `frameCost` (seconds of input time counted per analysed frame, --frame-cost) makes which
+    /// frames are analysed, and so the transcript, the same on a loaded machine as on a quiet
+    /// one; nil uses the measured processing time. `meanwhile` runs on another thread once the
+    /// process has started (to kill a stream server).
     static func run(_ input: String, _ arguments: [String], in fixtures: LiveFixtures, json: Bool = false,
-                    meanwhile: (@Sendable () -> Void)? = nil) throws -> LiveRun {
+                    frameCost: Double? = 0.1, meanwhile: (@Sendable () -> Void)? = nil) throws -> LiveRun {
         let name = UUID().uuidString.prefix(8)
         let wav = fixtures.folder.appendingPathComponent("speech-\(name).wav")
         let srt = fixtures.folder.appendingPathComponent("transcript-\(name).srt")
         var all = ["see", input, "--speak-to", wav.path, "--transcript", srt.path] + arguments
         if json { all.append("--json") }
+        if let frameCost { all += ["--frame-cost", String(frameCost)] }
         if let meanwhile { DispatchQueue.global().async { meanwhile() } }
         let output = try AssistBinary.run(all)
         let transcriptText = (try? String(contentsOf: srt, encoding: .utf8)) ?? ""
@@ -164,13 +168,39 @@ struct LiveRun {
     }
 }
 
-/// The session sentences of the contract (LiveGuidance/Templates/en.session.json).
+/// What the live assistant says, read from its templates in the checkout
+/// (Sources/LiveGuidance/Templates), so the tests follow the wording instead of copying it. The
+/// four sentences the contract fixes are checked against the file once, here.
 enum LiveSentences {
+    private static func templates(_ name: String) -> [String: Any] {
+        let url = AssistBinary.checkout.appendingPathComponent("Sources/LiveGuidance/Templates/\(name)")
+        guard let data = try? Data(contentsOf: url),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [:] }
+        return object
+    }
+    private static func strings(_ value: Any?) -> [String: String] {
+        (value as? [String: Any] ?? [:]).compactMapValues { $0 as? String }
+    }
+    static let sessionTemplates = strings(templates("en.session.json"))
+    static let modeOnTemplates = strings(templates("en.modes.json")["modeOn"])
+    static let viewTemplates = strings(templates("en.modes.json")["view"])
+    private static func session(_ key: String) -> String { sessionTemplates[key] ?? "<no \(key) in en.session.json>" }
+    private static func view(_ key: String) -> String { viewTemplates[key] ?? "<no view.\(key) in en.modes.json>" }
+
     static let activated = "Assistive Vision activated."
     static let endOfVideo = "End of video."
     static let streamStopped = "The stream stopped."
     static let detectionFailed = "Detection failed."
-    static let noObject = "No object detected."
-    static let tooDark = "The image is too dark to see anything."
-    static let session: Set<String> = [activated, endOfVideo, streamStopped, detectionFailed]
+    static let unreadableFrames = session("unreadableFrames")
+    static let unreadableInput = session("unreadableInput")
+    static let noObject = view("noObject")
+    static let tooDark = view("tooDark")
+
+    /// Sentences about the session rather than the scene: start-up, endings, faults, states, and
+    /// the fixed mode confirmations ("Continuous scanning on.").
+    static let session: Set<String> = {
+        let fixed = sessionTemplates.values.filter { !$0.contains("{") }
+        let modes = modeOnTemplates.values.filter { !$0.contains("{") }
+        return Set(fixed + modes + [activated, endOfVideo, streamStopped, detectionFailed])
+    }()
 }
