@@ -13,7 +13,7 @@ struct LiveFaultTests {
         defer { server.stop() }
         // The model loads and the street is announced in the first seconds; then the sender vanishes.
         let run = try LiveRun.run(server.url, ["--mode", "continuous"], in: fixtures, json: true,
-                                  frameCost: nil, meanwhile: { Thread.sleep(forTimeInterval: 6); server.stop() })
+                                  frameCost: nil, meanwhile: { Thread.sleep(forTimeInterval: 8); server.stop() })
         LiveScenarioChecks.expectFramed(run, closing: LiveSentences.streamStopped, status: 1)
         #expect(run.guidance.contains { LiveScenarioChecks.mentions($0, ["bus"]) },
                 "the stream was not read before it stopped\n\(run.transcriptListing)")

@@ -32,12 +32,12 @@ struct LiveFixtures {
         return out
     }
 
-    /// The street for 3 s, then the same picture pulled down to 4 % brightness for 4 s (a hand
+    /// The street for 3 s, then the same picture pulled down to 1 % brightness (at 4 % the detector still finds people) for 4 s (a hand
     /// over the lens, a dark room), then light again for 3 s: 10 s at 10 frames a second.
     func cutToDark(darkFrom start: Double = 3, to end: Double = 7, seconds: Double = 10) throws -> URL {
         let out = folder.appendingPathComponent("cut-to-dark.mp4")
         try Self.ffmpeg(["-loop", "1", "-framerate", "10", "-i", Self.busPicture, "-vf",
-                         "\(Self.busScene),lutrgb=r=val*0.04:g=val*0.04:b=val*0.04:enable='between(t,\(start),\(end))',format=yuv420p",
+                         "\(Self.busScene),lutrgb=r=val*0.01:g=val*0.01:b=val*0.01:enable='between(t,\(start),\(end))',format=yuv420p",
                          "-t", "\(seconds)", "-c:v", "libx264", "-preset", "ultrafast", "-g", "10", out.path])
         return out
     }

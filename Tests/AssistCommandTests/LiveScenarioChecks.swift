@@ -24,6 +24,10 @@ enum LiveScenarioChecks {
             return
         }
         let lastEnd = run.transcript.last?.end ?? inputSeconds
+        // The closing sentence comes when the input ends, not after a backlog of stale speech.
+        #expect((run.transcript.last?.start ?? 0) <= inputSeconds + 4,
+                "the last entry is heard long after the input ended: \(run.transcript.last.map(\.description) ?? "")",
+                sourceLocation: sourceLocation)
         #expect(audio.seconds >= inputSeconds - 0.25, "WAV \(audio.seconds) s for \(inputSeconds) s of input", sourceLocation: sourceLocation)
         #expect(audio.seconds <= max(inputSeconds, lastEnd) + 1.0, "WAV \(audio.seconds) s for \(inputSeconds) s of input, last entry ends at \(lastEnd) s",
                 sourceLocation: sourceLocation)
@@ -55,6 +59,24 @@ enum LiveScenarioChecks {
             let last = sentence.split(separator: ",").last?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
             return directionsLeftToRight.contains(last) ? last : nil
         }
+    }
+
+    /// The entries heard back to back from the first one on (each starting within half a second
+    /// of the end of the one before): what one frame's announcements, or one answer, became.
+    static func firstBlock(of entries: [TranscriptEntry]) -> [TranscriptEntry] {
+        guard var previous = entries.first else { return [] }
+        var block = [previous]
+        for entry in entries.dropFirst() {
+            guard entry.start - previous.end < 0.5 else { break }
+            block.append(entry)
+            previous = entry
+        }
+        return block
+    }
+
+    /// A hazard alert: it carries one of the hazard earcons (Speech's Earcon raw values).
+    static func isHazardAlert(_ entry: TranscriptEntry) -> Bool {
+        entry.tones.contains { ["vehicle", "drop", "obstacle"].contains($0) }
     }
 
     static func mentions(_ entry: TranscriptEntry, _ words: [String]) -> Bool {

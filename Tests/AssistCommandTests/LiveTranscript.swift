@@ -139,7 +139,7 @@ struct LiveRun {
     /// one; nil uses the measured processing time. `meanwhile` runs on another thread once the
     /// process has started (to kill a stream server).
     static func run(_ input: String, _ arguments: [String], in fixtures: LiveFixtures, json: Bool = false,
-                    frameCost: Double? = 0.1, meanwhile: (@Sendable () -> Void)? = nil) throws -> LiveRun {
+                    frameCost: Double? = 0.25, meanwhile: (@Sendable () -> Void)? = nil) throws -> LiveRun {
         let name = UUID().uuidString.prefix(8)
         let wav = fixtures.folder.appendingPathComponent("speech-\(name).wav")
         let srt = fixtures.folder.appendingPathComponent("transcript-\(name).srt")
