@@ -32,25 +32,26 @@ def percentile(values, fraction):
 
 
 def make_video(shared, out, seconds, fps=15, per_picture=4):
-    """A slideshow of coco128 pictures letterboxed to 640x480, each zoomed 1 -> 1.3 over 4 s."""
+    """A slideshow of coco128 pictures letterboxed to 640x480, each zoomed 1 -> 1.3 over 4 s.
+
+    Two passes: zoompan restarts badly when its input changes size mid-stream, so the pictures are
+    first letterboxed into a constant-size MJPEG stream, one frame each, then zoomed."""
     if os.path.exists(out):
         return out
-    folder = os.path.join(shared, "data/coco128/images/train2017")
-    pictures = sorted(f for f in os.listdir(folder) if f.endswith(".jpg"))
     count = int(seconds // per_picture)
-    listing = out + ".txt"
-    with open(listing, "w") as f:
-        for index in range(count):
-            f.write(f"file '{os.path.join(folder, pictures[index % len(pictures)])}'\n")
     frames = per_picture * fps
-    zoom = (f"scale=640:480:force_original_aspect_ratio=decrease,pad=640:480:(ow-iw)/2:(oh-ih)/2,setsar=1,"
-            f"zoompan=z='1+0.3*mod(on\\,{frames})/{frames}':x='iw/2-iw/zoom/2':y='ih/2-ih/zoom/2':d={frames}:s=640x480:fps={fps},"
-            f"format=yuv420p")
-    subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "concat", "-safe", "0",
-                    "-i", listing, "-vf", zoom, "-frames:v", str(count * frames), "-c:v", "libx264", "-preset", "veryfast",
-                    "-g", str(fps), out + ".part.mp4"], check=True)
+    ffmpeg = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y"]
+    stills = out + ".stills.avi"
+    subprocess.run(ffmpeg + ["-framerate", "1", "-stream_loop", "-1", "-pattern_type", "glob",
+                             "-i", os.path.join(shared, "data/coco128/images/train2017/*.jpg"),
+                             "-vf", "scale=640:480:force_original_aspect_ratio=decrease,pad=640:480:(ow-iw)/2:(oh-ih)/2,setsar=1,format=yuvj420p",
+                             "-frames:v", str(count), "-c:v", "mjpeg", "-q:v", "3", stills], check=True)
+    zoom = (f"zoompan=z='1+0.3*mod(on\\,{frames})/{frames}':x='iw/2-iw/zoom/2':y='ih/2-ih/zoom/2':d={frames}:s=640x480:fps={fps},"
+            "format=yuv420p")
+    subprocess.run(ffmpeg + ["-i", stills, "-vf", zoom, "-frames:v", str(count * frames), "-c:v", "libx264",
+                             "-preset", "veryfast", "-g", str(fps), out + ".part.mp4"], check=True)
     os.replace(out + ".part.mp4", out)
-    os.remove(listing)
+    os.remove(stills)
     return out
 
 
