@@ -12,6 +12,7 @@ import Storage
 /// and the input into a `GuidanceSession`, prints what it says, and maps its end to the exit status.
 extension See {
     func runLive(_ videoInput: VideoInput) async throws {
+        try live.check()
         let models: LiveModels
         do {
             models = try LiveModels(detector: detector, depth: depth)
@@ -80,9 +81,15 @@ extension See {
         let following = userData.map { data in
             let store = data.settings
             return Task { [wording] in
+                // Only what changed after start: the options given on the command line keep winning.
+                var previous = stored
                 for await settings in store.changes() {
                     guard !Task.isCancelled else { break }
-                    controls.update(Self.sessionUpdate(from: settings, wording: wording, depthModel: hasDepthModel))
+                    guard settings != previous else { continue }
+                    var update = Self.sessionUpdate(from: settings, wording: wording, depthModel: hasDepthModel)
+                    if settings.batterySaver == previous?.batterySaver { update.batterySaver = nil }
+                    previous = settings
+                    controls.update(update)
                 }
             }
         }
@@ -107,7 +114,7 @@ extension See {
         if let find = live.find {
             return .find(try FindTarget.resolve(name: find, classNames: classNames, phrasebook: describer.phrasebook))
         }
-        if let mode = live.mode { return mode.guidanceMode }
+        if let mode = try live.guidanceMode() { return mode }
         return stored.map { LiveMode(stored: $0.scanning.mode).guidanceMode } ?? .continuous
     }
 

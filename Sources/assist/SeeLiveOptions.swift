@@ -8,7 +8,7 @@ import Storage
 /// The options of `assist see` that only a live input takes.
 struct LiveOptions: ParsableArguments {
     @Option(help: "How to guide: continuous (new objects, objects that came closer, hazards), on-demand (only when asked: --at \"3:scan now\"), explore (a left-to-right summary on request) or navigate (obstacles in the walking corridor). Default: the stored scanning.mode setting, else continuous.")
-    var mode: LiveMode?
+    var mode: String?
 
     @Option(help: ArgumentHelp("Find mode: only this category (\"chair\", \"person\"), with direction and distance until found.", valueName: "category"))
     var find: String?
@@ -37,30 +37,46 @@ struct LiveOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A folder of pictures is played at this many pictures per second.", valueName: "per second"))
     var folderRate: Double = 1
 
-    func validate() throws {
-        if mode != nil && find != nil { throw ValidationError("Use either --mode or --find, not both.") }
-        if let interval, !(interval > 0 && interval.isFinite) { throw ValidationError("--interval must be a number of seconds above 0, not \(interval).") }
-        if !(watchdog > 0 && watchdog.isFinite) { throw ValidationError("--watchdog must be a number of seconds above 0, not \(watchdog).") }
-        if !(afterUse >= 0 && afterUse.isFinite) { throw ValidationError("--after-use must be 0 (never) or a number of minutes, not \(afterUse).") }
-        if let frameCost, !(frameCost >= 0 && frameCost.isFinite) { throw ValidationError("--frame-cost must be 0 or more seconds, not \(frameCost).") }
-        if !(folderRate > 0 && folderRate.isFinite) { throw ValidationError("--folder-rate must be above 0, not \(folderRate).") }
-        if let find, find.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--find needs a category, for example --find chair.") }
+    /// Checked when the live loop starts rather than in `validate()`: the live contract gives a bad
+    /// option exit status 2, like every other start-up failure (ArgumentParser's own is 64).
+    func check() throws(CommandFailure) {
+        func bad(_ sentence: String) -> CommandFailure { CommandFailure(sentence, exitCode: 2) }
+        if mode != nil && find != nil { throw bad("Use either --mode or --find, not both.") }
+        _ = try guidanceMode()
+        if let interval, !(interval > 0 && interval.isFinite) { throw bad("--interval must be a number of seconds above 0, not \(interval).") }
+        if !(watchdog > 0 && watchdog.isFinite) { throw bad("--watchdog must be a number of seconds above 0, not \(watchdog).") }
+        if !(afterUse >= 0 && afterUse.isFinite) { throw bad("--after-use must be 0 (never) or a number of minutes, not \(afterUse).") }
+        if let frameCost, !(frameCost >= 0 && frameCost.isFinite) { throw bad("--frame-cost must be 0 or more seconds, not \(frameCost).") }
+        if !(folderRate > 0 && folderRate.isFinite) { throw bad("--folder-rate must be above 0, not \(folderRate).") }
+        if let find, find.trimmingCharacters(in: .whitespaces).isEmpty { throw bad("--find needs a category, for example --find chair.") }
         _ = try scheduledCommands()
     }
 
+    /// --mode as a guidance mode; nil when not given.
+    func guidanceMode() throws(CommandFailure) -> GuidanceMode? {
+        guard let mode else { return nil }
+        let name = mode.lowercased() == "navigation" ? "navigate" : mode.lowercased()
+        guard let known = LiveMode(rawValue: name) else {
+            throw CommandFailure("--mode must be continuous, on-demand, explore or navigate, not \(mode).", exitCode: 2)
+        }
+        return known.guidanceMode
+    }
+
     /// `--at` values as commands on the session clock.
-    func scheduledCommands() throws -> [ScheduledCommand] {
-        try at.map { text in
+    func scheduledCommands() throws(CommandFailure) -> [ScheduledCommand] {
+        var commands: [ScheduledCommand] = []
+        for text in at {
             guard let colon = text.firstIndex(of: ":"),
                   let seconds = Double(text[..<colon].trimmingCharacters(in: .whitespaces)), seconds >= 0, seconds.isFinite else {
-                throw ValidationError("--at takes SECONDS:COMMAND, for example --at \"3:scan now\", not \"\(text)\".")
+                throw CommandFailure("--at takes SECONDS:COMMAND, for example --at \"3:scan now\", not \"\(text)\".", exitCode: 2)
             }
             let phrase = String(text[text.index(after: colon)...])
             guard let command = BuiltInSessionCommands.parse(phrase) else {
-                throw ValidationError("--at: \"\(phrase.trimmingCharacters(in: .whitespaces))\" is not a command assist understands; try scan now, explore, are there any obstacles, find chair, mode navigate, pause, resume or exit.")
+                throw CommandFailure("--at: \"\(phrase.trimmingCharacters(in: .whitespaces))\" is not a command assist understands; try scan now, explore, are there any obstacles, find chair, mode navigate, pause, resume or exit.", exitCode: 2)
             }
-            return ScheduledCommand(atSeconds: seconds, command: command)
+            commands.append(ScheduledCommand(atSeconds: seconds, command: command))
         }
+        return commands
     }
 
     /// The live-only options given, for the error when they come with pictures.
@@ -78,7 +94,7 @@ struct LiveOptions: ParsableArguments {
 }
 
 /// `--mode` values.
-enum LiveMode: String, ExpressibleByArgument, CaseIterable {
+enum LiveMode: String, CaseIterable {
     case continuous
     case onDemand = "on-demand"
     case explore

@@ -29,6 +29,8 @@ public struct ModePhrases: Sendable, Equatable, Decodable {
         public var count: PluralForms
         /// "{count}, from left: {items}."
         public var summary: String
+        /// "{count}: {items}." — one object has no left-to-right order to announce.
+        public var summaryOne: String
         /// "{object}, {distance}, {direction}"
         public var item: String
         public var itemSeparator: String
@@ -48,6 +50,8 @@ public struct ModePhrases: Sendable, Equatable, Decodable {
         public var aheadYes: String
         public var aheadNo: String
         public var cannotDetect: String
+        /// "Find" with no name after it.
+        public var nameMissing: String
         public var nameSeparator: String
     }
 

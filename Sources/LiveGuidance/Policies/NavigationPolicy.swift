@@ -5,7 +5,8 @@ import Speech
 /// cue, each warned about when it first enters a band and again only when it comes into a closer
 /// one (far → near → critical → inside the user's proximity threshold; a short time to
 /// collision moves it up early); "Path clear." once when the corridor was blocked and the cue
-/// sees it free again.
+/// sees it free again. The class-free cue carries no time to collision (it has no track to
+/// follow); its urgency comes from distance alone.
 struct NavigationPolicy: Sendable {
     private struct Remembered: Sendable {
         /// The band the obstacle is in now (for hysteresis).
@@ -26,8 +27,8 @@ struct NavigationPolicy: Sendable {
         blocked = false
     }
 
-    /// `hazardLabels`: categories the hazard policy speaks about; they still block the corridor
-    /// but are not warned about twice.
+    /// Objects of the hazard categories block the corridor like any other, but the hazard policy
+    /// warns about them (with their own tone), so they are not warned about twice.
     mutating func announcements(for observation: SceneObservation, settings: GuidanceSettings,
                                 speech: SpokenObjects) -> [Announcement] {
         let time = observation.timeSeconds

@@ -174,13 +174,14 @@ extension GuidanceSession {
         for ended in tracking.ended {
             feedback.queue.objectLeftView(contentKey: "\(ended.label)#\(ended.id.rawValue)")
         }
+        dropStaleBacklog(at: spokenAt)
         let records = announcements.map { say($0, at: spokenAt) }
         var timings = CycleTimings()
         timings.captureMilliseconds = captureMilliseconds
         timings.analysisMilliseconds = analysisSeconds * 1000
         timings.inferenceMilliseconds = report.timings.inferenceMilliseconds
         timings.guidanceMilliseconds = guidanceMilliseconds
-        let cycle = CycleReport(time: frame.timestampSeconds, state: state, mode: policy.mode.name, paused: paused,
+        let cycle = CycleReport(time: captureSeconds, state: state, mode: policy.mode.name, paused: paused,
                                 event: nil, objects: report.objects, tracks: tracking.tracks.map(TrackSummary.init),
                                 corridor: corridor.map(CorridorSummary.init), quality: report.quality,
                                 announcements: records.flatMap { $0 }, timings: timings)

@@ -75,7 +75,7 @@ public struct SpokenLine: Sendable, Equatable {
 
 /// The `--json` line for one analysed frame.
 public struct CycleReport: Sendable, Encodable {
-    /// The frame's time on the session clock.
+    /// When the frame was captured, on the session clock (its timestamp offline).
     public var time: Double
     public var state: SessionState
     public var mode: String
