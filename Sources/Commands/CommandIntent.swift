@@ -43,3 +43,18 @@ public enum SlotKind: String, CaseIterable, Sendable, Codable {
     /// A language by name: "French".
     case language
 }
+
+/// Sentences the layer carrying out commands needs beyond confirmations, named here so a
+/// language file missing one fails when loaded.
+public enum ControlSentence: String, CaseIterable, Sendable {
+    /// "{plural} warn of danger, so they are still announced." (a hazard cannot be ignored)
+    case hazardStillAnnounced
+    /// "Settings cannot be changed now: {reason}"
+    case settingsUnavailable
+    /// "{minimum}" and "{maximum}" in percent.
+    case confidenceRange
+    /// "{minimum}" and "{maximum}" in words per minute.
+    case rateRange
+    /// "That could not be changed: {reason}"
+    case notChanged
+}

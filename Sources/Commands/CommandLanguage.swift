@@ -22,6 +22,8 @@ public struct CommandLanguage: Sendable {
     /// words); beyond, and up to `suggestionShare`, offer it as "Did you mean …?".
     static let acceptedShare = 0.34
     static let suggestionShare = 0.5
+    /// At most one near-miss word (no wrong or missing word) around a value that is not known.
+    static let unknownValueWordCost = 0.5
 
     /// The language shipped for `language` ("en").
     public init(language: String = "en", categories: [String]) throws {
@@ -67,6 +69,9 @@ public struct CommandLanguage: Sendable {
             }
         }
         self.phrases = phrases
+        for sentence in ControlSentence.allCases where file.control[sentence.rawValue] == nil {
+            throw CommandLanguageError.missingSentence(language: file.language, name: sentence.rawValue)
+        }
     }
 
     /// The languages with a file in `Languages/`, sorted.
@@ -82,7 +87,8 @@ public struct CommandLanguage: Sendable {
     public func interpret(_ text: String) -> Interpretation {
         let words = normalizer.words(text)
         guard !words.isEmpty else { return .notUnderstood }
-        let matcher = PhraseMatcher(readSlot: readSlot, longestSlotWords: 8)
+        let memo = CategoryVocabulary.LookupMemo()
+        let matcher = PhraseMatcher(readSlot: { readSlot($0, $1, memo: memo) }, longestSlotWords: 8)
         var cache: [SlotCacheKey: (value: SlotValue, cost: Double)?] = [:]
         var best: PhraseMatch?
         for phrase in phrases {
@@ -97,7 +103,9 @@ public struct CommandLanguage: Sendable {
         let slotLeftOut = best.hasSlot && best.slotWords == nil
         if best.wordCost <= Self.acceptedShare * allowance, !slotLeftOut {
             if let command = command(from: best) { return .understood(command) }
-            if let kind = best.intent.slot {
+            // Words it cannot read in the slot are only named back when the rest was said
+            // nearly right: "what is the weather" is not "where is the {category}".
+            if let kind = best.intent.slot, best.wordCost <= Self.unknownValueWordCost {
                 return .unknownValue(best.intent, slot: kind, heard: (best.slotWords ?? []).joined(separator: " "))
             }
         }
@@ -113,10 +121,11 @@ public struct CommandLanguage: Sendable {
         return a.cost / Double(max(1, a.elements.count)) < b.cost / Double(max(1, b.elements.count)) - 1e-9
     }
 
-    private func readSlot(_ kind: SlotKind, _ words: ArraySlice<String>) -> (value: SlotValue, cost: Double)? {
+    private func readSlot(_ kind: SlotKind, _ words: ArraySlice<String>,
+                          memo: CategoryVocabulary.LookupMemo) -> (value: SlotValue, cost: Double)? {
         switch kind {
         case .category, .categories:
-            return vocabulary.read(words, single: kind == .category).map { (.categories($0.selection), $0.cost) }
+            return vocabulary.read(words, single: kind == .category, memo: memo).map { (.categories($0.selection), $0.cost) }
         case .fraction, .number:
             return numbers.read(words).map { (.number($0), 0) }
         case .language:
@@ -200,6 +209,17 @@ public struct CommandLanguage: Sendable {
         case .notUnderstood:
             return replies.notUnderstood + " " + replies.sayHelp
         }
+    }
+
+    /// Detector categories as a selection, for sentences about them ("cars and buses").
+    public func selection(of categories: [String]) -> CategorySelection {
+        CategorySelection(categories: categories, singular: vocabulary.list(categories),
+                          plural: vocabulary.list(categories.map(vocabulary.plural(of:))))
+    }
+
+    /// A sentence of the control layer with its placeholders filled.
+    public func sentence(_ name: ControlSentence, _ values: [String: String] = [:]) -> String {
+        Self.sentence(file.control[name.rawValue] ?? name.rawValue, values)
     }
 
     /// The phrase offered for `intent` in help ("find a chair").

@@ -7,6 +7,7 @@ public enum CommandLanguageError: UserFacingError, Equatable {
     case badPattern(pattern: String, problem: String)
     case missingIntent(language: String, intent: String)
     case wrongSlot(intent: String, pattern: String)
+    case missingSentence(language: String, name: String)
 
     public var userMessage: String {
         switch self {
@@ -20,6 +21,8 @@ public enum CommandLanguageError: UserFacingError, Equatable {
             return "The command file for \(language) has no phrases for \(intent)."
         case .wrongSlot(let intent, let pattern):
             return "The pattern \"\(pattern)\" does not carry the value that \(intent) needs."
+        case .missingSentence(let language, let name):
+            return "The command file for \(language) has no sentence \(name)."
         }
     }
 }

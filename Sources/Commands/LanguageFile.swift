@@ -97,6 +97,8 @@ struct LanguageFile: Sendable, Decodable {
     var slotExamples: [String: String]
     var intents: [String: Intent]
     var replies: Replies
+    /// Sentences of the control layer, by `ControlSentence` name.
+    var control: [String: String]
     var help: Help
     var tutorial: [String]
 }

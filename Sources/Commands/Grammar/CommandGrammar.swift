@@ -87,8 +87,13 @@ extension CommandLanguage {
             let inner = parts.map { jsgfExpansion($0, words: &words) }.joined(separator: " ")
             return parts.count == 1 ? inner : "( \(inner) )"
         case .choice(let options):
-            let empty = options.contains(.sequence([]))
-            let kept = options.filter { $0 != .sequence([]) }.map { jsgfExpansion($0, words: &words) }
+            // "[now | again]" parses as a choice of (a choice of now and again) and nothing.
+            let flat = options.flatMap { option -> [PhrasePattern] in
+                if case .choice(let inner) = option { return inner }
+                return [option]
+            }
+            let empty = flat.contains(.sequence([]))
+            let kept = flat.filter { $0 != .sequence([]) }.map { jsgfExpansion($0, words: &words) }
             return empty ? "[ \(kept.joined(separator: " | ")) ]" : "( \(kept.joined(separator: " | ")) )"
         }
     }

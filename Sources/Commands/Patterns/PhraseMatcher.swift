@@ -33,6 +33,24 @@ struct PhraseMatcher {
     let readSlot: (SlotKind, ArraySlice<String>) -> (value: SlotValue, cost: Double)?
     /// No slot value is longer than this many words ("cars, buses, trucks and people").
     let longestSlotWords: Int
+    /// Word costs already worked out for this utterance: many phrases share words.
+    private let wordCosts = WordCostMemo()
+
+    init(readSlot: @escaping (SlotKind, ArraySlice<String>) -> (value: SlotValue, cost: Double)?, longestSlotWords: Int) {
+        self.readSlot = readSlot
+        self.longestSlotWords = longestSlotWords
+    }
+
+    private final class WordCostMemo {
+        var costs: [String: [String: Double]] = [:]
+
+        func cost(heard: String, expected: String) -> Double {
+            if let known = costs[heard]?[expected] { return known }
+            let cost = WordDistance.cost(heard: heard, expected: expected)
+            costs[heard, default: [:]][expected] = cost
+            return cost
+        }
+    }
 
     /// The cost of words in a slot that mean nothing it accepts: one substitution, so "find a
     /// unicorn" still lines up with "find a {category}" better than with any other phrase.
@@ -58,7 +76,7 @@ struct PhraseMatcher {
                 relax(i, j + 1, here + 1, .skipElement)
                 switch elements[j] {
                 case .word(let expected):
-                    if i < n { relax(i + 1, j + 1, here + WordDistance.cost(heard: words[i], expected: expected), .word) }
+                    if i < n { relax(i + 1, j + 1, here + wordCosts.cost(heard: words[i], expected: expected), .word) }
                 case .slot(let kind):
                     guard i < n else { continue }
                     for end in (i + 1)...min(n, i + longestSlotWords) {

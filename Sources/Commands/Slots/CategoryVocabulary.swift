@@ -69,7 +69,7 @@ struct CategoryVocabulary: Sendable {
 
     /// Reads `words` as a list of names (or exactly one when `single`); returns the selection and
     /// how far from exact it was (0 exact; near misses cost their share of changed letters).
-    func read(_ words: ArraySlice<String>, single: Bool) -> (selection: CategorySelection, cost: Double)? {
+    func read(_ words: ArraySlice<String>, single: Bool, memo: LookupMemo) -> (selection: CategorySelection, cost: Double)? {
         let words = Array(words)
         let count = words.count
         // best[i]: cheapest reading of words[0..<i] as names and list words.
@@ -82,7 +82,7 @@ struct CategoryVocabulary: Sendable {
             }
             for length in 1...min(longestTermWords, count - start) {
                 let term = words[start..<(start + length)].joined(separator: " ")
-                guard let (entry, cost) = lookUp(term) else { continue }
+                guard let (entry, cost) = memo.lookUp(term, in: self) else { continue }
                 relax(&best, at: start + length, cost: reached.cost + cost, names: reached.names + [entry])
             }
         }
@@ -100,8 +100,22 @@ struct CategoryVocabulary: Sendable {
         best[index] = (cost, names)
     }
 
+    /// Terms already looked up for one utterance: every slot span reads the same words again.
+    final class LookupMemo {
+        private var found: [String: (Entry, Double)?] = [:]
+
+        init() {}
+
+        func lookUp(_ term: String, in vocabulary: CategoryVocabulary) -> (Entry, Double)? {
+            if let known = found[term] { return known }
+            let result = vocabulary.lookUp(term)
+            found[term] = .some(result)
+            return result
+        }
+    }
+
     /// An exact term, else the nearest term within a near miss ("chiar" → chair).
-    private func lookUp(_ term: String) -> (Entry, Double)? {
+    func lookUp(_ term: String) -> (Entry, Double)? {
         if let entry = entries[term] { return (entry, 0) }
         var nearest: (entry: Entry, cost: Double, term: String)?
         for (candidate, entry) in entries {

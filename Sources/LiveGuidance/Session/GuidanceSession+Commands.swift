@@ -61,6 +61,9 @@ extension GuidanceSession {
             }
         case .stopTalking:
             feedback.queue.stop()
+        case .say(let sentence):
+            // Keyed by time: the same answer asked for twice ("help") is said twice.
+            say(Utterance(sentence, priority: .answer, contentKey: "command@\(time)"), at: time)
         case .quit:
             say(Utterance(sentences.goodbye, priority: .answer, contentKey: "session:goodbye", earcon: .stopped), at: time)
             emitEvent("goodbye")
