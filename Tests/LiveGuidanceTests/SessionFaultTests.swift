@@ -10,6 +10,7 @@ struct SessionFaultTests {
     @Test("a detection that hangs past the watchdog is cancelled, says Detection failed and stops the run")
     func stalledDetection() async throws {
         let harness = SessionHarness(ScriptedAnalyzer(.hangs)) { ScriptedFrameSource(frameCount: 50) }
+        harness.configuration.watchdogSeconds = 0.3
         let start = Date()
         let (session, ending) = try await harness.run()
         #expect(ending == .detectionFailed)

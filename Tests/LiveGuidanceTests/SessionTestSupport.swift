@@ -87,9 +87,14 @@ final class SessionHarness {
     let queue = UtteranceQueue(voice: SteadyToneVoice(), settings: UtteranceQueueSettings(pauseSeconds: 0.1))
     private(set) var states: [SessionState] = []
     private(set) var reports: [CycleReport] = []
+    /// Everything queued to be said, heard or not.
+    private(set) var said: [SpokenLine] = []
     private(set) var madeAnalyzers = 0
     private(set) var releasedModels = 0
     var configuration: SessionConfiguration
+
+    private var speaker: SpeakerOutput?
+    private var firstAnalyzer: (any SceneAnalyzing)?
 
     init(_ analyzer: ScriptedAnalyzer = ScriptedAnalyzer(), kind: FrameInput.Kind = .recording,
          frameCostSeconds: Double = 0.1, source: @escaping @Sendable () -> ScriptedFrameSource) {
@@ -97,10 +102,22 @@ final class SessionHarness {
         configuration = SessionConfiguration(
             input: FrameInput(name: "scripted.mp4", kind: kind) { _ in source() },
             clock: .input(audio: audio, frameCostSeconds: frameCostSeconds))
-        configuration.watchdogSeconds = 0.3
+        // Generous: test machines are busy; the watchdog's own test sets a short limit.
+        configuration.watchdogSeconds = 3
     }
 
-    func run(mode: GuidanceMode = .continuous) async throws -> (GuidanceSession, SessionEnding) {
+    /// Live instead: the wall clock, with the queue played in real time into nothing.
+    func playLive() throws {
+        let output = SpeakerOutput(queue: queue, device: PacedNullPlayback(),
+                                   feedback: Feedback(queue: queue, vibration: nil, report: { _ in }))
+        try output.start()
+        speaker = output
+        configuration.clock = .realTime(outputLatencySeconds: 0)
+    }
+
+    /// `firstAnalyzer`: what the supply hands out first (later, and when it is nil, `analyzer`).
+    func run(mode: GuidanceMode = .continuous, firstAnalyzer: (any SceneAnalyzing)? = nil) async throws -> (GuidanceSession, SessionEnding) {
+        self.firstAnalyzer = firstAnalyzer
         let session = try makeSession(mode: mode)
         let ending = try await session.run()
         return (session, ending)
@@ -110,6 +127,7 @@ final class SessionHarness {
         let describer = try SceneDescriber()
         let supply = AnalyzerSupply(make: { [self] _ in
             madeAnalyzers += 1
+            if madeAnalyzers == 1, let firstAnalyzer { return firstAnalyzer }
             return analyzer
         }, release: { [self] in releasedModels += 1 })
         let session = GuidanceSession(configuration: configuration, analyzers: supply,
@@ -120,7 +138,7 @@ final class SessionHarness {
             switch event {
             case .stateChanged(let state, _): states.append(state)
             case .cycle(let report): reports.append(report)
-            case .said: break
+            case .said(let line): said.append(line)
             }
         }
         return session

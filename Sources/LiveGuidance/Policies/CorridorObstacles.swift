@@ -29,20 +29,27 @@ enum CorridorObstacles {
     static func find(in observation: SceneObservation, speech: SpokenObjects,
                      corridorWidthMeters: Double = WalkingCorridor.defaultWidthMeters) -> [CorridorObstacle] {
         var obstacles: [CorridorObstacle] = []
-        for track in observation.tracking.tracks where track.isVisible && track.isConfirmed {
+        // Distances of objects in the corridor seen in one frame only: not yet worth a warning,
+        // but enough to keep the class-free cue from calling the same thing "Obstacle" meanwhile.
+        var unconfirmedMeters: [Double] = []
+        for track in observation.tracking.tracks where track.isVisible {
             let object = speech.located(track)
             guard let meters = object.distance.meters, meters <= lookAheadMeters
                     || (track.timeToCollisionSeconds ?? .infinity) < ObstacleUrgency.criticalTimeToCollisionSeconds
             else { continue }
             let lateralMeters = meters * tan(object.direction.angleDegrees * .pi / 180)
             guard abs(lateralMeters) <= corridorWidthMeters / 2 else { continue }
+            guard track.isConfirmed else {
+                unconfirmedMeters.append(meters)
+                continue
+            }
             obstacles.append(CorridorObstacle(key: "obstacle\(track.id)", distanceMeters: meters,
                                               timeToCollisionSeconds: track.timeToCollisionSeconds,
                                               directionDegrees: object.direction.angleDegrees, object: object))
         }
         if let meters = observation.corridor?.nearestObstacleMeters, meters.isFinite, meters > 0, meters <= lookAheadMeters {
-            let seenAsObject = obstacles.contains {
-                abs($0.distanceMeters - meters) <= max(0.5, sameObstacleRelativeDifference * $0.distanceMeters)
+            let seenAsObject = (obstacles.map(\.distanceMeters) + unconfirmedMeters).contains {
+                abs($0 - meters) <= max(0.5, sameObstacleRelativeDifference * $0)
             }
             if !seenAsObject {
                 obstacles.append(CorridorObstacle(key: "corridor", distanceMeters: meters, timeToCollisionSeconds: nil,

@@ -3,9 +3,10 @@ import Speech
 /// Distances cut into ordinal bands (0 = closest), so that "came markedly closer" is a band
 /// change rather than every small change of an estimate that is off by 15–30 % anyway.
 ///
-/// Moving to a farther band needs the distance to pass the edge by `hysteresis` (15 %, about one
-/// standard error of the geometric cues): an object hovering at an edge does not flip between
-/// bands, and so is not re-announced each time it comes back over the edge.
+/// A band change needs the distance to pass the edge by a margin: `hysteresis` (15 %, about one
+/// standard error of the geometric cues) to go farther, half of it to come closer, so an object
+/// hovering at an edge neither flips between bands nor is re-announced at each crossing, while
+/// a real approach is still told promptly.
 struct DistanceBands: Sendable, Equatable {
     /// Upper edges of the bands in meters, closest first; beyond the last edge is one more band.
     let edgesMeters: [Double]
@@ -18,14 +19,22 @@ struct DistanceBands: Sendable, Equatable {
     /// The band for an unknown distance: farther than every measured one.
     var unknownBand: Int { edgesMeters.count + 1 }
 
-    /// The band of `meters`, held at `previous` while the distance is only just past its far edge.
+    /// The band of `meters`, kept at `previous` while the distance is only just past its edge.
     func band(forMeters meters: Double?, previous: Int? = nil) -> Int {
         guard let meters, meters.isFinite else { return unknownBand }
-        let raw = edgesMeters.firstIndex { meters < $0 } ?? edgesMeters.count
-        if let previous, previous < edgesMeters.count, raw > previous, meters < edgesMeters[previous] * (1 + hysteresis) {
-            return previous
+        let raw = plainBand(meters)
+        guard let previous else { return raw }
+        if raw > previous, previous < edgesMeters.count {
+            return meters < edgesMeters[previous] * (1 + hysteresis) ? previous : raw
+        }
+        if raw < previous {
+            return max(raw, min(previous, plainBand(meters * (1 + hysteresis / 2))))
         }
         return raw
+    }
+
+    private func plainBand(_ meters: Double) -> Int {
+        edgesMeters.firstIndex { meters < $0 } ?? edgesMeters.count
     }
 }
 

@@ -48,11 +48,9 @@ struct FindPolicy: Sendable {
         let time = observation.timeSeconds
         let candidates = observation.tracking.tracks
             .filter { $0.isVisible && $0.isConfirmed && target.categories.contains($0.label) }
-            .map { speech.located($0) }
-        let trackIDs = observation.tracking.tracks
-            .filter { $0.isVisible && $0.isConfirmed && target.categories.contains($0.label) }.map(\.id)
-        guard let nearest = speech.describer.orderedForSpeech(candidates).first,
-              let index = candidates.firstIndex(of: nearest) else {
+            .map { (id: $0.id, object: speech.located($0)) }
+        guard let nearest = speech.describer.orderedForSpeech(candidates.map(\.object)).first,
+              let id = candidates.first(where: { $0.object == nearest })?.id else {
             if time - (lastSeenSeconds ?? startedSeconds) >= settings.findTimeoutSeconds {
                 let sentence = ModePhrases.fill(speech.phrases.find.notFound, ["target": target.spokenName])
                 return ([Announcement(Utterance(ModePhrases.capitalized(sentence), priority: .answer,
@@ -61,7 +59,6 @@ struct FindPolicy: Sendable {
             return ([], .searching)
         }
         lastSeenSeconds = time
-        let id = trackIDs[index]
         let meters = nearest.distance.meters
         let direction = nearest.direction.horizontal
 

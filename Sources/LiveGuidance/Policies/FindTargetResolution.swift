@@ -63,7 +63,7 @@ extension FindTarget {
     }
 
     /// The supported names most like `name`: those sharing its beginning first, then by edit
-    /// distance (Levenshtein), ties in the model's order.
+    /// distance (with transpositions), ties in the model's order.
     static func closestNames(to name: String, among names: [String]) -> [String] {
         var seen = Set<String>()
         let unique = names.filter { seen.insert($0).inserted }
@@ -75,20 +75,24 @@ extension FindTarget {
         return scored.sorted { $0 < $1 }.prefix(suggestionCount).map { unique[$0.2] }
     }
 
-    /// Levenshtein distance: insertions, deletions and substitutions of one character each cost 1.
+    /// Edit distance with adjacent transpositions (optimal string alignment, Damerau's extension
+    /// of Levenshtein): a swapped pair of letters, the commonest typing slip ("chiar"), costs 1.
     static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         guard !a.isEmpty else { return b.count }
         guard !b.isEmpty else { return a.count }
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
+        var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
         for i in 1...a.count {
-            current[0] = i
             for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                let substitution = a[i - 1] == b[j - 1] ? 0 : 1
+                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + substitution)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+                }
             }
-            swap(&previous, &current)
         }
-        return previous[b.count]
+        return table[a.count][b.count]
     }
 }

@@ -97,10 +97,9 @@ public struct GuidancePolicy: Sendable {
     }
 
     /// Whether the loop should compute the class-free corridor cue (costly) for the next frames:
-    /// in navigation, and for a pending "are there any obstacles?" or "is there a … ahead?".
+    /// in navigation, and for a pending "are there any obstacles?".
     public var wantsCorridor: Bool {
         if case .navigate = mode { return true }
-        if case .find(let target) = mode, target.aheadOnly { return true }
         return pending.contains(.checkObstacles)
     }
 
@@ -150,23 +149,29 @@ public struct GuidancePolicy: Sendable {
             }
         }
         let answered = !pending.isEmpty
+        // What a full description or a summary just named is not announced again as new.
+        let describedEverything = pending.contains(.scanNow) || pending.contains(.explore)
+        let answeredObstacles = pending.contains(.checkObstacles)
         pending = []
 
         let condition = ViewCondition(observation, describer: describer)
         switch mode {
         case .continuous:
-            if !answered, let notice = viewNotice.notice(for: condition, reportsEmptyView: true, phrases: phrases) {
-                result.append(notice)
-            }
-            result += continuous.announcements(for: observation.tracking, alreadySaid: hazards.announcedTrackIDs,
-                                               speech: speech)
+            // An answer already said what the view is like; the episode still counts as begun.
+            let notice = viewNotice.notice(for: condition, reportsEmptyView: true, phrases: phrases)
+            if !answered, let notice { result.append(notice) }
+            var alreadySaid = hazards.announcedTrackIDs
+            if describedEverything { alreadySaid.formUnion(observation.tracking.visibleTracks.map(\.id)) }
+            result += continuous.announcements(for: observation.tracking, alreadySaid: alreadySaid, speech: speech)
         case .onDemand, .explore:
             break
         case .navigate:
-            if !answered, let notice = viewNotice.notice(for: condition, reportsEmptyView: false, phrases: phrases) {
-                result.append(notice)
-            }
-            result += navigation.announcements(for: observation, settings: settings, speech: speech)
+            let notice = viewNotice.notice(for: condition, reportsEmptyView: false, phrases: phrases)
+            if !answered, let notice { result.append(notice) }
+            // The policy still follows the corridor; its warnings are dropped when the answer to
+            // "are there any obstacles?" has just named the same obstacles.
+            let warnings = navigation.announcements(for: observation, settings: settings, speech: speech)
+            if !answeredObstacles { result += warnings }
         case .find:
             guard var finding else { break }
             if !finding.target.aheadOnly,

@@ -29,6 +29,8 @@ public struct ModePhrases: Sendable, Equatable, Decodable {
         public var count: PluralForms
         /// "{count}, from left: {items}."
         public var summary: String
+        /// "{count}: {items}." — one object has no left-to-right order to announce.
+        public var summaryOne: String
         /// "{object}, {distance}, {direction}"
         public var item: String
         public var itemSeparator: String

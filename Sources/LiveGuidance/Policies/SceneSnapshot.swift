@@ -59,7 +59,8 @@ struct SceneSnapshot: Sendable {
         let explore = speech.phrases.explore
         let count = ModePhrases.fill(explore.count.form(count: objects.count), ["count": String(objects.count)])
         let items = objects.map(speech.exploreItem(for:)).joined(separator: explore.itemSeparator)
-        let summary = ModePhrases.capitalized(ModePhrases.fill(explore.summary, ["count": count, "items": items]))
+        let summary = ModePhrases.capitalized(ModePhrases.fill(objects.count == 1 ? explore.summaryOne : explore.summary,
+                                                                   ["count": count, "items": items]))
         return Announcement(Utterance(summary, priority: .answer, contentKey: key))
     }
 }

@@ -253,9 +253,14 @@ extension GuidanceSession {
             end(.unreadableInput)
             return
         }
-        if case .camera = input.kind, !configuration.isOffline, configuration.cameraRetries > 0 {
+        // A camera gets its retries again once it has run for a minute since its last failure; one
+        // that keeps failing soon after each reopening uses them up.
+        if nowSeconds - lastCameraFailureSeconds > 60 { cameraRetriesLeft = configuration.cameraRetries }
+        lastCameraFailureSeconds = nowSeconds
+        if case .camera = input.kind, !configuration.isOffline, cameraRetriesLeft > 0 {
             say(Utterance(sentences.cameraRetrying, priority: .answer, contentKey: "session:retry", earcon: .error), at: nowSeconds)
-            for _ in 0..<configuration.cameraRetries {
+            while cameraRetriesLeft > 0 {
+                cameraRetriesLeft -= 1
                 try? await Task.sleep(for: .seconds(configuration.cameraRetryDelaySeconds))
                 if (try? openInput()) != nil { return }
             }

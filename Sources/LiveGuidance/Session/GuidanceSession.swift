@@ -56,6 +56,8 @@ public final class GuidanceSession {
     var toldUnreadableFrames = false
     var failedDetectionsInARow = 0
     var lastFrameWidthPixels: Int?
+    var cameraRetriesLeft = 0
+    var lastCameraFailureSeconds = -Double.infinity
     var scheduled: [ScheduledCommand]
 
     // Audio timeline.

@@ -1,0 +1,32 @@
+import Foundation
+import Guidance
+import Testing
+@testable import LiveGuidance
+
+@Suite("Mode sentences")
+struct ModeSentencesTests {
+    @Test("each mode change is confirmed in one sentence from en.modes.json", arguments: [
+        (GuidanceMode.continuous, "Continuous scanning on."), (.onDemand, "On-demand scanning. Say scan now."),
+        (.navigate, "Scene navigation on."), (.explore, "Scene exploration."),
+        (.find(FindTarget(categories: ["chair"], spokenName: "chair")), "Looking for chairs."),
+        (.find(FindTarget(categories: ["person"], spokenName: "person")), "Looking for people."),
+        (.find(FindTarget(categories: ["car", "bus", "truck"], spokenName: "vehicles")), "Looking for vehicles."),
+    ])
+    func confirmations(mode: GuidanceMode, sentence: String) throws {
+        var policy = GuidancePolicy(mode: .onDemand, describer: try SceneDescriber(language: "en"))
+        let said = policy.setMode(mode, atSeconds: 1)
+        #expect(said.map(\.utterance.text) == [sentence])
+        #expect(policy.mode == mode)
+    }
+
+    @Test("the shipped phrase file loads, and a language without one falls back to English")
+    func bundledPhrases() throws {
+        #expect(try ModePhrases.bundled().language == "en")
+        #expect(try ModePhrases.bundled(language: "xx").navigation.pathClear == "Path clear.")
+    }
+
+    @Test("a broken phrase file is refused with a typed error")
+    func brokenFile() {
+        #expect(throws: ModePhrasesError.self) { try ModePhrases(json: Data("{\"language\": \"en\"}".utf8)) }
+    }
+}

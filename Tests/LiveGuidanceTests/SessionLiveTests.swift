@@ -1,0 +1,69 @@
+import AssistCore
+import Foundation
+import Guidance
+@testable import LiveGuidance
+import Media
+import Synchronization
+import Testing
+
+@Suite("Guidance session on the wall clock")
+struct SessionLiveTests {
+    private let sentences = try! SessionSentences.bundled()
+
+    @Test("a recording played live is paced by its own clock, analysed frame by frame, and ends with End of video")
+    func recordingPlayedLive() async throws {
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 12, framesPerSecond: 20) }
+        try harness.playLive()
+        let start = Date()
+        let (session, ending) = try await harness.run()
+        #expect(ending == .inputEnded)
+        #expect(Date().timeIntervalSince(start) >= 0.55, "12 frames at 20 per second take 0.6 s to play")
+        #expect(harness.analyzer.analysedFrameTimes.count >= 3)
+        let said = session.transcript()
+        #expect(said.first?.text.hasSuffix(sentences.activated) == true)
+        #expect(said.last?.text.hasSuffix(sentences.endOfVideo) == true)
+        #expect(said.allSatisfy { $0.endSeconds >= $0.startSeconds })
+    }
+
+    @Test("a camera that stops is opened again, and when it stays gone the user hears The stream stopped")
+    func cameraLost() async throws {
+        let opens = Atomic<Int>(0)
+        let harness = SessionHarness(kind: .camera(devicePath: "/dev/video9")) {
+            opens.add(1, ordering: .relaxed)
+            return ScriptedFrameSource(frameCount: 4, framesPerSecond: 20, endError: .cameraDisconnected(device: "/dev/video9"))
+        }
+        harness.configuration.cameraRetries = 2
+        harness.configuration.cameraRetryDelaySeconds = 0.05
+        try harness.playLive()
+        let (session, ending) = try await harness.run()
+        #expect(ending == .streamStopped(reason: VideoInputError.cameraDisconnected(device: "/dev/video9").userMessage))
+        // Each reopened camera also stops after 4 frames, so every retry is used.
+        #expect(opens.load(ordering: .relaxed) >= 3)
+        // Queued, though the retries here are too quick for it to be heard before the end.
+        #expect(harness.said.contains { $0.utterance.text == sentences.cameraRetrying })
+        let said = session.transcript().map(\.text)
+        #expect(said.last?.contains(sentences.streamStopped) == true)
+        #expect(said.last?.contains("check that it is still plugged in") == true)
+    }
+
+    @Test("with a depth model that fails, guidance goes on with geometry and says so")
+    func depthModelFails() async throws {
+        let failingDepth = DepthFailingAnalyzer()
+        let fallback = ScriptedAnalyzer()
+        let harness = SessionHarness(fallback) { ScriptedFrameSource(frameCount: 20) }
+        let (session, ending) = try await harness.run(firstAnalyzer: failingDepth)
+        #expect(ending == .inputEnded)
+        #expect(harness.states.contains(.degraded))
+        #expect(session.transcript().contains { $0.text.hasSuffix(sentences.depthModelFailed) })
+        #expect(fallback.analysedFrameTimes.count > 5, "the frames after the failure are analysed without the depth model")
+    }
+}
+
+/// Fails as a broken depth model would, on every frame.
+final class DepthFailingAnalyzer: SceneAnalyzing {
+    let usesDepthModel = true
+    func analyze(_ frame: Frame) throws -> SceneReport {
+        throw VideoInputError.failed(name: "depth.onnx", reason: "inference failed")
+    }
+    func cancel() {}
+}
