@@ -93,6 +93,7 @@ public struct CommandLanguage: Sendable {
         var best: PhraseMatch?
         for phrase in phrases {
             for elements in phrase.expansions {
+                if let current = best, matcher.lowerBound(words, elements) > current.cost + 1e-9 { continue }
                 let candidate = matcher.match(words, intent: phrase.intent, elements: elements, cache: &cache)
                 if let current = best, !Self.isBetter(candidate, than: current) { continue }
                 best = candidate

@@ -25,10 +25,14 @@ struct GrammarTests {
         }
     }
 
-    @Test("every phrase the grammar can produce (with example values) is understood as its own intent")
+    @Test("phrases the grammar can produce (with example values) are understood as their own intent")
     func roundTrip() {
         #expect(grammar.phrases.count > 200)
-        for (intent, text) in grammar.phrases {
+        // Every fourth phrase, and each intent's first: the whole list takes half a minute in a debug build.
+        let sample = grammar.phrases.enumerated().filter { index, phrase in
+            index % 4 == 0 || grammar.phrases.firstIndex { $0.intent == phrase.intent } == index
+        }.map(\.element)
+        for (intent, text) in sample {
             let result = english.interpret(text)
             #expect(result.command?.intent == intent, "\"\(text)\" gave \(result), expected \(intent)")
         }

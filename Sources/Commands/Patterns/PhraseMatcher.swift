@@ -56,6 +56,29 @@ struct PhraseMatcher {
     /// unicorn" still lines up with "find a {category}" better than with any other phrase.
     static let unreadableSlotCost = 1.0
 
+    /// A cost no alignment of `words` with `elements` can beat, found without aligning: each
+    /// phrase word costs at least its distance to the nearest word said (left out or
+    /// substituted, it costs 1 unless something near was said), and without a slot to absorb
+    /// them, so does each word said. Phrases that cannot beat the best so far are skipped.
+    func lowerBound(_ words: [String], _ elements: [PhrasePattern.Element]) -> Double {
+        var phraseSide = 0.0
+        var hasSlot = false
+        var expected: [String] = []
+        for element in elements {
+            switch element {
+            case .slot: hasSlot = true
+            case .word(let word):
+                expected.append(word)
+                phraseSide += words.map { wordCosts.cost(heard: $0, expected: word) }.min() ?? 1
+            }
+        }
+        guard !hasSlot else { return phraseSide }
+        let saidSide = words.reduce(0.0) { total, word in
+            total + (expected.map { wordCosts.cost(heard: word, expected: $0) }.min() ?? 1)
+        }
+        return max(phraseSide, saidSide)
+    }
+
     private enum Step { case start, word, skipElement, extraWord, slot(from: Int) }
 
     func match(_ words: [String], intent: CommandIntent, elements: [PhrasePattern.Element],

@@ -62,8 +62,8 @@ extension GuidanceSession {
         case .stopTalking:
             feedback.queue.stop()
         case .say(let sentence):
-            // Keyed by time: the same answer asked for twice ("help") is said twice.
-            say(Utterance(sentence, priority: .answer, contentKey: "command@\(time)"), at: time)
+            // Keyed by time and text: the same answer asked for again later ("help") is said again.
+            say(Utterance(sentence, priority: .answer, contentKey: "command@\(time):\(sentence)"), at: time)
         case .quit:
             say(Utterance(sentences.goodbye, priority: .answer, contentKey: "session:goodbye", earcon: .stopped), at: time)
             emitEvent("goodbye")
