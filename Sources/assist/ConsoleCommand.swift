@@ -13,7 +13,7 @@ struct ConsoleCommand: AsyncParsableCommand {
         "[12.4 s] sentence" lines as with assist see. The end of input (Ctrl-D) ends the session, like "exit".
 
         INPUT is a video file, a camera (camera, camera:N, /dev/videoN), a stream URL or a folder of \
-        pictures; without one, the camera. Every option of assist see can follow it.
+        pictures; without one, the camera. Every option of assist see can follow it (assist see --help lists them).
 
         Examples:
           assist console
@@ -26,6 +26,8 @@ struct ConsoleCommand: AsyncParsableCommand {
     var arguments: [String] = []
 
     func run() async throws {
+        // Everything after the input is handed to assist see, so --help must be caught here.
+        if arguments.contains("--help") || arguments.contains("-h") { throw CleanExit.helpRequest(Self.self) }
         var seeArguments = arguments
         if seeArguments.first.map({ $0.hasPrefix("-") }) ?? true { seeArguments.insert("camera", at: 0) }
         let see: See
