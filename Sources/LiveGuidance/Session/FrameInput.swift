@@ -100,18 +100,51 @@ final class UnreadableFrameSkipper: FrameSource {
     /// Read by the session while a reading thread may be skipping: shared under a lock.
     var skipCounter: Counter { counts }
 
+    /// FFmpeg passes over damaged packets without a word (and gives up with "not a video" after
+    /// `damagedPacketsFFmpegGivesUpAfter` in a row); the frames it skipped show as a gap in the
+    /// timestamps, counted here as unreadable frames.
+    static let damagedPacketsFFmpegGivesUpAfter = 50
+    private var lastTimestamp: Double?
+    private var shortestInterval: Double?
+    private var failedSinceLastFrame = false
+    private var framesRead = 0
+
     func nextFrame() throws -> Frame? {
         while true {
             do {
-                let frame = try source.nextFrame()
+                guard let frame = try source.nextFrame() else { return nil }
+                countSkippedByDecoder(before: frame.timestampSeconds)
                 counts.reset()
+                framesRead += 1
                 return frame
             } catch let error as VideoInputError where Self.endsTheInput(error) {
                 throw error
             } catch {
-                if counts.increment() >= maximumInARow { throw SessionFault.unreadableInput(lastError: userMessage(for: error)) }
+                failedSinceLastFrame = true
+                let unreadable: Int
+                if case .notAVideo? = error as? VideoInputError, framesRead > 0 {
+                    unreadable = counts.increment(by: Self.damagedPacketsFFmpegGivesUpAfter)
+                } else {
+                    unreadable = counts.increment()
+                }
+                if unreadable >= maximumInARow { throw SessionFault.unreadableInput(lastError: userMessage(for: error)) }
             }
         }
+    }
+
+    private func countSkippedByDecoder(before timestamp: Double) {
+        defer {
+            lastTimestamp = timestamp
+            failedSinceLastFrame = false
+        }
+        guard let last = lastTimestamp else { return }
+        let interval = timestamp - last
+        guard interval > 0 else { return }
+        defer { shortestInterval = min(shortestInterval ?? interval, interval) }
+        // Errors thrown meanwhile were counted already (a folder's unreadable pictures).
+        guard let nominal = shortestInterval, !failedSinceLastFrame else { return }
+        let missing = Int((interval / nominal).rounded()) - 1
+        if missing >= 1 { _ = counts.increment(by: missing) }
     }
 
     static func endsTheInput(_ error: VideoInputError) -> Bool {
@@ -124,10 +157,10 @@ final class UnreadableFrameSkipper: FrameSource {
     /// Unreadable frames: in a row now, and in all.
     final class Counter: Sendable {
         private let state = Mutex<(inARow: Int, longestRun: Int, total: Int)>((0, 0, 0))
-        func increment() -> Int {
+        func increment(by count: Int = 1) -> Int {
             state.withLock {
-                $0.inARow += 1
-                $0.total += 1
+                $0.inARow += count
+                $0.total += count
                 $0.longestRun = max($0.longestRun, $0.inARow)
                 return $0.inARow
             }

@@ -65,9 +65,8 @@ extension GuidanceSession {
             // Keyed by time and text: the same answer asked for again later ("help") is said again.
             say(Utterance(sentence, priority: .answer, contentKey: "command@\(time):\(sentence)"), at: time)
         case .quit:
-            say(Utterance(sentences.goodbye, priority: .answer, contentKey: "session:goodbye", earcon: .stopped), at: time)
-            emitEvent("goodbye")
-            end(.userQuit)
+            end(.userQuit, saying: Utterance(sentences.goodbye, priority: .answer, contentKey: "session:goodbye", earcon: .stopped),
+                event: "goodbye")
         }
         publishSnapshot()
     }
@@ -214,14 +213,11 @@ extension GuidanceSession {
         degrade("unreadable frames", saying: sentences.unreadableFrames)
     }
 
-    /// The watchdog fired: the user must know at once that guidance stopped, so what was still
-    /// queued is dropped and this is the last thing heard.
+    /// The watchdog fired (or detection keeps failing): guidance stops, and says so.
     func detectionFailed() {
-        feedback.queue.stop()
-        say(Utterance(sentences.detectionFailed, priority: .hazard, contentKey: "session:detection-failed", earcon: .error),
-            at: nowSeconds)
-        emitEvent("detection failed")
-        end(.detectionFailed)
+        end(.detectionFailed, saying: Utterance(sentences.detectionFailed, priority: .hazard,
+                                                contentKey: "session:detection-failed", earcon: .error),
+            event: "detection failed")
     }
 
     func analysisFailed(_ error: any Error, analyzer failed: any SceneAnalyzing) {
@@ -246,11 +242,9 @@ extension GuidanceSession {
     /// The source threw: a lost camera is tried again; anything else ends the run.
     func inputFailed(_ error: any Error) async {
         if let fault = error as? SessionFault, case .unreadableInput = fault {
-            feedback.queue.stop()
-            say(Utterance(sentences.unreadableInput, priority: .hazard, contentKey: "session:unreadable", earcon: .error),
-                at: nowSeconds)
-            emitEvent("unreadable input")
-            end(.unreadableInput)
+            end(.unreadableInput, saying: Utterance(sentences.unreadableInput, priority: .hazard, contentKey: "session:unreadable",
+                                                    earcon: .error),
+                event: "unreadable input")
             return
         }
         // A camera gets its retries again once it has run for a minute since its last failure; one
@@ -265,32 +259,31 @@ extension GuidanceSession {
                 if (try? openInput()) != nil { return }
             }
         }
-        // Guidance has stopped: what was still queued about the scene is no longer true.
-        feedback.queue.stop()
         var phrases = [sentences.streamStopped]
         if case .camera = input.kind { phrases.append(userMessage(for: error)) }
-        say(Utterance(phrases, priority: .hazard, contentKey: "session:stream-stopped", earcon: .stopped), at: nowSeconds)
-        emitEvent("stream stopped")
-        end(.streamStopped(reason: userMessage(for: error)))
+        end(.streamStopped(reason: userMessage(for: error)),
+            saying: Utterance(phrases, priority: .hazard, contentKey: "session:stream-stopped", earcon: .stopped),
+            event: "stream stopped")
     }
 
     func endOfInput() {
         if input.kind == .recording {
-            say(Utterance(sentences.endOfVideo, priority: .status, contentKey: "session:end", earcon: .stopped), at: nowSeconds)
-            emitEvent("end of video")
-            end(.inputEnded)
+            end(.inputEnded, saying: Utterance(sentences.endOfVideo, priority: .status, contentKey: "session:end", earcon: .stopped),
+                event: "end of video")
         } else {
             // A camera or stream that ends without an error still ended unexpectedly.
-            say(Utterance(sentences.streamStopped, priority: .hazard, contentKey: "session:stream-stopped", earcon: .stopped),
-                at: nowSeconds)
-            emitEvent("stream stopped")
-            end(.streamStopped(reason: sentences.streamStopped))
+            end(.streamStopped(reason: sentences.streamStopped),
+                saying: Utterance(sentences.streamStopped, priority: .hazard, contentKey: "session:stream-stopped", earcon: .stopped),
+                event: "stream stopped")
         }
     }
 
-    func end(_ why: SessionEnding) {
+    /// Ends the run; `closing` is said last, when the session finishes (after the sentence being
+    /// heard, instead of anything still waiting: see `finish`).
+    func end(_ why: SessionEnding, saying closing: Utterance, event: String) {
         guard ending == nil else { return }
         ending = why
+        closingSentence = (closing, event)
         enter(.stopped)
     }
 }

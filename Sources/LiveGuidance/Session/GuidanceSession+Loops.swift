@@ -174,6 +174,7 @@ extension GuidanceSession {
         for ended in tracking.ended {
             feedback.queue.objectLeftView(contentKey: "\(ended.label)#\(ended.id.rawValue)")
         }
+        dropStaleBacklog(at: spokenAt)
         let records = announcements.map { say($0, at: spokenAt) }
         var timings = CycleTimings()
         timings.captureMilliseconds = captureMilliseconds

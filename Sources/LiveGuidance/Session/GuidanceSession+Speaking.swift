@@ -22,6 +22,7 @@ extension GuidanceSession {
         var records: [AnnouncementRecord] = []
         switch outcome {
         case .queued(let plan):
+            queuedAtSeconds[plan.id] = (time, plan.utterance)
             onEvent(.said(SpokenLine(timeSeconds: time, utterance: plan.utterance)))
             records.append(AnnouncementRecord(said: TranscriptEntry.text(for: plan.utterance),
                                               priority: announcement.utterance.priority.description, outcome: "queued",
@@ -36,6 +37,60 @@ extension GuidanceSession {
                                               outcome: "vibrated", firstAudioTime: nil, queueID: nil))
         }
         return records
+    }
+
+    /// Lets the utterance being heard finish (or, when nothing was heard yet, the first one: the
+    /// activation), then drops whatever still waits — unless an answer the user asked for is
+    /// among it and `keepingAnswers`: then everything waiting is heard first.
+    func settleSpeech(keepingAnswers: Bool) async {
+        let queue = feedback.queue
+        collectPlayback()
+        let answerWaiting = keepingAnswers && queuedAtSeconds.contains { id, queued in
+            queued.utterance.priority == .answer && history.startSeconds(ofQueueID: id) == nil
+        }
+        func speaking() -> Bool {
+            guard !queue.isIdle else { return false }
+            if answerWaiting { return true }
+            guard let last = queue.playbackLog.last else { return true }
+            return last.endFrame == nil
+        }
+        switch configuration.clock {
+        case .input(let audio, _):
+            // Small blocks: the queue's pause after an utterance is the moment to stop it.
+            let block = 64
+            var budget = Int(30 * queue.sampleRateHz)
+            while speaking() && budget > 0 {
+                do { try audio.consume(queue.renderBlock(frameCount: block)) } catch { break }
+                renderedAudioFrames += block
+                budget -= block
+            }
+        case .realTime:
+            let deadline = ContinuousClock.now + .seconds(answerWaiting ? 30 : 5)
+            while speaking() && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+        }
+        collectPlayback()
+        queue.stop()
+    }
+
+    /// Drops what waits in the queue when an announcement in it has waited longer than
+    /// `staleSpeechSeconds`: a warning heard that late describes a scene that has changed.
+    /// (Answers the user asked for do not go stale; they are kept.)
+    func dropStaleBacklog(at time: Double) {
+        collectPlayback()
+        queuedAtSeconds = queuedAtSeconds.filter { history.startSeconds(ofQueueID: $0.key) == nil }
+        let stale = queuedAtSeconds.values.contains { queued in
+            queued.utterance.priority != .answer && time - queued.seconds > configuration.staleSpeechSeconds
+        }
+        guard stale else { return }
+        let answers = queuedAtSeconds.sorted { $0.key < $1.key }.map(\.value.utterance).filter { $0.priority == .answer }
+        feedback.queue.stop()
+        queuedAtSeconds = [:]
+        // Answers were never heard: queued again (under a new key, or the repetition filter,
+        // which already counted them, would hold them back).
+        for var answer in answers {
+            answer.contentKey += "#requeued@\(time)"
+            _ = say(Announcement(answer), at: time)
+        }
     }
 
     /// Live: audio time t is heard at session time t + offset (+ the device's latency).

@@ -56,6 +56,9 @@ public final class GuidanceSession {
     var toldUnreadableFrames = false
     var failedDetectionsInARow = 0
     var lastFrameWidthPixels: Int?
+    var closingSentence: (utterance: Utterance, event: String)?
+    /// When each queued utterance was queued, on the session clock (for the stale backlog).
+    var queuedAtSeconds: [Int: (seconds: Double, utterance: Utterance)] = [:]
     var cameraRetriesLeft = 0
     var lastCameraFailureSeconds = -Double.infinity
     var scheduled: [ScheduledCommand]
@@ -129,10 +132,18 @@ public final class GuidanceSession {
         throw SessionStartupError(sentence)
     }
 
+    /// The closing sentence is the last thing heard, and not held up by a backlog: the sentence
+    /// being said ends, what still waits is dropped (it described a scene guidance has left).
     private func finish() async {
         liveFrames?.stop()
         liveFrames = nil
         if state != .stopped { enter(.stopped) }
+        if let closing = closingSentence {
+            // A normal end lets a requested answer be heard whole; a fault does not wait for it.
+            await settleSpeech(keepingAnswers: ending?.exitStatus == 0)
+            say(closing.utterance)
+            emitEvent(closing.event)
+        }
         await drainSpeech()
         flushReports(all: true)
     }

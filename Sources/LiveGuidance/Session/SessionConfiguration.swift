@@ -30,6 +30,9 @@ public struct SessionConfiguration {
     /// In on-demand and explore modes, camera and model are released after this long without a
     /// request; nil never.
     public var afterUseSeconds: Double? = 300
+    /// Announcements still waiting to be heard this long after they were made are dropped when a
+    /// newer frame has something to say (the queue has fallen behind the scene).
+    public var staleSpeechSeconds = 2.5
     /// Commands delivered at moments of the session clock (`--at`).
     public var scheduledCommands: [ScheduledCommand] = []
     /// Where the class-free obstacle cues look (camera height, tilt, lens; corridor width).
