@@ -124,7 +124,6 @@ struct CtlTests {
         // The transcript is what was heard, in the order heard: the queue says answers before
         // lower-priority sentences queued earlier, so it shows the answers and their effects...
         let said = try Self.transcriptTexts(srt)
-        #expect(said.contains { $0.contains("On-demand scanning. Say scan now.") }, "\(said)")
         let ignoreIndex = try #require(said.firstIndex { $0.contains("People will no longer be announced.") }, "\(said)")
         let thresholdIndex = try #require(said.firstIndex { $0.contains("Confidence threshold set to 95 percent.") }, "\(said)")
         #expect(ignoreIndex < thresholdIndex)
@@ -135,6 +134,8 @@ struct CtlTests {
         // ...while the printed lines, stamped when each was decided, show what each scan included:
         // people before "ignore people", the bus alone after it.
         let printed = see.output.split(separator: "\n").map(String.init)
+        // (The mode's own confirmation is a status sentence, which the queue may drop for fresher ones.)
+        #expect(printed.contains { $0.hasSuffix("On-demand scanning. Say scan now.") }, "\(printed)")
         let printedIgnore = try #require(printed.firstIndex { $0.hasSuffix("People will no longer be announced.") })
         let printedThreshold = try #require(printed.firstIndex { $0.hasSuffix("Confidence threshold set to 95 percent.") })
         #expect(printed[..<printedIgnore].contains { $0.contains("erson") || $0.contains("people") })
@@ -151,8 +152,9 @@ struct CtlTests {
         let console = try RunningAssist(["console", video.path, "--quiet", "--mode", "on-demand"], folder: folder)
         defer { console.stop() }
         try #require(console.wait(seconds: 60) { FileManager.default.fileExists(atPath: console.socket.path) })
-        console.input.fileHandleForWriting.write(Data("ignore chairs\nvolume up\nfind a unicorn\nwhat can you detect\n".utf8))
-        #expect(console.wait(seconds: 20) { console.output.contains("I can detect 80 kinds of object") }, "\(console.output)")
+        // Short answers only: a normal end lets what is being said finish, in real time.
+        console.input.fileHandleForWriting.write(Data("ignore chairs\nvolume up\nfind a unicorn\n".utf8))
+        #expect(console.wait(seconds: 20) { console.output.contains("I cannot detect unicorn") }, "\(console.output)")
         console.input.fileHandleForWriting.write(Data("exit\n".utf8))
         console.process.waitUntilExit()
         #expect(console.process.terminationStatus == 0)
