@@ -23,4 +23,7 @@ public enum SessionCommand: Sendable, Equatable {
     case stopTalking
     /// "Exit": says goodbye, frees camera and models, ends the run.
     case quit
+    /// Says a sentence as an answer: the confirmation of a settings change, or a report the user
+    /// asked for ("what did you detect recently?"), spoken in turn with everything else.
+    case say(String)
 }

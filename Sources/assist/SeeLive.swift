@@ -77,6 +77,9 @@ extension See {
         let controls = session.controls
         let interrupt = Self.quitOnInterrupt(controls)
         defer { interrupt.cancel() }
+        // Commands from assist ctl (the control socket) and, under assist console, standard input.
+        let control = LiveControl.start(session: controls, classNames: models.classNames, userData: userData)
+        defer { control.stop() }
         let hasDepthModel = depth.depthModel != nil
         let following = userData.map { data in
             let store = data.settings

@@ -61,6 +61,9 @@ extension GuidanceSession {
             }
         case .stopTalking:
             feedback.queue.stop()
+        case .say(let sentence):
+            // Keyed by time and text: the same answer asked for again later ("help") is said again.
+            say(Utterance(sentence, priority: .answer, contentKey: "command@\(time):\(sentence)"), at: time)
         case .quit:
             end(.userQuit, saying: Utterance(sentences.goodbye, priority: .answer, contentKey: "session:goodbye", earcon: .stopped),
                 event: "goodbye")

@@ -1,0 +1,189 @@
+import AssistCore
+import Commands
+import Foundation
+import LiveGuidance
+import Storage
+import Synchronization
+
+/// What one typed, sent or spoken line did, as `assist ctl --json` prints it.
+struct ControlReply: Codable, Equatable, Sendable {
+    /// Whether the line was taken as a command and carried out.
+    var understood: Bool
+    /// The command's intent, when one was recognised (also for an unknown value: "find a unicorn").
+    var intent: String?
+    /// The one sentence said in answer.
+    var reply: String
+}
+
+/// Carries out commands for a running session: session commands go to the session, settings to
+/// the settings store (which the session follows), reports are read from storage; every answer
+/// is one sentence, said by the session and returned to the caller (console, socket).
+///
+/// One line at a time: the console and the socket may both send, and two list changes made at
+/// once ("ignore chairs", "ignore cups") must not each overwrite the other.
+final class CommandController: Sendable {
+    let language: CommandLanguage
+    private let session: SessionControls
+    private let storage: UserStorage?
+    private let lock = Mutex(())
+
+    /// Where settings, history and usage live; nil when the user database cannot be opened.
+    struct UserStorage: Sendable {
+        var settings: SettingsStore
+        var history: DetectionHistory
+        var usage: UsageStatistics
+    }
+
+    init(language: CommandLanguage, session: SessionControls, storage: UserStorage?) {
+        self.language = language
+        self.session = session
+        self.storage = storage
+    }
+
+    func handle(_ line: String) -> ControlReply {
+        lock.withLock { _ in
+            let interpretation = language.interpret(line)
+            guard case .understood(let command) = interpretation else {
+                let sentence = language.reply(to: interpretation)
+                session.send(.say(sentence))
+                return ControlReply(understood: false, intent: Self.intent(of: interpretation), reply: sentence)
+            }
+            let outcome = carryOut(command)
+            if !outcome.saidBySession { session.send(.say(outcome.sentence)) }
+            return ControlReply(understood: outcome.accepted, intent: command.intent.rawValue, reply: outcome.sentence)
+        }
+    }
+
+    private struct Outcome {
+        var sentence: String
+        /// The session says its own answer (a mode's confirmation, a scan's description).
+        var saidBySession = false
+        var accepted = true
+    }
+
+    private func carryOut(_ command: Command) -> Outcome {
+        if let sessionCommand = Self.sessionCommand(for: command) {
+            session.send(sessionCommand)
+            // Battery saver is also a stored setting, so it lasts beyond this run.
+            if command.intent == .enableBatterySaver || command.intent == .disableBatterySaver {
+                _ = try? storage?.settings.set("batterySaver", value: .bool(command.intent == .enableBatterySaver))
+            }
+            return Outcome(sentence: language.confirmation(for: command), saidBySession: true)
+        }
+        if let report = report(for: command) {
+            return Outcome(sentence: report)
+        }
+        return changeSettings(command)
+    }
+
+    /// The session command an intent stands for; nil for settings and reports.
+    static func sessionCommand(for command: Command) -> SessionCommand? {
+        switch command.intent {
+        case .startDetection: return .resume
+        case .stopDetection: return .pause
+        case .scanNow, .describeAhead: return .scanNow
+        case .exploreScene: return .explore
+        case .checkObstacles: return .checkObstacles
+        case .continuousMode: return .setMode(.continuous)
+        case .onDemandMode: return .setMode(.onDemand)
+        case .navigationMode: return .setMode(.navigate)
+        case .find, .findAhead:
+            guard let selection = command.categories else { return nil }
+            return .find(FindTarget(categories: Set(selection.categories), spokenName: selection.singular,
+                                    aheadOnly: command.intent == .findAhead))
+        case .switchCamera: return .switchCamera
+        case .enableBatterySaver: return .setBatterySaver(true)
+        case .disableBatterySaver: return .setBatterySaver(false)
+        case .repeatLast: return .repeatLast
+        case .stopTalking: return .stopTalking
+        case .exit: return .quit
+        default: return nil
+        }
+    }
+
+    private func report(for command: Command) -> String? {
+        switch command.intent {
+        case .help:
+            let snapshot = session.snapshot
+            return language.help(mode: snapshot.isPaused ? "paused" : snapshot.modeName)
+        case .tutorial:
+            return language.tutorial.joined(separator: " ")
+        case .listCategories:
+            return language.categoriesSentence()
+        case .recentDetections:
+            guard let storage else { return unavailable(nil) }
+            do {
+                _ = try storage.history.purgeExpired()
+                let units = (try? storage.settings.current().units) ?? .metric
+                return SpokenReport.recentDetections(try storage.history.recent(10), units: units)
+            } catch { return unavailable(error) }
+        case .usageStats:
+            guard let storage else { return unavailable(nil) }
+            do { return SpokenReport.usage(try storage.usage.today()) } catch { return unavailable(error) }
+        default:
+            return nil
+        }
+    }
+
+    private func changeSettings(_ command: Command) -> Outcome {
+        guard let storage else { return Outcome(sentence: unavailable(nil), accepted: false) }
+        do {
+            let current = try storage.settings.current()
+            guard let changes = SettingChanges.changes(for: command, in: current, language: language) else {
+                return Outcome(sentence: language.confirmation(for: command))
+            }
+            for write in changes.writes { try storage.settings.set(write.key, value: write.value) }
+            var sentences: [String] = []
+            if changes.refusedHazards == nil || !changes.writes.isEmpty {
+                sentences.append(language.confirmation(for: withoutRefused(command, changes), values: changes.values))
+            }
+            if let hazards = changes.refusedHazards {
+                sentences.append(language.sentence(.hazardStillAnnounced, ["plural": hazards.plural]))
+            }
+            return Outcome(sentence: sentences.joined(separator: " "), accepted: !changes.writes.isEmpty)
+        } catch let error as StorageError {
+            return Outcome(sentence: refusal(error, command: command), accepted: false)
+        } catch {
+            return Outcome(sentence: unavailable(error), accepted: false)
+        }
+    }
+
+    /// "Ignore chairs and cars": the confirmation names only the chairs, which were ignored.
+    private func withoutRefused(_ command: Command, _ changes: SettingChanges) -> Command {
+        guard let refused = changes.refusedHazards, let named = command.categories else { return command }
+        var kept = command
+        kept.categories = language.selection(of: named.categories.filter { !refused.categories.contains($0) })
+        return kept
+    }
+
+    /// A value the store refused, said in the user's terms where the command has a range.
+    private func refusal(_ error: StorageError, command: Command) -> String {
+        if case .invalidSetting = error {
+            switch command.intent {
+            case .setConfidence:
+                if case .number(let range, _)? = try? SettingsSchema.definition(for: "detection.confidenceThreshold").kind {
+                    return language.sentence(.confidenceRange, ["minimum": percent(range.lowerBound), "maximum": percent(range.upperBound)])
+                }
+            case .setSpeechRate:
+                return language.sentence(.rateRange, ["minimum": String(SettingChanges.rateRange.lowerBound),
+                                                     "maximum": String(SettingChanges.rateRange.upperBound)])
+            default: break
+            }
+        }
+        return language.sentence(.notChanged, ["reason": error.userMessage])
+    }
+
+    private func percent(_ fraction: Double) -> String { String(Int((fraction * 100).rounded())) }
+
+    private func unavailable(_ error: (any Error)?) -> String {
+        language.sentence(.settingsUnavailable, ["reason": error.map(userMessage(for:)) ?? "the user database could not be opened."])
+    }
+
+    private static func intent(of interpretation: Interpretation) -> String? {
+        switch interpretation {
+        case .understood(let command): return command.intent.rawValue
+        case .unknownValue(let intent, _, _): return intent.rawValue
+        case .unclear, .notUnderstood: return nil
+        }
+    }
+}

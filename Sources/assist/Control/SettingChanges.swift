@@ -1,0 +1,110 @@
+import Commands
+import Storage
+
+/// What a settings command writes to the settings store, worked out from the current settings:
+/// pure, so the rules (a hazard is never ignored, a category is either prioritised or ignored,
+/// volume and rate move in fixed steps within their ranges) are in one place.
+struct SettingChanges {
+    /// One validated store write: a setting's key and its new value.
+    struct Write: Equatable {
+        var key: String
+        var value: JSONValue
+    }
+
+    var writes: [Write] = []
+    /// Values for the confirmation's placeholders ({volume}, {rate}).
+    var values: [String: String] = [:]
+    /// Categories the command named that it must leave alone, and why (hazards asked to be ignored).
+    var refusedHazards: CategorySelection?
+
+    /// Steps: 10 % of volume and 25 words a minute are each just noticeable, so a few steps
+    /// reach any level without overshooting.
+    static let volumeStepPercent = 10
+    static let rateStepWordsPerMinute = 25
+    static let volumeRange = 10...100
+    static let rateRange = 80...500
+    /// The tone and loudness a newly alerted category gets, and how loud "a loud tone" is.
+    static let newAlert = (tone: HazardTone.pulse, intensity: 0.8)
+    static let loudIntensity = 1.0
+
+    /// The writes for `command` given `settings`; nil when the command changes no setting.
+    static func changes(for command: Command, in settings: Settings, language: CommandLanguage) -> SettingChanges? {
+        var result = SettingChanges()
+        let detection = settings.detection
+        let named = command.categories?.categories ?? []
+        switch command.intent {
+        case .prioritise:
+            result.write("detection.ignoredCategories", categories: detection.ignoredCategories.filter { !named.contains($0) },
+                         unlessEqualTo: detection.ignoredCategories)
+            result.write("detection.prioritisedCategories", categories: adding(named, to: detection.prioritisedCategories))
+        case .ignore:
+            let hazards = Set(detection.hazards.map(\.category))
+            let ignorable = named.filter { !hazards.contains($0) }
+            let refused = named.filter(hazards.contains)
+            if !refused.isEmpty { result.refusedHazards = language.selection(of: refused) }
+            guard !ignorable.isEmpty else { return result }
+            result.write("detection.prioritisedCategories", categories: detection.prioritisedCategories.filter { !ignorable.contains($0) },
+                         unlessEqualTo: detection.prioritisedCategories)
+            result.write("detection.ignoredCategories", categories: adding(ignorable, to: detection.ignoredCategories))
+        case .stopIgnoring:
+            result.write("detection.ignoredCategories", categories: detection.ignoredCategories.filter { !named.contains($0) })
+        case .enableAlert, .loudTone:
+            var rules = detection.hazards
+            for category in named {
+                if let index = rules.firstIndex(where: { $0.category == category }) {
+                    if command.intent == .loudTone { rules[index].intensity = loudIntensity }
+                } else {
+                    rules.append(HazardRule(category: category, tone: newAlert.tone,
+                                            intensity: command.intent == .loudTone ? loudIntensity : newAlert.intensity))
+                }
+            }
+            // A hazard cannot be ignored: alerting on a category brings it back.
+            result.write("detection.ignoredCategories", categories: detection.ignoredCategories.filter { !named.contains($0) },
+                         unlessEqualTo: detection.ignoredCategories)
+            result.writes.append(Write(key: "detection.hazards", value: .array(rules.map { rule in
+                .object(["category": .string(rule.category), "tone": .string(rule.tone.rawValue), "intensity": .number(rule.intensity)])
+            })))
+        case .setConfidence:
+            guard let number = command.number else { return nil }
+            result.writes.append(Write(key: "detection.confidenceThreshold", value: .number(number)))
+        case .volumeUp, .volumeDown:
+            let step = command.intent == .volumeUp ? volumeStepPercent : -volumeStepPercent
+            let volume = min(volumeRange.upperBound, max(volumeRange.lowerBound, settings.speech.volumePercent + step))
+            result.writes.append(Write(key: "speech.volumePercent", value: .number(Double(volume))))
+            result.values["volume"] = String(volume)
+        case .speakFaster, .speakSlower:
+            let step = command.intent == .speakFaster ? rateStepWordsPerMinute : -rateStepWordsPerMinute
+            let rate = min(rateRange.upperBound, max(rateRange.lowerBound, settings.speech.rateWordsPerMinute + step))
+            result.writes.append(Write(key: "speech.rateWordsPerMinute", value: .number(Double(rate))))
+            result.values["rate"] = String(rate)
+        case .setSpeechRate:
+            guard let number = command.number else { return nil }
+            let rate = Int(number.rounded())
+            result.writes.append(Write(key: "speech.rateWordsPerMinute", value: .number(Double(rate))))
+            result.values["rate"] = String(rate)
+        case .changeSpeechSpeed:
+            result.values["rate"] = String(settings.speech.rateWordsPerMinute)
+        case .changeLanguage:
+            guard let language = command.language else { return nil }
+            result.writes.append(Write(key: "speech.language", value: .string(language.code)))
+            // espeak-ng names its voices by language; American English is this product's English.
+            result.writes.append(Write(key: "speech.voice", value: .string(language.code == "en" ? "en-us" : language.code)))
+        case .enableHaptics, .disableHaptics:
+            result.writes.append(Write(key: "feedback.hapticsEnabled", value: .bool(command.intent == .enableHaptics)))
+        case .enableBatterySaver, .disableBatterySaver:
+            result.writes.append(Write(key: "batterySaver", value: .bool(command.intent == .enableBatterySaver)))
+        default:
+            return nil
+        }
+        return result
+    }
+
+    private mutating func write(_ key: String, categories: [String], unlessEqualTo current: [String]? = nil) {
+        guard categories != current else { return }
+        writes.append(Write(key: key, value: .array(categories.map(JSONValue.string))))
+    }
+
+    private static func adding(_ new: [String], to list: [String]) -> [String] {
+        list + new.filter { !list.contains($0) }
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import Testing
+
+/// `assist ctl` and `assist console` against a running live session, through the built binary:
+/// a real-time `assist see` on a video made here, driven from outside as a desktop shortcut
+/// or a screen-reader user at a keyboard would.
+@Suite("assist ctl and assist console drive a running session", .serialized)
+struct CtlTests {
+    /// A running `assist` with its own user folders, standard output in a file read as it grows.
+    final class RunningAssist {
+        let process = Process()
+        let folder: URL
+        let outputFile: URL
+        let environment: [String: String]
+        let input = Pipe()
+
+        init(_ arguments: [String], folder: URL) throws {
+            self.folder = folder
+            outputFile = folder.appendingPathComponent("stdout.txt")
+            _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+            var env = ProcessInfo.processInfo.environment
+            env["XDG_CACHE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("assist-test-cache").path
+            env["XDG_DATA_HOME"] = folder.appendingPathComponent("data").path
+            env["XDG_CONFIG_HOME"] = folder.appendingPathComponent("config").path
+            env["XDG_RUNTIME_DIR"] = folder.appendingPathComponent("run").path
+            environment = env
+            process.executableURL = AssistBinary.url
+            process.arguments = arguments
+            process.currentDirectoryURL = AssistBinary.checkout
+            process.environment = env
+            process.standardOutput = try FileHandle(forWritingTo: outputFile)
+            process.standardError = FileHandle.nullDevice
+            process.standardInput = input
+            try process.run()
+        }
+
+        var output: String { (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "" }
+        var socket: URL { folder.appendingPathComponent("run/assistivekit/control.sock") }
+
+        /// Waits until `condition` holds, checking every 100 ms, for at most `seconds`.
+        func wait(seconds: Double, for condition: () -> Bool) -> Bool {
+            let end = Date().addingTimeInterval(seconds)
+            while Date() < end {
+                if condition() { return true }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            return condition()
+        }
+
+        /// `assist ctl WORDS` in the same user's environment.
+        func ctl(_ words: String...) throws -> AssistBinary.Output {
+            try AssistBinary.run(["ctl"] + words, environment: environment)
+        }
+
+        func stop() {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+    }
+
+    /// A 30-second video of the bus picture (a bus and four people), 640×480 at 10 frames a second.
+    static func busVideo(in folder: URL) throws -> URL {
+        let video = folder.appendingPathComponent("bus.mp4")
+        let ffmpeg = Process()
+        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        ffmpeg.arguments = ["-v", "error", "-y", "-loop", "1", "-i", AssistBinary.image("bus.jpg"), "-t", "30", "-r", "10",
+                            "-vf", "scale=640:480", "-pix_fmt", "yuv420p", video.path]
+        try ffmpeg.run()
+        ffmpeg.waitUntilExit()
+        try #require(ffmpeg.terminationStatus == 0, "ffmpeg could not make the test video")
+        return video
+    }
+
+    /// Short: a Unix socket path must fit in 108 bytes.
+    static func scratchFolder() throws -> URL {
+        let folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("ctl-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// SubRip entries' texts, in order.
+    static func transcriptTexts(_ url: URL) throws -> [String] {
+        try String(contentsOf: url, encoding: .utf8).components(separatedBy: "\n\n").compactMap { entry in
+            let lines = entry.split(separator: "\n", omittingEmptySubsequences: true)
+            return lines.count >= 3 ? lines.dropFirst(2).joined(separator: " ") : nil
+        }
+    }
+
+    @Test("assist ctl changes the mode, the categories and the threshold of a running assist see, and the transcript shows each effect")
+    func ctlDrivesSee() throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try Self.busVideo(in: folder)
+        let srt = folder.appendingPathComponent("session.srt")
+        let see = try RunningAssist(["see", video.path, "--quiet", "--transcript", srt.path], folder: folder)
+        defer { see.stop() }
+        try #require(see.wait(seconds: 60) { see.output.contains("Bus, ") }, "continuous mode announces the bus: \(see.output)")
+        // Only the user may open the socket.
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: see.socket.path)[.posixPermissions] as? Int)
+        #expect(mode == 0o600)
+
+        let onDemand = try see.ctl("switch", "to", "on", "demand")
+        #expect(onDemand.status == 0)
+        #expect(onDemand.standardOutput == "On-demand scanning. Say scan now.\n")
+        let ignore = try see.ctl("ignore people")
+        #expect(ignore.standardOutput == "People will no longer be announced.\n")
+        Thread.sleep(forTimeInterval: 1)  // the session reads stored settings every 200 ms
+        #expect(try see.ctl("scan now").status == 0)
+        #expect(see.wait(seconds: 20) { see.output.components(separatedBy: "Bus, ").count >= 3 }, "the scan describes the bus again")
+
+        let threshold = try see.ctl("--json", "set confidence threshold to 0.95")
+        #expect(threshold.standardOutput == #"{"intent":"setConfidence","reply":"Confidence threshold set to 95 percent.","understood":true}"# + "\n")
+        Thread.sleep(forTimeInterval: 1)
+        #expect(try see.ctl("scan now").status == 0)
+        #expect(see.wait(seconds: 20) { see.output.contains("No object detected.") }, "nothing is as certain as 95 %: \(see.output)")
+
+        let unclear = try see.ctl("scan know please now")
+        #expect(unclear.status == 1)
+        #expect(unclear.standardOutput.hasPrefix("Sorry, I didn't catch that."))
+        #expect(try see.ctl("exit").standardOutput == "Goodbye.\n")
+        see.process.waitUntilExit()
+        #expect(see.process.terminationStatus == 0)
+
+        // The transcript is what was heard, in the order heard: the queue says answers before
+        // lower-priority sentences queued earlier, so it shows the answers and their effects...
+        let said = try Self.transcriptTexts(srt)
+        let ignoreIndex = try #require(said.firstIndex { $0.contains("People will no longer be announced.") }, "\(said)")
+        let thresholdIndex = try #require(said.firstIndex { $0.contains("Confidence threshold set to 95 percent.") }, "\(said)")
+        #expect(ignoreIndex < thresholdIndex)
+        #expect(said[(ignoreIndex + 1)..<thresholdIndex].contains { $0.contains("Bus, ") }, "the scan after ignoring people: \(said)")
+        let afterThreshold = said[(thresholdIndex + 1)...]
+        #expect(afterThreshold.contains { $0.contains("No object detected.") }, "\(said)")
+        #expect(!afterThreshold.contains { $0.contains("Bus, ") }, "\(said)")
+        // ...while the printed lines, stamped when each was decided, show what each scan included:
+        // people before "ignore people", the bus alone after it.
+        let printed = see.output.split(separator: "\n").map(String.init)
+        // (The mode's own confirmation is a status sentence, which the queue may drop for fresher ones.)
+        #expect(printed.contains { $0.hasSuffix("On-demand scanning. Say scan now.") }, "\(printed)")
+        let printedIgnore = try #require(printed.firstIndex { $0.hasSuffix("People will no longer be announced.") })
+        let printedThreshold = try #require(printed.firstIndex { $0.hasSuffix("Confidence threshold set to 95 percent.") })
+        #expect(printed[..<printedIgnore].contains { $0.contains("erson") || $0.contains("people") })
+        let scanAfterIgnore = printed[printedIgnore..<printedThreshold]
+        #expect(scanAfterIgnore.contains { $0.contains("Bus, ") }, "\(printed)")
+        #expect(!scanAfterIgnore.contains { $0.contains("erson") || $0.contains("people") }, "\(printed)")
+    }
+
+    @Test("assist console takes commands typed one per line, answers each in one plain line, and stores settings changes")
+    func console() throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try Self.busVideo(in: folder)
+        let console = try RunningAssist(["console", video.path, "--quiet", "--mode", "on-demand"], folder: folder)
+        defer { console.stop() }
+        try #require(console.wait(seconds: 60) { FileManager.default.fileExists(atPath: console.socket.path) })
+        // Short answers only: a normal end lets what is being said finish, in real time.
+        console.input.fileHandleForWriting.write(Data("ignore chairs\nvolume up\nfind a unicorn\n".utf8))
+        #expect(console.wait(seconds: 20) { console.output.contains("I cannot detect unicorn") }, "\(console.output)")
+        console.input.fileHandleForWriting.write(Data("exit\n".utf8))
+        console.process.waitUntilExit()
+        #expect(console.process.terminationStatus == 0)
+        let lines = console.output.split(separator: "\n").map(String.init)
+        #expect(lines.contains("Chairs will no longer be announced."))
+        #expect(lines.contains("Volume 80 percent."))
+        #expect(lines.contains("I cannot detect unicorn. Say what can you detect to hear what I can."))
+        #expect(lines.contains("Goodbye."))
+        let stored = try AssistBinary.run(["settings", "show", "detection.ignoredCategories"], environment: console.environment)
+        #expect(stored.standardOutput.hasPrefix(#"detection.ignoredCategories = ["chair"]"#), "\(stored.standardOutput)")
+        // The session is gone, and so is its socket.
+        #expect(!FileManager.default.fileExists(atPath: console.socket.path))
+    }
+
+    @Test("assist ctl with no session running says so in one sentence, with exit status 2")
+    func noSession() throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = try AssistBinary.run(["ctl", "scan", "now"], environment: ["XDG_RUNTIME_DIR": folder.path])
+        #expect(output.status == 2)
+        #expect(output.standardError == "No assist session is running; start one with assist see VIDEO or assist console.\n")
+    }
+}
