@@ -11,7 +11,6 @@ struct SessionFaultTests {
     func stalledDetection() async throws {
         let harness = SessionHarness(ScriptedAnalyzer(.hangs)) { ScriptedFrameSource(frameCount: 50) }
         harness.configuration.watchdogSeconds = 0.3
-        let start = Date()
         let (session, ending) = try await harness.run()
         #expect(ending == .detectionFailed)
         #expect(ending.exitStatus == 1)
@@ -19,9 +18,10 @@ struct SessionFaultTests {
         #expect(harness.analyzer.wasCancelled)
         #expect(harness.analyzer.analysedFrameTimes.count == 1, "nothing is analysed after the watchdog fired")
         #expect(session.transcript().last?.text.hasSuffix("Detection failed.") == true)
-        // Well under the 120 s the analysis would hang: the watchdog gave up on it (a loose bound,
-        // as a busy test machine can delay any task by seconds).
-        #expect(Date().timeIntervalSince(start) < 60, "the watchdog gives up after its limit, not when the work ends")
+        // The watchdog gave up on the work, not the work on itself. Not a wall-clock bound: in the
+        // full suite, tests that block threads waiting for child processes can hold Swift's small
+        // cooperative pool for a minute or more, delaying any task (seen: 113 s for a 0.3 s limit).
+        #expect(!harness.analyzer.hangRanToItsEnd, "the hung analysis was cancelled by the watchdog before it ended by itself")
     }
 
     @Test("detections that throw put the session in Degraded, and too many in a row end it with Detection failed")

@@ -45,11 +45,14 @@ final class ScriptedAnalyzer: SceneAnalyzing, @unchecked Sendable {
     let usesDepthModel = false
     private let seen = Mutex<[Double]>([])
     private let cancelled = Atomic<Bool>(false)
+    private let hangOutlasted = Atomic<Bool>(false)
 
     init(_ behaviour: Behaviour = .findsNothing) { self.behaviour = behaviour }
 
     var analysedFrameTimes: [Double] { seen.withLock { $0 } }
     var wasCancelled: Bool { cancelled.load(ordering: .relaxed) }
+    /// A hang that reached its own 300 s end: nobody gave up on it in time.
+    var hangRanToItsEnd: Bool { hangOutlasted.load(ordering: .relaxed) }
 
     func analyze(_ frame: Frame) throws -> SceneReport {
         seen.withLock { $0.append(frame.timestampSeconds) }
@@ -57,10 +60,11 @@ final class ScriptedAnalyzer: SceneAnalyzing, @unchecked Sendable {
         case .findsNothing:
             break
         case .hangs:
-            // Hangs until cancelled (as an inference request would); the 120 s bound only keeps a
+            // Hangs until cancelled (as an inference request would); the 300 s bound only keeps a
             // broken watchdog from hanging the test run for ever.
-            let deadline = Date().addingTimeInterval(120)
+            let deadline = Date().addingTimeInterval(300)
             while !cancelled.load(ordering: .relaxed) && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+            if !cancelled.load(ordering: .relaxed) { hangOutlasted.store(true, ordering: .relaxed) }
         case .throwsError:
             throw DetectorError.emptyImage(source: frame.sourceName)
         }
