@@ -26,6 +26,15 @@ struct BenchVoice: ParsableCommand {
     @Option(help: "Signal-to-noise ratio of the noisy conditions, in dB.")
     var snr: Double = 10
 
+    @Option(help: "Voice-activity threshold (log ratio of signal to noise level; pocketsphinx's default is 2).")
+    var vadThreshold: Double = DecoderTuning().vadThreshold
+
+    @Option(help: "Silence (10 ms frames) after speech before a command counts as finished.")
+    var postSpeechFrames: Int = DecoderTuning().postSpeechFrames
+
+    @Flag(help: "Skip the recorded human speech (pocketsphinx-testdata).")
+    var skipHuman = false
+
     @Option(help: "Keep the synthetic audio in this folder (default: a temporary folder, removed afterwards).")
     var keepAudio: String?
 
@@ -46,13 +55,14 @@ struct BenchVoice: ParsableCommand {
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("assist-bench-voice-\(getpid())")
         defer { if keepAudio == nil { try? FileManager.default.removeItem(at: folder) } }
         let vocabulary = VoiceCommandVocabulary.current
-        let recognizer = try CommandRecognizer(grammar: vocabulary.grammar)
+        let recognizer = try CommandRecognizer(grammar: vocabulary.grammar,
+                                               tuning: DecoderTuning(postSpeechFrames: postSpeechFrames, vadThreshold: vadThreshold))
         let benchmark = CommandRecognitionBenchmark(
             commands: vocabulary.benchmarkCommands, speakingRates: parsedRates,
             conditions: [.clean, .noisy(.white, snrDecibels: snr), .noisy(.babble, snrDecibels: snr)],
             understand: vocabulary.understand)
         let trials = try benchmark.run(recognizer: recognizer, workFolder: folder)
-        let human = try HumanSpeechBenchmark().run()
+        let human = skipHuman ? HumanSpeechResult(recordings: []) : try HumanSpeechBenchmark().run()
         let report = VoiceBenchReport(trials: trials, human: human, missingWords: recognizer.pronunciationCheck.missingWords)
         if json {
             let encoder = JSONEncoder()

@@ -38,6 +38,8 @@ public struct RecognitionTrial: Sendable, Codable {
     /// What was recognised (utterances joined by " | " when the detector split the speech).
     public let heard: String
     public let confidence: Double
+    /// The decoder's acoustic score per frame of the best utterance (natural log; see `RecognitionConfidence`).
+    public let scorePerFrame: Double?
     public let understoodAs: String?
     public let correct: Bool
     /// From the end of the speech in the audio to the command being in hand (nil when the
@@ -56,7 +58,7 @@ public struct CommandRecognitionBenchmark {
     public var understand: (String) -> String?
     public var voice = FestivalVoice()
 
-    static let leadSeconds = 0.5, trailSeconds = 1.0
+    static let leadSeconds = 1.5, trailSeconds = 1.0
 
     /// Sentences said by the babble talkers (the Harvard sentences' style: none is a command).
     static let babbleSentences = [
@@ -91,15 +93,20 @@ public struct CommandRecognitionBenchmark {
         try voice.synthesize(requests + babbleRequests)
         let babbleVoices = try babbleRequests.map { try Self.floatSamples($0.output) }
 
+        let sampleRate = RecognizerAudio.sampleRateHz
+        let spoken = try requests.map { request in
+            (request, commands[Int(request.output.lastPathComponent.split(separator: "-")[1])!],
+             Self.padded(try Self.floatSamples(request.output), sampleRate: sampleRate))
+        }
         var trials: [RecognitionTrial] = []
         var trialNumber: UInt64 = 0
-        for request in requests {
-            let command = commands[Int(request.output.lastPathComponent.split(separator: "-")[1])!]
-            let sampleRate = RecognizerAudio.sampleRateHz
-            let speech = Self.padded(try Self.floatSamples(request.output), sampleRate: sampleRate)
-            let speechEnd = NoiseMixer.speechEndSeconds(speech, sampleRateHz: sampleRate)
-            for condition in conditions {
+        // One condition at a time, as a user stays in one place: the decoder's cepstral mean
+        // adapts to the room across utterances, and interleaving clean and noisy trials would
+        // start every trial mis-adapted.
+        for condition in conditions {
+            for (request, command, speech) in spoken {
                 trialNumber += 1
+                let speechEnd = NoiseMixer.speechEndSeconds(speech, sampleRateHz: sampleRate)
                 let audio: [Float]
                 switch condition.noise {
                 case nil: audio = speech
@@ -120,6 +127,7 @@ public struct CommandRecognitionBenchmark {
                     isClean: condition.noise == nil,
                     heard: heard.map { "\($0.utterance.text)" }.joined(separator: " | "),
                     confidence: heard.map(\.utterance.confidence).max() ?? 0,
+                    scorePerFrame: heard.map(\.utterance.hypothesis.acousticScorePerFrame).max(),
                     understoodAs: understood, correct: understood == command.expected,
                     latencyMilliseconds: closedByDetector ? (accepted[0].readySeconds - speechEnd) * 1000 : nil))
             }

@@ -11,6 +11,7 @@ public struct HumanRecordingResult: Sendable, Codable, Equatable {
 
 public struct HumanSpeechResult: Sendable, Codable, Equatable {
     public let recordings: [HumanRecordingResult]
+    public init(recordings: [HumanRecordingResult]) { self.recordings = recordings }
     public var wordErrors: WordErrorCount { recordings.map(\.wordErrors).reduce(WordErrorCount(), +) }
 }
 
