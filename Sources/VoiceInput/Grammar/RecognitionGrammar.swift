@@ -9,7 +9,7 @@ public struct RecognitionGrammar: Sendable, Equatable {
     public var sentences: [String]
     /// Slot name → spoken alternatives (each one or more words).
     public var slots: [String: [String]]
-    /// Said before every command when set ("assistant"); nil: commands alone.
+    /// Said before a command when set ("assistant"), or alone to wake the listener; nil: commands alone.
     public var wakePhrase: String?
 
     public init(sentences: [String], slots: [String: [String]] = [:], wakePhrase: String? = nil) {
@@ -49,7 +49,9 @@ public struct RecognitionGrammar: Sendable, Equatable {
         }
         lines.append("<command> = \(sentences.map(Self.jsgfPhrase).joined(separator: " | "));")
         if let wakePhrase {
-            lines.append("public <utterance> = \(Self.jsgfPhrase(wakePhrase)) <command>;")
+            // The wake phrase alone wakes the listener for the next command; before a command it is optional,
+            // so the listener (not the grammar) decides whether a command without it counts.
+            lines.append("public <utterance> = (\(Self.jsgfPhrase(wakePhrase)) [<command>]) | <command>;")
         } else {
             lines.append("public <utterance> = <command>;")
         }
