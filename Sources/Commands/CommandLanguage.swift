@@ -1,2 +1,239 @@
-/// The command language: what can be said or typed, as intents with slots (filled in by #5).
-public enum CommandLanguagePlaceholder {}
+import Foundation
+
+/// The command language of one spoken language: what can be said or typed, read from
+/// `Languages/<language>.json`, turned into `Command`s, and the sentences that answer them.
+///
+/// Categories are the running detector's class names (the 80 COCO names for the default model),
+/// handed in by the caller, so "find a giraffe" is understood only by a model that sees giraffes.
+public struct CommandLanguage: Sendable {
+    public let language: String
+    /// The detector's class names this language was built for, lower-cased, in model order.
+    public let knownCategories: [String]
+    let file: LanguageFile
+    let normalizer: TextNormalizer
+    let vocabulary: CategoryVocabulary
+    let numbers: NumberReader
+    /// Lower-cased language name → choice.
+    let languages: [String: LanguageChoice]
+    /// Every intent's patterns, in file order, with their concrete phrases.
+    let phrases: [(intent: CommandIntent, pattern: PhrasePattern, expansions: [[PhrasePattern.Element]])]
+
+    /// Accept a phrase whose words are off by at most this share of its length (one slip in three
+    /// words); beyond, and up to `suggestionShare`, offer it as "Did you mean …?".
+    static let acceptedShare = 0.34
+    static let suggestionShare = 0.5
+
+    /// The language shipped for `language` ("en").
+    public init(language: String = "en", categories: [String]) throws {
+        guard let url = Bundle.module.url(forResource: language, withExtension: "json", subdirectory: "Languages") else {
+            throw CommandLanguageError.languageNotAvailable(language: language, available: Self.bundledLanguages())
+        }
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw CommandLanguageError.unreadable(language: language, detail: error.localizedDescription)
+        }
+        try self.init(json: data, categories: categories)
+    }
+
+    /// A language from a file's JSON; every pattern is checked here, so a bad file fails at
+    /// start-up and never in the middle of a session.
+    public init(json: Data, categories: [String]) throws {
+        let file: LanguageFile
+        do { file = try JSONDecoder().decode(LanguageFile.self, from: json) } catch {
+            throw CommandLanguageError.unreadable(language: "this language", detail: String(describing: error))
+        }
+        self.file = file
+        language = file.language
+        knownCategories = categories.map { $0.lowercased() }
+        normalizer = TextNormalizer(contractions: file.contractions, percentWord: file.numbers.percent.first ?? "percent",
+                                    leadingFillers: file.fillers.leading.map { $0.split(separator: " ").map(String.init) },
+                                    anywhereFillers: Set(file.fillers.anywhere))
+        vocabulary = CategoryVocabulary(knownCategories: knownCategories, rules: file.categories)
+        numbers = NumberReader(words: file.numbers)
+        languages = Dictionary(uniqueKeysWithValues: file.languages.map { name, code in
+            (name.lowercased(), LanguageChoice(code: code, name: name.prefix(1).uppercased() + name.dropFirst()))
+        })
+        var phrases: [(CommandIntent, PhrasePattern, [[PhrasePattern.Element]])] = []
+        for intent in CommandIntent.allCases {
+            guard let entry = file.intents[intent.rawValue], !entry.phrases.isEmpty else {
+                throw CommandLanguageError.missingIntent(language: file.language, intent: intent.rawValue)
+            }
+            for text in entry.phrases {
+                let pattern = try PhrasePattern(parsing: text)
+                guard pattern.slots == Set(intent.slot.map { [$0] } ?? []) else {
+                    throw CommandLanguageError.wrongSlot(intent: intent.rawValue, pattern: text)
+                }
+                phrases.append((intent, pattern, pattern.expansions))
+            }
+        }
+        self.phrases = phrases
+    }
+
+    /// The languages with a file in `Languages/`, sorted.
+    public static func bundledLanguages() -> [String] {
+        guard let folder = Bundle.module.url(forResource: "Languages", withExtension: nil),
+              let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+        return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(".json".count)) }.sorted()
+    }
+
+    // MARK: Understanding
+
+    /// What `text` (typed, or the recogniser's words) asks for.
+    public func interpret(_ text: String) -> Interpretation {
+        let words = normalizer.words(text)
+        guard !words.isEmpty else { return .notUnderstood }
+        let matcher = PhraseMatcher(readSlot: readSlot, longestSlotWords: 8)
+        var cache: [SlotCacheKey: (value: SlotValue, cost: Double)?] = [:]
+        var best: PhraseMatch?
+        for phrase in phrases {
+            for elements in phrase.expansions {
+                let candidate = matcher.match(words, intent: phrase.intent, elements: elements, cache: &cache)
+                if let current = best, !Self.isBetter(candidate, than: current) { continue }
+                best = candidate
+            }
+        }
+        guard let best else { return .notUnderstood }
+        let allowance = Double(max(1, best.wordCount))
+        let slotLeftOut = best.hasSlot && best.slotWords == nil
+        if best.wordCost <= Self.acceptedShare * allowance, !slotLeftOut {
+            if let command = command(from: best) { return .understood(command) }
+            if let kind = best.intent.slot {
+                return .unknownValue(best.intent, slot: kind, heard: (best.slotWords ?? []).joined(separator: " "))
+            }
+        }
+        if best.wordCost <= Self.suggestionShare * allowance, best.slotCost <= 1 || !best.hasSlot {
+            return .unclear(closest: phrase(for: best), command: command(from: best))
+        }
+        return .notUnderstood
+    }
+
+    /// Cheaper first; on equal cost the phrase that is off by the smaller share of its length.
+    private static func isBetter(_ a: PhraseMatch, than b: PhraseMatch) -> Bool {
+        if abs(a.cost - b.cost) > 1e-9 { return a.cost < b.cost }
+        return a.cost / Double(max(1, a.elements.count)) < b.cost / Double(max(1, b.elements.count)) - 1e-9
+    }
+
+    private func readSlot(_ kind: SlotKind, _ words: ArraySlice<String>) -> (value: SlotValue, cost: Double)? {
+        switch kind {
+        case .category, .categories:
+            return vocabulary.read(words, single: kind == .category).map { (.categories($0.selection), $0.cost) }
+        case .fraction, .number:
+            return numbers.read(words).map { (.number($0), 0) }
+        case .language:
+            let name = words.joined(separator: " ")
+            if let choice = languages[name] { return (.language(choice), 0) }
+            var nearest: (choice: LanguageChoice, cost: Double)?
+            for (known, choice) in languages.sorted(by: { $0.key < $1.key }) {
+                let cost = WordDistance.cost(heard: name, expected: known)
+                if cost < 1, cost < (nearest?.cost ?? 1) { nearest = (choice, cost) }
+            }
+            guard let nearest else { return nil }
+            return (SlotValue.language(nearest.choice), nearest.cost)
+        }
+    }
+
+    private func command(from match: PhraseMatch) -> Command? {
+        guard let kind = match.intent.slot else { return Command(match.intent) }
+        switch (kind, match.slotValue) {
+        case (.category, .categories(let selection)?), (.categories, .categories(let selection)?):
+            return Command(match.intent, categories: selection)
+        case (.fraction, .number(let reading)?):
+            // "fifty percent", and a bare "50" (nobody means a threshold of fifty), are percentages.
+            let fraction = reading.isPercent || reading.value > 1 ? reading.value / 100 : reading.value
+            return Command(match.intent, number: fraction)
+        case (.number, .number(let reading)?):
+            return Command(match.intent, number: reading.value)
+        case (.language, .language(let choice)?):
+            return Command(match.intent, language: choice)
+        default:
+            return nil
+        }
+    }
+
+    /// The phrase as it should have been said, with the slot as heard or, if it was not
+    /// understood, the language file's example value: "find a chair".
+    private func phrase(for match: PhraseMatch) -> String {
+        match.elements.map { element -> String in
+            switch element {
+            case .word(let word): return word
+            case .slot(let kind):
+                if match.slotValue != nil, let heard = match.slotWords { return heard.joined(separator: " ") }
+                return file.slotExamples[kind.rawValue] ?? kind.rawValue
+            }
+        }.joined(separator: " ")
+    }
+
+    // MARK: Answering
+
+    /// The one-sentence confirmation of `command`, with `values` filling placeholders the caller
+    /// knows (`{volume}`, `{rate}`, …): "Chairs will no longer be announced."
+    public func confirmation(for command: Command, values: [String: String] = [:]) -> String {
+        guard let template = file.intents[command.intent.rawValue]?.confirmation else { return "" }
+        var filled = values
+        if let selection = command.categories {
+            filled["singular"] = selection.singular
+            filled["plural"] = selection.plural
+            filled["a singular"] = vocabulary.withArticle(selection.singular)
+        }
+        if let number = command.number {
+            filled["number"] = Self.format(number)
+            filled["percent"] = Self.format((number * 100).rounded())
+        }
+        if let language = command.language { filled["language"] = language.name }
+        return Self.sentence(template, filled)
+    }
+
+    /// The answer to anything that was not understood as a command.
+    public func reply(to interpretation: Interpretation) -> String {
+        let replies = file.replies
+        switch interpretation {
+        case .understood(let command):
+            return confirmation(for: command)
+        case .unknownValue(_, let slot, let heard):
+            switch slot {
+            case .category, .categories: return Self.sentence(replies.unknownCategory, ["heard": heard])
+            case .fraction, .number: return Self.sentence(replies.unknownNumber, ["heard": heard])
+            case .language: return Self.sentence(replies.unknownLanguage, ["heard": heard])
+            }
+        case .unclear(let closest, _):
+            return replies.notUnderstood + " " + Self.sentence(replies.didYouMean, ["phrase": closest])
+        case .notUnderstood:
+            return replies.notUnderstood + " " + replies.sayHelp
+        }
+    }
+
+    /// The phrase offered for `intent` in help ("find a chair").
+    public func example(for intent: CommandIntent) -> String {
+        file.intents[intent.rawValue]?.example ?? intent.rawValue
+    }
+
+    /// "In continuous mode you can say: scan now, find a chair, …" for `mode`
+    /// ("continuous", "on-demand", "explore", "navigate", "find").
+    public func help(mode: String) -> String {
+        let intents = (file.help.modes[mode] ?? []) + file.help.always
+        let examples = intents.compactMap { CommandIntent(rawValue: $0) }.map(example(for:))
+        return Self.sentence(file.help.intro, ["mode": mode, "examples": vocabulary.list(examples)]) + " " + file.help.closing
+    }
+
+    /// The first-run walkthrough, one sentence each.
+    public var tutorial: [String] { file.tutorial }
+
+    /// "I can detect 80 kinds of object: people, bicycles, …" — the model's own categories.
+    public func categoriesSentence() -> String {
+        let names = knownCategories.map(vocabulary.plural(of:))
+        return Self.sentence(file.replies.listCategories, ["count": String(names.count), "list": vocabulary.list(names)])
+    }
+
+    /// The sentence's placeholders filled and its first letter capitalised.
+    static func sentence(_ template: String, _ values: [String: String]) -> String {
+        var text = template
+        for (name, value) in values { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
+        guard let first = text.first else { return text }
+        return first.uppercased() + text.dropFirst()
+    }
+
+    static func format(_ value: Double) -> String {
+        if value.rounded() == value, abs(value) < 1e15 { return String(Int(value)) }
+        return String(format: "%g", value)
+    }
+}

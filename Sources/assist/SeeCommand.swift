@@ -10,11 +10,11 @@ import Storage
 struct See: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "see",
-        abstract: "Describes what pictures show: each object, its direction and its distance, in short sentences.",
+        abstract: "Describes what pictures show, or guides live from a camera, a video, a stream or a folder of pictures.",
         discussion: """
-        Sentences go to standard output, closest object first, at most --max-objects of them; objects \
-        below --confidence are never mentioned, and "No object detected." is said when nothing qualifies. \
-        A picture too dark or too blurred to judge gets a sentence saying so.
+        PICTURES. Sentences go to standard output, closest object first, at most --max-objects of them; \
+        objects below --confidence are never mentioned, and "No object detected." is said when nothing \
+        qualifies. A picture too dark or too blurred to judge gets a sentence saying so.
 
         Distance comes, in order of trust, from a depth image (--depth, or a file NAME_depth_mm.pgm/.png \
         beside NAME_color.* or NAME.*), from a learned depth model (--depth-model), or from camera geometry \
@@ -28,23 +28,43 @@ struct See: AsyncParsableCommand {
         --audio-device asks for it. Where no audio device exists the sentences are still printed, and \
         standard error says once that they could not be spoken.
 
+        LIVE. With one live input — a video file (.mp4 .mkv .avi .mov .webm .mjpeg …), a camera \
+        (/dev/videoN, camera, camera:N), a stream (rtsp://, http://, …) or a folder of pictures (RGB-D pairs \
+        NAME_color.png + NAME_depth_mm.pgm carry depth) — the assistant guides continuously in the chosen \
+        --mode: "Assistive Vision activated." once camera, model and audio are ready, then announcements as \
+        the scene changes, each printed as "[12.4 s] Bus, 4 meters, ahead.". It ends with "End of video.", \
+        "The stream stopped.", "Detection failed." (the --watchdog fired) or when the user says exit.
+
+        With --speak-to a live input is rendered offline on its own clock: processed as fast as the machine \
+        allows, skipping the frames a live run would have had no time for, with the speech in the WAV \
+        aligned to the input (t seconds into the video is t seconds into the WAV). --transcript writes a \
+        timed SubRip transcript of everything said or sounded; --at delivers commands at set times.
+
+        Exit status (live): 0 when the input ended or the user said exit; 1 when a fault ended the run \
+        (stream stopped, unreadable input, detection failed); 2 when start-up failed (model, camera, options).
+
         Examples:
           assist see photo.jpg
           assist see photo.jpg --json
           assist see room_color.png --depth room_depth.png --depth-format tum
           assist see ../shared/data/images/*.jpg --speak-to description.wav
-          assist see photo.jpg --quiet
+          assist see /dev/video0 --mode navigate
+          assist see walk.mp4 --mode navigate --speak-to guide.wav --transcript guide.srt
+          assist see walk.mp4 --mode on-demand --at "3:scan now" --speak-to guide.wav --transcript guide.srt
+          assist see rtsp://192.168.1.20:8554/cam --interval 2
         """)
 
-    @Argument(help: ArgumentHelp("Pictures: JPEG, PNG, WebP, BMP or anything else FFmpeg reads.", valueName: "image"))
+    @Argument(help: ArgumentHelp("Pictures (JPEG, PNG, WebP, BMP or anything else FFmpeg reads), or one live input: a video file, /dev/videoN, camera[:N], a stream URL or a folder of pictures.",
+                                 valueName: "input"))
     var images: [String]
 
     @OptionGroup(title: "Detector") var detector: DetectorOptions
     @OptionGroup(title: "Camera") var camera: CameraOptions
     @OptionGroup(title: "Wording") var wording: WordingOptions
     @OptionGroup(title: "Depth") var depth: DepthOptions
+    @OptionGroup(title: "Live guidance (a video, camera, stream or folder)") var live: LiveOptions
 
-    @Flag(help: "Print every object as JSON (label, confidence, box, angle in degrees, direction, distance in meters or null) with stage timings, instead of sentences.")
+    @Flag(help: "Print every object as JSON (label, confidence, box, angle in degrees, direction, distance in meters or null) with stage timings, instead of sentences. Live: JSON Lines, one object per analysed frame.")
     var json = false
 
     @OptionGroup(title: "Speech") var speech: SpeechOutputOptions
@@ -53,137 +73,35 @@ struct See: AsyncParsableCommand {
     var noHistory = false
 
     func validate() throws {
-        guard !images.isEmpty else { throw ValidationError("Give at least one picture to describe.") }
+        guard !images.isEmpty else { throw ValidationError("Give at least one picture to describe, or one live input.") }
+        if depth.depth != nil && depth.depthModel != nil {
+            throw ValidationError("Use either --depth (a measured depth image) or --depth-model, not both.")
+        }
+        if let live = liveInput {
+            _ = live
+            if images.count > 1 {
+                throw ValidationError("Give one live input at a time (a video, a camera, a stream or a folder); several pictures are described one by one.")
+            }
+            if depth.depth != nil {
+                throw ValidationError("--depth goes with a picture; a live input's depth comes from RGB-D pairs in a folder or from --depth-model.")
+            }
+            return
+        }
         if depth.depth != nil && images.count > 1 {
             throw ValidationError("--depth goes with one picture; for several, put NAME_depth_mm.pgm beside each NAME_color picture.")
         }
-        if depth.depth != nil && depth.depthModel != nil {
-            throw ValidationError("Use either --depth (a measured depth image) or --depth-model, not both.")
+        if let option = live.optionsOnlyForLiveInput.first {
+            throw ValidationError("\(option) works with a live input (a video, a camera, a stream or a folder), not with pictures.")
         }
     }
 
     func run() async throws {
-        let core: InferenceCore
-        let objectDetector: ObjectDetector
-        let depthEstimator: DepthEstimator?
-        do {
-            core = try InferenceCore()
-            objectDetector = try detector.makeDetector(core: core)
-            depthEstimator = try depth.makeEstimator(core: core, options: detector.inferenceOptions)
-        } catch {
-            throw CommandFailure(userMessage(for: error), exitCode: 2)
-        }
-        let userData = UserData.open(knownCategories: objectDetector.classNames.names)
-        var stored = userData?.currentSettings()
-        var analyzer = try makeAnalyzer(objectDetector, depthEstimator, stored: stored)
-        let session = noHistory ? nil : try? userData?.usage.start(mode: "picture description")
-        defer { if let session { try? userData?.usage.finish(session: session) } }
-        let spoken = try makeSpokenOutput()
-
-        var results: [ImageResult] = []
-        for (index, path) in images.enumerated() {
-            // Settings changed by another process (assist settings set, a voice command) apply
-            // from the next picture on.
-            if let latest = userData?.currentSettings(), latest != stored {
-                stored = latest
-                analyzer = try makeAnalyzer(objectDetector, depthEstimator, stored: stored)
-            }
-            let result = describe(path, with: analyzer)
-            results.append(result)
-            if let report = result.report, !noHistory {
-                userData?.record(report.announced, mode: "picture description", session: session)
-            }
-            if !json { printHuman(result, showName: images.count > 1) }
-            if let spoken {
-                // One utterance per sentence: each stays short, and none is dropped for length.
-                var sentences = result.report?.sentences ?? result.error.map { [$0] } ?? []
-                if images.count > 1 { sentences.insert("\(result.source).", at: 0) }
-                for (number, sentence) in sentences.enumerated() {
-                    spoken.say(Utterance(sentence, priority: .answer, contentKey: "\(index)#\(number)"))
-                }
-            }
-        }
-        if json { try printJSON(results) }
-        do { try spoken?.finish() } catch {
-            throw CommandFailure(userMessage(for: error), exitCode: 1)
-        }
-        if results.contains(where: { $0.error != nil }) { throw ExitCode(1) }
-    }
-
-    /// Where the description is spoken; nil when it is not (--quiet, --json, or no audio device,
-    /// which is said once on standard error: the printed description must not fail for it).
-    private func makeSpokenOutput() throws -> SpokenOutput? {
-        if speech.quiet || (json && speech.speakTo == nil && speech.audioDevice == nil) { return nil }
-        do {
-            return try SpokenOutput(speech)
-        } catch let error as AudioDeviceError where speech.audioDevice == nil {
-            SpokenOutput.alertWithoutSound(nil)
-            let sentence = error.userMessage.dropLast()
-            let reason = error == .noAudioDevice || error == .noOutputDevice
-                ? "no audio device was found" : sentence.prefix(1).lowercased() + sentence.dropFirst()
-            FileHandle.standardError.write(Data("The description could not be spoken because \(reason); use --speak-to FILE.wav to render it, or --quiet.\n".utf8))
-            return nil
-        } catch let error as AudioFileError {
-            throw CommandFailure(error.userMessage, exitCode: 1)
-        } catch {
-            throw CommandFailure(userMessage(for: error), exitCode: 2)
+        if let live = liveInput {
+            try await runLive(live)
+        } else {
+            try await describePictures()
         }
     }
-
-    private func makeAnalyzer(_ objectDetector: ObjectDetector, _ depthEstimator: DepthEstimator?,
-                              stored: Storage.Settings?) throws -> SceneAnalyzer {
-        do {
-            return try SceneAnalyzer(
-                detector: objectDetector, depthEstimator: depthEstimator,
-                locator: try ObjectLocator(camera: try camera.settings(storedFieldOfViewDegrees: stored?.camera.fieldOfViewDegrees)),
-                describer: SceneDescriber(language: wording.language, settings: try wording.settings(stored: stored)),
-                iouThreshold: wording.iouThreshold(stored: stored),
-                ignoredCategories: Set(stored?.detection.ignoredCategories ?? []))
-        } catch {
-            throw CommandFailure(userMessage(for: error), exitCode: 2)
-        }
-    }
-
-    private func describe(_ path: String, with analyzer: SceneAnalyzer) -> ImageResult {
-        let url = URL(fileURLWithPath: path)
-        let clock = ContinuousClock()
-        do {
-            let start = clock.now
-            let image = try ImageFile(url).decode()
-            let decodeMilliseconds = (clock.now - start).milliseconds
-            var frame = Frame(image: image, sourceName: url.lastPathComponent)
-            frame.depth = try depth.measuredDepth(forColorImage: url, image: image)
-            var report = try analyzer.analyze(frame)
-            report.timings.decodeMilliseconds = decodeMilliseconds
-            return ImageResult(source: url.lastPathComponent, report: report, error: nil)
-        } catch {
-            return ImageResult(source: url.lastPathComponent, report: nil, error: userMessage(for: error))
-        }
-    }
-
-    private func printHuman(_ result: ImageResult, showName: Bool) {
-        if let error = result.error {
-            FileHandle.standardError.write(Data("\(error)\n".utf8))
-            return
-        }
-        guard let report = result.report else { return }
-        if showName { print("\(report.source):") }
-        report.sentences.forEach { print($0) }
-        if showName { print("") }
-    }
-
-    private func printJSON(_ results: [ImageResult]) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        print(String(decoding: try encoder.encode(results), as: UTF8.self))
-    }
-}
-
-/// One picture's outcome in `--json`: the report, or the sentence saying why there is none.
-struct ImageResult: Encodable {
-    var source: String
-    var report: SceneReport?
-    var error: String?
 }
 
 struct CameraOptions: ParsableArguments {
@@ -225,7 +143,7 @@ struct CameraOptions: ParsableArguments {
     }
 }
 
-struct WordingOptions: ParsableArguments {
+struct WordingOptions: ParsableArguments, Sendable {
     @Option(help: "Objects below this confidence (0–1) are never mentioned (default: the stored setting, 0.6).")
     var confidence: Float?
 

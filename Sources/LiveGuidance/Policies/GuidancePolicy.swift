@@ -51,36 +51,137 @@ public enum PolicyRequest: Sendable, Equatable {
 /// The seam between the live loop and the modes: the loop feeds observations and requests, the
 /// policy returns what to say. Pure logic: no clock, no audio, no camera — testable with
 /// made-up observations.
+///
+/// Composed of one policy per mode (Continuous, Navigation, Find; on-demand and exploration are
+/// answers from `SceneSnapshot`) plus the hazard policy, which runs in every mode and goes first.
 public struct GuidancePolicy: Sendable {
     public private(set) var mode: GuidanceMode
     public var settings: GuidanceSettings
-    public var describer: SceneDescriber
+    public var describer: SceneDescriber {
+        didSet { speech = SpokenObjects(describer: describer, phrases: phrases) }
+    }
+    /// The modes' own sentences ("Path clear.", "No chair found.").
+    public let phrases: ModePhrases
 
+    private var speech: SpokenObjects
+    private var hazards = HazardPolicy()
+    private var continuous = ContinuousPolicy()
+    private var navigation = NavigationPolicy()
+    private var finding: FindPolicy?
+    private var viewNotice = ViewConditionNotice()
+    /// Requests waiting for the next observation, in the order they came.
+    private var pending: [PolicyRequest] = []
+    /// The mode find returns to when it ends.
+    private var modeBeforeFind: GuidanceMode = .continuous
+
+    /// With the modes' sentences shipped for the describer's language (English when it has none).
     public init(mode: GuidanceMode, settings: GuidanceSettings = GuidanceSettings(), describer: SceneDescriber) {
-        self.mode = mode
-        self.settings = settings
-        self.describer = describer
+        do {
+            try self.init(mode: mode, settings: settings, describer: describer,
+                          phrases: ModePhrases.bundled(language: describer.phrasebook.language))
+        } catch {
+            // en.modes.json is a resource of this module; a test loads it, so only a broken
+            // installation gets here.
+            preconditionFailure("LiveGuidance is installed without Templates/en.modes.json: \(error)")
+        }
     }
 
-    /// Whether the loop should compute the class-free corridor cue (costly) for the next frames.
+    public init(mode: GuidanceMode, settings: GuidanceSettings = GuidanceSettings(), describer: SceneDescriber,
+                phrases: ModePhrases) {
+        self.mode = .continuous
+        self.settings = settings
+        self.describer = describer
+        self.phrases = phrases
+        speech = SpokenObjects(describer: describer, phrases: phrases)
+        _ = setMode(mode, atSeconds: 0)
+    }
+
+    /// Whether the loop should compute the class-free corridor cue (costly) for the next frames:
+    /// in navigation, and for a pending "are there any obstacles?" or "is there a … ahead?".
     public var wantsCorridor: Bool {
         if case .navigate = mode { return true }
-        return false
+        if case .find(let target) = mode, target.aheadOnly { return true }
+        return pending.contains(.checkObstacles)
     }
 
     /// Switches mode; returns the confirmation to say ("Scene navigation on.").
     public mutating func setMode(_ newMode: GuidanceMode, atSeconds time: Double) -> [Announcement] {
+        if case .find = mode {} else { modeBeforeFind = mode }
         mode = newMode
-        return []  // filled in by the policies work (#4)
+        viewNotice.reset()
+        finding = nil
+        let sentence: String
+        switch newMode {
+        case .continuous: sentence = phrases.modeOn.continuous
+        case .onDemand: sentence = phrases.modeOn.onDemand
+        case .explore:
+            sentence = phrases.modeOn.explore
+            // Entering exploration is itself the first request for a summary.
+            if !pending.contains(.explore) { pending.append(.explore) }
+        case .navigate:
+            sentence = phrases.modeOn.navigate
+            navigation.reset()
+        case .find(let target):
+            finding = FindPolicy(target: target, startedSeconds: time)
+            // "Is there a person ahead?" is answered by the next frame; a confirmation first would only delay it.
+            guard !target.aheadOnly else { return [] }
+            sentence = ModePhrases.fill(phrases.modeOn.find, ["targetPlural": speech.plural(of: target)])
+        }
+        return [Announcement(Utterance(sentence, priority: .status, contentKey: "mode@\(time)"))]
     }
 
     /// Remembers a request; it is answered from the next observation.
     public mutating func handle(_ request: PolicyRequest, atSeconds time: Double) -> [Announcement] {
-        []  // filled in by the policies work (#4)
+        if !pending.contains(request) { pending.append(request) }
+        return []
     }
 
-    /// What to say for one analysed frame, in order of importance.
+    /// What to say for one analysed frame, in order of importance: hazards first, then answers to
+    /// requests, then what the mode has to say.
     public mutating func announcements(for observation: SceneObservation) -> [Announcement] {
-        []  // filled in by the policies work (#4)
+        var result = hazards.announcements(for: observation.tracking, settings: settings, speech: speech)
+
+        let snapshot = SceneSnapshot(speech: speech, settings: settings)
+        for request in pending {
+            switch request {
+            case .scanNow: result += snapshot.fullDescription(of: observation)
+            case .explore: result.append(snapshot.exploreSummary(of: observation))
+            case .checkObstacles: result += NavigationPolicy.answer(for: observation, settings: settings, speech: speech)
+            }
+        }
+        let answered = !pending.isEmpty
+        pending = []
+
+        let condition = ViewCondition(observation, describer: describer)
+        switch mode {
+        case .continuous:
+            if !answered, let notice = viewNotice.notice(for: condition, reportsEmptyView: true, phrases: phrases) {
+                result.append(notice)
+            }
+            result += continuous.announcements(for: observation.tracking, alreadySaid: hazards.announcedTrackIDs,
+                                               speech: speech)
+        case .onDemand, .explore:
+            break
+        case .navigate:
+            if !answered, let notice = viewNotice.notice(for: condition, reportsEmptyView: false, phrases: phrases) {
+                result.append(notice)
+            }
+            result += navigation.announcements(for: observation, settings: settings, speech: speech)
+        case .find:
+            guard var finding else { break }
+            if !finding.target.aheadOnly,
+               let notice = viewNotice.notice(for: condition, reportsEmptyView: false, phrases: phrases) {
+                result.append(notice)
+            }
+            let (spoken, outcome) = finding.announcements(for: observation, settings: settings, speech: speech)
+            result += spoken
+            self.finding = finding
+            if outcome == .finished {
+                mode = modeBeforeFind
+                self.finding = nil
+                viewNotice.reset()
+            }
+        }
+        return result
     }
 }

@@ -1,0 +1,45 @@
+/// What a command asks for, independent of the words used. The raw value is the intent's key in
+/// the language files (`Languages/<language>.json`), so every language names the same intents.
+public enum CommandIntent: String, CaseIterable, Sendable, Codable {
+    // The live session.
+    case startDetection, stopDetection
+    case scanNow, describeAhead, exploreScene, checkObstacles
+    case continuousMode, onDemandMode, navigationMode
+    case find, findAhead
+    case switchCamera
+    case repeatLast, stopTalking, exit
+    // Settings.
+    case prioritise, ignore, stopIgnoring, enableAlert, loudTone, setConfidence
+    case volumeUp, volumeDown, changeSpeechSpeed, setSpeechRate, speakFaster, speakSlower
+    case changeLanguage
+    case enableHaptics, disableHaptics, enableBatterySaver, disableBatterySaver
+    // Reports.
+    case recentDetections, usageStats, help, tutorial, listCategories
+
+    /// The slot a phrase of this intent must fill, if any: a phrase file cannot give `find`
+    /// a number, and the matcher refuses a phrase whose slot does not fit.
+    public var slot: SlotKind? {
+        switch self {
+        case .find, .findAhead: return .category
+        case .prioritise, .ignore, .stopIgnoring, .enableAlert, .loudTone: return .categories
+        case .setConfidence: return .fraction
+        case .setSpeechRate: return .number
+        case .changeLanguage: return .language
+        default: return nil
+        }
+    }
+}
+
+/// The kinds of value a phrase can carry, written `{category}`, `{categories}`, … in patterns.
+public enum SlotKind: String, CaseIterable, Sendable, Codable {
+    /// One category or group: "a chair", "vehicles".
+    case category
+    /// One or more categories or groups: "cars and people", "vehicles".
+    case categories
+    /// A proportion from 0 to 1, said as "0.5", "zero point five" or "fifty percent".
+    case fraction
+    /// A plain number: "200", "two hundred".
+    case number
+    /// A language by name: "French".
+    case language
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// The contents of one `Languages/<language>.json`: every word the command language knows in
+/// that language. Code never holds a phrase; a translator edits this file alone.
+struct LanguageFile: Sendable, Decodable {
+    struct Fillers: Sendable, Decodable {
+        /// Politeness removed at the start only ("can you …"): it may be part of a command elsewhere.
+        var leading: [String]
+        /// Removed wherever it stands ("please").
+        var anywhere: [String]
+    }
+
+    struct Numbers: Sendable, Decodable {
+        /// Words for 0 to 19 (and alternatives such as "oh").
+        var units: [String: Int]
+        /// Words for 20, 30, … 90.
+        var tens: [String: Int]
+        /// Multipliers: "hundred" 100, "thousand" 1000.
+        var scales: [String: Int]
+        /// The decimal point word: "zero point five".
+        var point: String
+        /// Words joining parts of a number, ignored: "one hundred and fifty".
+        var joiners: [String]
+        /// "percent", "per cent" (as words).
+        var percent: [String]
+        /// Whole fractions said as words: "a half", "a quarter".
+        var fractions: [String: Double]
+    }
+
+    struct Categories: Sendable, Decodable {
+        /// Plurals that the suffix rules get wrong: "person" → "people".
+        var irregularPlurals: [String: String]
+        /// Ordered suffix rules: the first ending that fits is replaced ("bus" → "buses"); no
+        /// rule fitting adds `defaultPluralSuffix`.
+        var pluralRules: [[String]]
+        var defaultPluralSuffix: String
+        /// Other words for a detector category: "sofa" → "couch".
+        var synonyms: [String: String]
+        /// Names for several categories at once, by their plural name.
+        var groups: [String: Group]
+        /// Words inside a list of categories that are not themselves categories ("and", "the").
+        var listWords: [String]
+        /// Joins the last two names of a list: "cars and people".
+        var conjunction: String
+        /// "a" / "an" before a singular name.
+        var indefiniteArticle: IndefiniteArticle
+    }
+
+    struct Group: Sendable, Decodable {
+        var singular: String
+        var members: [String]
+    }
+
+    struct IndefiniteArticle: Sendable, Decodable {
+        var beforeVowel: String
+        var otherwise: String
+        var vowels: String
+    }
+
+    struct Intent: Sendable, Decodable {
+        /// Patterns: words, `[optional words]`, `(one | other)`, and a `{slot}`.
+        var phrases: [String]
+        /// Said after the command is carried out. Placeholders: `{singular}`, `{plural}`,
+        /// `{a singular}`, `{number}`, `{percent}`, `{language}`, and values the caller supplies.
+        var confirmation: String
+        /// The phrase offered in help and in "Did you mean: …?".
+        var example: String
+    }
+
+    struct Replies: Sendable, Decodable {
+        var notUnderstood: String
+        var didYouMean: String
+        var sayHelp: String
+        var unknownCategory: String
+        var unknownNumber: String
+        var unknownLanguage: String
+        var listCategories: String
+    }
+
+    struct Help: Sendable, Decodable {
+        var intro: String
+        /// Mode name ("continuous", "on-demand", "explore", "navigate", "find") → intents worth
+        /// saying in it, most useful first.
+        var modes: [String: [String]]
+        var always: [String]
+        var closing: String
+    }
+
+    var language: String
+    var fillers: Fillers
+    var contractions: [String: String]
+    var numbers: Numbers
+    var categories: Categories
+    /// Language names → BCP 47 tags: "french" → "fr".
+    var languages: [String: String]
+    /// Values used when a phrase must be shown with its slot filled ("find a chair").
+    var slotExamples: [String: String]
+    var intents: [String: Intent]
+    var replies: Replies
+    var help: Help
+    var tutorial: [String]
+}

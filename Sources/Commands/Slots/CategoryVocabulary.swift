@@ -1,0 +1,122 @@
+/// Every way the user may name detector categories in one language: the detector's class names
+/// and their plurals, synonyms ("sofa" → couch) and groups ("vehicles" → car, bus, …). Only the
+/// detector's own classes are ever produced, so a category the model cannot see is refused
+/// instead of silently never being found.
+struct CategoryVocabulary: Sendable {
+    struct Entry: Sendable, Equatable {
+        var categories: [String]
+        var singular: String
+        var plural: String
+    }
+
+    /// Spoken term (words joined by single spaces) → what it stands for.
+    let entries: [String: Entry]
+    /// Words that may stand between names in a list and mean nothing themselves ("and", "the").
+    let listWords: Set<String>
+    let conjunction: String
+    private let rules: LanguageFile.Categories
+    /// Longest term, in words: spans longer than this are never one name.
+    let longestTermWords: Int
+
+    init(knownCategories: [String], rules: LanguageFile.Categories) {
+        self.rules = rules
+        listWords = Set(rules.listWords)
+        conjunction = rules.conjunction
+        let known = Set(knownCategories.map { $0.lowercased() })
+        var entries: [String: Entry] = [:]
+        func add(_ term: String, _ entry: Entry) {
+            let key = term.lowercased()
+            if entries[key] == nil { entries[key] = entry }
+        }
+        // Class names first, so a synonym or group never shadows a real class of the same name.
+        for category in knownCategories.map({ $0.lowercased() }) {
+            let entry = Entry(categories: [category], singular: category, plural: Self.plural(of: category, rules: rules))
+            add(category, entry)
+            add(entry.plural, entry)
+        }
+        for (name, group) in rules.groups.sorted(by: { $0.key < $1.key }) {
+            let members = group.members.filter(known.contains)
+            guard !members.isEmpty else { continue }
+            let entry = Entry(categories: members, singular: group.singular, plural: name)
+            add(name, entry)
+            add(group.singular, entry)
+        }
+        for (word, category) in rules.synonyms.sorted(by: { $0.key < $1.key }) where known.contains(category) {
+            let entry = Entry(categories: [category], singular: word, plural: Self.plural(of: word, rules: rules))
+            add(word, entry)
+            add(entry.plural, entry)
+        }
+        self.entries = entries
+        longestTermWords = entries.keys.map { $0.split(separator: " ").count }.max() ?? 1
+    }
+
+    func plural(of name: String) -> String { Self.plural(of: name, rules: rules) }
+
+    static func plural(of name: String, rules: LanguageFile.Categories) -> String {
+        if let irregular = rules.irregularPlurals[name] { return irregular }
+        for rule in rules.pluralRules where rule.count == 2 && name.hasSuffix(rule[0]) {
+            return String(name.dropLast(rule[0].count)) + rule[1]
+        }
+        return name + rules.defaultPluralSuffix
+    }
+
+    /// "a chair", "an umbrella".
+    func withArticle(_ singular: String) -> String {
+        let article = rules.indefiniteArticle
+        let startsWithVowel = singular.first.map { article.vowels.contains($0) } ?? false
+        return "\(startsWithVowel ? article.beforeVowel : article.otherwise) \(singular)"
+    }
+
+    /// Reads `words` as a list of names (or exactly one when `single`); returns the selection and
+    /// how far from exact it was (0 exact; near misses cost their share of changed letters).
+    func read(_ words: ArraySlice<String>, single: Bool) -> (selection: CategorySelection, cost: Double)? {
+        let words = Array(words)
+        let count = words.count
+        // best[i]: cheapest reading of words[0..<i] as names and list words.
+        var best: [(cost: Double, names: [Entry])?] = Array(repeating: nil, count: count + 1)
+        best[0] = (0, [])
+        for start in 0..<count {
+            guard let reached = best[start] else { continue }
+            if listWords.contains(words[start]) {
+                relax(&best, at: start + 1, cost: reached.cost, names: reached.names)
+            }
+            for length in 1...min(longestTermWords, count - start) {
+                let term = words[start..<(start + length)].joined(separator: " ")
+                guard let (entry, cost) = lookUp(term) else { continue }
+                relax(&best, at: start + length, cost: reached.cost + cost, names: reached.names + [entry])
+            }
+        }
+        guard let reading = best[count], !reading.names.isEmpty, !single || reading.names.count == 1 else { return nil }
+        var categories: [String] = []
+        for entry in reading.names { for category in entry.categories where !categories.contains(category) { categories.append(category) } }
+        let selection = CategorySelection(categories: categories,
+                                          singular: list(reading.names.map(\.singular)),
+                                          plural: list(reading.names.map(\.plural)))
+        return (selection, reading.cost)
+    }
+
+    private func relax(_ best: inout [(cost: Double, names: [Entry])?], at index: Int, cost: Double, names: [Entry]) {
+        if let current = best[index], current.cost < cost || (current.cost == cost && current.names.count <= names.count) { return }
+        best[index] = (cost, names)
+    }
+
+    /// An exact term, else the nearest term within a near miss ("chiar" → chair).
+    private func lookUp(_ term: String) -> (Entry, Double)? {
+        if let entry = entries[term] { return (entry, 0) }
+        var nearest: (entry: Entry, cost: Double, term: String)?
+        for (candidate, entry) in entries {
+            let cost = WordDistance.cost(heard: term, expected: candidate)
+            guard cost < 1 else { continue }
+            if nearest == nil || cost < nearest!.cost || (cost == nearest!.cost && candidate < nearest!.term) {
+                nearest = (entry, cost, candidate)
+            }
+        }
+        return nearest.map { ($0.entry, $0.cost) }
+    }
+
+    /// "chairs", "cars and people", "cars, buses and people".
+    func list(_ names: [String]) -> String {
+        guard names.count > 1 else { return names.first ?? "" }
+        return names.dropLast().joined(separator: ", ") + " \(conjunction) " + names.last!
+    }
+}

@@ -1,0 +1,76 @@
+/// Numbers as typed or said: "0.5", "50", "fifty", "one hundred and fifty", "zero point five",
+/// "point five", "fifty percent", "a half".
+struct NumberReader: Sendable {
+    struct Reading: Sendable, Equatable {
+        var value: Double
+        var isPercent: Bool
+    }
+
+    let words: LanguageFile.Numbers
+    private var percentWords: [[String]] { words.percent.map { $0.split(separator: " ").map(String.init) } }
+
+    func read(_ tokens: ArraySlice<String>) -> Reading? {
+        var tokens = Array(tokens)
+        var isPercent = false
+        for percent in percentWords where tokens.count > percent.count && Array(tokens.suffix(percent.count)) == percent {
+            tokens.removeLast(percent.count)
+            isPercent = true
+            break
+        }
+        guard let value = value(of: tokens) else { return nil }
+        return Reading(value: value, isPercent: isPercent)
+    }
+
+    private func value(of tokens: [String]) -> Double? {
+        if tokens.count == 1, let number = Double(tokens[0]), number.isFinite { return number }
+        if tokens.count <= 2, let last = tokens.last, let fraction = words.fractions[last],
+           tokens.count == 1 || ["a", "one"].contains(tokens[0]) {
+            return fraction
+        }
+        let pointIndex = tokens.firstIndex(of: words.point)
+        let wholeWords = Array(tokens[..<(pointIndex ?? tokens.count)])
+        var result: Double = 0
+        if !wholeWords.isEmpty {
+            guard let whole = wholeNumber(wholeWords) else { return nil }
+            result = Double(whole)
+        } else if pointIndex == nil {
+            return nil
+        }
+        if let pointIndex {
+            let digits = tokens[(pointIndex + 1)...]
+            guard !digits.isEmpty else { return nil }
+            var scale = 0.1
+            for digit in digits {
+                guard let value = words.units[digit] ?? Int(digit).flatMap({ (0...9).contains($0) ? $0 : nil }),
+                      (0...9).contains(value) else { return nil }
+                result += Double(value) * scale
+                scale /= 10
+            }
+        }
+        return result
+    }
+
+    /// "two hundred and fifty" → 250; nil for anything that is not a number said in words.
+    private func wholeNumber(_ tokens: [String]) -> Int? {
+        var total = 0
+        var current = 0
+        var sawNumber = false
+        for token in tokens {
+            if words.joiners.contains(token) { continue }
+            if let unit = words.units[token] {
+                current += unit
+            } else if let ten = words.tens[token] {
+                current += ten
+            } else if let scale = words.scales[token] {
+                current = max(current, 1) * scale
+                if scale >= 1000 { total += current; current = 0 }
+            } else if let digits = Int(token) {
+                current += digits
+            } else {
+                return nil
+            }
+            sawNumber = true
+        }
+        return sawNumber ? total + current : nil
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// Turns typed or recognised text into the lower-case words the matcher compares: contractions
+/// expanded ("what's" → "what is"), "%" spelled as a word, punctuation dropped, numbers such as
+/// "0.5" kept whole, and politeness ("please", "could you") removed.
+struct TextNormalizer: Sendable {
+    let contractions: [String: String]
+    let percentWord: String
+    /// Removed only at the start: "can you find a chair" but not "what can you detect".
+    let leadingFillers: [[String]]
+    /// Removed wherever they stand.
+    let anywhereFillers: Set<String>
+
+    func words(_ text: String) -> [String] {
+        let cleaned = text.lowercased()
+            .replacingOccurrences(of: "\u{2019}", with: "'")
+            .replacingOccurrences(of: "%", with: " \(percentWord) ")
+        var tokens = splitKeepingNumbers(cleaned)
+        tokens = tokens.flatMap { token -> [String] in
+            if let expansion = contractions[token] { return expansion.split(separator: " ").map(String.init) }
+            return [token.replacingOccurrences(of: "'", with: "")]
+        }.filter { !$0.isEmpty && !anywhereFillers.contains($0) }
+        var removed = true
+        while removed {
+            removed = false
+            for filler in leadingFillers where tokens.count > filler.count && Array(tokens.prefix(filler.count)) == filler {
+                tokens.removeFirst(filler.count)
+                removed = true
+            }
+        }
+        return tokens
+    }
+
+    /// Splits on anything but letters, digits and apostrophes; a dot between digits stays ("0.5").
+    private func splitKeepingNumbers(_ text: String) -> [String] {
+        var tokens: [String] = []
+        var current = ""
+        let characters = Array(text)
+        for (index, character) in characters.enumerated() {
+            if character.isLetter || character.isNumber || character == "'" {
+                current.append(character)
+            } else if character == ".", let last = current.last, last.isNumber,
+                      index + 1 < characters.count, characters[index + 1].isNumber {
+                current.append(character)
+            } else if !current.isEmpty {
+                tokens.append(current)
+                current = ""
+            }
+        }
+        if !current.isEmpty { tokens.append(current) }
+        return tokens.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "'")) }
+    }
+}

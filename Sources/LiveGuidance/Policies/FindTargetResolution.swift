@@ -1,0 +1,94 @@
+import AssistCore
+import Foundation
+import Guidance
+
+/// "Find doors" with a model that knows no doors: the sentence names what it can find instead.
+public struct UndetectableCategoryError: UserFacingError, Equatable {
+    /// What the user asked for, as they said it.
+    public let requestedName: String
+    /// The supported names closest to it, closest first.
+    public let suggestions: [String]
+    public let userMessage: String
+}
+
+extension FindTarget {
+    /// How many supported names the refusal offers: enough to show what is possible, few enough
+    /// to keep in mind after hearing them once.
+    static let suggestionCount = 4
+
+    /// The target for what the user named ("chair", "chairs", "a table", "people"), among the
+    /// detector's `classNames`. Plurals and the spoken names of the phrasebook are understood
+    /// ("people" → person, "table" → dining table).
+    /// - Throws: `UndetectableCategoryError` naming the closest supported names.
+    public static func resolve(name: String, classNames: [String], aheadOnly: Bool = false,
+                               phrasebook: Phrasebook? = nil, phrases: ModePhrases? = nil) throws -> FindTarget {
+        let phrases = try phrases ?? ModePhrases.bundled(language: phrasebook?.language ?? "en")
+        let phrasebook = phrasebook ?? (try? Phrasebook.bundled(language: phrases.language))
+        let wanted = normalized(name)
+        func spoken(_ label: String) -> String { phrasebook?.objectName(label: label, count: 1) ?? label }
+
+        for candidate in spellings(of: wanted) {
+            if let label = classNames.first(where: { $0.lowercased() == candidate }) {
+                return FindTarget(categories: [label], spokenName: spoken(label), aheadOnly: aheadOnly)
+            }
+            // The phrasebook's words for a class ("people", "table", "TV").
+            if let label = classNames.first(where: { label in
+                guard let forms = phrasebook?.objects[label] else { return false }
+                return forms.one.lowercased() == candidate || forms.other.lowercased() == candidate
+            }) {
+                return FindTarget(categories: [label], spokenName: spoken(label), aheadOnly: aheadOnly)
+            }
+        }
+        let suggestions = closestNames(to: wanted, among: classNames.map { spoken($0) })
+        let message = ModePhrases.fill(phrases.find.cannotDetect, [
+            "target": wanted, "names": suggestions.joined(separator: phrases.find.nameSeparator)])
+        throw UndetectableCategoryError(requestedName: wanted, suggestions: suggestions, userMessage: message)
+    }
+
+    /// Lower case, single spaces, without a leading article ("a chair", "any chairs").
+    static func normalized(_ name: String) -> String {
+        var words = name.lowercased().split(whereSeparator: { $0.isWhitespace || $0 == "?" || $0 == "." }).map(String.init)
+        if let first = words.first, ["a", "an", "the", "any", "some"].contains(first), words.count > 1 { words.removeFirst() }
+        return words.joined(separator: " ")
+    }
+
+    /// The name as said and the singulars English plurals could come from, most likely first
+    /// ("benches" → benches, benche, bench; "chairs" → chairs, chair).
+    static func spellings(of name: String) -> [String] {
+        var result = [name]
+        if name.hasSuffix("ies") { result.append(String(name.dropLast(3)) + "y") }
+        if name.hasSuffix("es") { result.append(String(name.dropLast(2))) }
+        if name.hasSuffix("s") { result.append(String(name.dropLast())) }
+        return result
+    }
+
+    /// The supported names most like `name`: those sharing its beginning first, then by edit
+    /// distance (Levenshtein), ties in the model's order.
+    static func closestNames(to name: String, among names: [String]) -> [String] {
+        var seen = Set<String>()
+        let unique = names.filter { seen.insert($0).inserted }
+        let singular = spellings(of: name).last ?? name
+        let scored = unique.enumerated().map { index, candidate -> (Int, Int, Int) in
+            let prefix = candidate.lowercased().hasPrefix(String(singular.prefix(3))) ? 0 : 1
+            return (prefix, editDistance(singular, candidate.lowercased()), index)
+        }
+        return scored.sorted { $0 < $1 }.prefix(suggestionCount).map { unique[$0.2] }
+    }
+
+    /// Levenshtein distance: insertions, deletions and substitutions of one character each cost 1.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

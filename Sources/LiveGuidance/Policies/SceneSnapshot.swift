@@ -1,0 +1,65 @@
+import Guidance
+import Perception
+import Speech
+
+/// Answers about one frame as a whole: "scan now" (the full description) and "explore scene"
+/// (the structured summary, left to right). Each answer has its own content key, so the queue
+/// never holds back an answer the user asked for because it was said a moment ago.
+struct SceneSnapshot: Sendable {
+    let speech: SpokenObjects
+    let settings: GuidanceSettings
+
+    /// Everything the describer says about the frame (up to its maximum of objects); when nothing
+    /// was found, a suggestion to try better light or another angle. One announcement per sentence:
+    /// the queue shortens a long message by dropping phrases, and none of these may be lost.
+    func fullDescription(of observation: SceneObservation) -> [Announcement] {
+        let describer = speech.describer
+        let report = observation.report
+        let key = "scan@\(observation.timeSeconds)"
+        let mentions = (report.quality ?? .ok) == .ok ? describer.mentions(of: report.objects) : []
+        guard mentions.isEmpty else {
+            return mentions.enumerated().map { index, mention in
+                Announcement(Utterance(describer.sentence(for: mention), priority: .answer,
+                                       directionDegrees: mention.objects[0].direction.angleDegrees,
+                                       contentKey: "\(key)#\(index)"))
+            }
+        }
+        // The describer's own words for a dark, blurred or empty picture, then the suggestion.
+        let message = describer.sentences(for: report.objects, imageQuality: report.quality ?? .ok)
+        return (message + [speech.phrases.view.nothingFoundSuggestion]).enumerated().map { index, phrase in
+            Announcement(Utterance(phrase, priority: .answer, contentKey: "\(key)#\(index)",
+                                   earcon: index == 0 ? .nothingFound : nil))
+        }
+    }
+
+    /// The objects an exploration names: hazards first, then closest (unknown distances last), cut
+    /// to `exploreMaximumObjects`; then spoken left to right, the order in which a hand would sweep.
+    func exploredObjects(in report: SceneReport) -> [LocatedObject] {
+        let ordered = speech.describer.orderedForSpeech(report.objects)  // closest first
+        let hazards = ordered.filter { settings.hazards[$0.label] != nil }
+        let others = ordered.filter { settings.hazards[$0.label] == nil }
+        return Array((hazards + others).prefix(max(settings.exploreMaximumObjects, 1)))
+            .sorted { $0.direction.angleDegrees < $1.direction.angleDegrees }
+    }
+
+    /// "4 objects, from left: chair, 2 meters, left; person, 3 meters, ahead; …".
+    func exploreSummary(of observation: SceneObservation) -> Announcement {
+        let objects = exploredObjects(in: observation.report)
+        let key = "explore@\(observation.timeSeconds)"
+        guard !objects.isEmpty else {
+            let message: String
+            switch observation.report.quality {
+            case .tooDark?: message = speech.phrases.view.tooDark
+            case .tooBlurred?: message = speech.phrases.view.tooBlurred
+            case .ok?, nil: message = speech.phrases.view.noObject
+            }
+            return Announcement(Utterance([message, speech.phrases.view.nothingFoundSuggestion], priority: .answer,
+                                          contentKey: key, earcon: .nothingFound))
+        }
+        let explore = speech.phrases.explore
+        let count = ModePhrases.fill(explore.count.form(count: objects.count), ["count": String(objects.count)])
+        let items = objects.map(speech.exploreItem(for:)).joined(separator: explore.itemSeparator)
+        let summary = ModePhrases.capitalized(ModePhrases.fill(explore.summary, ["count": count, "items": items]))
+        return Announcement(Utterance(summary, priority: .answer, contentKey: key))
+    }
+}

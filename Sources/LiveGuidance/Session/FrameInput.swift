@@ -1,0 +1,144 @@
+import AssistCore
+import Foundation
+import Media
+import Synchronization
+
+/// What the session reads frames from, and how to open it again (after-use, a lost camera,
+/// "switch camera"). Tests give a closure that makes fake sources.
+public struct FrameInput: Sendable {
+    public enum Kind: Sendable, Equatable {
+        /// A video file or a folder of pictures: it ends, and its end is normal ("End of video.").
+        case recording
+        /// A camera: it should never end; when it does, it is tried again a few times.
+        case camera(devicePath: String)
+        /// A network stream: it should never end.
+        case stream
+    }
+
+    public var name: String
+    public var kind: Kind
+    /// Opens the input; `maximumWidthPixels` scales larger pictures down (battery saver).
+    public var open: @Sendable (_ maximumWidthPixels: Int?) throws -> any FrameSource
+
+    public init(name: String, kind: Kind, open: @escaping @Sendable (_ maximumWidthPixels: Int?) throws -> any FrameSource) {
+        self.name = name
+        self.kind = kind
+        self.open = open
+    }
+
+    /// A camera, file, stream or folder as the command line names it. A folder of RGB-D pairs
+    /// (`NAME_color.png` + `NAME_depth_mm.pgm`) gives frames with depth.
+    public static func video(_ input: VideoInput) -> FrameInput {
+        switch input {
+        case .camera(let device, _):
+            return FrameInput(name: device, kind: .camera(devicePath: device)) { width in try input.open(maximumWidthPixels: width) }
+        case .file(let url):
+            return FrameInput(name: url.lastPathComponent, kind: .recording) { width in try input.open(maximumWidthPixels: width) }
+        case .stream(let url):
+            return FrameInput(name: url.absoluteString, kind: .stream) { width in try input.open(maximumWidthPixels: width) }
+        case .imageFolder(let folder, let framesPerSecond):
+            return FrameInput(name: folder.lastPathComponent, kind: .recording) { _ in
+                if let pairs = try RGBDFolderSource(folder: folder, framesPerSecond: framesPerSecond) { return pairs }
+                return try input.open()
+            }
+        }
+    }
+}
+
+/// Frames from a folder of RGB-D pairs: `NAME_color.png` with `NAME_depth_mm.pgm` (or `.png`)
+/// beside it, in name order, each frame carrying its depth.
+public final class RGBDFolderSource: FrameSource {
+    public let name: String
+    public let colorImages: [URL]
+    public let framesPerSecond: Double
+    private var nextIndex = 0
+
+    /// nil when the folder holds no `_color` pictures with a depth file beside them (then it is a
+    /// plain folder of pictures).
+    public init?(folder: URL, framesPerSecond: Double) throws(VideoInputError) {
+        let plain = try ImageFolderSource(folder: folder, framesPerSecond: framesPerSecond)
+        let colors = plain.imageFiles.filter {
+            $0.deletingPathExtension().lastPathComponent.hasSuffix("_color") && DepthImageFile.companion(forColorImage: $0) != nil
+        }
+        guard !colors.isEmpty else { return nil }
+        name = folder.lastPathComponent
+        colorImages = colors
+        self.framesPerSecond = plain.framesPerSecond
+    }
+
+    public func nextFrame() throws -> Frame? {
+        guard nextIndex < colorImages.count else { return nil }
+        let file = colorImages[nextIndex]
+        let timestamp = Double(nextIndex) / framesPerSecond
+        nextIndex += 1
+        let image: RGBImage
+        do { image = try ImageFile(file).decode() } catch { throw VideoInputError.imageUnreadable(error) }
+        var frame = Frame(image: image, timestampSeconds: timestamp, sourceName: file.lastPathComponent)
+        if let depthFile = DepthImageFile.companion(forColorImage: file), let depth = try? depthFile.decode(),
+           depth.width == image.width, depth.height == image.height {
+            frame.depth = depth
+        }
+        return frame
+    }
+}
+
+/// Passes over frames that cannot be read (a corrupt picture in a folder, a damaged packet in a
+/// file) instead of ending the run, counting them; after `maximumInARow` in a row the input counts
+/// as unreadable. Errors that mean the input itself is gone (a stream ended, a camera unplugged)
+/// go through at once.
+final class UnreadableFrameSkipper: FrameSource {
+    let source: any FrameSource
+    let maximumInARow: Int
+    private let counts = Counter()
+
+    init(_ source: any FrameSource, maximumInARow: Int) {
+        self.source = source
+        self.maximumInARow = maximumInARow
+    }
+
+    var name: String { source.name }
+    /// Read by the session while a reading thread may be skipping: shared under a lock.
+    var skipCounter: Counter { counts }
+
+    func nextFrame() throws -> Frame? {
+        while true {
+            do {
+                let frame = try source.nextFrame()
+                counts.reset()
+                return frame
+            } catch let error as VideoInputError where Self.endsTheInput(error) {
+                throw error
+            } catch {
+                if counts.increment() >= maximumInARow { throw SessionFault.unreadableInput(lastError: userMessage(for: error)) }
+            }
+        }
+    }
+
+    static func endsTheInput(_ error: VideoInputError) -> Bool {
+        switch error {
+        case .imageUnreadable, .failed, .notAVideo: return false
+        default: return true
+        }
+    }
+
+    /// Unreadable frames: in a row now, and in all.
+    final class Counter: Sendable {
+        private let state = Mutex<(inARow: Int, longestRun: Int, total: Int)>((0, 0, 0))
+        func increment() -> Int {
+            state.withLock {
+                $0.inARow += 1
+                $0.total += 1
+                $0.longestRun = max($0.longestRun, $0.inARow)
+                return $0.inARow
+            }
+        }
+        func reset() { state.withLock { $0.inARow = 0 } }
+        var total: Int { state.withLock { $0.total } }
+        var longestRun: Int { state.withLock { $0.longestRun } }
+    }
+}
+
+/// The session's own faults, as errors thrown through a frame source.
+enum SessionFault: Error, Equatable {
+    case unreadableInput(lastError: String)
+}

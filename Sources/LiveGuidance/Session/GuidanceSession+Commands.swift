@@ -1,0 +1,288 @@
+import AssistCore
+import Foundation
+import Guidance
+import Media
+import Perception
+import Speech
+
+extension GuidanceSession {
+    // MARK: Commands and settings
+
+    /// Hands the session every scheduled command due by `seconds` (offline, the speech is
+    /// rendered up to each command's own moment first) and everything sent through `controls`.
+    func deliverCommands(upTo seconds: Double) {
+        while let next = scheduled.first, next.atSeconds <= seconds, ending == nil {
+            scheduled.removeFirst()
+            renderAudio(upTo: next.atSeconds)
+            handle(next.command, at: configuration.isOffline ? next.atSeconds : nowSeconds)
+        }
+        for item in controls.takeAll() where ending == nil {
+            switch item {
+            case .command(let command): handle(command, at: seconds)
+            case .settings(let update): apply(update)
+            }
+        }
+    }
+
+    func handle(_ command: SessionCommand, at time: Double) {
+        lastRequestSeconds = time
+        switch command {
+        case .scanNow: request(.scanNow, at: time)
+        case .explore: request(.explore, at: time)
+        case .checkObstacles: request(.checkObstacles, at: time)
+        case .setMode(let mode):
+            wakeFromAfterUse(at: time)
+            sayAll(policy.setMode(mode, atSeconds: time), at: time)
+        case .find(let target):
+            wakeFromAfterUse(at: time)
+            do {
+                sayAll(policy.setMode(.find(try resolved(target)), atSeconds: time), at: time)
+            } catch {
+                say(Utterance(userMessage(for: error), priority: .answer, contentKey: "session:find-refused"), at: time)
+            }
+        case .pause:
+            if paused {
+                say(Utterance(sentences.alreadyPaused, priority: .answer, contentKey: "session:paused"), at: time)
+            } else {
+                paused = true
+                say(Utterance(sentences.paused, priority: .answer, contentKey: "session:paused", earcon: .stopped), at: time)
+            }
+        case .resume:
+            wakeFromAfterUse(at: time)
+            paused = false
+            say(Utterance(sentences.resumed, priority: .answer, contentKey: "session:resumed", earcon: .started), at: time)
+        case .switchCamera: switchCamera(at: time)
+        case .setBatterySaver(let on):
+            batterySaverByUser = on
+            applyBatterySaving(announceAt: time, lowBattery: false)
+        case .repeatLast:
+            if feedback.queue.repeatLast() == nil {
+                say(Utterance(sentences.nothingToRepeat, priority: .answer, contentKey: "session:repeat"), at: time)
+            }
+        case .stopTalking:
+            feedback.queue.stop()
+        case .quit:
+            say(Utterance(sentences.goodbye, priority: .answer, contentKey: "session:goodbye", earcon: .stopped), at: time)
+            emitEvent("goodbye")
+            end(.userQuit)
+        }
+        publishSnapshot()
+    }
+
+    /// A target whose categories the detector does not know by those names, looked up by its spoken name.
+    func resolved(_ target: FindTarget) throws -> FindTarget {
+        guard let classNames = configuration.classNames,
+              !target.categories.isSubset(of: Set(classNames)) else { return target }
+        return try FindTarget.resolve(name: target.spokenName, classNames: classNames, aheadOnly: target.aheadOnly,
+                                      phrasebook: policy.describer.phrasebook, phrases: policy.phrases)
+    }
+
+    private func request(_ request: PolicyRequest, at time: Double) {
+        wakeFromAfterUse(at: time)
+        sayAll(policy.handle(request, atSeconds: time), at: time)
+        requestPending = true
+    }
+
+    func apply(_ update: SessionSettingsUpdate) {
+        if let guidance = update.guidance { policy.settings = guidance }
+        if let describer = update.describer { policy.describer = describer }
+        if var wanted = update.analyzer {
+            // A depth model that failed stays off for the rest of the run.
+            wanted.depthModel = wanted.depthModel && requirements.depthModel
+            if wanted != requirements {
+                requirements = wanted
+                if analyzer != nil {
+                    do { analyzer = try analyzers.make(requirements) } catch {
+                        feedback.alert("The new settings could not be applied: \(userMessage(for: error))")
+                    }
+                }
+            }
+        }
+        if let saver = update.batterySaver, saver != batterySaverByUser {
+            batterySaverByUser = saver
+            applyBatterySaving(announceAt: nowSeconds, lowBattery: false)
+        }
+    }
+
+    // MARK: Battery saver
+
+    func checkBattery() {
+        guard let battery = configuration.battery else { return }
+        let now = nowSeconds
+        guard now - lastBatteryCheckSeconds >= configuration.batteryCheckSeconds || lastBatteryCheckSeconds == 0 else { return }
+        lastBatteryCheckSeconds = max(now, 1e-9)
+        let low = battery.shouldSaveBattery(wasSaving: batterySaverByBattery)
+        guard low != batterySaverByBattery else { return }
+        batterySaverByBattery = low
+        applyBatterySaving(announceAt: now, lowBattery: low)
+    }
+
+    /// Half the rate and a smaller picture while the user or the battery asks for it; said when
+    /// it changes.
+    func applyBatterySaving(announceAt time: Double, lowBattery: Bool) {
+        let saving = batterySaverByUser || batterySaverByBattery
+        guard saving != pacing.batterySaving else { return }
+        pacing.batterySaving = saving
+        let width = lastFrameWidthPixels.flatMap { saving ? pacing.maximumWidthPixels(sourceWidthPixels: $0) : nil }
+        if let liveFrames {
+            liveFrames.setMaximumWidthPixels(width)
+        } else if let scalable = skipper?.source as? any ScalableFrameSource {
+            scalable.maximumWidthPixels = width
+        }
+        let sentence = saving ? (lowBattery ? sentences.batterySaverOnLowBattery : sentences.batterySaverOn) : sentences.batterySaverOff
+        say(Utterance(sentence, priority: .status, contentKey: "session:battery"), at: time)
+        publishSnapshot()
+    }
+
+    // MARK: Camera
+
+    private func switchCamera(at time: Double) {
+        guard case .camera(let current) = input.kind, !configuration.isOffline else {
+            say(Utterance(sentences.switchNeedsCamera, priority: .answer, contentKey: "session:switch"), at: time)
+            return
+        }
+        let cameras = configuration.availableCameras()
+        guard cameras.count > 1 else {
+            say(Utterance(sentences.onlyOneCamera, priority: .answer, contentKey: "session:switch"), at: time)
+            return
+        }
+        let next = cameras[((cameras.firstIndex(of: current) ?? -1) + 1) % cameras.count]
+        let previous = input
+        input = configuration.cameraInput(next)
+        do {
+            try openInput()
+            tracker = ObjectTracker()
+            say(Utterance(SessionSentences.fill(sentences.cameraSwitched, ["camera": next]), priority: .answer,
+                          contentKey: "session:switch"), at: time)
+        } catch {
+            input = previous
+            say(Utterance(SessionSentences.fill(sentences.cameraSwitchFailed, ["camera": next]), priority: .answer,
+                          contentKey: "session:switch"), at: time)
+            try? openInput()
+        }
+    }
+
+    // MARK: After-use
+
+    /// On demand, with no request for a while: the camera (a live input) and the model are given back.
+    func checkAfterUse() {
+        guard let limit = configuration.afterUseSeconds, state != .afterUse, ending == nil, !requestPending,
+              !analysesContinuously, nowSeconds - lastRequestSeconds >= limit else { return }
+        analyzer = nil
+        analyzers.release()
+        let closesInput = input.kind != .recording && !configuration.isOffline
+        if closesInput {
+            liveFrames?.stop()
+            liveFrames = nil
+        }
+        tracker = ObjectTracker()
+        say(Utterance(closesInput ? sentences.afterUse : sentences.afterUseFileInput, priority: .status,
+                      contentKey: "session:after-use", earcon: .stopped), at: nowSeconds)
+        enter(.afterUse)
+    }
+
+    /// A request after after-use: model and camera are taken again before it is answered.
+    func wakeFromAfterUse(at time: Double) {
+        guard state == .afterUse else { return }
+        do {
+            analyzer = try analyzers.make(requirements)
+            if liveFrames == nil && !configuration.isOffline { try openInput() }
+            enter(degradedReasons.isEmpty ? .active : .degraded)
+            say(Utterance(sentences.reactivated, priority: .answer, contentKey: "session:activated", earcon: .started), at: time)
+        } catch {
+            say(Utterance(SessionSentences.fill(sentences.reactivationFailed, ["reason": userMessage(for: error)]),
+                          priority: .answer, contentKey: "session:reactivation", earcon: .error), at: time)
+        }
+    }
+
+    // MARK: Faults
+
+    func degrade(_ reason: String, saying sentence: String) {
+        guard !degradedReasons.contains(reason) else { return }
+        degradedReasons.insert(reason)
+        say(Utterance(sentence, priority: .answer, contentKey: "session:degraded:\(reason)", earcon: .error), at: nowSeconds)
+        enter(.degraded)
+    }
+
+    func noticeUnreadableFrames() {
+        guard let skipper, !toldUnreadableFrames,
+              skipper.skipCounter.longestRun >= configuration.unreadableFramesBeforeNotice else { return }
+        toldUnreadableFrames = true
+        degrade("unreadable frames", saying: sentences.unreadableFrames)
+    }
+
+    /// The watchdog fired: the user must know at once that guidance stopped, so what was still
+    /// queued is dropped and this is the last thing heard.
+    func detectionFailed() {
+        feedback.queue.stop()
+        say(Utterance(sentences.detectionFailed, priority: .hazard, contentKey: "session:detection-failed", earcon: .error),
+            at: nowSeconds)
+        emitEvent("detection failed")
+        end(.detectionFailed)
+    }
+
+    func analysisFailed(_ error: any Error, analyzer failed: any SceneAnalyzing) {
+        if failed.usesDepthModel && requirements.depthModel {
+            var withoutDepth = requirements
+            withoutDepth.depthModel = false
+            if let replacement = try? analyzers.make(withoutDepth) {
+                requirements = withoutDepth
+                analyzer = replacement
+                degrade("depth model", saying: sentences.depthModelFailed)
+                return
+            }
+        }
+        failedDetectionsInARow += 1
+        if failedDetectionsInARow >= configuration.failedDetectionsBeforeStop {
+            detectionFailed()
+        } else {
+            degrade("detection errors", saying: sentences.detectionError)
+        }
+    }
+
+    /// The source threw: a lost camera is tried again; anything else ends the run.
+    func inputFailed(_ error: any Error) async {
+        if let fault = error as? SessionFault, case .unreadableInput = fault {
+            feedback.queue.stop()
+            say(Utterance(sentences.unreadableInput, priority: .hazard, contentKey: "session:unreadable", earcon: .error),
+                at: nowSeconds)
+            emitEvent("unreadable input")
+            end(.unreadableInput)
+            return
+        }
+        if case .camera = input.kind, !configuration.isOffline, configuration.cameraRetries > 0 {
+            say(Utterance(sentences.cameraRetrying, priority: .answer, contentKey: "session:retry", earcon: .error), at: nowSeconds)
+            for _ in 0..<configuration.cameraRetries {
+                try? await Task.sleep(for: .seconds(configuration.cameraRetryDelaySeconds))
+                if (try? openInput()) != nil { return }
+            }
+        }
+        // Guidance has stopped: what was still queued about the scene is no longer true.
+        feedback.queue.stop()
+        var phrases = [sentences.streamStopped]
+        if case .camera = input.kind { phrases.append(userMessage(for: error)) }
+        say(Utterance(phrases, priority: .hazard, contentKey: "session:stream-stopped", earcon: .stopped), at: nowSeconds)
+        emitEvent("stream stopped")
+        end(.streamStopped(reason: userMessage(for: error)))
+    }
+
+    func endOfInput() {
+        if input.kind == .recording {
+            say(Utterance(sentences.endOfVideo, priority: .status, contentKey: "session:end", earcon: .stopped), at: nowSeconds)
+            emitEvent("end of video")
+            end(.inputEnded)
+        } else {
+            // A camera or stream that ends without an error still ended unexpectedly.
+            say(Utterance(sentences.streamStopped, priority: .hazard, contentKey: "session:stream-stopped", earcon: .stopped),
+                at: nowSeconds)
+            emitEvent("stream stopped")
+            end(.streamStopped(reason: sentences.streamStopped))
+        }
+    }
+
+    func end(_ why: SessionEnding) {
+        guard ending == nil else { return }
+        ending = why
+        enter(.stopped)
+    }
+}

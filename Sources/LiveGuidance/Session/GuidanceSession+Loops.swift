@@ -1,0 +1,204 @@
+import AssistCore
+import Foundation
+import Guidance
+import Media
+import Perception
+import Speech
+
+extension GuidanceSession {
+    // MARK: Offline: the input's own clock
+
+    /// Each frame is taken at the moment a camera would have offered it after the previous
+    /// frame's processing; before it, the speech is rendered up to that moment, so t seconds into
+    /// the input is t seconds into the audio.
+    func runOffline() async {
+        var advanceSeconds = 0.0
+        while ending == nil {
+            guard let pacer = offlinePacer else { break }
+            let frame: Frame?
+            let captureStart = ContinuousClock.now
+            do {
+                frame = try pacer.nextFrame(afterProcessingFor: advanceSeconds)
+            } catch {
+                advanceSeconds = 0
+                await inputFailed(error)
+                continue
+            }
+            let captureMilliseconds = (ContinuousClock.now - captureStart).milliseconds
+            let now = pacer.nowSeconds
+            deliverCommands(upTo: now)
+            renderAudio(upTo: now)
+            guard ending == nil else { break }
+            guard let frame else {
+                endOfInput()
+                break
+            }
+            lastFrameWidthPixels = lastFrameWidthPixels ?? frame.image.width
+            noticeUnreadableFrames()
+            checkBattery()
+            checkAfterUse()
+            guard wantsFrameAnalysed else {
+                advanceSeconds = 0
+                continue
+            }
+            let measured = await analyseAndGuide(frame, captureSeconds: frame.timestampSeconds,
+                                                 captureMilliseconds: captureMilliseconds) { [self] workSeconds in
+                if case .input(_, let fixed) = configuration.clock, let fixed { return fixed }
+                return workSeconds
+            }
+            guard let cost = measured else { continue }
+            // Rest as the pacing asks (an interval, the battery saver), but wake for a command due sooner.
+            var advance = cost + pacing.waitSeconds(sinceLastFrame: cost, consumerWorkedSeconds: cost)
+            if let next = scheduled.first?.atSeconds, next > now { advance = max(cost, min(advance, next - now)) }
+            advanceSeconds = advance
+        }
+    }
+
+    /// Renders the speech track up to `seconds` of input time (offline only).
+    func renderAudio(upTo seconds: Double) {
+        guard case .input(let audio, _) = configuration.clock else { return }
+        let queue = feedback.queue
+        let target = Int((seconds * queue.sampleRateHz).rounded())
+        var failed = false
+        while renderedAudioFrames < target && !failed {
+            let count = min(4096, target - renderedAudioFrames)
+            do { try audio.consume(queue.renderBlock(frameCount: count)) } catch {
+                failed = true
+                feedback.alert(userMessage(for: error))
+            }
+            renderedAudioFrames += count
+            collectPlayback()
+        }
+    }
+
+    // MARK: Live: the wall clock
+
+    func runLive() async {
+        var lastTakeSeconds: Double?
+        var lastWorkSeconds = 0.0
+        while ending == nil {
+            deliverCommands(upTo: nowSeconds)
+            guard ending == nil else { break }
+            collectPlayback()
+            flushReports(all: false)
+            checkBattery()
+            checkAfterUse()
+            guard wantsFrameAnalysed, let frames = liveFrames else {
+                try? await Task.sleep(for: .milliseconds(20))
+                continue
+            }
+            // Newest frame wins: wait out the pacing (an interval, the battery saver), but a
+            // request or a command cuts the wait short.
+            if !requestPending {
+                let wait = pacing.waitSeconds(sinceLastFrame: lastTakeSeconds.map { nowSeconds - $0 },
+                                              consumerWorkedSeconds: lastWorkSeconds)
+                if wait > 0 {
+                    let due = nowSeconds + wait
+                    while nowSeconds < due && !controls.hasWaitingItems && !commandDue {
+                        try? await Task.sleep(for: .milliseconds(min(20, max(1, Int((due - nowSeconds) * 1000)))))
+                    }
+                    if nowSeconds < due { continue }
+                }
+            }
+            let captureStart = ContinuousClock.now
+            let frame: Frame?
+            do {
+                frame = try await frames.nextFrame()
+            } catch {
+                await inputFailed(error)
+                continue
+            }
+            let captureMilliseconds = (ContinuousClock.now - captureStart).milliseconds
+            guard let frame else {
+                if ending == nil && liveFrames === frames { endOfInput() }
+                continue
+            }
+            let handedOut = nowSeconds
+            lastTakeSeconds = handedOut
+            lastFrameWidthPixels = frame.image.width
+            noticeUnreadableFrames()
+            // A recording plays on its own clock from when reading started: its capture moment is
+            // known exactly; a camera's frame was captured at the latest when it was handed out.
+            let capture = input.kind == .recording ? min(handedOut, liveFramesStartSeconds + frame.timestampSeconds) : handedOut
+            let work = await analyseAndGuide(frame, captureSeconds: capture, captureMilliseconds: captureMilliseconds) { $0 }
+            lastWorkSeconds = work ?? 0
+        }
+    }
+
+    private var commandDue: Bool {
+        guard let first = scheduled.first else { return false }
+        return first.atSeconds <= nowSeconds
+    }
+
+    // MARK: One analysed frame
+
+    /// Analyses `frame` under the watchdog, tracks, asks the policy, speaks. Returns the
+    /// processing seconds (as `cost` maps the measured ones) or nil when the frame gave nothing.
+    func analyseAndGuide(_ frame: Frame, captureSeconds: Double, captureMilliseconds: Double,
+                         cost: (Double) -> Double) async -> Double? {
+        guard let analyzer else { return nil }
+        let wantsCorridor = policy.wantsCorridor
+        let corridorCue = configuration.corridor
+        let workStart = ContinuousClock.now
+        let outcome = await AnalysisWatchdog(limitSeconds: configuration.watchdogSeconds).run {
+            let report = try analyzer.analyze(frame)
+            let corridor = wantsCorridor ? Self.corridorReading(for: frame, corridor: corridorCue) : nil
+            return (report, corridor)
+        }
+        let analysisSeconds = (ContinuousClock.now - workStart).seconds
+        let report: SceneReport
+        let corridor: CorridorReading?
+        switch outcome {
+        case .timedOut:
+            analyzer.cancel()
+            detectionFailed()
+            return nil
+        case .finished(.failure(let error)):
+            analysisFailed(error, analyzer: analyzer)
+            return cost(analysisSeconds)
+        case .finished(.success(let result)):
+            (report, corridor) = result
+        }
+        failedDetectionsInARow = 0
+        framesAnalysed += 1
+        let processing = cost(analysisSeconds)
+        let guidanceStart = ContinuousClock.now
+        let tracking = tracker.update(with: report.objects, atSeconds: frame.timestampSeconds)
+        let observation = SceneObservation(timeSeconds: nowSeconds, report: report, tracking: tracking, corridor: corridor)
+        let announcements = policy.announcements(for: observation)
+        requestPending = false
+        let guidanceMilliseconds = (ContinuousClock.now - guidanceStart).milliseconds
+        // Offline, what the frame makes us say is heard after its processing, on the input clock.
+        let spokenAt = configuration.isOffline ? nowSeconds + processing : nowSeconds
+        renderAudio(upTo: spokenAt)
+        for ended in tracking.ended {
+            feedback.queue.objectLeftView(contentKey: "\(ended.label)#\(ended.id.rawValue)")
+        }
+        let records = announcements.map { say($0, at: spokenAt) }
+        var timings = CycleTimings()
+        timings.captureMilliseconds = captureMilliseconds
+        timings.analysisMilliseconds = analysisSeconds * 1000
+        timings.inferenceMilliseconds = report.timings.inferenceMilliseconds
+        timings.guidanceMilliseconds = guidanceMilliseconds
+        let cycle = CycleReport(time: captureSeconds, state: state, mode: policy.mode.name, paused: paused,
+                                event: nil, objects: report.objects, tracks: tracking.tracks.map(TrackSummary.init),
+                                corridor: corridor.map(CorridorSummary.init), quality: report.quality,
+                                announcements: records.flatMap { $0 }, timings: timings)
+        pending(cycle, captureSeconds: captureSeconds)
+        publishSnapshot()
+        return processing
+    }
+
+    /// The class-free obstacle cue: the depth image when the frame has one, else free floor.
+    static func corridorReading(for frame: Frame, corridor: WalkingCorridor) -> CorridorReading? {
+        if let depth = frame.depth {
+            let cue = DepthCorridorObstacle(corridor: corridor)
+            guard let result = try? cue.detect(in: depth) else { return nil }
+            return CorridorReading(nearestObstacleMeters: result.nearestObstacleMeters,
+                                   examinedToMeters: cue.settings.maximumRangeMeters, source: .depthImage)
+        }
+        guard let result = try? FreeFloorDetector(corridor: corridor).detect(in: frame.image) else { return nil }
+        return CorridorReading(nearestObstacleMeters: result.nearestObstacleMeters,
+                               examinedToMeters: result.farthestExaminedFloorMeters, source: .freeFloor)
+    }
+}

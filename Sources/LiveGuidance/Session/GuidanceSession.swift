@@ -1,0 +1,215 @@
+import AssistCore
+import Foundation
+import Guidance
+import Media
+import Perception
+import Speech
+
+/// The live loop: frames in, spoken guidance out, in safe states.
+///
+/// frame source → pacing (newest frame wins live; the video's own clock offline) → analysis under
+/// a watchdog → tracking → the class-free corridor cue when the mode wants it → the mode's policy
+/// → the utterance queue (priorities, no overlapping speech) and vibration.
+///
+/// Driving it: build it, hand `controls` to whatever delivers commands and settings (a console, a
+/// socket, voice recognition, the settings store), then `await run()`. `run` returns how the
+/// session ended; events (what was said, one report per analysed frame, state changes) go to
+/// `onEvent` as they happen, on the task that runs the session.
+///
+/// States: Ready → (start-up checks: model, input, audio) → "Assistive Vision activated." → Active;
+/// Degraded when a part fails and guidance goes on with what still works (the depth model,
+/// unreadable frames, failing detections); After-use when on-demand guidance had no request for
+/// `afterUseSeconds` (camera and model are given back, and taken again at the next request);
+/// Stopped at the end: "End of video.", "The stream stopped.", "Detection failed.", "Goodbye.".
+public final class GuidanceSession {
+    public let controls = SessionControls()
+    public let configuration: SessionConfiguration
+    public internal(set) var state = SessionState.ready
+    public internal(set) var policy: GuidancePolicy
+    /// Capture → first audible sample of what each analysed frame made the assistant say, in
+    /// milliseconds, for every frame that said something (benchmarks read it after the run).
+    public internal(set) var captureToFirstAudioMilliseconds: [Double] = []
+    public internal(set) var framesAnalysed = 0
+
+    let analyzers: AnalyzerSupply
+    var requirements: AnalyzerRequirements
+    let feedback: Feedback
+    let sentences: SessionSentences
+    let onEvent: (SessionEvent) -> Void
+
+    var analyzer: (any SceneAnalyzing)?
+    var tracker = ObjectTracker()
+    var input: FrameInput
+    var skipper: UnreadableFrameSkipper?
+    var liveFrames: LatestFrameBuffer?
+    var liveFramesStartSeconds = 0.0
+    var offlinePacer: VideoClockPacer?
+    var pacing: FramePacing
+    var ending: SessionEnding?
+    var paused = false
+    var batterySaverByUser: Bool
+    var batterySaverByBattery = false
+    var lastBatteryCheckSeconds = 0.0
+    var requestPending = false
+    var lastRequestSeconds = 0.0
+    var degradedReasons: Set<String> = []
+    var toldUnreadableFrames = false
+    var failedDetectionsInARow = 0
+    var lastFrameWidthPixels: Int?
+    var scheduled: [ScheduledCommand]
+
+    // Audio timeline.
+    let history = PlaybackHistory()
+    var renderedAudioFrames = 0
+    var sessionSecondsAtAudioZero = 0.0
+    var pendingReports: [CycleReport] = []
+    var captureSecondsOfPending: [Double] = []
+    let startInstant = ContinuousClock.now
+
+    public init(configuration: SessionConfiguration, analyzers: AnalyzerSupply, requirements: AnalyzerRequirements,
+                policy: GuidancePolicy, feedback: Feedback, sentences: SessionSentences,
+                onEvent: @escaping (SessionEvent) -> Void = { _ in }) {
+        self.configuration = configuration
+        self.analyzers = analyzers
+        self.requirements = requirements
+        self.policy = policy
+        self.feedback = feedback
+        self.sentences = sentences
+        self.onEvent = onEvent
+        input = configuration.input
+        batterySaverByUser = configuration.batterySaver
+        pacing = FramePacing(rate: configuration.intervalSeconds.map { .fixedInterval(seconds: $0) } ?? .asFastAsPossible,
+                             batterySaving: configuration.batterySaver)
+        scheduled = configuration.scheduledCommands.sorted { $0.atSeconds < $1.atSeconds }
+    }
+
+    /// Runs until the input ends, the user quits or a fault stops guidance. Throws when a
+    /// start-up check fails (the sentence was said, and nothing ran).
+    public func run() async throws(SessionStartupError) -> SessionEnding {
+        try await start()
+        if configuration.isOffline {
+            await runOffline()
+        } else {
+            await runLive()
+        }
+        await finish()
+        return ending ?? .inputEnded
+    }
+
+    /// The transcript of everything heard so far (times on the session clock).
+    public func transcript() -> [TranscriptEntry] {
+        history.transcript(endingAt: nowSeconds)
+    }
+
+    // MARK: Start-up and end
+
+    private func start() async throws(SessionStartupError) {
+        do {
+            analyzer = try analyzers.make(requirements)
+        } catch {
+            try await failStartup(userMessage(for: error))
+        }
+        do {
+            try openInput()
+        } catch {
+            try await failStartup(userMessage(for: error))
+        }
+        enter(.active)
+        say(Utterance(sentences.activated, priority: .status, contentKey: "session:activated", earcon: .started))
+        emitEvent("activated")
+        lastRequestSeconds = nowSeconds
+    }
+
+    private func failStartup(_ sentence: String) async throws(SessionStartupError) {
+        say(Utterance(sentence, priority: .answer, contentKey: "session:startup-failed", earcon: .error))
+        enter(.stopped)
+        await drainSpeech()
+        throw SessionStartupError(sentence)
+    }
+
+    private func finish() async {
+        liveFrames?.stop()
+        liveFrames = nil
+        if state != .stopped { enter(.stopped) }
+        await drainSpeech()
+        flushReports(all: true)
+    }
+
+    /// Lets everything queued be heard: rendered to the end offline, played out live.
+    func drainSpeech() async {
+        switch configuration.clock {
+        case .input(let audio, _):
+            do { try feedback.queue.renderUntilIdle(to: audio, blockFrames: 1024) } catch {
+                feedback.alert(userMessage(for: error))
+            }
+            renderedAudioFrames = Int((feedback.queue.audioTimeSeconds * feedback.queue.sampleRateHz).rounded())
+        case .realTime:
+            let deadline = ContinuousClock.now + .seconds(30)
+            while !feedback.queue.isIdle && ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        collectPlayback()
+    }
+
+    /// Opens the input (again), wrapped so unreadable frames are skipped.
+    func openInput() throws {
+        let width = pacing.batterySaving ? lastFrameWidthPixels.flatMap { pacing.maximumWidthPixels(sourceWidthPixels: $0) } : nil
+        let skipper = UnreadableFrameSkipper(try input.open(width), maximumInARow: configuration.unreadableFramesBeforeStop)
+        self.skipper = skipper
+        if configuration.isOffline {
+            offlinePacer = VideoClockPacer(source: skipper)
+        } else {
+            liveFrames?.stop()
+            liveFrames = LatestFrameBuffer(source: skipper,
+                                           pace: input.kind == .recording ? .sourceClockInRealTime : .asFastAsTheSourceGives)
+            liveFramesStartSeconds = nowSeconds
+        }
+    }
+
+    // MARK: Clock
+
+    /// The session clock: input time offline, seconds since start live.
+    var nowSeconds: Double {
+        if configuration.isOffline { return offlinePacer?.nowSeconds ?? 0 }
+        return (ContinuousClock.now - startInstant).seconds
+    }
+
+    func enter(_ newState: SessionState) {
+        guard newState != state else { return }
+        state = newState
+        onEvent(.stateChanged(newState, timeSeconds: nowSeconds))
+        publishSnapshot()
+    }
+
+    func publishSnapshot() {
+        var snapshot = SessionSnapshot()
+        snapshot.state = state
+        snapshot.modeName = policy.mode.name
+        snapshot.isPaused = paused
+        snapshot.batterySaving = pacing.batterySaving
+        snapshot.timeSeconds = nowSeconds
+        snapshot.framesAnalysed = framesAnalysed
+        controls.publish(snapshot)
+    }
+
+    /// Whether the mode analyses every frame, or only frames the user asked about.
+    var analysesContinuously: Bool {
+        switch policy.mode {
+        case .continuous, .navigate, .find: return true
+        case .onDemand, .explore: return false
+        }
+    }
+
+    var wantsFrameAnalysed: Bool {
+        guard state != .afterUse, ending == nil else { return false }
+        if requestPending { return true }
+        return !paused && analysesContinuously
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) * 1e-18
+    }
+}

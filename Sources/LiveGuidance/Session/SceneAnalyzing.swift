@@ -1,0 +1,53 @@
+import AssistCore
+import Foundation
+import Guidance
+import Perception
+
+/// The analysis step of the live loop: a frame in, a scene report out. `SceneAnalyzer` is the real
+/// one; tests put in analyzers that stall or throw, to check the watchdog and the degraded states.
+///
+/// `analyze` runs on the session's analysis thread; `cancel` is called from another thread when
+/// the watchdog gives up on a frame.
+public protocol SceneAnalyzing: AnyObject {
+    func analyze(_ frame: Frame) throws -> SceneReport
+    /// Asks a running `analyze` to stop as soon as it can (an inference request is cancelled).
+    func cancel()
+    /// Whether a learned depth model is part of the analysis: when it fails, the session goes on
+    /// with distances from geometry instead of stopping.
+    var usesDepthModel: Bool { get }
+}
+
+extension SceneAnalyzer: SceneAnalyzing {
+    public func cancel() { detector.cancel() }
+    public var usesDepthModel: Bool { depthEstimator != nil }
+}
+
+/// What the analyzer is built with; the session asks for a new analyzer when any of it changes
+/// (a settings change, the depth model failing).
+public struct AnalyzerRequirements: Sendable, Equatable {
+    public var description: DescriptionSettings
+    public var ignoredCategories: Set<String>
+    /// False once the depth model failed in this run.
+    public var depthModel: Bool
+
+    public init(description: DescriptionSettings, ignoredCategories: Set<String> = [], depthModel: Bool = true) {
+        self.description = description
+        self.ignoredCategories = ignoredCategories
+        self.depthModel = depthModel
+    }
+}
+
+/// Where the session gets its analyzer, and gives the model back (after-use).
+///
+/// `make` is called at start-up, after a settings change and when the session comes back from
+/// after-use; it should keep a loaded model and only rebuild what changed. `release` frees the
+/// model (the next `make` loads it again).
+public struct AnalyzerSupply {
+    public var make: (AnalyzerRequirements) throws -> any SceneAnalyzing
+    public var release: () -> Void
+
+    public init(make: @escaping (AnalyzerRequirements) throws -> any SceneAnalyzing, release: @escaping () -> Void = {}) {
+        self.make = make
+        self.release = release
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Media
+import Perception
+import Speech
+
+/// How a `GuidanceSession` runs: its input, its clock, pacing and the limits of its safe states.
+public struct SessionConfiguration {
+    public enum Clock {
+        /// Offline rendering: the input's own clock. Frames are processed as fast as the machine
+        /// allows, frames that would have arrived meanwhile are skipped (`VideoClockPacer`), and the
+        /// speech is rendered into `audio` aligned with input time. `frameCostSeconds` replaces the
+        /// measured processing time of each analysed frame, for reproducible renders; nil measures.
+        case input(audio: any AudioOutput, frameCostSeconds: Double?)
+        /// Live: seconds since start. A device pulls the queue's audio itself (`SpeakerOutput`,
+        /// `PacedNullPlayback`); `outputLatencySeconds` is its delay from render to ear.
+        case realTime(outputLatencySeconds: Double)
+    }
+
+    public var input: FrameInput
+    public var clock: Clock
+    /// At most one analysed frame every so many seconds; nil for as fast as possible.
+    public var intervalSeconds: Double?
+    /// Battery saver from the start (by option or setting).
+    public var batterySaver: Bool
+    /// Read every `batteryCheckSeconds` to turn the saver on below 15 %; nil never.
+    public var battery: BatteryMonitor?
+    public var batteryCheckSeconds = 30.0
+    /// One analysis taking longer than this stops the run with "Detection failed.".
+    public var watchdogSeconds = 4.0
+    /// In on-demand and explore modes, camera and model are released after this long without a
+    /// request; nil never.
+    public var afterUseSeconds: Double? = 300
+    /// Commands delivered at moments of the session clock (`--at`).
+    public var scheduledCommands: [ScheduledCommand] = []
+    /// Where the class-free obstacle cues look (camera height, tilt, lens; corridor width).
+    public var corridor = WalkingCorridor()
+    /// Unreadable frames in a row before the user is told (and the state is Degraded) …
+    public var unreadableFramesBeforeNotice = 3
+    /// … and before the input counts as unreadable and the run ends.
+    public var unreadableFramesBeforeStop = 25
+    /// Detections failing with an error (not hanging) in a row before the run ends.
+    public var failedDetectionsBeforeStop = 5
+    /// A camera that stops is opened again this many times, this far apart, before giving up.
+    public var cameraRetries = 3
+    public var cameraRetryDelaySeconds = 1.0
+    /// The detector's class names: a find target naming something else ("find doors") is looked
+    /// up among them (plurals, the phrasebook's words), and refused with the closest supported
+    /// names when the model cannot detect it. nil takes targets as they come.
+    public var classNames: [String]?
+    /// The cameras "switch camera" cycles through (device paths), and how to open one.
+    public var availableCameras: @Sendable () -> [String] = {
+        CameraList().cameras.filter(\.isFirstNodeOfDevice).map(\.devicePath)
+    }
+    public var cameraInput: @Sendable (String) -> FrameInput = {
+        FrameInput.video(.camera(devicePath: $0, format: .standard))
+    }
+
+    public init(input: FrameInput, clock: Clock, intervalSeconds: Double? = nil, batterySaver: Bool = false,
+                battery: BatteryMonitor? = nil) {
+        self.input = input
+        self.clock = clock
+        self.intervalSeconds = intervalSeconds
+        self.batterySaver = batterySaver
+        self.battery = battery
+    }
+
+    var isOffline: Bool {
+        if case .input = clock { return true }
+        return false
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Guidance
+import Synchronization
+
+/// How other parts of the program drive a running `GuidanceSession`: typed commands (from the
+/// console, a socket, voice recognition, `--at`) and settings changes (from the settings store).
+/// Every method may be called from any thread or task, at any time; the session picks them up
+/// between frames, in the order they were sent.
+///
+///     let session = GuidanceSession(…)
+///     let controls = session.controls
+///     Task { for await line in console { controls.send(.scanNow) } }
+///     Task { for await stored in settingsStore.changes() { controls.update(SessionSettingsUpdate(…)) } }
+///     let outcome = await session.run()
+public final class SessionControls: Sendable {
+    enum Item: Sendable {
+        case command(SessionCommand)
+        case settings(SessionSettingsUpdate)
+    }
+
+    private struct State {
+        var items: [Item] = []
+        var snapshot = SessionSnapshot()
+    }
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// Delivers `command` to the session.
+    public func send(_ command: SessionCommand) {
+        state.withLock { $0.items.append(.command(command)) }
+    }
+
+    /// Applies new settings from the next frame on.
+    public func update(_ settings: SessionSettingsUpdate) {
+        state.withLock { $0.items.append(.settings(settings)) }
+    }
+
+    /// What the session is doing now (for a status line, a socket's "status" reply).
+    public var snapshot: SessionSnapshot { state.withLock { $0.snapshot } }
+
+    // MARK: The session's side
+
+    func takeAll() -> [Item] {
+        state.withLock { state in
+            defer { state.items = [] }
+            return state.items
+        }
+    }
+
+    var hasWaitingItems: Bool { state.withLock { !$0.items.isEmpty } }
+
+    func publish(_ snapshot: SessionSnapshot) {
+        state.withLock { $0.snapshot = snapshot }
+    }
+}
+
+/// The session's state at a glance.
+public struct SessionSnapshot: Sendable, Equatable {
+    public var state: SessionState = .ready
+    public var modeName: String = GuidanceMode.continuous.name
+    public var isPaused = false
+    public var batterySaving = false
+    /// Seconds on the session clock (input time offline).
+    public var timeSeconds = 0.0
+    public var framesAnalysed = 0
+    public init() {}
+}
+
+/// Settings that changed while the session runs; nil fields stay as they are.
+public struct SessionSettingsUpdate: Sendable {
+    /// Confidence threshold, wording, ignored categories: a new analyzer is made when they change.
+    public var analyzer: AnalyzerRequirements?
+    /// Hazards, proximity threshold, find timeout, explore count.
+    public var guidance: GuidanceSettings?
+    /// The describer the policies word their sentences with (follows `analyzer.description`).
+    public var describer: SceneDescriber?
+    public var batterySaver: Bool?
+
+    public init(analyzer: AnalyzerRequirements? = nil, guidance: GuidanceSettings? = nil,
+                describer: SceneDescriber? = nil, batterySaver: Bool? = nil) {
+        self.analyzer = analyzer
+        self.guidance = guidance
+        self.describer = describer
+        self.batterySaver = batterySaver
+    }
+}
+
+/// A command to deliver at a moment of the session's clock (`--at 3:"scan now"`): input time
+/// when rendering a file offline, seconds since start live.
+public struct ScheduledCommand: Sendable, Equatable {
+    public var atSeconds: Double
+    public var command: SessionCommand
+
+    public init(atSeconds: Double, command: SessionCommand) {
+        self.atSeconds = atSeconds
+        self.command = command
+    }
+}

@@ -1,0 +1,68 @@
+import AssistCore
+import Foundation
+
+/// What the live session itself says — start-up, states, faults — in one language, read from
+/// `Templates/<language>.session.json` (the modes' sentences are in `<language>.modes.json`).
+/// Placeholders in braces (`{camera}`, `{reason}`) are filled in by the session.
+public struct SessionSentences: Sendable, Equatable, Decodable {
+    public var activated: String
+    public var endOfVideo: String
+    public var streamStopped: String
+    public var cameraRetrying: String
+    public var detectionFailed: String
+    public var goodbye: String
+    public var paused: String
+    public var resumed: String
+    public var alreadyPaused: String
+    public var batterySaverOn: String
+    public var batterySaverOnLowBattery: String
+    public var batterySaverOff: String
+    public var cameraSwitched: String
+    public var onlyOneCamera: String
+    public var switchNeedsCamera: String
+    public var cameraSwitchFailed: String
+    public var nothingToRepeat: String
+    public var afterUse: String
+    public var afterUseFileInput: String
+    public var reactivated: String
+    public var reactivationFailed: String
+    public var depthModelFailed: String
+    public var unreadableFrames: String
+    public var unreadableInput: String
+    public var detectionError: String
+
+    public init(json: Data) throws {
+        self = try JSONDecoder().decode(SessionSentences.self, from: json)
+    }
+
+    /// The sentences shipped for `language`; English when the language has no file of its own.
+    public static func bundled(language: String = "en") throws -> SessionSentences {
+        let url = Bundle.module.url(forResource: "\(language).session", withExtension: "json", subdirectory: "Templates")
+            ?? Bundle.module.url(forResource: "en.session", withExtension: "json", subdirectory: "Templates")
+        guard let url else { throw SessionSentencesError.missing(language: language) }
+        do {
+            return try SessionSentences(json: Data(contentsOf: url))
+        } catch {
+            throw SessionSentencesError.unreadable(language: language, reason: "\(error)")
+        }
+    }
+
+    /// `template` with `{name}` replaced by each value.
+    public static func fill(_ template: String, _ values: [String: String]) -> String {
+        values.reduce(template) { text, pair in text.replacingOccurrences(of: "{\(pair.key)}", with: pair.value) }
+    }
+}
+
+public enum SessionSentencesError: UserFacingError, Equatable {
+    case missing(language: String)
+    case unreadable(language: String, reason: String)
+
+    public var userMessage: String {
+        switch self {
+        case .missing(let language):
+            return "The session sentences for \(language) are missing from this installation; reinstall assist."
+        case .unreadable(let language, let reason):
+            return "The session sentences for \(language) could not be read (\(reason)); reinstall assist."
+        }
+    }
+}

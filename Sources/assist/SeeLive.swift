@@ -1,0 +1,232 @@
+import ArgumentParser
+import AssistCore
+import Foundation
+import Guidance
+import LiveGuidance
+import Media
+import Perception
+import Speech
+import Storage
+
+/// `assist see` on a live input: wires the options, the stored settings, the model, the speech
+/// and the input into a `GuidanceSession`, prints what it says, and maps its end to the exit status.
+extension See {
+    func runLive(_ videoInput: VideoInput) async throws {
+        try live.check()
+        let models: LiveModels
+        do {
+            models = try LiveModels(detector: detector, depth: depth)
+        } catch {
+            throw CommandFailure(userMessage(for: error), exitCode: 2)
+        }
+        let userData = UserData.open(knownCategories: models.classNames)
+        let stored = userData?.currentSettings()
+        let changed = (try? userData?.settings.changedValues()) ?? [:]
+
+        let speechOutput: LiveSpeech
+        do {
+            speechOutput = try LiveSpeech(speech, json: json, spatialAudio: stored?.feedback.spatialAudio ?? true,
+                                          frameCostSeconds: live.frameCost)
+        } catch {
+            throw CommandFailure(userMessage(for: error), exitCode: 2)
+        }
+        defer { speechOutput.close() }
+
+        let requirements: AnalyzerRequirements
+        let policy: GuidancePolicy
+        let corridor: WalkingCorridor
+        var configuration: SessionConfiguration
+        do {
+            let description = try wording.settings(stored: stored)
+            requirements = AnalyzerRequirements(description: description,
+                                                ignoredCategories: Set(stored?.detection.ignoredCategories ?? []),
+                                                depthModel: depth.depthModel != nil)
+            corridor = WalkingCorridor(camera: try camera.settings(storedFieldOfViewDegrees: stored?.camera.fieldOfViewDegrees))
+            let describer = try SceneDescriber(language: wording.language, settings: description)
+            policy = GuidancePolicy(mode: try initialMode(stored: stored, classNames: models.classNames, describer: describer),
+                                    settings: Self.guidanceSettings(stored), describer: describer)
+            let offline = speech.speakTo != nil
+            let storedInterval = changed["scanning.intervalSeconds"] != nil ? stored?.scanning.intervalSeconds : nil
+            configuration = SessionConfiguration(input: FrameInput.video(videoInput), clock: speechOutput.clock,
+                                                 intervalSeconds: live.interval ?? storedInterval,
+                                                 batterySaver: live.batterySaver || (stored?.batterySaver ?? false),
+                                                 battery: offline ? nil : BatteryMonitor())
+            configuration.watchdogSeconds = live.watchdog
+            configuration.afterUseSeconds = live.afterUse > 0 ? live.afterUse * 60 : nil
+            configuration.scheduledCommands = try live.scheduledCommands()
+            configuration.corridor = corridor
+            configuration.classNames = models.classNames
+        } catch {
+            throw CommandFailure(userMessage(for: error), exitCode: 2)
+        }
+        let sentences: SessionSentences
+        do { sentences = try SessionSentences.bundled(language: wording.language) } catch {
+            throw CommandFailure(userMessage(for: error), exitCode: 2)
+        }
+
+        let printer = LivePrinter(json: json)
+        let locatorCamera = try? camera.settings(storedFieldOfViewDegrees: stored?.camera.fieldOfViewDegrees)
+        let wordingOptions = wording
+        let supply = AnalyzerSupply(make: { wanted in
+            try models.analyzer(for: wanted, camera: locatorCamera ?? .chestWorn, language: wordingOptions.language,
+                                iouThreshold: wordingOptions.iouThreshold(stored: stored))
+        }, release: { models.release() })
+        let session = GuidanceSession(configuration: configuration, analyzers: supply, requirements: requirements,
+                                      policy: policy, feedback: speechOutput.feedback, sentences: sentences,
+                                      onEvent: printer.print)
+        let controls = session.controls
+        let interrupt = Self.quitOnInterrupt(controls)
+        defer { interrupt.cancel() }
+        let hasDepthModel = depth.depthModel != nil
+        let following = userData.map { data in
+            let store = data.settings
+            return Task { [wording] in
+                // Only what changed after start: the options given on the command line keep winning.
+                var previous = stored
+                for await settings in store.changes() {
+                    guard !Task.isCancelled else { break }
+                    guard settings != previous else { continue }
+                    var update = Self.sessionUpdate(from: settings, wording: wording, depthModel: hasDepthModel)
+                    if settings.batterySaver == previous?.batterySaver { update.batterySaver = nil }
+                    previous = settings
+                    controls.update(update)
+                }
+            }
+        }
+        defer { following?.cancel() }
+        let usage = noHistory ? nil : try? userData?.usage.start(mode: "live \(policy.mode.name)")
+        defer { if let usage { try? userData?.usage.finish(session: usage) } }
+
+        let ending: SessionEnding
+        do {
+            ending = try await session.run()
+        } catch {
+            writeTranscript(session)
+            throw CommandFailure(error.userMessage, exitCode: 2)
+        }
+        writeTranscript(session)
+        if case .streamStopped(let reason) = ending, reason != sentences.streamStopped { UserData.warn(reason) }
+        if ending.exitStatus != 0 { throw ExitCode(ending.exitStatus) }
+    }
+
+    /// --find (a category the model cannot detect is refused with the closest it can), --mode, the stored mode.
+    private func initialMode(stored: Storage.Settings?, classNames: [String], describer: SceneDescriber) throws -> GuidanceMode {
+        if let find = live.find {
+            return .find(try FindTarget.resolve(name: find, classNames: classNames, phrasebook: describer.phrasebook))
+        }
+        if let mode = try live.guidanceMode() { return mode }
+        return stored.map { LiveMode(stored: $0.scanning.mode).guidanceMode } ?? .continuous
+    }
+
+    private func writeTranscript(_ session: GuidanceSession) {
+        guard let path = live.transcript else { return }
+        do {
+            try SubRipTranscript.render(session.transcript()).write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            UserData.warn("The transcript could not be written to \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// The stored hazard rules as the policies use them: vehicles get the vehicle tone, stairs the
+    /// drop tone, anything else the obstacle tone; the stored intensity sets the loudness.
+    static func guidanceSettings(_ stored: Storage.Settings?) -> GuidanceSettings {
+        guard let stored else { return GuidanceSettings() }
+        let vehicles: Set<String> = ["car", "bus", "truck", "motorcycle", "bicycle", "train", "boat", "airplane"]
+        var hazards: [String: HazardAlert] = [:]
+        for rule in stored.detection.hazards {
+            let earcon: Earcon = vehicles.contains(rule.category) ? .vehicleHazard : rule.category.contains("stair") ? .dropHazard : .obstacleHazard
+            hazards[rule.category] = HazardAlert(earcon: earcon, intensity: rule.intensity)
+        }
+        var settings = GuidanceSettings(hazards: hazards)
+        settings.exploreMaximumObjects = stored.detection.maximumObjects
+        return settings
+    }
+
+    static func sessionUpdate(from stored: Storage.Settings, wording: WordingOptions, depthModel: Bool) -> SessionSettingsUpdate {
+        guard let description = try? wording.settings(stored: stored) else {
+            return SessionSettingsUpdate(guidance: guidanceSettings(stored), batterySaver: stored.batterySaver)
+        }
+        return SessionSettingsUpdate(
+            analyzer: AnalyzerRequirements(description: description, ignoredCategories: Set(stored.detection.ignoredCategories),
+                                           depthModel: depthModel),
+            guidance: guidanceSettings(stored),
+            describer: try? SceneDescriber(language: wording.language, settings: description),
+            batterySaver: stored.batterySaver)
+    }
+
+    /// Ctrl-C says goodbye and ends the run cleanly (the transcript is written), instead of killing it.
+    static func quitOnInterrupt(_ controls: SessionControls) -> any DispatchSourceSignal {
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler { controls.send(.quit) }
+        source.resume()
+        return source
+    }
+}
+
+/// The detector (and depth model), loaded once, given back in after-use and loaded again after.
+final class LiveModels: @unchecked Sendable {
+    private let detectorOptions: DetectorOptions
+    private let depthOptions: DepthOptions
+    private var core: InferenceCore?
+    private var detector: ObjectDetector?
+    private var depthEstimator: DepthEstimator?
+    let classNames: [String]
+
+    init(detector: DetectorOptions, depth: DepthOptions) throws {
+        detectorOptions = detector
+        depthOptions = depth
+        let core = try InferenceCore()
+        let loaded = try detector.makeDetector(core: core)
+        self.core = core
+        self.detector = loaded
+        depthEstimator = try depth.makeEstimator(core: core, options: detector.inferenceOptions)
+        classNames = loaded.classNames.names
+    }
+
+    func analyzer(for requirements: AnalyzerRequirements, camera: Perception.CameraSettings, language: String,
+                  iouThreshold: Float) throws -> SceneAnalyzer {
+        let core = try self.core ?? InferenceCore()
+        self.core = core
+        let detector = try self.detector ?? detectorOptions.makeDetector(core: core)
+        self.detector = detector
+        if requirements.depthModel && depthEstimator == nil {
+            depthEstimator = try depthOptions.makeEstimator(core: core, options: detectorOptions.inferenceOptions)
+        }
+        return try SceneAnalyzer(detector: detector, depthEstimator: requirements.depthModel ? depthEstimator : nil,
+                                 locator: try ObjectLocator(camera: camera),
+                                 describer: SceneDescriber(language: language, settings: requirements.description),
+                                 iouThreshold: iouThreshold, ignoredCategories: requirements.ignoredCategories)
+    }
+
+    func release() {
+        detector = nil
+        depthEstimator = nil
+        core = nil
+    }
+}
+
+/// Prints what the session says: "[12.4 s] sentence" lines, or one JSON object per analysed frame.
+struct LivePrinter {
+    let json: Bool
+
+    func print(_ event: SessionEvent) {
+        switch event {
+        case .said(let line) where !json:
+            write(String(format: "[%.1f s] ", line.timeSeconds) + line.printedText)
+        case .cycle(let report) where json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            if let data = try? encoder.encode(report) {
+                write(String(decoding: data, as: UTF8.self))
+            }
+        default:
+            break
+        }
+    }
+
+    /// Straight to the file descriptor, unbuffered: a program reading the lines sees each at once.
+    private func write(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+}

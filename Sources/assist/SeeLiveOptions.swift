@@ -1,0 +1,152 @@
+import ArgumentParser
+import AssistCore
+import Foundation
+import LiveGuidance
+import Media
+import Storage
+
+/// The options of `assist see` that only a live input takes.
+struct LiveOptions: ParsableArguments {
+    @Option(help: "How to guide: continuous (new objects, objects that came closer, hazards), on-demand (only when asked: --at \"3:scan now\"), explore (a left-to-right summary on request) or navigate (obstacles in the walking corridor). Default: the stored scanning.mode setting, else continuous.")
+    var mode: String?
+
+    @Option(help: ArgumentHelp("Find mode: only this category (\"chair\", \"person\"), with direction and distance until found.", valueName: "category"))
+    var find: String?
+
+    @Option(help: ArgumentHelp("Write a timed transcript of everything said or sounded (SubRip): input time with --speak-to, session time live.", valueName: "file.srt"))
+    var transcript: String?
+
+    @Option(name: .customLong("at"), help: ArgumentHelp("Deliver a typed command at that time (input time with --speak-to, seconds since start live); repeatable. Understood: scan now, explore, are there any obstacles, find CATEGORY, mode continuous|on-demand|explore|navigate, pause, resume, switch camera, battery saver on|off, repeat, stop talking, exit.", valueName: "seconds:command"))
+    var at: [String] = []
+
+    @Option(help: ArgumentHelp("Analyse at most one frame every so many seconds (default: the stored scanning.intervalSeconds when set, else as fast as possible).", valueName: "seconds"))
+    var interval: Double?
+
+    @Flag(help: "Battery saver: half the rate and a smaller picture (also turned on by the battery.saver setting, and by itself below 15 % battery).")
+    var batterySaver = false
+
+    @Option(help: ArgumentHelp("One detection taking longer than this stops the run with \"Detection failed.\".", valueName: "seconds"))
+    var watchdog: Double = 4
+
+    @Option(help: ArgumentHelp("On demand and in explore mode, give back camera and model after this many minutes without a request (0: never).", valueName: "minutes"))
+    var afterUse: Double = 5
+
+    @Option(help: ArgumentHelp("With --speak-to: count this many seconds of processing per analysed frame instead of the measured time, for a render that is the same on every machine.", valueName: "seconds"))
+    var frameCost: Double?
+
+    @Option(help: ArgumentHelp("A folder of pictures is played at this many pictures per second.", valueName: "per second"))
+    var folderRate: Double = 1
+
+    /// Checked when the live loop starts rather than in `validate()`: the live contract gives a bad
+    /// option exit status 2, like every other start-up failure (ArgumentParser's own is 64).
+    func check() throws(CommandFailure) {
+        func bad(_ sentence: String) -> CommandFailure { CommandFailure(sentence, exitCode: 2) }
+        if mode != nil && find != nil { throw bad("Use either --mode or --find, not both.") }
+        _ = try guidanceMode()
+        if let interval, !(interval > 0 && interval.isFinite) { throw bad("--interval must be a number of seconds above 0, not \(interval).") }
+        if !(watchdog > 0 && watchdog.isFinite) { throw bad("--watchdog must be a number of seconds above 0, not \(watchdog).") }
+        if !(afterUse >= 0 && afterUse.isFinite) { throw bad("--after-use must be 0 (never) or a number of minutes, not \(afterUse).") }
+        if let frameCost, !(frameCost >= 0 && frameCost.isFinite) { throw bad("--frame-cost must be 0 or more seconds, not \(frameCost).") }
+        if !(folderRate > 0 && folderRate.isFinite) { throw bad("--folder-rate must be above 0, not \(folderRate).") }
+        if let find, find.trimmingCharacters(in: .whitespaces).isEmpty { throw bad("--find needs a category, for example --find chair.") }
+        _ = try scheduledCommands()
+    }
+
+    /// --mode as a guidance mode; nil when not given.
+    func guidanceMode() throws(CommandFailure) -> GuidanceMode? {
+        guard let mode else { return nil }
+        let name = mode.lowercased() == "navigation" ? "navigate" : mode.lowercased()
+        guard let known = LiveMode(rawValue: name) else {
+            throw CommandFailure("--mode must be continuous, on-demand, explore or navigate, not \(mode).", exitCode: 2)
+        }
+        return known.guidanceMode
+    }
+
+    /// `--at` values as commands on the session clock.
+    func scheduledCommands() throws(CommandFailure) -> [ScheduledCommand] {
+        var commands: [ScheduledCommand] = []
+        for text in at {
+            guard let colon = text.firstIndex(of: ":"),
+                  let seconds = Double(text[..<colon].trimmingCharacters(in: .whitespaces)), seconds >= 0, seconds.isFinite else {
+                throw CommandFailure("--at takes SECONDS:COMMAND, for example --at \"3:scan now\", not \"\(text)\".", exitCode: 2)
+            }
+            let phrase = String(text[text.index(after: colon)...])
+            guard let command = BuiltInSessionCommands.parse(phrase) else {
+                throw CommandFailure("--at: \"\(phrase.trimmingCharacters(in: .whitespaces))\" is not a command assist understands; try scan now, explore, are there any obstacles, find chair, mode navigate, pause, resume or exit.", exitCode: 2)
+            }
+            commands.append(ScheduledCommand(atSeconds: seconds, command: command))
+        }
+        return commands
+    }
+
+    /// The live-only options given, for the error when they come with pictures.
+    var optionsOnlyForLiveInput: [String] {
+        var given: [String] = []
+        if mode != nil { given.append("--mode") }
+        if find != nil { given.append("--find") }
+        if transcript != nil { given.append("--transcript") }
+        if !at.isEmpty { given.append("--at") }
+        if interval != nil { given.append("--interval") }
+        if batterySaver { given.append("--battery-saver") }
+        if frameCost != nil { given.append("--frame-cost") }
+        return given
+    }
+}
+
+/// `--mode` values.
+enum LiveMode: String, CaseIterable {
+    case continuous
+    case onDemand = "on-demand"
+    case explore
+    case navigate
+
+    var guidanceMode: GuidanceMode {
+        switch self {
+        case .continuous: return .continuous
+        case .onDemand: return .onDemand
+        case .explore: return .explore
+        case .navigate: return .navigate
+        }
+    }
+
+    init(stored: ScanningMode) {
+        switch stored {
+        case .continuous: self = .continuous
+        case .onDemand: self = .onDemand
+        case .navigation: self = .navigate
+        }
+    }
+}
+
+/// Which command-line inputs run the live loop, and what they open.
+enum LiveInputArgument {
+    /// Files with these extensions are videos; any other file is a picture.
+    static let videoExtensions: Set<String> = ["mp4", "m4v", "mkv", "avi", "mov", "webm", "mjpeg", "mjpg", "mpg", "mpeg",
+                                               "ts", "m2ts", "flv", "wmv", "3gp", "ogv", "y4m", "h264", "hevc"]
+
+    /// The live input `argument` names, or nil for a picture. "camera" is the stored camera (or
+    /// the first one `assist cameras` lists), "camera:N" is /dev/videoN.
+    static func classify(_ argument: String, storedCamera: String?, cameraFormat: CameraFormat,
+                         folderRate: Double) -> VideoInput? {
+        if argument == "camera" {
+            let device = storedCamera.flatMap { $0.hasPrefix("/dev/video") ? $0 : nil }
+                ?? CameraList().cameras.first(where: \.isFirstNodeOfDevice)?.devicePath ?? "/dev/video0"
+            return .camera(devicePath: device, format: cameraFormat)
+        }
+        if argument.hasPrefix("camera:"), let index = Int(argument.dropFirst("camera:".count)), index >= 0 {
+            return .camera(devicePath: "/dev/video\(index)", format: cameraFormat)
+        }
+        let input = VideoInput(argument: argument, cameraFormat: cameraFormat, folderFramesPerSecond: folderRate)
+        if case .file(let url) = input, !videoExtensions.contains(url.pathExtension.lowercased()) { return nil }
+        return input
+    }
+}
+
+extension See {
+    /// The live input, when the command names one (else the inputs are pictures).
+    var liveInput: VideoInput? {
+        guard let first = images.first else { return nil }
+        let format = live.batterySaver ? CameraFormat.standard.batterySaving : CameraFormat.standard
+        return LiveInputArgument.classify(first, storedCamera: nil, cameraFormat: format, folderRate: live.folderRate)
+    }
+}

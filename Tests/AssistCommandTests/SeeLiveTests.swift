@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+/// `assist see` on a video: a few end-to-end checks of the live loop through the binary, on a
+/// short video made here from ../shared's bus.jpg (the scenario suite is in SeeLiveScenario*).
+@Suite("assist see on a video", .serialized)
+struct SeeLiveTests {
+    /// A 3-second, 640×480, 10 fps video of the bus picture.
+    static func busVideo(in folder: URL) throws -> URL {
+        let video = folder.appendingPathComponent("bus.mp4")
+        let ffmpeg = Process()
+        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        ffmpeg.arguments = ["-v", "error", "-y", "-loop", "1", "-i", AssistBinary.image("bus.jpg"), "-t", "3", "-r", "10",
+                            "-vf", "scale=640:480", "-pix_fmt", "yuv420p", video.path]
+        try ffmpeg.run()
+        ffmpeg.waitUntilExit()
+        try #require(ffmpeg.terminationStatus == 0, "ffmpeg could not make the test video")
+        return video
+    }
+
+    static func scratchFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("see-live-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test("rendered offline, the speech track is as long as the video and the transcript runs from activation to End of video")
+    func offlineRendering() throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try Self.busVideo(in: folder)
+        let wav = folder.appendingPathComponent("guide.wav"), srt = folder.appendingPathComponent("guide.srt")
+        let output = try AssistBinary.run(["see", video.path, "--speak-to", wav.path, "--transcript", srt.path,
+                                           "--frame-cost", "0.2"])
+        #expect(output.status == 0, "\(output.standardError)")
+        let lines = output.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first == "[0.0 s] Assistive Vision activated.")
+        #expect(lines.last?.hasSuffix("End of video.") == true)
+        #expect(lines.contains { $0.contains("Bus, ") }, "the bus is announced: \(lines)")
+
+        let transcript = try String(contentsOf: srt, encoding: .utf8)
+        let entries = transcript.components(separatedBy: "\n\n").filter { !$0.isEmpty }
+        #expect(entries.first?.hasPrefix("1\n00:00:00,000 --> ") == true)
+        #expect(entries.first?.hasSuffix("Assistive Vision activated.") == true)
+        #expect(entries.last?.contains("End of video.") == true)
+        #expect(transcript.contains("[tone vehicle] Bus, "), "the bus is a hazard with its tone: \(transcript)")
+
+        // 16-bit stereo at 22 050 Hz: at least the video's 3 s, after the 44-byte header.
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: wav.path)[.size] as? Int)
+        #expect(Double(size - 44) / (22_050 * 4) >= 3)
+    }
+
+    @Test("--json gives one line per analysed frame with objects, tracks, announcements and the capture-to-audio latency")
+    func jsonLines() throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try Self.busVideo(in: folder)
+        let output = try AssistBinary.run(["see", video.path, "--json", "--speak-to", folder.appendingPathComponent("g.wav").path,
+                                           "--frame-cost", "0.25"])
+        #expect(output.status == 0, "\(output.standardError)")
+        let objects = try output.standardOutput.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let frames = objects.filter { $0["event"] == nil }
+        // 3 s at 0.25 s per frame: one frame in every 2.5 of the video's 10 per second.
+        #expect(frames.count >= 10 && frames.count <= 13, "\(frames.count) frames analysed")
+        for frame in frames {
+            for key in ["time", "state", "objects", "tracks", "announcements", "timings"] {
+                #expect(frame.keys.contains(key), "missing \(key)")
+            }
+            let timings = try #require(frame["timings"] as? [String: Any])
+            #expect(timings.keys.contains("captureToFirstAudioMilliseconds"))
+        }
+        let latencies = frames.compactMap { ($0["timings"] as? [String: Any])?["captureToFirstAudioMilliseconds"] as? Double }
+        #expect(!latencies.isEmpty, "the first frame's announcements have a latency")
+        #expect(latencies.allSatisfy { $0 >= 250 }, "offline, speech starts after the frame's 0.25 s of processing: \(latencies)")
+        #expect(frames.contains { (($0["objects"] as? [[String: Any]]) ?? []).contains { $0["label"] as? String == "bus" } })
+    }
+
+    @Test("on demand says nothing about the scene until the scan now given with --at")
+    func onDemandWithAt() throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try Self.busVideo(in: folder)
+        let srt = folder.appendingPathComponent("g.srt")
+        let output = try AssistBinary.run(["see", video.path, "--mode", "on-demand", "--at", "1.5:scan now", "--frame-cost", "0.1",
+                                           "--speak-to", folder.appendingPathComponent("g.wav").path, "--transcript", srt.path])
+        #expect(output.status == 0, "\(output.standardError)")
+        let timed = output.standardOutput.split(separator: "\n").compactMap { line -> (Double, String)? in
+            guard line.hasPrefix("["), let end = line.firstIndex(of: "s") else { return nil }
+            return Double(line.dropFirst().prefix(upTo: end).trimmingCharacters(in: .whitespaces)).map { ($0, String(line)) }
+        }
+        let busLines = timed.filter { $0.1.contains("Bus") }
+        #expect(!busLines.isEmpty, "scan now describes the bus: \(timed)")
+        #expect(busLines.allSatisfy { $0.0 >= 1.5 }, "nothing about the scene before the request: \(timed)")
+    }
+
+    @Test("a bad --at command and a bad --mode are refused at start with exit status 2")
+    func badOptions() throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try Self.busVideo(in: folder)
+        let badAt = try AssistBinary.run(["see", video.path, "--quiet", "--at", "2:dance"])
+        #expect(badAt.status == 2)
+        #expect(badAt.standardError.contains("\"dance\" is not a command"))
+        let badMode = try AssistBinary.run(["see", video.path, "--quiet", "--mode", "sideways"])
+        #expect(badMode.status == 2)
+        #expect(badMode.standardError.contains("--mode must be continuous, on-demand, explore or navigate"))
+    }
+
+    @Test("a video that does not exist is a start-up failure, said in one sentence, with exit status 2")
+    func missingVideo() throws {
+        let output = try AssistBinary.run(["see", "/nonexistent/walk.mp4", "--quiet"])
+        #expect(output.status == 2)
+        #expect(output.standardError.contains("No video file was found at /nonexistent/walk.mp4."))
+    }
+}

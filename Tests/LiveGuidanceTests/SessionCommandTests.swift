@@ -1,0 +1,154 @@
+import Foundation
+import LiveGuidance
+import Media
+import Speech
+import Testing
+
+@Suite("Guidance session commands and clock")
+struct SessionCommandTests {
+    private let sentences = try! SessionSentences.bundled()
+
+    @Test("pause stops analysis until resume, and both are said at the moment they were given")
+    func pauseAndResume() async throws {
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 50) }
+        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 1, command: .pause),
+                                                   ScheduledCommand(atSeconds: 3, command: .resume)]
+        let (session, _) = try await harness.run()
+        let times = harness.analyzer.analysedFrameTimes
+        #expect(!times.isEmpty)
+        #expect(times.allSatisfy { $0 < 1 || $0 >= 3 }, "analysed while paused: \(times)")
+        #expect(times.contains { $0 >= 3 }, "analysis resumed")
+        let transcript = session.transcript()
+        let paused = try #require(transcript.first { $0.text.hasSuffix(sentences.paused) })
+        let resumed = try #require(transcript.first { $0.text.hasSuffix(sentences.resumed) })
+        // Said as soon as what was being said at that moment has finished.
+        #expect(paused.startSeconds >= 1 && paused.startSeconds < 1.5, "paused at \(paused.startSeconds) s")
+        #expect(resumed.startSeconds >= 3 && resumed.startSeconds < 3.5, "resumed at \(resumed.startSeconds) s")
+    }
+
+    @Test("on demand analyses nothing until scan now, then the newest frame once, and answers after it")
+    func onDemandScan() async throws {
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 50) }
+        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 2.5, command: .scanNow)]
+        let (session, _) = try await harness.run(mode: .onDemand)
+        #expect(harness.analyzer.analysedFrameTimes == [2.5])
+        let answers = session.transcript().filter {
+            !$0.text.hasSuffix(sentences.activated) && !$0.text.hasSuffix(sentences.endOfVideo)
+        }
+        #expect(!answers.isEmpty, "scan now is answered")
+        #expect(answers.allSatisfy { $0.startSeconds >= 2.5 })
+    }
+
+    @Test("offline speech is aligned with input time: a sentence given at 3 s starts 3 s into the audio")
+    func renderAlignment() async throws {
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 50) }
+        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 3, command: .pause)]
+        _ = try await harness.run()
+        let samples = harness.audio.samples
+        let rate = harness.queue.sampleRateHz
+        func frameIndex(_ seconds: Double) -> Int { Int(seconds * rate) }
+        let firstSoundAfter2s = (frameIndex(2)..<(samples.count / 2)).first { samples[2 * $0] != 0 || samples[2 * $0 + 1] != 0 }
+        let start = Double(try #require(firstSoundAfter2s)) / rate
+        #expect(abs(start - 3) < 0.005, "the pause sentence starts at \(start) s")
+        #expect(Double(samples.count / 2) / rate >= 5, "the track runs at least as long as the video")
+    }
+
+    @Test("capture to first audio is measured for each frame that said something")
+    func captureToFirstAudio() async throws {
+        let harness = SessionHarness(frameCostSeconds: 0.1) { ScriptedFrameSource(frameCount: 50) }
+        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 2.5, command: .scanNow)]
+        let (session, _) = try await harness.run(mode: .onDemand)
+        // The frame at 2.5 s is processed for 0.1 s; the queue is idle, so the answer starts then.
+        #expect(session.captureToFirstAudioMilliseconds.count == 1)
+        let latency = try #require(session.captureToFirstAudioMilliseconds.first)
+        #expect(abs(latency - 100) < 2, "latency \(latency) ms")
+        let frame = try #require(harness.reports.first { $0.event == nil })
+        #expect(frame.timings.captureToFirstAudioMilliseconds == latency)
+    }
+
+    @Test("after-use gives the model back after inactivity, and the next request takes it again")
+    func afterUse() async throws {
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 60) }
+        harness.configuration.afterUseSeconds = 2
+        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 4, command: .scanNow)]
+        let (session, _) = try await harness.run(mode: .onDemand)
+        #expect(harness.releasedModels == 1)
+        #expect(harness.madeAnalyzers == 2)
+        #expect(harness.states.prefix(3) == [.active, .afterUse, .active])
+        let said = session.transcript()
+        let released = try #require(said.first { $0.text.hasSuffix(sentences.afterUseFileInput) })
+        #expect(abs(released.startSeconds - 2) < 0.15)
+        #expect(said.contains { $0.text.hasSuffix(sentences.reactivated) && $0.startSeconds >= 4 })
+        #expect(harness.analyzer.analysedFrameTimes == [4])
+    }
+
+    @Test("exit says goodbye and ends the run normally")
+    func quit() async throws {
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 50) }
+        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 1.5, command: .quit)]
+        let (session, ending) = try await harness.run()
+        #expect(ending == .userQuit)
+        #expect(session.transcript().last?.text.hasSuffix(sentences.goodbye) == true)
+        #expect(harness.analyzer.analysedFrameTimes.allSatisfy { $0 <= 1.5 })
+    }
+
+    @Test("battery saver is announced and halves the analysed frames")
+    func batterySaver() async throws {
+        let normal = SessionHarness { ScriptedFrameSource(frameCount: 40) }
+        _ = try await normal.run()
+        let saving = SessionHarness { ScriptedFrameSource(frameCount: 40) }
+        saving.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 0, command: .setBatterySaver(true))]
+        let (session, _) = try await saving.run()
+        #expect(session.transcript().contains { $0.text.hasSuffix(sentences.batterySaverOn) })
+        let full = normal.analyzer.analysedFrameTimes.count, saved = saving.analyzer.analysedFrameTimes.count
+        #expect(abs(Double(saved) - Double(full) / 2) <= 1, "\(saved) frames with the saver, \(full) without")
+    }
+
+    @Test("a command sent through the controls from another task is handled between frames")
+    func controlsFromAnotherTask() async throws {
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 10_000_000) }
+        let session = try harness.makeSession()
+        let running = UncheckedSession(session: session)
+        let run = Task { try await running.session.run() }
+        try await Task.sleep(for: .milliseconds(100))
+        session.controls.send(.quit)
+        let ending = try await run.value
+        #expect(ending == .userQuit)
+        #expect(session.controls.snapshot.state == .stopped)
+    }
+}
+
+/// Hands the session to the task that runs it; the test only touches its thread-safe controls meanwhile.
+private struct UncheckedSession: @unchecked Sendable {
+    let session: GuidanceSession
+}
+
+@Suite("Transcript")
+struct SessionTranscriptTests {
+    @Test("SubRip entries are numbered, timed to the millisecond and separated by a blank line")
+    func subRipFormat() {
+        let text = SubRipTranscript.render([
+            TranscriptEntry(startSeconds: 0, endSeconds: 1.8041, text: "[tone started] Assistive Vision activated."),
+            TranscriptEntry(startSeconds: 3723.4567, endSeconds: 3725, text: "Bus, 4 meters, ahead."),
+        ])
+        #expect(text == """
+        1
+        00:00:00,000 --> 00:00:01,804
+        [tone started] Assistive Vision activated.
+
+        2
+        01:02:03,457 --> 01:02:05,000
+        Bus, 4 meters, ahead.
+
+        """)
+    }
+
+    @Test("the transcript text puts the tone before the words, and a tone alone is just the tone")
+    func transcriptText() {
+        #expect(TranscriptEntry.text(for: Utterance("Bus, 4 meters, ahead.", priority: .hazard, earcon: .vehicleHazard))
+                == "[tone vehicle] Bus, 4 meters, ahead.")
+        #expect(TranscriptEntry.text(for: .tone(.nothingFound)) == "[tone nothing-found]")
+        #expect(TranscriptEntry.text(for: Utterance(["Chair, 2 meters, left.", "Door ahead."], priority: .newObject))
+                == "Chair, 2 meters, left. Door ahead.")
+    }
+}

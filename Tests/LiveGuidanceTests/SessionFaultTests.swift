@@ -1,0 +1,85 @@
+import Foundation
+import LiveGuidance
+import Media
+import Testing
+
+@Suite("Guidance session faults")
+struct SessionFaultTests {
+    private let sentences = try! SessionSentences.bundled()
+
+    @Test("a detection that hangs past the watchdog is cancelled, says Detection failed and stops the run")
+    func stalledDetection() async throws {
+        let harness = SessionHarness(ScriptedAnalyzer(.hangs)) { ScriptedFrameSource(frameCount: 50) }
+        let start = Date()
+        let (session, ending) = try await harness.run()
+        #expect(ending == .detectionFailed)
+        #expect(ending.exitStatus == 1)
+        #expect(session.state == .stopped)
+        #expect(harness.analyzer.wasCancelled)
+        #expect(harness.analyzer.analysedFrameTimes.count == 1, "nothing is analysed after the watchdog fired")
+        #expect(session.transcript().last?.text.hasSuffix("Detection failed.") == true)
+        #expect(Date().timeIntervalSince(start) < 3, "the watchdog gives up after its limit, not when the work ends")
+    }
+
+    @Test("detections that throw put the session in Degraded, and too many in a row end it with Detection failed")
+    func failingDetections() async throws {
+        let harness = SessionHarness(ScriptedAnalyzer(.throwsError)) { ScriptedFrameSource(frameCount: 50) }
+        harness.configuration.failedDetectionsBeforeStop = 3
+        let (session, ending) = try await harness.run()
+        #expect(ending == .detectionFailed)
+        #expect(harness.states.contains(.degraded))
+        #expect(harness.analyzer.analysedFrameTimes.count == 3)
+        let said = session.transcript().map(\.text)
+        #expect(said.contains { $0.hasSuffix(sentences.detectionError) })
+        #expect(said.last?.hasSuffix(sentences.detectionFailed) == true)
+    }
+
+    @Test("unreadable frames are skipped, said once as Degraded, and guidance goes on to the end")
+    func unreadableFramesSkipped() async throws {
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 30, unreadable: [5, 6, 7, 8]) }
+        let (session, ending) = try await harness.run()
+        #expect(ending == .inputEnded)
+        #expect(harness.states.contains(.degraded))
+        let said = session.transcript().map(\.text)
+        #expect(said.filter { $0.hasSuffix(sentences.unreadableFrames) }.count == 1)
+        #expect(said.last?.hasSuffix(sentences.endOfVideo) == true)
+        #expect(harness.analyzer.analysedFrameTimes.allSatisfy { ![0.5, 0.6, 0.7, 0.8].contains($0) })
+    }
+
+    @Test("an input whose frames keep failing ends as unreadable, with exit status 1")
+    func unreadableInput() async throws {
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 100, unreadable: Set(3..<100)) }
+        harness.configuration.unreadableFramesBeforeStop = 10
+        let (session, ending) = try await harness.run()
+        #expect(ending == .unreadableInput)
+        #expect(ending.exitStatus == 1)
+        #expect(session.transcript().last?.text.hasSuffix(sentences.unreadableInput) == true)
+    }
+
+    @Test("a stream that ends mid-run says The stream stopped and exits with status 1")
+    func streamEnds() async throws {
+        let harness = SessionHarness(kind: .stream) {
+            ScriptedFrameSource(frameCount: 20, endError: .streamEnded(url: "rtsp://camera.local/stream"))
+        }
+        let (session, ending) = try await harness.run()
+        guard case .streamStopped = ending else {
+            Issue.record("ended as \(ending)")
+            return
+        }
+        #expect(ending.exitStatus == 1)
+        #expect(session.transcript().last?.text.contains(sentences.streamStopped) == true)
+        #expect(session.state == .stopped)
+    }
+
+    @Test("a file that ends says End of video and exits with status 0")
+    func fileEnds() async throws {
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 20) }
+        let (session, ending) = try await harness.run()
+        #expect(ending == .inputEnded)
+        #expect(ending.exitStatus == 0)
+        let said = session.transcript().map(\.text)
+        #expect(said.first?.hasSuffix(sentences.activated) == true)
+        #expect(said.last?.hasSuffix(sentences.endOfVideo) == true)
+        #expect(harness.states == [.active, .stopped])
+    }
+}

@@ -1,0 +1,128 @@
+import AssistCore
+import Foundation
+@testable import Guidance
+@testable import LiveGuidance
+import Media
+import Perception
+import Speech
+import Synchronization
+
+/// Frames of a small grey picture at `framesPerSecond`; the ones at `unreadable` indices throw as
+/// a damaged picture would; after the last, `endError` is thrown (a stream) or nil returned (a file).
+final class ScriptedFrameSource: FrameSource {
+    let name = "scripted.mp4"
+    let frameCount: Int
+    let framesPerSecond: Double
+    let unreadable: Set<Int>
+    let endError: VideoInputError?
+    private var index = 0
+
+    init(frameCount: Int, framesPerSecond: Double = 10, unreadable: Set<Int> = [], endError: VideoInputError? = nil) {
+        self.frameCount = frameCount
+        self.framesPerSecond = framesPerSecond
+        self.unreadable = unreadable
+        self.endError = endError
+    }
+
+    func nextFrame() throws -> Frame? {
+        guard index < frameCount else {
+            if let endError { throw endError }
+            return nil
+        }
+        defer { index += 1 }
+        if unreadable.contains(index) {
+            throw VideoInputError.imageUnreadable(.notAnImage(path: "frame\(index).png"))
+        }
+        return Frame(image: RGBImage(width: 16, height: 12, filledWith: (128, 128, 128)),
+                     timestampSeconds: Double(index) / framesPerSecond, sourceName: name)
+    }
+}
+
+/// An analyzer that finds nothing, and can be told to hang or to fail; it notes every frame time it saw.
+final class ScriptedAnalyzer: SceneAnalyzing, @unchecked Sendable {
+    enum Behaviour { case findsNothing, hangs, throwsError }
+    let behaviour: Behaviour
+    let usesDepthModel = false
+    private let seen = Mutex<[Double]>([])
+    private let cancelled = Atomic<Bool>(false)
+
+    init(_ behaviour: Behaviour = .findsNothing) { self.behaviour = behaviour }
+
+    var analysedFrameTimes: [Double] { seen.withLock { $0 } }
+    var wasCancelled: Bool { cancelled.load(ordering: .relaxed) }
+
+    func analyze(_ frame: Frame) throws -> SceneReport {
+        seen.withLock { $0.append(frame.timestampSeconds) }
+        switch behaviour {
+        case .findsNothing:
+            break
+        case .hangs:
+            // Hangs until cancelled (as an inference request would), at most 5 s.
+            let deadline = Date().addingTimeInterval(5)
+            while !cancelled.load(ordering: .relaxed) && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        case .throwsError:
+            throw DetectorError.emptyImage(source: frame.sourceName)
+        }
+        return SceneReport(source: frame.sourceName, imageWidth: frame.image.width, imageHeight: frame.image.height,
+                           quality: .ok, objects: [], sentences: ["No object detected."], announced: [],
+                           timings: StageTimings(), depthSource: "geometry")
+    }
+
+    func cancel() { cancelled.store(true, ordering: .relaxed) }
+}
+
+/// A voice that "speaks" 0.1 s of a steady tone per word, so lengths are known and synthesis is instant.
+struct SteadyToneVoice: TextToSpeech {
+    let sampleRate = 8000
+    func synthesize(_ text: String) throws(SpeechError) -> SpeechAudio {
+        let words = max(1, text.split(separator: " ").count)
+        return SpeechAudio(samples: [Int16](repeating: 4000, count: words * sampleRate / 10), sampleRate: sampleRate)
+    }
+}
+
+/// One offline session run over scripted frames, with everything it said and did.
+final class SessionHarness {
+    let analyzer: ScriptedAnalyzer
+    let audio = RecordingAudioOutput()
+    let queue = UtteranceQueue(voice: SteadyToneVoice(), settings: UtteranceQueueSettings(pauseSeconds: 0.1))
+    private(set) var states: [SessionState] = []
+    private(set) var reports: [CycleReport] = []
+    private(set) var madeAnalyzers = 0
+    private(set) var releasedModels = 0
+    var configuration: SessionConfiguration
+
+    init(_ analyzer: ScriptedAnalyzer = ScriptedAnalyzer(), kind: FrameInput.Kind = .recording,
+         frameCostSeconds: Double = 0.1, source: @escaping @Sendable () -> ScriptedFrameSource) {
+        self.analyzer = analyzer
+        configuration = SessionConfiguration(
+            input: FrameInput(name: "scripted.mp4", kind: kind) { _ in source() },
+            clock: .input(audio: audio, frameCostSeconds: frameCostSeconds))
+        configuration.watchdogSeconds = 0.3
+    }
+
+    func run(mode: GuidanceMode = .continuous) async throws -> (GuidanceSession, SessionEnding) {
+        let session = try makeSession(mode: mode)
+        let ending = try await session.run()
+        return (session, ending)
+    }
+
+    func makeSession(mode: GuidanceMode = .continuous) throws -> GuidanceSession {
+        let describer = try SceneDescriber()
+        let supply = AnalyzerSupply(make: { [self] _ in
+            madeAnalyzers += 1
+            return analyzer
+        }, release: { [self] in releasedModels += 1 })
+        let session = GuidanceSession(configuration: configuration, analyzers: supply,
+                                      requirements: AnalyzerRequirements(description: .standard),
+                                      policy: GuidancePolicy(mode: mode, describer: describer),
+                                      feedback: Feedback(queue: queue, vibration: RecordingVibration(), report: { _ in }),
+                                      sentences: try SessionSentences.bundled()) { [self] event in
+            switch event {
+            case .stateChanged(let state, _): states.append(state)
+            case .cycle(let report): reports.append(report)
+            case .said: break
+            }
+        }
+        return session
+    }
+}
