@@ -1,6 +1,8 @@
 import ArgumentParser
 import AssistCore
 import Foundation
+import Commands
+import Storage
 import VoiceInput
 
 struct BenchVoice: ParsableCommand {
@@ -32,6 +34,9 @@ struct BenchVoice: ParsableCommand {
     @Option(help: "Silence (10 ms frames) after speech before a command counts as finished.")
     var postSpeechFrames: Int = DecoderTuning().postSpeechFrames
 
+    @Option(help: "Phrasings said per command (intent), the first ones of the language file.")
+    var phrasesPerCommand: Int = 1
+
     @Flag(help: "Skip the recorded human speech (pocketsphinx-testdata).")
     var skipHuman = false
 
@@ -42,6 +47,7 @@ struct BenchVoice: ParsableCommand {
     var json = false
 
     func validate() throws {
+        guard phrasesPerCommand >= 1 else { throw ValidationError("--phrases-per-command must be at least 1.") }
         guard parsedRates.count == rateList.count, !parsedRates.isEmpty, parsedRates.allSatisfy({ $0 > 0.3 && $0 < 3 }) else {
             throw ValidationError("--rates must be comma-separated numbers between 0.3 and 3, such as 0.8,1.0,1.25.")
         }
@@ -54,13 +60,14 @@ struct BenchVoice: ParsableCommand {
         let folder = keepAudio.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("assist-bench-voice-\(getpid())")
         defer { if keepAudio == nil { try? FileManager.default.removeItem(at: folder) } }
-        let vocabulary = VoiceCommandVocabulary.current
+        let vocabulary = VoiceCommandVocabulary(
+            language: try CommandLanguage(language: "en", categories: SettingsStorageAccess.validator().knownCategories))
         let recognizer = try CommandRecognizer(grammar: vocabulary.grammar,
                                                tuning: DecoderTuning(postSpeechFrames: postSpeechFrames, vadThreshold: vadThreshold))
         let benchmark = CommandRecognitionBenchmark(
-            commands: vocabulary.benchmarkCommands, speakingRates: parsedRates,
+            commands: vocabulary.benchmarkCommands(perIntent: phrasesPerCommand), speakingRates: parsedRates,
             conditions: [.clean, .noisy(.white, snrDecibels: snr), .noisy(.babble, snrDecibels: snr)],
-            understand: vocabulary.understand)
+            understand: vocabulary.meaning(of:))
         let trials = try benchmark.run(recognizer: recognizer, workFolder: folder)
         let human = skipHuman ? HumanSpeechResult(recordings: []) : try HumanSpeechBenchmark().run()
         let report = VoiceBenchReport(trials: trials, human: human, missingWords: recognizer.pronunciationCheck.missingWords)

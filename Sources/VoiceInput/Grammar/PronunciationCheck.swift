@@ -19,13 +19,12 @@ public struct PronunciationCheck: Sendable, Equatable {
         "prioritise": "P R AY AO R AH T AY Z",
         "prioritize": "P R AY AO R AH T AY Z",
         "earcons": "IH R K AA N Z",
-        "ok": "OW K EY",
     ]
 
     static func run(_ grammar: RecognitionGrammar, on decoder: PocketSphinxDecoder) -> PronunciationCheck {
         var added: [String] = []
         var missing: [String] = []
-        for word in grammar.words.sorted() where decoder.pronunciation(of: word) == nil {
+        for word in grammar.allWords.sorted() where decoder.pronunciation(of: word) == nil {
             if let phones = supplementary[word], decoder.addWord(word, phones: phones) {
                 added.append(word)
             } else {

@@ -1,82 +1,80 @@
-import Foundation
-
-/// What the recogniser may hear: sentence patterns whose `<slot>` references stand for lists of
-/// spoken alternatives ("find a <category>" with category = chair | person | …), and an optional
-/// wake phrase that must come first. Written out as JSGF for pocketsphinx; a small vocabulary
-/// keeps recognition fast and accurate.
+/// What the recogniser may hear: a JSGF grammar whose public rule is `<command>` (the command
+/// language's, from `CommandLanguage.grammar()`), the words it uses, and an optional wake phrase.
+/// A small vocabulary keeps recognition fast and accurate.
 public struct RecognitionGrammar: Sendable, Equatable {
-    /// Patterns in lower-case spoken words, e.g. "set confidence threshold to <number>".
-    public var sentences: [String]
-    /// Slot name → spoken alternatives (each one or more words).
-    public var slots: [String: [String]]
-    /// Said before a command when set ("assistant"), or alone to wake the listener; nil: commands alone.
+    /// JSGF 1.0 text with a public `<command>` rule.
+    public let commandJSGF: String
+    public let words: Set<String>
+    /// Said before a command ("assistant"), or alone to wake the listener; nil: commands alone.
     public var wakePhrase: String?
 
-    public init(sentences: [String], slots: [String: [String]] = [:], wakePhrase: String? = nil) {
-        self.sentences = sentences
-        self.slots = slots
-        self.wakePhrase = wakePhrase
+    public init(commandJSGF: String, words: some Sequence<String>, wakePhrase: String? = nil) {
+        self.commandJSGF = commandJSGF
+        self.words = Set(words.map { $0.lowercased() })
+        self.wakePhrase = wakePhrase?.lowercased()
     }
 
-    /// Every word the grammar can produce (slot references excluded).
-    public var words: Set<String> {
-        var all = Set<String>()
-        for text in sentences + slots.values.flatMap({ $0 }) + [wakePhrase].compactMap({ $0 }) {
-            for token in Self.tokens(text) where !Self.isSlotReference(token) { all.insert(token) }
-        }
-        return all
+    /// Every word the decoder must know, the wake phrase's included.
+    public var allWords: Set<String> {
+        words.union(wakePhrase.map { RecognitionGrammar.tokens($0) } ?? [])
     }
 
-    /// The grammar without the sentences and slot values that use any of `words` (e.g. words the
-    /// pronunciation dictionary lacks), and without sentences whose slot became empty.
+    /// The grammar with every use of `removed` words made impossible: each such word becomes
+    /// JSGF's `<VOID>` (a rule that never matches), so only the alternatives containing it
+    /// drop out while the rest of the grammar stays as written.
     public func removing(words removed: Set<String>) -> RecognitionGrammar {
         guard !removed.isEmpty else { return self }
-        func keeps(_ text: String) -> Bool { Self.tokens(text).allSatisfy { !removed.contains($0) } }
-        let keptSlots = slots.mapValues { $0.filter(keeps) }
-        let keptSentences = sentences.filter { sentence in
-            keeps(sentence) && Self.tokens(sentence).filter(Self.isSlotReference).allSatisfy { reference in
-                !(keptSlots[Self.slotName(reference)] ?? []).isEmpty
+        var lines: [String] = []
+        var inBody = false
+        for line in commandJSGF.split(separator: "\n", omittingEmptySubsequences: false) {
+            // The header ("#JSGF V1.0;", "grammar name;") holds no spoken words.
+            if !inBody {
+                lines.append(String(line))
+                if line.trimmingCharacters(in: .whitespaces).hasPrefix("grammar ") { inBody = true }
+                continue
             }
+            lines.append(Self.replacingWords(in: String(line), removed))
         }
-        return RecognitionGrammar(sentences: keptSentences, slots: keptSlots.filter { !$0.value.isEmpty }, wakePhrase: wakePhrase)
+        return RecognitionGrammar(commandJSGF: lines.joined(separator: "\n"), words: words.subtracting(removed),
+                                  wakePhrase: wakePhrase.flatMap { phrase in
+                                      Self.tokens(phrase).contains(where: removed.contains) ? nil : phrase })
     }
 
-    /// The grammar in JSGF 1.0; `<utterance>` is the public rule.
+    /// The text the decoder loads: with a wake phrase, a new public `<utterance>` accepts the
+    /// wake phrase alone, or before a command, or a command alone; the listener (not the
+    /// grammar) decides whether a command without it counts.
     public var jsgf: String {
-        var lines = ["#JSGF V1.0;", "grammar assist;"]
-        for name in slots.keys.sorted() {
-            lines.append("<\(Self.ruleName(name))> = \(slots[name]!.map(Self.jsgfPhrase).joined(separator: " | "));")
-        }
-        lines.append("<command> = \(sentences.map(Self.jsgfPhrase).joined(separator: " | "));")
-        if let wakePhrase {
-            // The wake phrase alone wakes the listener for the next command; before a command it is optional,
-            // so the listener (not the grammar) decides whether a command without it counts.
-            lines.append("public <utterance> = (\(Self.jsgfPhrase(wakePhrase)) [<command>]) | <command>;")
-        } else {
-            lines.append("public <utterance> = <command>;")
-        }
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// Sentences with a problem JSGF would not show: a slot referenced but never defined.
-    public var undefinedSlots: Set<String> {
-        Set(sentences.flatMap(Self.tokens).filter(Self.isSlotReference).map(Self.slotName).filter { slots[$0] == nil })
+        guard let wakePhrase else { return commandJSGF }
+        // pocketsphinx searches the first public rule, so <command> stops being public.
+        let body = commandJSGF.replacingOccurrences(of: "public <command>", with: "<command>")
+        return body + "public <utterance> = ( \(wakePhrase) [<command>] ) | <command>;\n"
     }
 
     static func tokens(_ text: String) -> [String] {
-        text.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        text.lowercased().split(separator: " ").map(String.init)
     }
 
-    static func isSlotReference(_ token: String) -> Bool { token.hasPrefix("<") && token.hasSuffix(">") }
-    static func slotName(_ reference: String) -> String { String(reference.dropFirst().dropLast()) }
-
-    /// JSGF rule names are identifiers; slot names such as "category-group" are kept readable.
-    static func ruleName(_ slot: String) -> String {
-        "slot_" + slot.map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
-    }
-
-    private static func jsgfPhrase(_ text: String) -> String {
-        let parts = tokens(text).map { isSlotReference($0) ? "<\(ruleName(slotName($0)))>" : $0 }
-        return parts.count > 1 ? "(" + parts.joined(separator: " ") + ")" : parts.joined()
+    /// Replaces whole words (outside `<rule names>`) found in `removed` by `<VOID>`.
+    static func replacingWords(in line: String, _ removed: Set<String>) -> String {
+        var output = ""
+        var word = ""
+        var inRuleName = false
+        func flush() {
+            output += removed.contains(word.lowercased()) ? "<VOID>" : word
+            word = ""
+        }
+        for character in line {
+            if character == "<" { flush(); inRuleName = true; output.append(character); continue }
+            if character == ">" { inRuleName = false; output.append(character); continue }
+            if inRuleName { output.append(character); continue }
+            if character.isLetter || character.isNumber || character == "'" || character == "-" || character == "_" {
+                word.append(character)
+            } else {
+                flush()
+                output.append(character)
+            }
+        }
+        flush()
+        return output
     }
 }

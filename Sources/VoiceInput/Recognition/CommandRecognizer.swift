@@ -11,9 +11,6 @@ public final class CommandRecognizer {
                 confidence: RecognitionConfidence = RecognitionConfidence(), logFile: URL? = nil) throws {
         let decoder = try PocketSphinxDecoder(model: model, search: nil, tuning: tuning, logFile: logFile)
         let check = PronunciationCheck.run(grammar, on: decoder)
-        guard !check.usableGrammar.sentences.isEmpty else {
-            throw PocketSphinxError.grammarRejected(reason: "none of its sentences can be pronounced (missing: \(check.missingWords.joined(separator: ", ")))")
-        }
         try decoder.use(.grammar(jsgf: check.usableGrammar.jsgf))
         pronunciationCheck = check
         self.confidence = confidence
