@@ -43,6 +43,9 @@ struct BenchVoice: ParsableCommand {
     @Option(help: "Keep the synthetic audio in this folder (default: a temporary folder, removed afterwards).")
     var keepAudio: String?
 
+    @Option(help: "Write pocketsphinx's own log (configuration, grammar, timings) to this file.")
+    var logFile: String?
+
     @Flag(help: "Print every trial and the summary as JSON.")
     var json = false
 
@@ -63,14 +66,16 @@ struct BenchVoice: ParsableCommand {
         let vocabulary = VoiceCommandVocabulary(
             language: try CommandLanguage(language: "en", categories: SettingsStorageAccess.validator().knownCategories))
         let recognizer = try CommandRecognizer(grammar: vocabulary.grammar,
-                                               tuning: DecoderTuning(postSpeechFrames: postSpeechFrames, vadThreshold: vadThreshold))
+                                               tuning: DecoderTuning(postSpeechFrames: postSpeechFrames, vadThreshold: vadThreshold),
+                                               logFile: logFile.map { URL(fileURLWithPath: $0) })
         let benchmark = CommandRecognitionBenchmark(
             commands: vocabulary.benchmarkCommands(perIntent: phrasesPerCommand), speakingRates: parsedRates,
             conditions: [.clean, .noisy(.white, snrDecibels: snr), .noisy(.babble, snrDecibels: snr)],
             understand: vocabulary.meaning(of:))
         let trials = try benchmark.run(recognizer: recognizer, workFolder: folder)
         let human = skipHuman ? HumanSpeechResult(recordings: []) : try HumanSpeechBenchmark().run()
-        let report = VoiceBenchReport(trials: trials, human: human, missingWords: recognizer.pronunciationCheck.missingWords)
+        let report = VoiceBenchReport(trials: trials, human: human, missingWords: recognizer.pronunciationCheck.missingWords,
+                                      addedWords: recognizer.pronunciationCheck.addedWords)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -85,9 +90,11 @@ struct VoiceBenchReport: Encodable {
     let trials: [RecognitionTrial]
     let human: HumanSpeechResult
     let missingWords: [String]
+    let addedWords: [String: String]
     let summaries: [String: RecognitionSummary]
 
-    init(trials: [RecognitionTrial], human: HumanSpeechResult, missingWords: [String]) {
+    init(trials: [RecognitionTrial], human: HumanSpeechResult, missingWords: [String], addedWords: [String: String]) {
+        self.addedWords = addedWords
         self.trials = trials
         self.human = human
         self.missingWords = missingWords
@@ -111,6 +118,9 @@ struct VoiceBenchReport: Encodable {
             for trial in wrong {
                 lines.append("  “\(trial.said)” ×\(trial.speakingRate), \(trial.condition): heard “\(trial.heard)” (confidence \(String(format: "%.2f", trial.confidence)))")
             }
+        }
+        if !addedWords.isEmpty {
+            lines.append("Pronunciations built for words the dictionary lacks: " + addedWords.sorted { $0.key < $1.key }.map { "\($0.key) [\($0.value)]" }.joined(separator: ", "))
         }
         if !missingWords.isEmpty { lines.append("Words without a pronunciation (left out of the grammar): \(missingWords.joined(separator: ", "))") }
         lines.append(String(format: "Recorded human speech (pocketsphinx-testdata, general language model): WER %.1f %% over %d words in %d recordings",

@@ -19,25 +19,78 @@ public struct RecognitionGrammar: Sendable, Equatable {
         words.union(wakePhrase.map { RecognitionGrammar.tokens($0) } ?? [])
     }
 
-    /// The grammar with every use of `removed` words made impossible: each such word becomes
-    /// JSGF's `<VOID>` (a rule that never matches), so only the alternatives containing it
-    /// drop out while the rest of the grammar stays as written.
-    public func removing(words removed: Set<String>) -> RecognitionGrammar {
-        guard !removed.isEmpty else { return self }
+    /// The grammar without the alternatives that use `removed` words: in each rule
+    /// (`<name> = a | b | c;`), every top-level alternative containing such a word is dropped,
+    /// nested choices with it included (coarse, but the grammar stays valid). JSGF's `<VOID>`
+    /// would be the textbook way, but sphinxbase voids the whole enclosing rule with it (tried:
+    /// "(go forward ten (meters | <VOID>))" no longer matched "go forward ten meters").
+    /// A rule left with no alternative is reported in `emptiedRules` and left as it was.
+    public func removing(words removed: Set<String>) -> (grammar: RecognitionGrammar, emptiedRules: [String]) {
+        guard !removed.isEmpty else { return (self, []) }
         var lines: [String] = []
-        var inBody = false
-        for line in commandJSGF.split(separator: "\n", omittingEmptySubsequences: false) {
-            // The header ("#JSGF V1.0;", "grammar name;") holds no spoken words.
-            if !inBody {
-                lines.append(String(line))
-                if line.trimmingCharacters(in: .whitespaces).hasPrefix("grammar ") { inBody = true }
+        var emptied: [String] = []
+        for line in commandJSGF.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            guard let equals = line.firstIndex(of: "="), line.hasSuffix(";"), line.contains("<") else {
+                lines.append(line)
                 continue
             }
-            lines.append(Self.replacingWords(in: String(line), removed))
+            let head = line[..<equals]
+            let body = line[line.index(after: equals)..<line.index(before: line.endIndex)]
+            let kept = Self.topLevelAlternatives(String(body)).filter { alternative in
+                Self.spokenWords(in: alternative).allSatisfy { !removed.contains($0) }
+            }
+            if kept.isEmpty {
+                emptied.append(head.trimmingCharacters(in: .whitespaces))
+                lines.append(line)
+            } else {
+                lines.append(head + "= " + kept.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " | ") + ";")
+            }
         }
-        return RecognitionGrammar(commandJSGF: lines.joined(separator: "\n"), words: words.subtracting(removed),
-                                  wakePhrase: wakePhrase.flatMap { phrase in
-                                      Self.tokens(phrase).contains(where: removed.contains) ? nil : phrase })
+        let grammar = RecognitionGrammar(commandJSGF: lines.joined(separator: "\n"), words: words.subtracting(removed),
+                                         wakePhrase: wakePhrase.flatMap { phrase in
+                                             Self.tokens(phrase).contains(where: removed.contains) ? nil : phrase })
+        return (grammar, emptied)
+    }
+
+    /// `a | (b | c) d | [e]` → ["a ", " (b | c) d ", " [e]"]: split at bars outside brackets.
+    static func topLevelAlternatives(_ body: String) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var depth = 0
+        for character in body {
+            switch character {
+            case "(", "[": depth += 1
+            case ")", "]": depth -= 1
+            case "|" where depth == 0:
+                parts.append(current)
+                current = ""
+                continue
+            default: break
+            }
+            current.append(character)
+        }
+        parts.append(current)
+        return parts
+    }
+
+    /// The words of a JSGF expansion, rule references (`<name>`) and tags (`{…}`) left out.
+    static func spokenWords(in expansion: String) -> [String] {
+        var words: [String] = []
+        var word = ""
+        var skipping: Character?
+        for character in expansion {
+            if let end = skipping { if character == end { skipping = nil }; continue }
+            if character == "<" { skipping = ">"; continue }
+            if character == "{" { skipping = "}"; continue }
+            if character.isLetter || character.isNumber || character == "'" || character == "-" || character == "_" {
+                word.append(character)
+            } else if !word.isEmpty {
+                words.append(word.lowercased())
+                word = ""
+            }
+        }
+        if !word.isEmpty { words.append(word.lowercased()) }
+        return words
     }
 
     /// The text the decoder loads: with a wake phrase, a new public `<utterance>` accepts the
@@ -52,29 +105,5 @@ public struct RecognitionGrammar: Sendable, Equatable {
 
     static func tokens(_ text: String) -> [String] {
         text.lowercased().split(separator: " ").map(String.init)
-    }
-
-    /// Replaces whole words (outside `<rule names>`) found in `removed` by `<VOID>`.
-    static func replacingWords(in line: String, _ removed: Set<String>) -> String {
-        var output = ""
-        var word = ""
-        var inRuleName = false
-        func flush() {
-            output += removed.contains(word.lowercased()) ? "<VOID>" : word
-            word = ""
-        }
-        for character in line {
-            if character == "<" { flush(); inRuleName = true; output.append(character); continue }
-            if character == ">" { inRuleName = false; output.append(character); continue }
-            if inRuleName { output.append(character); continue }
-            if character.isLetter || character.isNumber || character == "'" || character == "-" || character == "_" {
-                word.append(character)
-            } else {
-                flush()
-                output.append(character)
-            }
-        }
-        flush()
-        return output
     }
 }
