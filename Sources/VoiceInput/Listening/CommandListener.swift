@@ -44,12 +44,8 @@ public final class CommandListener<Meaning: Sendable> {
     public let trigger: ListeningTrigger
     private let understand: (String) -> Meaning?
     private let silenceWaitMilliseconds: Double
-    private let talkButton = Mutex(TalkButton())
-
-    private struct TalkButton {
-        var pressed = false
-        var changed = false
-    }
+    /// Push-to-talk's button: hand it to whatever presses it (a key reader, a control socket).
+    public let talkButton = TalkButton()
 
     public init(recognizer: CommandRecognizer, trigger: ListeningTrigger = .always, tuning: DecoderTuning = DecoderTuning(),
                 understand: @escaping (String) -> Meaning?) {
@@ -59,13 +55,7 @@ public final class CommandListener<Meaning: Sendable> {
         silenceWaitMilliseconds = Double(tuning.postSpeechFrames) * 10
     }
 
-    /// Push-to-talk: safe to call from any thread (a key reader, a control socket).
-    public func setTalkButton(pressed: Bool) {
-        talkButton.withLock { button in
-            if button.pressed != pressed { button.changed = true }
-            button.pressed = pressed
-        }
-    }
+    public func setTalkButton(pressed: Bool) { talkButton.set(pressed: pressed) }
 
     /// Listens until the source ends (or is stopped), reporting each event as it happens.
     public func listen(to source: SpeechAudioSource, onEvent: (ListenerEvent<Meaning>) -> Void) throws {
@@ -97,7 +87,7 @@ public final class CommandListener<Meaning: Sendable> {
         while let chunk = try source.nextChunk() {
             let started = clock.now
             if trigger == .pushToTalk {
-                let pressed = talkButton.withLock { button in button.changed = false; return button.pressed }
+                let pressed = talkButton.isPressed
                 defer { wasPressed = pressed }
                 if !pressed {
                     if wasPressed { handle(try utterances.finish(), processingStarted: started) }
@@ -113,4 +103,14 @@ public final class CommandListener<Meaning: Sendable> {
     static func milliseconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
     }
+}
+
+/// The push-to-talk button's state, safe to set from any thread.
+public final class TalkButton: Sendable {
+    private let pressed = Mutex(false)
+
+    public init() {}
+
+    public func set(pressed value: Bool) { pressed.withLock { $0 = value } }
+    public var isPressed: Bool { pressed.withLock { $0 } }
 }
