@@ -42,7 +42,9 @@ struct ListenerTests {
         let file = try Self.recording(in: folder)
         let scanNow = try #require(englishVocabulary.meaning(of: "scan now"))
         #expect(try events(trigger: .wakePhrase("assistant"), file: file) == ["scan now → \(scanNow)"])
-        #expect(try events(trigger: .always, file: file) == ["scan now → \(scanNow)", "scan now → \(scanNow)"])
+        // Without a wake phrase in the grammar, "assistant, scan now" is heard as something else, then "scan now".
+        let always = try events(trigger: .always, file: file)
+        #expect(always.count == 2 && always.last == "scan now → \(scanNow)", "\(always)")
     }
 
     @Test("push-to-talk hears nothing while the button is up, and both commands while it is held")
@@ -51,7 +53,9 @@ struct ListenerTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = try Self.recording(in: folder)
         #expect(try events(trigger: .pushToTalk, file: file, pressButton: false).isEmpty)
-        #expect(try events(trigger: .pushToTalk, file: file, pressButton: true).count == 2)
+        let scanNow = try #require(englishVocabulary.meaning(of: "scan now"))
+        let held = try events(trigger: .pushToTalk, file: file, pressButton: true)
+        #expect(held.count == 2 && held.last == "scan now → \(scanNow)", "\(held)")
     }
 
     @Test("a missing microphone is reported as one sentence that says what to do")

@@ -33,9 +33,9 @@ public final class DictationRecognizer {
         var texts: [String] = []
         let chunk = 1_600
         for start in stride(from: 0, to: samples.count, by: chunk) {
-            if let heard = try utterances.push(Array(samples[start..<min(start + chunk, samples.count)])) { texts.append(heard.text) }
+            if let heard = try utterances.push(Array(samples[start..<min(start + chunk, samples.count)])), !heard.text.isEmpty { texts.append(heard.text) }
         }
-        if let heard = try utterances.finish() { texts.append(heard.text) }
+        if let heard = try utterances.finish(), !heard.text.isEmpty { texts.append(heard.text) }
         return texts.joined(separator: " ")
     }
 }

@@ -36,7 +36,8 @@ public final class UtteranceRecognizer {
     /// Whether speech is being heard now (an utterance is open).
     public var isHearingSpeech: Bool { speechStartSeconds != nil }
 
-    /// Pushes one chunk (20 ms is a good size); returns the utterance that ended in it, if any.
+    /// Pushes one chunk (20 ms is a good size); returns the utterance that ended in it, if any
+    /// (with empty text and confidence 0 when the speech fitted nothing the decoder searches).
     public func push(_ chunk: UnsafeBufferPointer<Int16>) throws -> RecognizedUtterance? {
         try decoder.process(chunk)
         samplesPushed += chunk.count
@@ -72,10 +73,12 @@ public final class UtteranceRecognizer {
         speechStartSeconds = nil
         let clock = ContinuousClock()
         let began = clock.now
-        let hypothesis = try decoder.endUtterance()
+        let decoded = try decoder.endUtterance()
         let finishing = began.duration(to: clock.now)
         try decoder.startUtterance()
-        guard let hypothesis else { return nil }
+        // Speech that fits no sentence of the grammar still counts as heard: unclear, confidence 0,
+        // so the listener asks the user to repeat instead of staying silent.
+        let hypothesis = decoded ?? DecoderHypothesis(text: "", posterior: 0, acousticScorePerFrame: -.greatestFiniteMagnitude, frameCount: 0)
         return RecognizedUtterance(
             text: hypothesis.text, confidence: confidence.score(hypothesis), hypothesis: hypothesis,
             speechStartSeconds: start, endDetectedSeconds: audioSeconds,
