@@ -37,6 +37,12 @@ struct BenchVoice: ParsableCommand {
     @Option(help: "Phrasings said per command (intent), the first ones of the language file.")
     var phrasesPerCommand: Int = 1
 
+    @Option(help: "Search beam as a power of ten (pocketsphinx's -beam and -pbeam; its default is -48).")
+    var beam: Int = DecoderTuning().beamExponent
+
+    @Option(help: "Word beam as a power of ten (pocketsphinx's -wbeam; its default is -29).")
+    var wordBeam: Int = DecoderTuning().wordBeamExponent
+
     @Flag(help: "Skip the recorded human speech (pocketsphinx-testdata).")
     var skipHuman = false
 
@@ -66,7 +72,8 @@ struct BenchVoice: ParsableCommand {
         let vocabulary = VoiceCommandVocabulary(
             language: try CommandLanguage(language: "en", categories: SettingsStorageAccess.validator().knownCategories))
         let recognizer = try CommandRecognizer(grammar: vocabulary.grammar,
-                                               tuning: DecoderTuning(postSpeechFrames: postSpeechFrames, vadThreshold: vadThreshold),
+                                               tuning: DecoderTuning(postSpeechFrames: postSpeechFrames, vadThreshold: vadThreshold,
+                                                                     beamExponent: beam, wordBeamExponent: wordBeam),
                                                logFile: logFile.map { URL(fileURLWithPath: $0) })
         let benchmark = CommandRecognitionBenchmark(
             commands: vocabulary.benchmarkCommands(perIntent: phrasesPerCommand), speakingRates: parsedRates,

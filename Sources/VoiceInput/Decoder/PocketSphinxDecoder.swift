@@ -23,7 +23,16 @@ public struct DecoderTuning: Sendable, Equatable {
     /// Log-ratio of signal to noise level above which a frame is speech (default 2.0).
     public var vadThreshold: Double
 
-    public init(postSpeechFrames: Int = 25, startSpeechFrames: Int = 10, preSpeechFrames: Int = 20, vadThreshold: Double = 2.0) {
+    /// Search beams (pocketsphinx's -beam/-pbeam and -wbeam, as powers of ten): paths scoring
+    /// below best × 10^beam are dropped. The defaults (1e-48, 7e-29) lose the grammar's final
+    /// state in noise, so that nothing at all is recognised; wider beams cost time.
+    public var beamExponent: Int
+    public var wordBeamExponent: Int
+
+    public init(postSpeechFrames: Int = 25, startSpeechFrames: Int = 10, preSpeechFrames: Int = 20, vadThreshold: Double = 2.0,
+                beamExponent: Int = -48, wordBeamExponent: Int = -29) {
+        self.beamExponent = beamExponent
+        self.wordBeamExponent = wordBeamExponent
         self.postSpeechFrames = postSpeechFrames
         self.startSpeechFrames = startSpeechFrames
         self.preSpeechFrames = preSpeechFrames
@@ -97,6 +106,9 @@ public final class PocketSphinxDecoder {
             "-vad_startspeech", "\(tuning.startSpeechFrames)",
             "-vad_prespeech", "\(tuning.preSpeechFrames)",
             "-vad_threshold", "\(tuning.vadThreshold)",
+            "-beam", "1e\(tuning.beamExponent)",
+            "-pbeam", "1e\(tuning.beamExponent)",
+            "-wbeam", "1e\(tuning.wordBeamExponent)",
         ]
         if let logFile { arguments += ["-logfn", logFile.path] }
         // Strings must outlive the call: strdup'd copies, freed once the configuration is parsed.
