@@ -1,1 +1,3 @@
 #include <pocketsphinx.h>
+// err_set_logfp: pocketsphinx logs through sphinxbase, to stderr unless redirected.
+#include <sphinxbase/err.h>

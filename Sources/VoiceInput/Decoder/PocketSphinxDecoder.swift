@@ -1,0 +1,207 @@
+import AssistCore
+import CPocketSphinx
+import Foundation
+
+/// What the decoder searches: a grammar (commands) or a statistical language model (free speech).
+public enum DecoderSearch: Sendable, Equatable {
+    /// A JSGF grammar in text form; only its sentences can be recognised.
+    case grammar(jsgf: String)
+    /// An n-gram language model file (e.g. the model's en-us.lm.bin): any English sentence.
+    case languageModel(URL)
+}
+
+/// How the decoder listens: the voice-activity detector's timing, in 10 ms frames (pocketsphinx's own unit).
+public struct DecoderTuning: Sendable, Equatable {
+    /// Silence after speech before the utterance is declared over. pocketsphinx's default is
+    /// 50 frames (0.5 s); 25 (250 ms) keeps the pause between words inside one command (they
+    /// are under 150 ms in the commands we measured) while answering within the 300 ms target.
+    public var postSpeechFrames: Int
+    /// Speech frames needed before the detector switches from silence to speech (default 10).
+    public var startSpeechFrames: Int
+    /// Audio kept from before the switch, so the first consonant is not cut (default 20).
+    public var preSpeechFrames: Int
+    /// Log-ratio of signal to noise level above which a frame is speech (default 2.0).
+    public var vadThreshold: Double
+
+    /// Search beams (pocketsphinx's -beam/-pbeam and -wbeam, as powers of ten): paths scoring
+    /// below best × 10^beam are dropped. The defaults (1e-48, 7e-29) lose the grammar's final
+    /// state in noise, so that nothing at all is recognised; wider beams cost time.
+    public var beamExponent: Int
+    public var wordBeamExponent: Int
+
+    public init(postSpeechFrames: Int = 25, startSpeechFrames: Int = 10, preSpeechFrames: Int = 20, vadThreshold: Double = 2.0,
+                beamExponent: Int = -48, wordBeamExponent: Int = -29) {
+        self.beamExponent = beamExponent
+        self.wordBeamExponent = wordBeamExponent
+        self.postSpeechFrames = postSpeechFrames
+        self.startSpeechFrames = startSpeechFrames
+        self.preSpeechFrames = preSpeechFrames
+        self.vadThreshold = vadThreshold
+    }
+}
+
+/// The decoder's best guess for one utterance.
+public struct DecoderHypothesis: Sendable, Equatable {
+    /// The words, lower case, separated by single spaces (fillers such as <sil> removed).
+    public let text: String
+    /// Posterior probability of the best path in the word lattice, 0…1 (1 when nothing competed).
+    public let posterior: Double
+    /// Acoustic score of the best path per frame, natural log: higher (closer to 0) is a better fit.
+    public let acousticScorePerFrame: Double
+    /// Frames (10 ms) the decoder searched in the utterance (speech, after silence removal).
+    public let frameCount: Int
+}
+
+/// Why pocketsphinx could not be started or used, as one sentence.
+public enum PocketSphinxError: UserFacingError, Equatable {
+    case modelMissing(path: String)
+    case configurationRejected
+    case decoderFailed
+    case grammarRejected(reason: String)
+    case languageModelUnreadable(path: String)
+    case audioRejected
+
+    public var userMessage: String {
+        switch self {
+        case .modelMissing(let path):
+            return "The speech recognition model was not found at \(path); install Debian's pocketsphinx-en-us package (scripts/setup does)."
+        case .configurationRejected:
+            return "pocketsphinx rejected the recogniser's configuration."
+        case .decoderFailed:
+            return "The speech recogniser could not start; check that the pocketsphinx-en-us model is complete."
+        case .grammarRejected(let reason):
+            return "The speech recogniser rejected the command grammar: \(reason)."
+        case .languageModelUnreadable(let path):
+            return "The language model \(path) could not be read."
+        case .audioRejected:
+            return "The speech recogniser could not process the audio."
+        }
+    }
+}
+
+/// The one wrapper of pocketsphinx (5prealpha, Debian 12): owns the `ps_decoder_t`, frees it in
+/// `deinit`, and hands out value types. Audio is 16 kHz mono 16-bit, pushed in chunks of any
+/// size; `isInSpeech` is pocketsphinx's voice-activity detector for the audio pushed so far.
+/// Not thread-safe: one decoder per listening thread.
+public final class PocketSphinxDecoder {
+    public static let sampleRateHz = 16_000
+
+    private let decoder: OpaquePointer
+    private let searchName = "commands"
+    private var utteranceOpen = false
+
+    /// - Parameter logFile: pocketsphinx's own log (configuration, timings); nil keeps it silent,
+    ///   so it never reaches a user's terminal.
+    /// - Parameter search: nil to set it later with `use(_:)` (after checking a grammar's words).
+    public init(model: SpeechModel = .englishUS, search: DecoderSearch?, tuning: DecoderTuning = DecoderTuning(),
+                logFile: URL? = nil) throws {
+        try model.checkInstalled()
+        Self.routeLog(to: logFile)
+        var arguments = [
+            "assist",
+            "-hmm", model.acousticModel.path,
+            "-dict", model.dictionary.path,
+            "-samprate", "\(Self.sampleRateHz)",
+            "-vad_postspeech", "\(tuning.postSpeechFrames)",
+            "-vad_startspeech", "\(tuning.startSpeechFrames)",
+            "-vad_prespeech", "\(tuning.preSpeechFrames)",
+            "-vad_threshold", "\(tuning.vadThreshold)",
+            "-beam", "1e\(tuning.beamExponent)",
+            "-pbeam", "1e\(tuning.beamExponent)",
+            "-wbeam", "1e\(tuning.wordBeamExponent)",
+        ]
+        if let logFile { arguments += ["-logfn", logFile.path] }
+        // Strings must outlive the call: strdup'd copies, freed once the configuration is parsed.
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
+        defer { argv.forEach { free($0) } }
+        guard let config = cmd_ln_parse_r(nil, ps_args(), Int32(argv.count), &argv, 1) else {
+            throw PocketSphinxError.configurationRejected
+        }
+        defer { cmd_ln_free_r(config) }  // the decoder keeps its own reference
+        guard let decoder = ps_init(config) else { throw PocketSphinxError.decoderFailed }
+        self.decoder = decoder
+        if let search {
+            do { try use(search) } catch { ps_free(decoder); throw error }
+        }
+    }
+
+    deinit {
+        if utteranceOpen { ps_end_utt(decoder) }
+        ps_free(decoder)
+    }
+
+    /// sphinxbase logs process-wide; the last decoder made decides where to. Silenced with a
+    /// NULL stream (err.h documents this as the way to disable logging).
+    private static func routeLog(to file: URL?) {
+        if let file { err_set_logfile(file.path) } else { err_set_logfp(nil) }
+    }
+
+    /// Replaces what is searched (between utterances).
+    public func use(_ search: DecoderSearch) throws {
+        if utteranceOpen { ps_end_utt(decoder); utteranceOpen = false }
+        switch search {
+        case .grammar(let jsgf):
+            guard ps_set_jsgf_string(decoder, searchName, jsgf) == 0 else {
+                throw PocketSphinxError.grammarRejected(reason: "it is not valid JSGF or uses a word without a pronunciation")
+            }
+        case .languageModel(let url):
+            guard FileManager.default.fileExists(atPath: url.path),
+                  ps_set_lm_file(decoder, searchName, url.path) == 0 else {
+                throw PocketSphinxError.languageModelUnreadable(path: url.path)
+            }
+        }
+        guard ps_set_search(decoder, searchName) == 0 else { throw PocketSphinxError.decoderFailed }
+    }
+
+    /// The pronunciation of `word` (phones separated by spaces), or nil when the dictionary lacks it.
+    public func pronunciation(of word: String) -> String? {
+        guard let phones = ps_lookup_word(decoder, word) else { return nil }
+        defer { free(phones) }
+        return String(cString: phones)
+    }
+
+    /// Adds a word to the dictionary (phones in the model's phone set, e.g. "HH AE P T IH K S").
+    /// Returns false when a phone is unknown to the acoustic model.
+    @discardableResult
+    public func addWord(_ word: String, phones: String) -> Bool {
+        // update = 1 rebuilds the search so the word can be used at once.
+        ps_add_word(decoder, word, phones, 1) >= 0
+    }
+
+    /// Starts an utterance (resets the detector's speech state).
+    public func startUtterance() throws {
+        if utteranceOpen { ps_end_utt(decoder) }
+        guard ps_start_utt(decoder) == 0 else { throw PocketSphinxError.decoderFailed }
+        utteranceOpen = true
+    }
+
+    /// Pushes 16 kHz mono samples into the open utterance.
+    public func process(_ samples: UnsafeBufferPointer<Int16>) throws {
+        if !utteranceOpen { try startUtterance() }
+        guard let base = samples.baseAddress, !samples.isEmpty else { return }
+        // no_search 0, full_utt 0: decode as the audio arrives, so little is left at the end.
+        guard ps_process_raw(decoder, base, samples.count, 0, 0) >= 0 else { throw PocketSphinxError.audioRejected }
+    }
+
+    /// Whether the voice-activity detector hears speech in the audio pushed so far.
+    public var isInSpeech: Bool { utteranceOpen && ps_get_in_speech(decoder) != 0 }
+
+    /// Ends the open utterance and returns the best hypothesis (nil when nothing was recognised).
+    public func endUtterance() throws -> DecoderHypothesis? {
+        guard utteranceOpen else { return nil }
+        utteranceOpen = false
+        guard ps_end_utt(decoder) >= 0 else { throw PocketSphinxError.decoderFailed }
+        var pathScore: Int32 = 0
+        guard let raw = ps_get_hyp(decoder, &pathScore) else { return nil }
+        let text = String(cString: raw).split(separator: " ").joined(separator: " ").lowercased()
+        guard !text.isEmpty else { return nil }
+        let logmath = ps_get_logmath(decoder)
+        let frames = Int(ps_get_n_frames(decoder))
+        let posterior = ps_get_prob(decoder)  // log base of the logmath table; computed from the lattice
+        return DecoderHypothesis(
+            text: text,
+            posterior: min(1, max(0, logmath_exp(logmath, posterior))),
+            acousticScorePerFrame: logmath_log_to_ln(logmath, pathScore) / Double(max(frames, 1)),
+            frameCount: frames)
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import Media
+
+/// A command as said in a test, and what it must be understood as.
+public struct SpokenCommand: Sendable, Equatable, Codable {
+    public let text: String
+    /// The meaning to reach (an intent with its slots, as a comparable string).
+    public let expected: String
+
+    public init(text: String, expected: String) {
+        self.text = text
+        self.expected = expected
+    }
+}
+
+/// The listening condition of a trial.
+public struct TestCondition: Sendable, Hashable, Codable, CustomStringConvertible {
+    public let noise: TestNoise?
+    public let snrDecibels: Double
+
+    public static let clean = TestCondition(noise: nil, snrDecibels: .infinity)
+    public static func noisy(_ noise: TestNoise, snrDecibels: Double) -> TestCondition {
+        TestCondition(noise: noise, snrDecibels: snrDecibels)
+    }
+
+    public var description: String {
+        guard let noise else { return "clean" }
+        return "\(noise.rawValue) noise at \(Int(snrDecibels)) dB SNR"
+    }
+}
+
+/// One synthesised command through the recogniser.
+public struct RecognitionTrial: Sendable, Codable {
+    public let said: String
+    public let speakingRate: Double
+    public let condition: String
+    public let isClean: Bool
+    /// What was recognised (utterances joined by " | " when the detector split the speech).
+    public let heard: String
+    public let confidence: Double
+    /// The decoder's acoustic score per frame of the best utterance (natural log; see `RecognitionConfidence`).
+    public let scorePerFrame: Double?
+    public let understoodAs: String?
+    public let correct: Bool
+    /// From the end of the speech in the audio to the command being in hand (nil when the
+    /// detector never closed the utterance before the file ended).
+    public let latencyMilliseconds: Double?
+}
+
+/// Synthesises commands with festival at several rates, adds noise, replays each through the
+/// command recogniser as live audio, and checks what was understood. The speech is framed by
+/// 0.5 s of silence before (the detector learns the noise floor) and 1 s after.
+public struct CommandRecognitionBenchmark {
+    public var commands: [SpokenCommand]
+    public var speakingRates: [Double]
+    public var conditions: [TestCondition]
+    /// Text → meaning (the command parser); nil when the text means nothing.
+    public var understand: (String) -> String?
+    public var voice = FestivalVoice()
+
+    static let leadSeconds = 1.5, trailSeconds = 1.0
+
+    /// Sentences said by the babble talkers (the Harvard sentences' style: none is a command).
+    static let babbleSentences = [
+        "The birch canoe slid on the smooth planks.", "Glue the sheet to the dark blue background.",
+        "It's easy to tell the depth of a well.", "These days a chicken leg is a rare dish.",
+        "Rice is often served in round bowls.", "The juice of lemons makes fine punch.",
+        "The box was thrown beside the parked truck.", "Four hours of steady work faced us.",
+    ]
+
+    public init(commands: [SpokenCommand], speakingRates: [Double], conditions: [TestCondition],
+                understand: @escaping (String) -> String?) {
+        self.commands = commands
+        self.speakingRates = speakingRates
+        self.conditions = conditions
+        self.understand = understand
+    }
+
+    /// Runs every command × rate × condition; the synthetic audio is written under `folder`.
+    public func run(recognizer: CommandRecognizer, workFolder folder: URL) throws -> [RecognitionTrial] {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var requests: [SynthesisRequest] = []
+        for (index, command) in commands.enumerated() {
+            for rate in speakingRates {
+                requests.append(SynthesisRequest(text: command.text, speakingRate: rate,
+                                                 output: folder.appendingPathComponent("command-\(index)-rate-\(rate).wav")))
+            }
+        }
+        let needsBabble = conditions.contains { $0.noise == .babble }
+        let babbleRequests = needsBabble ? Self.babbleSentences.enumerated().map { i, text in
+            SynthesisRequest(text: text, speakingRate: 1, output: folder.appendingPathComponent("babble-\(i).wav"))
+        } : []
+        try voice.synthesize(requests + babbleRequests)
+        let babbleVoices = try babbleRequests.map { try Self.floatSamples($0.output) }
+
+        let sampleRate = RecognizerAudio.sampleRateHz
+        let spoken = try requests.map { request in
+            (request, commands[Int(request.output.lastPathComponent.split(separator: "-")[1])!],
+             Self.padded(try Self.floatSamples(request.output), sampleRate: sampleRate))
+        }
+        var trials: [RecognitionTrial] = []
+        var trialNumber: UInt64 = 0
+        // One condition at a time, as a user stays in one place: the decoder's cepstral mean
+        // adapts to the room across utterances, and interleaving clean and noisy trials would
+        // start every trial mis-adapted.
+        for condition in conditions {
+            for (request, command, speech) in spoken {
+                trialNumber += 1
+                let speechEnd = NoiseMixer.speechEndSeconds(speech, sampleRateHz: sampleRate)
+                let audio: [Float]
+                switch condition.noise {
+                case nil: audio = speech
+                case .white?:
+                    audio = NoiseMixer.mix(speech: speech, noise: NoiseMixer.whiteNoise(count: speech.count, seed: trialNumber),
+                                           snrDecibels: condition.snrDecibels, sampleRateHz: sampleRate)
+                case .babble?:
+                    let babble = NoiseMixer.babble(from: babbleVoices, talkers: 6, count: speech.count, seed: trialNumber)
+                    audio = NoiseMixer.mix(speech: speech, noise: babble, snrDecibels: condition.snrDecibels, sampleRateHz: sampleRate)
+                }
+                try recognizer.utterances.reset()
+                let heard = try LiveReplay().run(RecognizerAudio.toInt16(audio), through: recognizer.utterances)
+                let accepted = heard.filter { recognizer.confidence.accepts($0.utterance) }
+                let understood = accepted.count == 1 ? understand(accepted[0].utterance.text) : nil
+                let closedByDetector = accepted.first.map { $0.utterance.endDetectedSeconds < Double(audio.count) / sampleRate } ?? false
+                trials.append(RecognitionTrial(
+                    said: command.text, speakingRate: request.speakingRate, condition: condition.description,
+                    isClean: condition.noise == nil,
+                    heard: heard.map { "\($0.utterance.text)" }.joined(separator: " | "),
+                    confidence: heard.map(\.utterance.confidence).max() ?? 0,
+                    scorePerFrame: heard.map(\.utterance.hypothesis.acousticScorePerFrame).max(),
+                    understoodAs: understood, correct: understood == command.expected,
+                    latencyMilliseconds: closedByDetector ? (accepted[0].readySeconds - speechEnd) * 1000 : nil))
+            }
+        }
+        return trials
+    }
+
+    static func floatSamples(_ url: URL) throws -> [Float] {
+        let buffer = try AudioFile.read(url)
+        let mono = RecognizerAudio.mixToMono(buffer.samples, channelCount: buffer.channelCount)
+        return RecognizerAudio.resample(mono, from: buffer.sampleRate, to: RecognizerAudio.sampleRateHz)
+    }
+
+    static func padded(_ speech: [Float], sampleRate: Double) -> [Float] {
+        [Float](repeating: 0, count: Int(leadSeconds * sampleRate)) + speech + [Float](repeating: 0, count: Int(trailSeconds * sampleRate))
+    }
+}
+
+/// Accuracy and latency over trials.
+public struct RecognitionSummary: Sendable, Codable, Equatable {
+    public let trials: Int
+    public let correct: Int
+    public let medianLatencyMilliseconds: Double?
+    public let worstLatencyMilliseconds: Double?
+    /// Trials whose utterance the detector did not close before the audio ended (no latency).
+    public let unclosed: Int
+
+    public var accuracy: Double { trials == 0 ? 0 : Double(correct) / Double(trials) }
+
+    public init(_ trials: [RecognitionTrial]) {
+        self.trials = trials.count
+        correct = trials.filter(\.correct).count
+        let latencies = trials.filter(\.correct).compactMap(\.latencyMilliseconds).sorted()
+        medianLatencyMilliseconds = latencies.isEmpty ? nil : latencies[latencies.count / 2]
+        worstLatencyMilliseconds = latencies.last
+        unclosed = trials.filter { $0.correct && $0.latencyMilliseconds == nil }.count
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Synchronization
+
+/// When the listener acts on what it hears.
+public enum ListeningTrigger: Sendable, Equatable {
+    /// Every confident utterance is a command.
+    case always
+    /// Only audio heard while the talk button is held (`setTalkButton(pressed:)`: a key, or a
+    /// control message) is listened to; releasing it ends the utterance.
+    case pushToTalk
+    /// Only commands that start with the wake phrase, or that follow it alone within `awakeSeconds`.
+    case wakePhrase(String, awakeSeconds: Double = 5)
+}
+
+/// What the listener reports.
+public enum ListenerEvent<Meaning: Sendable>: Sendable {
+    /// A command was heard: the recognised words (wake phrase removed), and their meaning (nil
+    /// when the command language has none for them: the caller says "Sorry, I didn't catch that").
+    case heard(HeardCommand<Meaning>)
+    /// Speech was heard but not clearly (noise, another language, mumbling): say `CommandListener.pleaseRepeat`.
+    case unclear(RecognizedUtterance)
+    /// The wake phrase alone: the listener now waits for a command.
+    case awake
+}
+
+public struct HeardCommand<Meaning: Sendable>: Sendable {
+    public let text: String
+    public let meaning: Meaning?
+    public let confidence: Double
+    /// From the detector's end of speech to the command being in hand: the silence the detector
+    /// waits for, plus processing (and any backlog). Estimated from the configured silence wait,
+    /// since the true end of speech is not known live.
+    public let latencyMilliseconds: Double
+}
+
+/// Listens for spoken commands: pulls audio from a source, finds utterances, rejects unclear
+/// ones, applies the trigger (push-to-talk, wake phrase), and turns the text into a meaning
+/// with `understand` (the command language's parser).
+public final class CommandListener<Meaning: Sendable> {
+    /// The sentence for an unclear utterance.
+    public static var pleaseRepeat: String { "Please repeat." }
+
+    public let recognizer: CommandRecognizer
+    public let trigger: ListeningTrigger
+    private let understand: (String) -> Meaning?
+    private let silenceWaitMilliseconds: Double
+    /// Push-to-talk's button: hand it to whatever presses it (a key reader, a control socket).
+    public let talkButton = TalkButton()
+
+    public init(recognizer: CommandRecognizer, trigger: ListeningTrigger = .always, tuning: DecoderTuning = DecoderTuning(),
+                understand: @escaping (String) -> Meaning?) {
+        self.recognizer = recognizer
+        self.trigger = trigger
+        self.understand = understand
+        silenceWaitMilliseconds = Double(tuning.postSpeechFrames) * 10
+    }
+
+    public func setTalkButton(pressed: Bool) { talkButton.set(pressed: pressed) }
+
+    /// Listens until the source ends (or is stopped), reporting each event as it happens.
+    public func listen(to source: SpeechAudioSource, onEvent: (ListenerEvent<Meaning>) -> Void) throws {
+        let utterances = recognizer.utterances
+        let clock = ContinuousClock()
+        var awakeUntilSeconds = -Double.infinity
+        var wasPressed = false
+        func handle(_ utterance: RecognizedUtterance?, processingStarted: ContinuousClock.Instant) {
+            guard let utterance else { return }
+            let latency = silenceWaitMilliseconds + Self.milliseconds(processingStarted.duration(to: clock.now))
+            guard recognizer.confidence.accepts(utterance) else { return onEvent(.unclear(utterance)) }
+            var text = utterance.text
+            if case .wakePhrase(let phrase, let awakeSeconds) = trigger {
+                let wake = phrase.lowercased()
+                if text == wake {
+                    awakeUntilSeconds = utterance.endDetectedSeconds + awakeSeconds
+                    return onEvent(.awake)
+                }
+                if text.hasPrefix(wake + " ") {
+                    text = String(text.dropFirst(wake.count + 1))
+                } else if utterance.speechStartSeconds > awakeUntilSeconds {
+                    return  // a command without the wake phrase, while not awake: not meant for us
+                }
+                awakeUntilSeconds = -Double.infinity
+            }
+            onEvent(.heard(HeardCommand(text: text, meaning: understand(text), confidence: utterance.confidence,
+                                        latencyMilliseconds: latency)))
+        }
+        while let chunk = try source.nextChunk() {
+            let started = clock.now
+            if trigger == .pushToTalk {
+                let pressed = talkButton.isPressed
+                defer { wasPressed = pressed }
+                if !pressed {
+                    if wasPressed { handle(try utterances.finish(), processingStarted: started) }
+                    continue
+                }
+                if !wasPressed { try utterances.reset() }
+            }
+            handle(try utterances.push(chunk), processingStarted: started)
+        }
+        handle(try utterances.finish(), processingStarted: clock.now)
+    }
+
+    static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+}
+
+/// The push-to-talk button's state, safe to set from any thread.
+public final class TalkButton: Sendable {
+    private let pressed = Mutex(false)
+
+    public init() {}
+
+    public func set(pressed value: Bool) { pressed.withLock { $0 = value } }
+    public var isPressed: Bool { pressed.withLock { $0 } }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// One utterance the recogniser heard, with the audio-clock times that latency is measured on.
+public struct RecognizedUtterance: Sendable, Equatable {
+    public let text: String
+    /// 0…1: how sure the recogniser is (see `RecognitionConfidence`).
+    public let confidence: Double
+    public let hypothesis: DecoderHypothesis
+    /// Audio time (seconds from the start of the stream) when the detector first heard speech.
+    public let speechStartSeconds: Double
+    /// Audio time of the end of the chunk in which the detector declared the speech over.
+    public let endDetectedSeconds: Double
+    /// Processing time spent finishing the utterance once the end was detected (search, lattice).
+    public let finishingSeconds: Double
+}
+
+/// Turns a stream of 16 kHz chunks into utterances: pocketsphinx's voice-activity detector
+/// opens an utterance on speech and closes it after `DecoderTuning.postSpeechFrames` of silence,
+/// and the decoder's hypothesis for it is returned at once. Keeps its own audio clock (samples
+/// pushed), so files and microphones are timed the same way.
+public final class UtteranceRecognizer {
+    private let decoder: PocketSphinxDecoder
+    private let confidence: RecognitionConfidence
+    private var samplesPushed = 0
+    private var speechStartSeconds: Double?
+
+    public init(decoder: PocketSphinxDecoder, confidence: RecognitionConfidence = RecognitionConfidence()) throws {
+        self.decoder = decoder
+        self.confidence = confidence
+        try decoder.startUtterance()
+    }
+
+    /// Seconds of audio pushed so far.
+    public var audioSeconds: Double { Double(samplesPushed) / RecognizerAudio.sampleRateHz }
+
+    /// Whether speech is being heard now (an utterance is open).
+    public var isHearingSpeech: Bool { speechStartSeconds != nil }
+
+    /// Pushes one chunk (20 ms is a good size); returns the utterance that ended in it, if any
+    /// (with empty text and confidence 0 when the speech fitted nothing the decoder searches).
+    public func push(_ chunk: UnsafeBufferPointer<Int16>) throws -> RecognizedUtterance? {
+        try decoder.process(chunk)
+        samplesPushed += chunk.count
+        let inSpeech = decoder.isInSpeech
+        if inSpeech, speechStartSeconds == nil { speechStartSeconds = audioSeconds }
+        guard !inSpeech, speechStartSeconds != nil else { return nil }
+        return try closeUtterance()
+    }
+
+    public func push(_ chunk: [Int16]) throws -> RecognizedUtterance? {
+        try chunk.withUnsafeBufferPointer { try push($0) }
+    }
+
+    /// The end of the input: closes an utterance still open (speech cut off by the end of a file
+    /// or by releasing push-to-talk).
+    public func finish() throws -> RecognizedUtterance? {
+        guard speechStartSeconds != nil else {
+            _ = try decoder.endUtterance()
+            try decoder.startUtterance()
+            return nil
+        }
+        return try closeUtterance()
+    }
+
+    /// Forgets what was heard so far (push-to-talk released without speech, or a new session).
+    public func reset() throws {
+        speechStartSeconds = nil
+        try decoder.startUtterance()
+    }
+
+    private func closeUtterance() throws -> RecognizedUtterance? {
+        let start = speechStartSeconds ?? audioSeconds
+        speechStartSeconds = nil
+        let clock = ContinuousClock()
+        let began = clock.now
+        let decoded = try decoder.endUtterance()
+        let finishing = began.duration(to: clock.now)
+        try decoder.startUtterance()
+        // Speech that fits no sentence of the grammar still counts as heard: unclear, confidence 0,
+        // so the listener asks the user to repeat instead of staying silent.
+        let hypothesis = decoded ?? DecoderHypothesis(text: "", posterior: 0, acousticScorePerFrame: -.greatestFiniteMagnitude, frameCount: 0)
+        return RecognizedUtterance(
+            text: hypothesis.text, confidence: confidence.score(hypothesis), hypothesis: hypothesis,
+            speechStartSeconds: start, endDetectedSeconds: audioSeconds,
+            finishingSeconds: Double(finishing.components.attoseconds) / 1e18 + Double(finishing.components.seconds))
+    }
+}

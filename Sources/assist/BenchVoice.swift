@@ -1,0 +1,140 @@
+import ArgumentParser
+import AssistCore
+import Foundation
+import Commands
+import Storage
+import VoiceInput
+
+struct BenchVoice: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "voice",
+        abstract: "Measures command recognition: synthesised commands (festival) at three rates, clean and in noise, and recorded human speech.",
+        discussion: """
+        Every command phrase is synthesised with festival's cmu_us_slt_arctic_hts voice at each --rates \
+        speed, then replayed through the recogniser as live 20 ms chunks: clean, with white noise and \
+        with six-talker babble at --snr dB (active-speech RMS over noise RMS). A trial is correct when \
+        exactly one confident utterance is heard and it means the command said. Latency runs from the \
+        end of the speech in the audio to the command being in hand (the detector's silence wait plus \
+        processing). The recordings in Debian's pocketsphinx-testdata are transcribed with the general \
+        language model and scored by word error rate. Build with -c release for representative times.
+
+        Example:
+          scripts/assist bench voice --json
+        """)
+
+    @Option(help: "Speaking rates for festival's HTS engine (1 is the voice's own, 1.25 a quarter faster).")
+    var rates: String = "0.8,1.0,1.25"
+
+    @Option(help: "Signal-to-noise ratio of the noisy conditions, in dB.")
+    var snr: Double = 10
+
+    @Option(help: "Voice-activity threshold (log ratio of signal to noise level; pocketsphinx's default is 2).")
+    var vadThreshold: Double = DecoderTuning().vadThreshold
+
+    @Option(help: "Silence (10 ms frames) after speech before a command counts as finished.")
+    var postSpeechFrames: Int = DecoderTuning().postSpeechFrames
+
+    @Option(help: "Phrasings said per command (intent), the first ones of the language file.")
+    var phrasesPerCommand: Int = 1
+
+    @Option(help: "Search beam as a power of ten (pocketsphinx's -beam and -pbeam; its default is -48).")
+    var beam: Int = DecoderTuning().beamExponent
+
+    @Option(help: "Word beam as a power of ten (pocketsphinx's -wbeam; its default is -29).")
+    var wordBeam: Int = DecoderTuning().wordBeamExponent
+
+    @Flag(help: "Skip the recorded human speech (pocketsphinx-testdata).")
+    var skipHuman = false
+
+    @Option(help: "Keep the synthetic audio in this folder (default: a temporary folder, removed afterwards).")
+    var keepAudio: String?
+
+    @Option(help: "Write pocketsphinx's own log (configuration, grammar, timings) to this file.")
+    var logFile: String?
+
+    @Flag(help: "Print every trial and the summary as JSON.")
+    var json = false
+
+    func validate() throws {
+        guard phrasesPerCommand >= 1 else { throw ValidationError("--phrases-per-command must be at least 1.") }
+        guard parsedRates.count == rateList.count, !parsedRates.isEmpty, parsedRates.allSatisfy({ $0 > 0.3 && $0 < 3 }) else {
+            throw ValidationError("--rates must be comma-separated numbers between 0.3 and 3, such as 0.8,1.0,1.25.")
+        }
+    }
+
+    private var rateList: [Substring] { rates.split(separator: ",") }
+    private var parsedRates: [Double] { rateList.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
+
+    func run() throws {
+        let folder = keepAudio.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("assist-bench-voice-\(getpid())")
+        defer { if keepAudio == nil { try? FileManager.default.removeItem(at: folder) } }
+        let vocabulary = VoiceCommandVocabulary(
+            language: try CommandLanguage(language: "en", categories: SettingsStorageAccess.validator().knownCategories))
+        let recognizer = try CommandRecognizer(grammar: vocabulary.grammar,
+                                               tuning: DecoderTuning(postSpeechFrames: postSpeechFrames, vadThreshold: vadThreshold,
+                                                                     beamExponent: beam, wordBeamExponent: wordBeam),
+                                               logFile: logFile.map { URL(fileURLWithPath: $0) })
+        let benchmark = CommandRecognitionBenchmark(
+            commands: vocabulary.benchmarkCommands(perIntent: phrasesPerCommand), speakingRates: parsedRates,
+            conditions: [.clean, .noisy(.white, snrDecibels: snr), .noisy(.babble, snrDecibels: snr)],
+            understand: vocabulary.meaning(of:))
+        let trials = try benchmark.run(recognizer: recognizer, workFolder: folder)
+        let human = skipHuman ? HumanSpeechResult(recordings: []) : try HumanSpeechBenchmark().run()
+        let report = VoiceBenchReport(trials: trials, human: human, missingWords: recognizer.pronunciationCheck.missingWords,
+                                      addedWords: recognizer.pronunciationCheck.addedWords)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            print(report.table())
+        }
+    }
+}
+
+struct VoiceBenchReport: Encodable {
+    let trials: [RecognitionTrial]
+    let human: HumanSpeechResult
+    let missingWords: [String]
+    let addedWords: [String: String]
+    let summaries: [String: RecognitionSummary]
+
+    init(trials: [RecognitionTrial], human: HumanSpeechResult, missingWords: [String], addedWords: [String: String]) {
+        self.addedWords = addedWords
+        self.trials = trials
+        self.human = human
+        self.missingWords = missingWords
+        var summaries = Dictionary(grouping: trials, by: \.condition).mapValues(RecognitionSummary.init)
+        summaries["all noisy"] = RecognitionSummary(trials.filter { !$0.isClean })
+        self.summaries = summaries
+    }
+
+    func table() -> String {
+        var lines = ["Command recognition (festival cmu_us_slt_arctic_hts, \(Set(trials.map(\.speakingRate)).count) rates):"]
+        func ms(_ value: Double?) -> String { value.map { String(format: "%.0f ms", $0) } ?? "–" }
+        for (name, summary) in summaries.sorted(by: { $0.key < $1.key }) {
+            lines.append(String(format: "  %-32@ %3d/%3d = %5.1f %%   latency median %@, worst %@%@",
+                                name as NSString, summary.correct, summary.trials, summary.accuracy * 100,
+                                ms(summary.medianLatencyMilliseconds) as NSString, ms(summary.worstLatencyMilliseconds) as NSString,
+                                (summary.unclosed > 0 ? "  (\(summary.unclosed) not closed by the detector)" : "") as NSString))
+        }
+        let wrong = trials.filter { !$0.correct }
+        if !wrong.isEmpty {
+            lines.append("Misrecognised:")
+            for trial in wrong {
+                lines.append("  “\(trial.said)” ×\(trial.speakingRate), \(trial.condition): heard “\(trial.heard)” (confidence \(String(format: "%.2f", trial.confidence)))")
+            }
+        }
+        if !addedWords.isEmpty {
+            lines.append("Pronunciations built for words the dictionary lacks: " + addedWords.sorted { $0.key < $1.key }.map { "\($0.key) [\($0.value)]" }.joined(separator: ", "))
+        }
+        if !missingWords.isEmpty { lines.append("Words without a pronunciation (left out of the grammar): \(missingWords.joined(separator: ", "))") }
+        lines.append(String(format: "Recorded human speech (pocketsphinx-testdata, general language model): WER %.1f %% over %d words in %d recordings",
+                            human.wordErrors.rate * 100, human.wordErrors.referenceWords, human.recordings.count))
+        for recording in human.recordings {
+            lines.append("  \(recording.name): “\(recording.heard)” (\(recording.wordErrors.errors)/\(recording.wordErrors.referenceWords) errors)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

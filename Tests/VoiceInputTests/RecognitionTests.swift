@@ -1,0 +1,49 @@
+import Commands
+import Foundation
+import Media
+import Testing
+@testable import VoiceInput
+
+@Suite("Speech recognition", .serialized)
+struct RecognitionTests {
+    @Test("a recorded speaker saying “go forward ten meters” is recognised through a grammar")
+    func recordedSpeechThroughGrammar() throws {
+        let grammar = RecognitionGrammar(commandJSGF: """
+            #JSGF V1.0;
+            grammar robot;
+            public <command> = ( go | turn ) ( forward | back | left | right ) [ ( one | five | ten ) meters ];
+            """, words: ["go", "turn", "forward", "back", "left", "right", "one", "five", "ten", "meters"])
+        let recognizer = try CommandRecognizer(grammar: grammar)
+        let heard = try LiveReplay().run(try rawSamples("goforward.raw") + [Int16](repeating: 0, count: 8_000),
+                                         through: recognizer.utterances)
+        #expect(heard.map(\.utterance.text) == ["go forward ten meters"])
+    }
+
+    @Test("recorded human speech is transcribed with the general language model")
+    func dictation() throws {
+        let recognizer = try DictationRecognizer()
+        let heard = try recognizer.transcribe(RecognizerAudio.samples(from: try AudioFile.read(testData.appendingPathComponent("cards/005.wav"))))
+        let errors = WordErrorCount(reference: "eight of spades four of clubs seven of hearts", hypothesis: heard)
+        // The general model hears "four of clubs" as "for up close": a third of the words is its honest level here.
+        #expect(errors.rate <= 0.34, "heard “\(heard)”")
+    }
+
+    @Test("synthesised commands are understood: at least 9 of 10 clean, each closed by the detector")
+    func synthesisedCommands() throws {
+        let folder = try temporaryFolder("commands")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let all = englishVocabulary.benchmarkCommands(perIntent: 1)
+        // Ten commands spread over the language (every fourth intent), not hand-picked easy ones.
+        let clean = stride(from: 0, to: all.count, by: 4).prefix(10).map { all[$0] }
+        let recognizer = try CommandRecognizer(grammar: englishVocabulary.grammar)
+        let trials = try CommandRecognitionBenchmark(commands: clean, speakingRates: [1.0], conditions: [.clean],
+                                                     understand: englishVocabulary.meaning(of:))
+            .run(recognizer: recognizer, workFolder: folder)
+        let wrong = trials.filter { !$0.correct }.map { "“\($0.said)” → “\($0.heard)”" }
+        #expect(trials.count == 10)
+        #expect(trials.filter(\.correct).count >= 9, "\(wrong)")
+        // The detector closes each command on its own, soon after the speech ends (not the end of the file).
+        #expect(trials.filter(\.correct).allSatisfy { $0.latencyMilliseconds != nil })
+        // Noise at 10 dB SNR is left to `assist bench voice`: the recogniser does not reach the target there yet.
+    }
+}
