@@ -165,6 +165,22 @@ struct UtteranceQueueTests {
         #expect(queue.isIdle && queue.playbackLog.count == 1)
     }
 
+    @Test("dropping the waiting backlog lets the current sentence finish whole and keeps what is asked to be kept")
+    func dropWaitingKeepsCurrent() throws {
+        let queue = UtteranceQueue(voice: voice)
+        queue.enqueue(Utterance("Person, 2 meters, slightly left.", priority: .newObject))
+        _ = queue.renderBlock(frameCount: 256)   // the person is being said
+        queue.enqueue(Utterance("Chair, 3 meters, right.", priority: .newObject))
+        queue.enqueue(Utterance("Scene navigation on.", priority: .answer))
+        queue.enqueue(Utterance("Bench, 5 meters, ahead.", priority: .newObject))
+        let dropped = queue.dropWaiting { $0.priority == .answer }
+        #expect(Set(dropped.map(\.text)) == ["Chair, 3 meters, right.", "Bench, 5 meters, ahead."])
+        try queue.renderUntilIdle(to: NullAudioOutput())
+        let log = queue.playbackLog
+        #expect(log.map(\.utterance.text) == ["Person, 2 meters, slightly left.", "Scene navigation on."])
+        #expect(log.allSatisfy { !$0.wasInterrupted })
+    }
+
     @Test("repeat says the last utterance again, even within the cooldown")
     func repeatLast() throws {
         let queue = UtteranceQueue(voice: voice)

@@ -190,6 +190,22 @@ public final class UtteranceQueue: Sendable {
         _ = dropped   // freed here, outside the lock the audio thread takes
     }
 
+    /// Drops what waits to be said, except the utterances `keep` accepts; what is being said now
+    /// finishes (a sentence cut mid-word is worse than one heard late). Returns the dropped ones.
+    @discardableResult
+    public func dropWaiting(keeping keep: (Utterance) -> Bool) -> [Utterance] {
+        let dropped = state.withLock { state -> [Track] in
+            var dropped: [Track] = []
+            state.pending.removeAll { track in
+                guard !keep(track.plan.utterance) else { return false }
+                dropped.append(track)
+                return true
+            }
+            return dropped
+        }
+        return dropped.map(\.plan.utterance)   // their audio is freed here, outside the lock
+    }
+
     /// Says the last utterance again (the user asked: it is an answer, never held back as a repeat).
     /// Returns nil when nothing has been said yet.
     @discardableResult
