@@ -69,6 +69,8 @@ struct See: AsyncParsableCommand {
 
     @OptionGroup(title: "Speech") var speech: SpeechOutputOptions
 
+    @OptionGroup(title: "Voice commands (live)") var voiceCommands: VoiceOptions
+
     @Flag(help: "Don't add what is announced to the detection history (assist history) or the usage statistics.")
     var noHistory = false
 
@@ -89,6 +91,9 @@ struct See: AsyncParsableCommand {
         }
         if depth.depth != nil && images.count > 1 {
             throw ValidationError("--depth goes with one picture; for several, put NAME_depth_mm.pgm beside each NAME_color picture.")
+        }
+        if voiceCommands.isWanted {
+            throw ValidationError("Spoken commands (--listen, --listen-file) work with a live input (a video, a camera, a stream or a folder), not with pictures.")
         }
         if let option = live.optionsOnlyForLiveInput.first {
             throw ValidationError("\(option) works with a live input (a video, a camera, a stream or a folder), not with pictures.")

@@ -78,7 +78,8 @@ extension See {
         let interrupt = Self.quitOnInterrupt(controls)
         defer { interrupt.cancel() }
         // Commands from assist ctl (the control socket) and, under assist console, standard input.
-        let control = LiveControl.start(session: controls, classNames: models.classNames, userData: userData)
+        let control = LiveControl.start(session: controls, classNames: models.classNames, userData: userData,
+                                        voice: voiceCommands)
         defer { control.stop() }
         let hasDepthModel = depth.depthModel != nil
         let following = userData.map { data in

@@ -21,7 +21,8 @@ final class LiveControl: Sendable {
 
     /// Never fails the session: without a command language or a socket the session still guides,
     /// and standard error says once what is missing.
-    static func start(session: SessionControls, classNames: [String], userData: UserData?) -> LiveControl {
+    static func start(session: SessionControls, classNames: [String], userData: UserData?,
+                      voice: VoiceOptions? = nil) -> LiveControl {
         let storedLanguage = userData?.currentSettings()?.speech.language ?? "en"
         let language: CommandLanguage
         do {
@@ -42,6 +43,7 @@ final class LiveControl: Sendable {
             UserData.warn("assist ctl cannot reach this session: \(userMessage(for: error))")
         }
         if readsConsole { ConsoleReader.start(controller: controller, session: session) }
+        if let voice { VoiceControl.start(voice, controller: controller, session: session) }
         return LiveControl(controller: controller, server: server)
     }
 

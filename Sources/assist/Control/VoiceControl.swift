@@ -1,0 +1,90 @@
+import ArgumentParser
+import AssistCore
+import Commands
+import Foundation
+import LiveGuidance
+import VoiceInput
+
+/// `assist see`/`assist console` options for spoken commands.
+struct VoiceOptions: ParsableArguments, Sendable {
+    @Flag(help: "Listen for spoken commands on the microphone (\"scan now\", \"find a chair\", …), recognised offline.")
+    var listen = false
+
+    @Option(help: ArgumentHelp("Take spoken commands from this recording instead of the microphone, played as if spoken live (for demonstrations and tests).", valueName: "audio"))
+    var listenFile: String?
+
+    @Option(help: "With --listen: act only on commands that start with this phrase, e.g. assistant.")
+    var wakePhrase: String?
+
+    @Option(help: "With --listen: part of the microphone's name (see assist devices).")
+    var microphone: String?
+
+    var isWanted: Bool { listen || listenFile != nil }
+
+    func validate() throws {
+        if listen && listenFile != nil { throw ValidationError("Use either --listen (the microphone) or --listen-file, not both.") }
+        if !isWanted && (wakePhrase != nil || microphone != nil) {
+            throw ValidationError("--wake-phrase and --microphone go with --listen.")
+        }
+    }
+}
+
+/// Spoken commands for a live session: the microphone (or a recording standing in for it) through
+/// the recogniser; each command heard goes to the same controller as typed and sent ones, so it is
+/// carried out and confirmed aloud the same way. Never silent: when listening cannot start, the
+/// session says why and how to give commands instead.
+enum VoiceControl {
+    static func start(_ options: VoiceOptions, controller: CommandController, session: SessionControls) {
+        guard options.isWanted else { return }
+        let thread = Thread {
+            do {
+                let language = controller.language
+                let vocabulary = VoiceCommandVocabulary(language: language, wakePhrase: options.wakePhrase)
+                let recognizer = try CommandRecognizer(grammar: vocabulary.grammar, tuning: DecoderTuning(), logFile: nil)
+                let trigger: ListeningTrigger = options.wakePhrase.map { .wakePhrase($0) } ?? .always
+                let listener = CommandListener<Interpretation>(recognizer: recognizer, trigger: trigger,
+                                                               understand: { language.interpret($0) })
+                let source: SpeechAudioSource = try options.listenFile.map { try PacedRecording(url: URL(fileURLWithPath: $0)) }
+                    ?? MicrophoneSpeechSource(deviceName: options.microphone)
+                try listener.listen(to: source) { event in
+                    switch event {
+                    case .heard(let heard):
+                        _ = controller.handle(heard.text)
+                    case .unclear:
+                        session.send(.say(CommandListener<Interpretation>.pleaseRepeat))
+                    case .awake:
+                        break
+                    }
+                }
+            } catch {
+                let reason = userMessage(for: error)
+                session.send(.say("Voice commands are unavailable. \(reason)"))
+                FileHandle.standardError.write(Data("Voice commands are unavailable: \(reason)\n".utf8))
+            }
+        }
+        thread.name = "assist voice commands"
+        thread.start()
+    }
+}
+
+/// A recording given out in 20 ms chunks at the pace it was spoken, as a microphone would.
+private final class PacedRecording: SpeechAudioSource {
+    private let recording: AudioFileSpeechSource
+    private let start = ContinuousClock.now
+    private var given = 0
+
+    init(url: URL) throws { recording = try AudioFileSpeechSource(url: url) }
+
+    var isRecording: Bool { false }
+
+    func nextChunk() throws -> [Int16]? {
+        guard let chunk = try recording.nextChunk() else { return nil }
+        given += chunk.count
+        let due = start + .milliseconds(Int(Double(given) / RecognizerAudio.sampleRateHz * 1000))
+        let wait = ContinuousClock.now.duration(to: due)
+        if wait > .zero { Thread.sleep(forTimeInterval: Double(wait.components.attoseconds) / 1e18 + Double(wait.components.seconds)) }
+        return chunk
+    }
+
+    func stop() { recording.stop() }
+}

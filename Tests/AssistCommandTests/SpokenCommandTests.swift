@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+/// Spoken commands in a live session: a recording of a command (festival's natural voice) given
+/// with --listen-file is recognised while the video plays and carried out like a typed one.
+@Suite("spoken commands in a live session", .serialized)
+struct SpokenCommandTests {
+    /// `text` spoken by festival's us_slt_hts voice into a WAV.
+    static func spoken(_ text: String, to wav: URL) throws {
+        let festival = Process()
+        festival.executableURL = URL(fileURLWithPath: "/usr/bin/text2wave")
+        festival.arguments = ["-eval", "(voice_cmu_us_slt_arctic_hts)", "-o", wav.path]
+        let input = Pipe()
+        festival.standardInput = input
+        festival.standardError = FileHandle.nullDevice
+        try festival.run()
+        input.fileHandleForWriting.write(Data(text.utf8))
+        try input.fileHandleForWriting.close()
+        festival.waitUntilExit()
+        try #require(festival.terminationStatus == 0, "festival could not speak the test command")
+    }
+
+    /// The bus picture as a 640×480, 10 fps video of `seconds`.
+    static func busVideo(seconds: Int, in folder: URL) throws -> URL {
+        let video = folder.appendingPathComponent("bus.mp4")
+        let ffmpeg = Process()
+        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        ffmpeg.arguments = ["-v", "error", "-y", "-loop", "1", "-i", AssistBinary.image("bus.jpg"), "-t", "\(seconds)",
+                            "-r", "10", "-vf", "scale=640:480", "-pix_fmt", "yuv420p", video.path]
+        try ffmpeg.run()
+        ffmpeg.waitUntilExit()
+        try #require(ffmpeg.terminationStatus == 0, "ffmpeg could not make the test video")
+        return video
+    }
+
+    @Test("\"enable scene navigation\" said during a video switches the session to navigation, confirmed aloud")
+    func spokenModeChange() throws {
+        let folder = try SeeLiveTests.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try Self.busVideo(seconds: 8, in: folder)
+        let command = folder.appendingPathComponent("command.wav")
+        try Self.spoken("enable scene navigation", to: command)
+        let transcript = folder.appendingPathComponent("t.srt")
+        // Real time (no --speak-to): the 2-s recording is heard while the 8-s video plays.
+        let output = try AssistBinary.run(["see", video.path, "--quiet", "--transcript", transcript.path,
+                                           "--listen-file", command.path])
+        #expect(output.status == 0, "\(output.standardError)")
+        let said = try String(contentsOf: transcript, encoding: .utf8)
+        #expect(said.contains("Scene navigation on."), "the spoken command was carried out: \(said)")
+        #expect(!said.contains("Please repeat."))
+    }
+
+    @Test("a command recording in pictures mode is refused with a sentence")
+    func refusedForPictures() throws {
+        let output = try AssistBinary.run(["see", AssistBinary.image("bus.jpg"), "--quiet", "--listen-file", "x.wav"])
+        #expect(output.status != 0)
+        #expect(output.standardError.contains("work with a live input"))
+    }
+}
