@@ -95,7 +95,7 @@ let package = Package(
 
         .testTarget(name: "AssistCoreTests", dependencies: ["AssistCore"]),
         .testTarget(name: "MediaTests", dependencies: ["Media"]),
-        .testTarget(name: "PerceptionTests", dependencies: ["Perception", "Media"]),
+        .testTarget(name: "PerceptionTests", dependencies: ["Perception", "Media", "AssistCore"]),
         .testTarget(name: "GuidanceTests", dependencies: ["Guidance"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Media"]),
         .testTarget(name: "HearingTests", dependencies: ["Hearing", "Media"]),
@@ -104,7 +104,7 @@ let package = Package(
         .testTarget(name: "PrescriptionTests", dependencies: ["Prescription", "Hearing", "Media", "AssistCore"]),
         .testTarget(name: "AssistCommandTests", dependencies: ["AssistCore"]),
         .testTarget(name: "LiveGuidanceTests", dependencies: ["LiveGuidance", "Guidance", "Perception", "Speech", "Media"]),
-        .testTarget(name: "CommandsTests", dependencies: ["Commands"]),
-        .testTarget(name: "VoiceInputTests", dependencies: ["VoiceInput", "Commands", "Media"]),
+        .testTarget(name: "CommandsTests", dependencies: ["Commands", "AssistCore"]),
+        .testTarget(name: "VoiceInputTests", dependencies: ["VoiceInput", "Commands", "Media", "AssistCore"]),
     ]
 )

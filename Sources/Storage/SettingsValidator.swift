@@ -1,3 +1,4 @@
+import AssistCore
 import Foundation
 
 /// The category names a setting may use: the running detector's classes (the 80 COCO names for
@@ -72,18 +73,7 @@ enum EditDistance {
 }
 
 extension SettingsValidator {
-    /// The 80 COCO class names in class-index order: the classes of AssistiveKit's default
-    /// detector (YOLO11n). For callers that cannot read the model's own names (no model
-    /// installed yet); a caller with a model should pass that model's names instead.
-    public static let cocoCategories: [String] = [
-        "person", "bicycle", "car", "motorcycle", "airplane", "bus", "train", "truck", "boat", "traffic light",
-        "fire hydrant", "stop sign", "parking meter", "bench", "bird", "cat", "dog", "horse", "sheep", "cow",
-        "elephant", "bear", "zebra", "giraffe", "backpack", "umbrella", "handbag", "tie", "suitcase", "frisbee",
-        "skis", "snowboard", "sports ball", "kite", "baseball bat", "baseball glove", "skateboard", "surfboard",
-        "tennis racket", "bottle", "wine glass", "cup", "fork", "knife", "spoon", "bowl", "banana", "apple",
-        "sandwich", "orange", "broccoli", "carrot", "hot dog", "pizza", "donut", "cake", "chair", "couch",
-        "potted plant", "bed", "dining table", "toilet", "tv", "laptop", "mouse", "remote", "keyboard",
-        "cell phone", "microwave", "oven", "toaster", "sink", "refrigerator", "book", "clock", "vase",
-        "scissors", "teddy bear", "hair drier", "toothbrush",
-    ]
+    /// The classes of AssistiveKit's default detector, for callers that cannot read the model's
+    /// own names (no model installed yet); a caller with a model should pass that model's names.
+    public static let cocoCategories: [String] = COCOClasses.names
 }

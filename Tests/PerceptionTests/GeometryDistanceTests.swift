@@ -144,15 +144,7 @@ struct GeometryDistanceTests {
     @Test("the shipped table covers all 80 COCO classes, each with a source and a positive spread")
     func bundledTable() throws {
         let table = try ObjectSizeTable.bundled()
-        let coco = ["person", "bicycle", "car", "motorcycle", "airplane", "bus", "train", "truck", "boat", "traffic light",
-                    "fire hydrant", "stop sign", "parking meter", "bench", "bird", "cat", "dog", "horse", "sheep", "cow",
-                    "elephant", "bear", "zebra", "giraffe", "backpack", "umbrella", "handbag", "tie", "suitcase", "frisbee",
-                    "skis", "snowboard", "sports ball", "kite", "baseball bat", "baseball glove", "skateboard", "surfboard",
-                    "tennis racket", "bottle", "wine glass", "cup", "fork", "knife", "spoon", "bowl", "banana", "apple",
-                    "sandwich", "orange", "broccoli", "carrot", "hot dog", "pizza", "donut", "cake", "chair", "couch",
-                    "potted plant", "bed", "dining table", "toilet", "tv", "laptop", "mouse", "remote", "keyboard",
-                    "cell phone", "microwave", "oven", "toaster", "sink", "refrigerator", "book", "clock", "vase",
-                    "scissors", "teddy bear", "hair drier", "toothbrush"]
+        let coco = COCOClasses.names
         #expect(Set(table.sizes.keys) == Set(coco))
         for (label, size) in table.sizes {
             #expect(!size.source.isEmpty, "\(label) has no source")
