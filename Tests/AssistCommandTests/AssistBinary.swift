@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Runs the built `assist` binary, as a user would, and captures what it prints.
 enum AssistBinary {
@@ -57,5 +58,19 @@ enum AssistBinary {
         return Output(status: process.terminationStatus,
                       standardOutput: String(decoding: stdoutData, as: UTF8.self),
                       standardError: String(decoding: stderrData, as: UTF8.self))
+    }
+
+    /// The bus picture (a bus and four people) as a 640×480, 10 fps video of `seconds`, made with
+    /// ffmpeg in `folder`: a live input whose content is known.
+    static func busVideo(seconds: Int, in folder: URL) throws -> URL {
+        let video = folder.appendingPathComponent("bus.mp4")
+        let ffmpeg = Process()
+        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        ffmpeg.arguments = ["-v", "error", "-y", "-loop", "1", "-i", image("bus.jpg"), "-t", "\(seconds)", "-r", "10",
+                            "-vf", "scale=640:480", "-pix_fmt", "yuv420p", video.path]
+        try ffmpeg.run()
+        ffmpeg.waitUntilExit()
+        try #require(ffmpeg.terminationStatus == 0, "ffmpeg could not make the test video")
+        return video
     }
 }

@@ -58,19 +58,6 @@ struct CtlTests {
         }
     }
 
-    /// A 30-second video of the bus picture (a bus and four people), 640×480 at 10 frames a second.
-    static func busVideo(in folder: URL) throws -> URL {
-        let video = folder.appendingPathComponent("bus.mp4")
-        let ffmpeg = Process()
-        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        ffmpeg.arguments = ["-v", "error", "-y", "-loop", "1", "-i", AssistBinary.image("bus.jpg"), "-t", "30", "-r", "10",
-                            "-vf", "scale=640:480", "-pix_fmt", "yuv420p", video.path]
-        try ffmpeg.run()
-        ffmpeg.waitUntilExit()
-        try #require(ffmpeg.terminationStatus == 0, "ffmpeg could not make the test video")
-        return video
-    }
-
     /// Short: a Unix socket path must fit in 108 bytes.
     static func scratchFolder() throws -> URL {
         let folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("ctl-\(UUID().uuidString.prefix(8))")
@@ -90,7 +77,7 @@ struct CtlTests {
     func ctlDrivesSee() throws {
         let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let video = try Self.busVideo(in: folder)
+        let video = try AssistBinary.busVideo(seconds: 30, in: folder)
         let srt = folder.appendingPathComponent("session.srt")
         let see = try RunningAssist(["see", video.path, "--quiet", "--transcript", srt.path], folder: folder)
         defer { see.stop() }
@@ -148,7 +135,7 @@ struct CtlTests {
     func console() throws {
         let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let video = try Self.busVideo(in: folder)
+        let video = try AssistBinary.busVideo(seconds: 30, in: folder)
         let console = try RunningAssist(["console", video.path, "--quiet", "--mode", "on-demand"], folder: folder)
         defer { console.stop() }
         try #require(console.wait(seconds: 60) { FileManager.default.fileExists(atPath: console.socket.path) })

@@ -5,19 +5,6 @@ import Testing
 /// short video made here from ../shared's bus.jpg (the scenario suite is in SeeLiveScenario*).
 @Suite("assist see on a video", .serialized)
 struct SeeLiveTests {
-    /// A 3-second, 640×480, 10 fps video of the bus picture.
-    static func busVideo(in folder: URL) throws -> URL {
-        let video = folder.appendingPathComponent("bus.mp4")
-        let ffmpeg = Process()
-        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        ffmpeg.arguments = ["-v", "error", "-y", "-loop", "1", "-i", AssistBinary.image("bus.jpg"), "-t", "3", "-r", "10",
-                            "-vf", "scale=640:480", "-pix_fmt", "yuv420p", video.path]
-        try ffmpeg.run()
-        ffmpeg.waitUntilExit()
-        try #require(ffmpeg.terminationStatus == 0, "ffmpeg could not make the test video")
-        return video
-    }
-
     static func scratchFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("see-live-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -28,7 +15,7 @@ struct SeeLiveTests {
     func offlineRendering() throws {
         let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let video = try Self.busVideo(in: folder)
+        let video = try AssistBinary.busVideo(seconds: 3, in: folder)
         let wav = folder.appendingPathComponent("guide.wav"), srt = folder.appendingPathComponent("guide.srt")
         let output = try AssistBinary.run(["see", video.path, "--speak-to", wav.path, "--transcript", srt.path,
                                            "--frame-cost", "0.2"])
@@ -54,7 +41,7 @@ struct SeeLiveTests {
     func jsonLines() throws {
         let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let video = try Self.busVideo(in: folder)
+        let video = try AssistBinary.busVideo(seconds: 3, in: folder)
         let output = try AssistBinary.run(["see", video.path, "--json", "--speak-to", folder.appendingPathComponent("g.wav").path,
                                            "--frame-cost", "0.25"])
         #expect(output.status == 0, "\(output.standardError)")
@@ -81,7 +68,7 @@ struct SeeLiveTests {
     func onDemandWithAt() throws {
         let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let video = try Self.busVideo(in: folder)
+        let video = try AssistBinary.busVideo(seconds: 3, in: folder)
         let srt = folder.appendingPathComponent("g.srt")
         let output = try AssistBinary.run(["see", video.path, "--mode", "on-demand", "--at", "1.5:scan now", "--frame-cost", "0.1",
                                            "--speak-to", folder.appendingPathComponent("g.wav").path, "--transcript", srt.path])
@@ -99,7 +86,7 @@ struct SeeLiveTests {
     func badOptions() throws {
         let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let video = try Self.busVideo(in: folder)
+        let video = try AssistBinary.busVideo(seconds: 3, in: folder)
         let badAt = try AssistBinary.run(["see", video.path, "--quiet", "--at", "2:dance"])
         #expect(badAt.status == 2)
         #expect(badAt.standardError.contains("\"dance\" is not a command"))

@@ -20,24 +20,11 @@ struct SpokenCommandTests {
         try #require(festival.terminationStatus == 0, "festival could not speak the test command")
     }
 
-    /// The bus picture as a 640×480, 10 fps video of `seconds`.
-    static func busVideo(seconds: Int, in folder: URL) throws -> URL {
-        let video = folder.appendingPathComponent("bus.mp4")
-        let ffmpeg = Process()
-        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        ffmpeg.arguments = ["-v", "error", "-y", "-loop", "1", "-i", AssistBinary.image("bus.jpg"), "-t", "\(seconds)",
-                            "-r", "10", "-vf", "scale=640:480", "-pix_fmt", "yuv420p", video.path]
-        try ffmpeg.run()
-        ffmpeg.waitUntilExit()
-        try #require(ffmpeg.terminationStatus == 0, "ffmpeg could not make the test video")
-        return video
-    }
-
     @Test("\"enable scene navigation\" said during a video switches the session to navigation, confirmed aloud")
     func spokenModeChange() throws {
         let folder = try SeeLiveTests.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let video = try Self.busVideo(seconds: 8, in: folder)
+        let video = try AssistBinary.busVideo(seconds: 8, in: folder)
         let command = folder.appendingPathComponent("command.wav")
         try Self.spoken("enable scene navigation", to: command)
         let transcript = folder.appendingPathComponent("t.srt")
