@@ -95,6 +95,19 @@ struct SeeLiveTests {
         #expect(busLines.allSatisfy { $0.0 >= 1.5 }, "nothing about the scene before the request: \(timed)")
     }
 
+    @Test("on demand on a video played in real time, with no request, ends with End of video and status 0")
+    func onDemandRealTimeEnds() throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try Self.busVideo(in: folder)
+        // A safety net: a run that never notices the end is ended by "exit" at 12 s (and fails below).
+        let output = try AssistBinary.run(["see", video.path, "--quiet", "--mode", "on-demand", "--at", "12:exit"])
+        #expect(output.status == 0, "\(output.standardError)")
+        let lines = output.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.last?.hasSuffix("End of video.") == true, "\(lines)")
+        #expect(!lines.contains { $0.contains("Goodbye") }, "the video's end, not the safety net, ended the run: \(lines)")
+    }
+
     @Test("a bad --at command and a bad --mode are refused at start with exit status 2")
     func badOptions() throws {
         let folder = try Self.scratchFolder()

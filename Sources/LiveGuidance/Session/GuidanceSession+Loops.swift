@@ -84,7 +84,12 @@ extension GuidanceSession {
             checkBattery()
             checkAfterUse()
             guard wantsFrameAnalysed, let frames = liveFrames else {
-                try? await Task.sleep(for: .milliseconds(20))
+                // Nothing to analyse (on demand, paused), but a recording still plays to its end.
+                if let frames = liveFrames, frames.hasEnded {
+                    await takeRemainingFrames(of: frames)
+                } else {
+                    try? await Task.sleep(for: .milliseconds(20))
+                }
                 continue
             }
             // Newest frame wins: wait out the pacing (an interval, the battery saver), but a
@@ -123,6 +128,18 @@ extension GuidanceSession {
             let work = await analyseAndGuide(frame, captureSeconds: capture, captureMilliseconds: captureMilliseconds) { $0 }
             lastWorkSeconds = work ?? 0
         }
+    }
+
+    /// The input ended while no frame was wanted: what it still holds is passed over, and its end
+    /// (or its error) ends the run as it would have while analysing.
+    private func takeRemainingFrames(of frames: LatestFrameBuffer) async {
+        do {
+            while try await frames.nextFrame() != nil {}
+        } catch {
+            await inputFailed(error)
+            return
+        }
+        if ending == nil && liveFrames === frames { endOfInput() }
     }
 
     private var commandDue: Bool {
