@@ -132,7 +132,8 @@ extension GuidanceSession {
             scalable.maximumWidthPixels = width
         }
         let sentence = saving ? (lowBattery ? sentences.batterySaverOnLowBattery : sentences.batterySaverOn) : sentences.batterySaverOff
-        say(Utterance(sentence, priority: .status, contentKey: "session:battery"), at: time)
+        // What the user asked for is confirmed as an answer (never dropped); the battery's own doing is a status.
+        say(Utterance(sentence, priority: lowBattery ? .status : .answer, contentKey: "session:battery"), at: time)
         publishSnapshot()
     }
 
