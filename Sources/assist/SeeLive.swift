@@ -71,9 +71,16 @@ extension See {
             try models.analyzer(for: wanted, camera: locatorCamera ?? .chestWorn, language: wordingOptions.language,
                                 iouThreshold: wordingOptions.iouThreshold(stored: stored))
         }, release: { models.release() })
+        let usage = noHistory ? nil : try? userData?.usage.start(mode: "live \(policy.mode.name)")
+        defer { if let usage { try? userData?.usage.finish(session: usage) } }
+        let recorder = noHistory ? nil : userData.map { LiveHistoryRecorder(userData: $0, usageSession: usage) }
         let session = GuidanceSession(configuration: configuration, analyzers: supply, requirements: requirements,
                                       policy: policy, feedback: speechOutput.feedback, sentences: sentences,
-                                      onEvent: printer.print)
+                                      onEvent: { event in
+                                          printer.print(event)
+                                          recorder?.note(event)
+                                      })
+        defer { recorder?.finish(framesAnalysed: session.framesAnalysed) }
         let controls = session.controls
         let interrupt = Self.quitOnInterrupt(controls)
         defer { interrupt.cancel() }
@@ -97,8 +104,6 @@ extension See {
             }
         }
         defer { following?.cancel() }
-        let usage = noHistory ? nil : try? userData?.usage.start(mode: "live \(policy.mode.name)")
-        defer { if let usage { try? userData?.usage.finish(session: usage) } }
 
         let ending: SessionEnding
         do {

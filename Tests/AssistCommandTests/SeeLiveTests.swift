@@ -108,6 +108,30 @@ struct SeeLiveTests {
         #expect(!lines.contains { $0.contains("Goodbye") }, "the video's end, not the safety net, ended the run: \(lines)")
     }
 
+    @Test("what a live run announces is recorded in the detection history, unless --no-history")
+    func liveHistory() throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try Self.busVideo(in: folder)
+        for recording in [true, false] {
+            let user = AssistBinary.userFolders()
+            defer { user.remove() }
+            var arguments = ["see", video.path, "--speak-to", folder.appendingPathComponent("g.wav").path, "--frame-cost", "0.2"]
+            if !recording { arguments.append("--no-history") }
+            let output = try AssistBinary.run(arguments, environment: user.environment)
+            #expect(output.status == 0, "\(output.standardError)")
+            let history = try AssistBinary.run(["history", "--json"], environment: user.environment)
+            #expect(history.status == 0, "\(history.standardError)")
+            let detections = try #require(try JSONSerialization.jsonObject(with: Data(history.standardOutput.utf8)) as? [[String: Any]])
+            if recording {
+                #expect(detections.contains { $0["label"] as? String == "bus" && ($0["mode"] as? String)?.hasPrefix("live") == true },
+                        "\(history.standardOutput)")
+            } else {
+                #expect(detections.isEmpty, "\(history.standardOutput)")
+            }
+        }
+    }
+
     @Test("a bad --at command and a bad --mode are refused at start with exit status 2")
     func badOptions() throws {
         let folder = try Self.scratchFolder()

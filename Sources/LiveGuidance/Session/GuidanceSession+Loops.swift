@@ -193,6 +193,7 @@ extension GuidanceSession {
         }
         dropStaleBacklog(at: spokenAt)
         let records = announcements.map { say($0, at: spokenAt) }
+        let heard = zip(announcements, records).filter { $1.contains { $0.outcome == "queued" } }
         var timings = CycleTimings()
         timings.captureMilliseconds = captureMilliseconds
         timings.analysisMilliseconds = analysisSeconds * 1000
@@ -201,7 +202,8 @@ extension GuidanceSession {
         let cycle = CycleReport(time: captureSeconds, state: state, mode: policy.mode.name, paused: paused,
                                 event: nil, objects: report.objects, tracks: tracking.tracks.map(TrackSummary.init),
                                 corridor: corridor.map(CorridorSummary.init), quality: report.quality,
-                                announcements: records.flatMap { $0 }, timings: timings)
+                                announcements: records.flatMap { $0 }, timings: timings,
+                                mentioned: heard.flatMap { $0.0.mentions })
         pending(cycle, captureSeconds: captureSeconds)
         publishSnapshot()
         return processing
