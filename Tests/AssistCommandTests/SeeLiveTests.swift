@@ -132,6 +132,29 @@ struct SeeLiveTests {
         }
     }
 
+    @Test("--at goes through the command language: a settings change applies at its moment of the input, and is confirmed")
+    func atSettingsChange() throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try Self.busVideo(in: folder)
+        let output = try AssistBinary.run(["see", video.path, "--json", "--speak-to", folder.appendingPathComponent("g.wav").path,
+                                           "--frame-cost", "0.2", "--at", "1.5:ignore people", "--transcript",
+                                           folder.appendingPathComponent("g.srt").path])
+        #expect(output.status == 0, "\(output.standardError)")
+        let frames = try output.standardOutput.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }.filter { $0["event"] == nil }
+        func hasPerson(_ frame: [String: Any]) -> Bool {
+            ((frame["objects"] as? [[String: Any]]) ?? []).contains { $0["label"] as? String == "person" }
+        }
+        let before = frames.filter { ($0["time"] as? Double ?? 0) < 1.4 }
+        let after = frames.filter { ($0["time"] as? Double ?? 0) > 1.6 }
+        #expect(!before.isEmpty && before.allSatisfy(hasPerson), "people are seen until 1.5 s")
+        #expect(!after.isEmpty && !after.contains(where: hasPerson), "and ignored from then on")
+        let transcript = try String(contentsOf: folder.appendingPathComponent("g.srt"), encoding: .utf8)
+        #expect(transcript.contains("People will no longer be announced."), "the change is confirmed: \(transcript)")
+    }
+
     @Test("a bad --at command and a bad --mode are refused at start with exit status 2")
     func badOptions() throws {
         let folder = try Self.scratchFolder()

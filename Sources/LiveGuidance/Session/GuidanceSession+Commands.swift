@@ -14,11 +14,22 @@ extension GuidanceSession {
         while let next = scheduled.first, next.atSeconds <= seconds, ending == nil {
             scheduled.removeFirst()
             renderAudio(upTo: next.atSeconds)
-            handle(next.command, at: configuration.isOffline ? next.atSeconds : nowSeconds)
+            let time = configuration.isOffline ? next.atSeconds : nowSeconds
+            switch next.action {
+            case .command(let command): handle(command, at: time)
+            case .line(let text):
+                // What the line sends (commands, settings) is handled now, at the line's moment.
+                carryOutLine?(text)
+                handleControls(at: time)
+            }
         }
+        handleControls(at: seconds)
+    }
+
+    private func handleControls(at time: Double) {
         for item in controls.takeAll() where ending == nil {
             switch item {
-            case .command(let command): handle(command, at: seconds)
+            case .command(let command): handle(command, at: time)
             case .settings(let update): apply(update)
             }
         }
