@@ -155,6 +155,21 @@ struct SeeLiveTests {
         #expect(transcript.contains("People will no longer be announced."), "the change is confirmed: \(transcript)")
     }
 
+    @Test("a mode chosen by command is stored: it is the mode of the next start")
+    func modeCommandStored() throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try Self.busVideo(in: folder)
+        let user = AssistBinary.userFolders()
+        defer { user.remove() }
+        let output = try AssistBinary.run(["see", video.path, "--speak-to", folder.appendingPathComponent("g.wav").path,
+                                           "--frame-cost", "0.2", "--at", "1:enable scene navigation"], environment: user.environment)
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(output.standardOutput.contains("Scene navigation on."))
+        let stored = try AssistBinary.run(["settings", "show", "scanning.mode"], environment: user.environment)
+        #expect(stored.standardOutput.hasPrefix("scanning.mode = navigation"), "\(stored.standardOutput)")
+    }
+
     @Test("a bad --at command and a bad --mode are refused at start with exit status 2")
     func badOptions() throws {
         let folder = try Self.scratchFolder()

@@ -74,6 +74,11 @@ final class CommandController: Sendable {
             if command.intent == .enableBatterySaver || command.intent == .disableBatterySaver {
                 _ = try? storage?.settings.set("batterySaver", value: .bool(command.intent == .enableBatterySaver))
             }
+            // The mode the user last chose is the one they expect at the next start (find is a
+            // task of the moment, not a mode to come back to).
+            if let mode = Self.storedMode(for: command.intent) {
+                _ = try? storage?.settings.set("scanning.mode", value: .string(mode.rawValue))
+            }
             return Outcome(sentence: language.confirmation(for: command), saidBySession: true)
         }
         if let report = report(for: command) {
@@ -103,6 +108,16 @@ final class CommandController: Sendable {
         case .repeatLast: return .repeatLast
         case .stopTalking: return .stopTalking
         case .exit: return .quit
+        default: return nil
+        }
+    }
+
+    /// The stored `scanning.mode` a mode command chooses; nil for any other command.
+    static func storedMode(for intent: CommandIntent) -> ScanningMode? {
+        switch intent {
+        case .continuousMode: return .continuous
+        case .onDemandMode: return .onDemand
+        case .navigationMode: return .navigation
         default: return nil
         }
     }
