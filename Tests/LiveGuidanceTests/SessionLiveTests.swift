@@ -30,7 +30,9 @@ struct SessionLiveTests {
     func onDemandRecordingEnds() async throws {
         let harness = SessionHarness { ScriptedFrameSource(frameCount: 12, framesPerSecond: 20) }
         // A safety net: without it a session that never notices the end would hang the test run.
-        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 8, command: .quit)]
+        // Late, because the full suite can starve the loop for tens of seconds, and a quit due by
+        // the time it runs again would be taken before the end it has not yet looked at.
+        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 90, command: .quit)]
         try harness.playLive()
         let (session, ending) = try await harness.run(mode: .onDemand)
         #expect(ending == .inputEnded)

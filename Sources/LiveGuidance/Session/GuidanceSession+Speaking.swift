@@ -16,14 +16,16 @@ extension GuidanceSession {
 
     /// Queues an announcement (and vibrates); returns its `--json` records. Live, it also notes
     /// where audio time lies on the session clock, to place its first sample.
-    func say(_ announcement: Announcement, at time: Double) -> [AnnouncementRecord] {
+    /// `requeued`: an answer queued again after a stale backlog was dropped; it was already
+    /// reported as said, so it is not reported (printed) a second time.
+    func say(_ announcement: Announcement, at time: Double, requeued: Bool = false) -> [AnnouncementRecord] {
         if !configuration.isOffline { noteAudioClock() }
         let outcome = feedback.say(announcement.utterance, vibrating: announcement.vibration)
         var records: [AnnouncementRecord] = []
         switch outcome {
         case .queued(let plan):
             queuedAtSeconds[plan.id] = (time, plan.utterance)
-            onEvent(.said(SpokenLine(timeSeconds: time, utterance: plan.utterance)))
+            if !requeued { onEvent(.said(SpokenLine(timeSeconds: time, utterance: plan.utterance))) }
             records.append(AnnouncementRecord(said: TranscriptEntry.text(for: plan.utterance),
                                               priority: announcement.utterance.priority.description, outcome: "queued",
                                               firstAudioTime: nil, queueID: plan.id))
@@ -89,7 +91,7 @@ extension GuidanceSession {
         // which already counted them, would hold them back).
         for var answer in answers {
             answer.contentKey += "#requeued@\(time)"
-            _ = say(Announcement(answer), at: time)
+            _ = say(Announcement(answer), at: time, requeued: true)
         }
     }
 
