@@ -53,7 +53,7 @@ extension See {
                                                  battery: offline ? nil : BatteryMonitor())
             configuration.watchdogSeconds = live.watchdog
             configuration.afterUseSeconds = live.afterUse > 0 ? live.afterUse * 60 : nil
-            configuration.scheduledCommands = try live.scheduledCommands()
+            configuration.scheduledLines = try live.scheduledLines()
             configuration.corridor = corridor
             configuration.classNames = models.classNames
         } catch {
@@ -71,16 +71,31 @@ extension See {
             try models.analyzer(for: wanted, camera: locatorCamera ?? .chestWorn, language: wordingOptions.language,
                                 iouThreshold: wordingOptions.iouThreshold(stored: stored))
         }, release: { models.release() })
+        let usage = noHistory ? nil : try? userData?.usage.start(mode: "live \(policy.mode.name)")
+        defer { if let usage { try? userData?.usage.finish(session: usage) } }
+        let recorder = noHistory ? nil : userData.map { LiveHistoryRecorder(userData: $0, usageSession: usage) }
         let session = GuidanceSession(configuration: configuration, analyzers: supply, requirements: requirements,
                                       policy: policy, feedback: speechOutput.feedback, sentences: sentences,
-                                      onEvent: printer.print)
+                                      onEvent: { event in
+                                          printer.print(event)
+                                          recorder?.note(event)
+                                      })
+        defer { recorder?.finish(framesAnalysed: session.framesAnalysed) }
         let controls = session.controls
         let interrupt = Self.quitOnInterrupt(controls)
         defer { interrupt.cancel() }
         // Commands from assist ctl (the control socket) and, under assist console, standard input.
+        // A settings change applies at once (at its --at moment offline), not when the store says so.
+        let wordingForUpdates = wording, hasDepth = depth.depthModel != nil
         let control = LiveControl.start(session: controls, classNames: models.classNames, userData: userData,
-                                        voice: voiceCommands)
+                                        voice: voiceCommands) { settings in
+            var update = Self.sessionUpdate(from: settings, wording: wordingForUpdates, depthModel: hasDepth)
+            update.batterySaver = nil  // a session command of its own; --battery-saver keeps winning
+            controls.update(update)
+        }
         defer { control.stop() }
+        try Self.checkScheduledLines(configuration.scheduledLines, control: control)
+        session.carryOutLine = { line in _ = control.controller?.handle(line) }
         let hasDepthModel = depth.depthModel != nil
         let following = userData.map { data in
             let store = data.settings
@@ -98,8 +113,6 @@ extension See {
             }
         }
         defer { following?.cancel() }
-        let usage = noHistory ? nil : try? userData?.usage.start(mode: "live \(policy.mode.name)")
-        defer { if let usage { try? userData?.usage.finish(session: usage) } }
 
         let ending: SessionEnding
         do {
@@ -111,6 +124,23 @@ extension See {
         writeTranscript(session)
         if case .streamStopped(let reason) = ending, reason != sentences.streamStopped { UserData.warn(reason) }
         if ending.exitStatus != 0 { throw ExitCode(ending.exitStatus) }
+    }
+
+    /// Every `--at` line must be a command the command language understands: refused at start, not at its moment.
+    private static func checkScheduledLines(_ lines: [ScheduledLine], control: LiveControl) throws {
+        guard !lines.isEmpty else { return }
+        guard let language = control.controller?.language else {
+            throw CommandFailure("--at cannot be used: the command language could not be loaded.", exitCode: 2)
+        }
+        for line in lines {
+            switch language.interpret(line.text) {
+            case .understood: continue
+            case .notUnderstood:
+                throw CommandFailure("--at: \"\(line.text)\" is not a command assist understands; try scan now, explore, are there any obstacles, find chair, navigation mode, ignore people, pause, resume or exit.", exitCode: 2)
+            case let other:
+                throw CommandFailure("--at: \"\(line.text)\": \(language.reply(to: other))", exitCode: 2)
+            }
+        }
     }
 
     /// --find (a category the model cannot detect is refused with the closest it can), --mode, the stored mode.

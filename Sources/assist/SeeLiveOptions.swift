@@ -16,7 +16,7 @@ struct LiveOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Write a timed transcript of everything said or sounded (SubRip): input time with --speak-to, session time live.", valueName: "file.srt"))
     var transcript: String?
 
-    @Option(name: .customLong("at"), help: ArgumentHelp("Deliver a typed command at that time (input time with --speak-to, seconds since start live); repeatable. Understood: scan now, explore, are there any obstacles, find CATEGORY, mode continuous|on-demand|explore|navigate, pause, resume, switch camera, battery saver on|off, repeat, stop talking, exit.", valueName: "seconds:command"))
+    @Option(name: .customLong("at"), help: ArgumentHelp("Deliver a typed command at that time (input time with --speak-to, seconds since start live); repeatable. Anything the command language understands, as with assist ctl or assist console: scan now, explore, are there any obstacles, find a chair, enable scene navigation (or mode navigate), ignore people, set confidence threshold to 0.9, pause, resume, exit, … (settings changes apply from that moment and are stored).", valueName: "seconds:command"))
     var at: [String] = []
 
     @Option(help: ArgumentHelp("Analyse at most one frame every so many seconds (default: the stored scanning.intervalSeconds when set, else as fast as possible).", valueName: "seconds"))
@@ -49,7 +49,7 @@ struct LiveOptions: ParsableArguments {
         if let frameCost, !(frameCost >= 0 && frameCost.isFinite) { throw bad("--frame-cost must be 0 or more seconds, not \(frameCost).") }
         if !(folderRate > 0 && folderRate.isFinite) { throw bad("--folder-rate must be above 0, not \(folderRate).") }
         if let find, find.trimmingCharacters(in: .whitespaces).isEmpty { throw bad("--find needs a category, for example --find chair.") }
-        _ = try scheduledCommands()
+        _ = try scheduledLines()
     }
 
     /// --mode as a guidance mode; nil when not given.
@@ -62,21 +62,22 @@ struct LiveOptions: ParsableArguments {
         return known.guidanceMode
     }
 
-    /// `--at` values as commands on the session clock.
-    func scheduledCommands() throws(CommandFailure) -> [ScheduledCommand] {
-        var commands: [ScheduledCommand] = []
+    /// `--at` values as typed lines on the session clock, for the command language (the same as
+    /// `assist ctl` and `assist console`); whether each is understood is checked at start by `See`.
+    func scheduledLines() throws(CommandFailure) -> [ScheduledLine] {
+        var lines: [ScheduledLine] = []
         for text in at {
             guard let colon = text.firstIndex(of: ":"),
                   let seconds = Double(text[..<colon].trimmingCharacters(in: .whitespaces)), seconds >= 0, seconds.isFinite else {
                 throw CommandFailure("--at takes SECONDS:COMMAND, for example --at \"3:scan now\", not \"\(text)\".", exitCode: 2)
             }
-            let phrase = String(text[text.index(after: colon)...])
-            guard let command = BuiltInSessionCommands.parse(phrase) else {
-                throw CommandFailure("--at: \"\(phrase.trimmingCharacters(in: .whitespaces))\" is not a command assist understands; try scan now, explore, are there any obstacles, find chair, mode navigate, pause, resume or exit.", exitCode: 2)
+            let phrase = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            guard !phrase.isEmpty else {
+                throw CommandFailure("--at takes SECONDS:COMMAND, for example --at \"3:scan now\", not \"\(text)\".", exitCode: 2)
             }
-            commands.append(ScheduledCommand(atSeconds: seconds, command: command))
+            lines.append(ScheduledLine(atSeconds: seconds, text: phrase))
         }
-        return commands
+        return lines
     }
 
     /// The live-only options given, for the error when they come with pictures.

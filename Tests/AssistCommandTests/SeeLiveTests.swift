@@ -82,6 +82,82 @@ struct SeeLiveTests {
         #expect(busLines.allSatisfy { $0.0 >= 1.5 }, "nothing about the scene before the request: \(timed)")
     }
 
+    @Test("on demand on a video played in real time, with no request, ends with End of video and status 0")
+    func onDemandRealTimeEnds() throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try AssistBinary.busVideo(seconds: 3, in: folder)
+        // A safety net: a run that never notices the end is ended by "exit" at 60 s (and fails below);
+        // late, as a starved machine may look at a due exit before the end it has not seen yet.
+        let output = try AssistBinary.run(["see", video.path, "--quiet", "--mode", "on-demand", "--at", "60:exit"])
+        #expect(output.status == 0, "\(output.standardError)")
+        let lines = output.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.last?.hasSuffix("End of video.") == true, "\(lines)")
+        #expect(!lines.contains { $0.contains("Goodbye") }, "the video's end, not the safety net, ended the run: \(lines)")
+    }
+
+    @Test("what a live run announces is recorded in the detection history, unless --no-history")
+    func liveHistory() throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try AssistBinary.busVideo(seconds: 3, in: folder)
+        for recording in [true, false] {
+            let user = AssistBinary.userFolders()
+            defer { user.remove() }
+            var arguments = ["see", video.path, "--speak-to", folder.appendingPathComponent("g.wav").path, "--frame-cost", "0.2"]
+            if !recording { arguments.append("--no-history") }
+            let output = try AssistBinary.run(arguments, environment: user.environment)
+            #expect(output.status == 0, "\(output.standardError)")
+            let history = try AssistBinary.run(["history", "--json"], environment: user.environment)
+            #expect(history.status == 0, "\(history.standardError)")
+            let detections = try #require(try JSONSerialization.jsonObject(with: Data(history.standardOutput.utf8)) as? [[String: Any]])
+            if recording {
+                #expect(detections.contains { $0["label"] as? String == "bus" && ($0["mode"] as? String)?.hasPrefix("live") == true },
+                        "\(history.standardOutput)")
+            } else {
+                #expect(detections.isEmpty, "\(history.standardOutput)")
+            }
+        }
+    }
+
+    @Test("--at goes through the command language: a settings change applies at its moment of the input, and is confirmed")
+    func atSettingsChange() throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try AssistBinary.busVideo(seconds: 3, in: folder)
+        let output = try AssistBinary.run(["see", video.path, "--json", "--speak-to", folder.appendingPathComponent("g.wav").path,
+                                           "--frame-cost", "0.2", "--at", "1.5:ignore people", "--transcript",
+                                           folder.appendingPathComponent("g.srt").path])
+        #expect(output.status == 0, "\(output.standardError)")
+        let frames = try output.standardOutput.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }.filter { $0["event"] == nil }
+        func hasPerson(_ frame: [String: Any]) -> Bool {
+            ((frame["objects"] as? [[String: Any]]) ?? []).contains { $0["label"] as? String == "person" }
+        }
+        let before = frames.filter { ($0["time"] as? Double ?? 0) < 1.4 }
+        let after = frames.filter { ($0["time"] as? Double ?? 0) > 1.6 }
+        #expect(!before.isEmpty && before.allSatisfy(hasPerson), "people are seen until 1.5 s")
+        #expect(!after.isEmpty && !after.contains(where: hasPerson), "and ignored from then on")
+        let transcript = try String(contentsOf: folder.appendingPathComponent("g.srt"), encoding: .utf8)
+        #expect(transcript.contains("People will no longer be announced."), "the change is confirmed: \(transcript)")
+    }
+
+    @Test("a mode chosen by command is stored: it is the mode of the next start")
+    func modeCommandStored() throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try AssistBinary.busVideo(seconds: 3, in: folder)
+        let user = AssistBinary.userFolders()
+        defer { user.remove() }
+        let output = try AssistBinary.run(["see", video.path, "--speak-to", folder.appendingPathComponent("g.wav").path,
+                                           "--frame-cost", "0.2", "--at", "1:enable scene navigation"], environment: user.environment)
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(output.standardOutput.contains("Scene navigation on."))
+        let stored = try AssistBinary.run(["settings", "show", "scanning.mode"], environment: user.environment)
+        #expect(stored.standardOutput.hasPrefix("scanning.mode = navigation"), "\(stored.standardOutput)")
+    }
+
     @Test("a bad --at command and a bad --mode are refused at start with exit status 2")
     func badOptions() throws {
         let folder = try Self.scratchFolder()

@@ -16,6 +16,8 @@ struct ModeSentencesTests {
         var policy = GuidancePolicy(mode: .onDemand, describer: try SceneDescriber(language: "en"))
         let said = policy.setMode(mode, atSeconds: 1)
         #expect(said.map(\.utterance.text) == [sentence])
+        // The user asked for it: the confirmation must be heard, not dropped with a stale backlog.
+        #expect(said.allSatisfy { $0.utterance.priority == .answer })
         #expect(policy.mode == mode)
     }
 

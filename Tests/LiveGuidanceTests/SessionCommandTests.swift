@@ -104,6 +104,26 @@ struct SessionCommandTests {
         #expect(abs(Double(saved) - Double(full) / 2) <= 1, "\(saved) frames with the saver, \(full) without")
     }
 
+    @Test("a scheduled typed line is carried out at its moment, and what it sends is handled at that moment")
+    func scheduledLine() async throws {
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 50) }
+        // Off the frames' 0.1 s grid: handled at the next frame's time, this would be late.
+        harness.configuration.scheduledLines = [ScheduledLine(atSeconds: 2.03, text: "stop detection")]
+        let session = try harness.makeSession()
+        var carriedOut: [String] = []
+        let controls = session.controls
+        session.carryOutLine = { line in
+            carriedOut.append(line)
+            controls.send(.pause)
+        }
+        let ending = try await session.run()
+        #expect(ending == .inputEnded)
+        #expect(carriedOut == ["stop detection"])
+        let paused = try #require(harness.said.first { $0.utterance.text == sentences.paused })
+        #expect(abs(paused.timeSeconds - 2.03) < 0.001, "said at \(paused.timeSeconds)")
+        #expect(harness.analyzer.analysedFrameTimes.allSatisfy { $0 <= 2.03 })
+    }
+
     @Test("a command sent through the controls from another task is handled between frames")
     func controlsFromAnotherTask() async throws {
         let harness = SessionHarness { ScriptedFrameSource(frameCount: 10_000_000) }

@@ -26,6 +26,31 @@ struct SessionLiveTests {
         #expect(said.allSatisfy { $0.endSeconds >= $0.startSeconds })
     }
 
+    @Test("on demand, with no request, a recording played live still ends with End of video")
+    func onDemandRecordingEnds() async throws {
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 12, framesPerSecond: 20) }
+        // A safety net: without it a session that never notices the end would hang the test run.
+        // Late, because the full suite can starve the loop for tens of seconds, and a quit due by
+        // the time it runs again would be taken before the end it has not yet looked at.
+        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 90, command: .quit)]
+        try harness.playLive()
+        let (session, ending) = try await harness.run(mode: .onDemand)
+        #expect(ending == .inputEnded)
+        #expect(harness.analyzer.analysedFrameTimes.isEmpty, "nobody asked for a scan")
+        #expect(session.transcript().last?.text.hasSuffix(sentences.endOfVideo) == true)
+    }
+
+    @Test("on demand, rendered offline with no request, a recording ends with End of video")
+    func onDemandRecordingEndsOffline() async throws {
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 30) }
+        let (session, ending) = try await harness.run(mode: .onDemand)
+        #expect(ending == .inputEnded)
+        #expect(harness.analyzer.analysedFrameTimes.isEmpty)
+        let last = try #require(session.transcript().last)
+        #expect(last.text.hasSuffix(sentences.endOfVideo))
+        #expect(last.startSeconds >= 2.8, "the end is said when the 3 s of input are over")
+    }
+
     @Test("a camera that stops is opened again, and when it stays gone the user hears The stream stopped")
     func cameraLost() async throws {
         let opens = Atomic<Int>(0)

@@ -174,7 +174,7 @@ struct UtteranceQueueTests {
         queue.enqueue(Utterance("Scene navigation on.", priority: .answer))
         queue.enqueue(Utterance("Bench, 5 meters, ahead.", priority: .newObject))
         let dropped = queue.dropWaiting { $0.priority == .answer }
-        #expect(Set(dropped.map(\.text)) == ["Chair, 3 meters, right.", "Bench, 5 meters, ahead."])
+        #expect(Set(dropped.map(\.utterance.text)) == ["Chair, 3 meters, right.", "Bench, 5 meters, ahead."])
         try queue.renderUntilIdle(to: NullAudioOutput())
         let log = queue.playbackLog
         #expect(log.map(\.utterance.text) == ["Person, 2 meters, slightly left.", "Scene navigation on."])

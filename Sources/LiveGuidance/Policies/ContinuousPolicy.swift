@@ -52,7 +52,8 @@ struct ContinuousPolicy: Sendable {
             let key = ids.map { "track\($0)" }.joined(separator: "+")
             announcements.append(Announcement(Utterance(speech.describer.sentence(for: mention), priority: .newObject,
                                                         directionDegrees: mention.objects[0].direction.angleDegrees,
-                                                        contentKey: key, distanceBand: band)))
+                                                        contentKey: key, distanceBand: band),
+                                                mentions: mention.objects))
         }
         return announcements
     }

@@ -68,7 +68,7 @@ struct FindPolicy: Sendable {
                 "direction": speech.describer.directionPhrase(nearest.direction)])
             return ([Announcement(Utterance(ModePhrases.capitalized(sentence), priority: .answer,
                                             directionDegrees: nearest.direction.angleDegrees,
-                                            contentKey: "find:found@\(time)"))], .finished)
+                                            contentKey: "find:found@\(time)"), mentions: [nearest])], .finished)
         }
 
         let previous = lastGuided?.track == id ? lastGuided : nil
@@ -96,7 +96,7 @@ struct FindPolicy: Sendable {
         // repeat filter (which only lets closer bands through) would otherwise hold back.
         let utterance = Utterance(sentence, priority: .answer, directionDegrees: nearest.direction.angleDegrees,
                                   contentKey: "find\(id):\(direction.rawValue):\(band)", distanceBand: band)
-        return ([Announcement(utterance)], .searching)
+        return ([Announcement(utterance, mentions: [nearest])], .searching)
     }
 
     /// "Is there a person ahead?" from one frame: yes with the nearest such object in the walking
@@ -121,6 +121,7 @@ struct FindPolicy: Sendable {
             return [Announcement(Utterance(ModePhrases.capitalized(no), priority: .answer, contentKey: key))]
         }
         return [Announcement(Utterance([speech.phrases.find.aheadYes, sentence], priority: .answer,
-                                       directionDegrees: ahead.direction.angleDegrees, contentKey: key))]
+                                       directionDegrees: ahead.direction.angleDegrees, contentKey: key),
+                             mentions: [ahead])]
     }
 }

@@ -126,7 +126,8 @@ public struct GuidancePolicy: Sendable {
             guard !target.aheadOnly else { return [] }
             sentence = ModePhrases.fill(phrases.modeOn.find, ["targetPlural": speech.plural(of: target)])
         }
-        return [Announcement(Utterance(sentence, priority: .status, contentKey: "mode@\(time)"))]
+        // The user asked for the change: its confirmation is an answer, heard even behind a backlog.
+        return [Announcement(Utterance(sentence, priority: .answer, contentKey: "mode@\(time)"))]
     }
 
     /// Remembers a request; it is answered from the next observation.

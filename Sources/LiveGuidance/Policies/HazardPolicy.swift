@@ -53,7 +53,7 @@ struct HazardPolicy: Sendable {
                                       contentKey: "hazard\(track.id)", distanceBand: band, earcon: rule.earcon,
                                       severity: rule.intensity)
             let vibration = VibrationPattern.obstacle(distanceMeters: meters ?? Self.nearMeters / 2)
-            alerts.append((meters ?? .infinity, Announcement(utterance, vibration: vibration)))
+            alerts.append((meters ?? .infinity, Announcement(utterance, vibration: vibration, mentions: [object])))
         }
         return alerts.sorted { $0.meters < $1.meters }.map(\.announcement)
     }

@@ -21,7 +21,7 @@ struct SceneSnapshot: Sendable {
             return mentions.enumerated().map { index, mention in
                 Announcement(Utterance(describer.sentence(for: mention), priority: .answer,
                                        directionDegrees: mention.objects[0].direction.angleDegrees,
-                                       contentKey: "\(key)#\(index)"))
+                                       contentKey: "\(key)#\(index)"), mentions: mention.objects)
             }
         }
         // The describer's own words for a dark, blurred or empty picture, then the suggestion.
@@ -61,6 +61,6 @@ struct SceneSnapshot: Sendable {
         let items = objects.map(speech.exploreItem(for:)).joined(separator: explore.itemSeparator)
         let summary = ModePhrases.capitalized(ModePhrases.fill(objects.count == 1 ? explore.summaryOne : explore.summary,
                                                                    ["count": count, "items": items]))
-        return Announcement(Utterance(summary, priority: .answer, contentKey: key))
+        return Announcement(Utterance(summary, priority: .answer, contentKey: key), mentions: objects)
     }
 }

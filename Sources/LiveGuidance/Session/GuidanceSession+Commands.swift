@@ -14,11 +14,22 @@ extension GuidanceSession {
         while let next = scheduled.first, next.atSeconds <= seconds, ending == nil {
             scheduled.removeFirst()
             renderAudio(upTo: next.atSeconds)
-            handle(next.command, at: configuration.isOffline ? next.atSeconds : nowSeconds)
+            let time = configuration.isOffline ? next.atSeconds : nowSeconds
+            switch next.action {
+            case .command(let command): handle(command, at: time)
+            case .line(let text):
+                // What the line sends (commands, settings) is handled now, at the line's moment.
+                carryOutLine?(text)
+                handleControls(at: time)
+            }
         }
+        handleControls(at: seconds)
+    }
+
+    private func handleControls(at time: Double) {
         for item in controls.takeAll() where ending == nil {
             switch item {
-            case .command(let command): handle(command, at: seconds)
+            case .command(let command): handle(command, at: time)
             case .settings(let update): apply(update)
             }
         }
@@ -132,7 +143,8 @@ extension GuidanceSession {
             scalable.maximumWidthPixels = width
         }
         let sentence = saving ? (lowBattery ? sentences.batterySaverOnLowBattery : sentences.batterySaverOn) : sentences.batterySaverOff
-        say(Utterance(sentence, priority: .status, contentKey: "session:battery"), at: time)
+        // What the user asked for is confirmed as an answer (never dropped); the battery's own doing is a status.
+        say(Utterance(sentence, priority: lowBattery ? .status : .answer, contentKey: "session:battery"), at: time)
         publishSnapshot()
     }
 

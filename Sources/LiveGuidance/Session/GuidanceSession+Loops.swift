@@ -84,7 +84,12 @@ extension GuidanceSession {
             checkBattery()
             checkAfterUse()
             guard wantsFrameAnalysed, let frames = liveFrames else {
-                try? await Task.sleep(for: .milliseconds(20))
+                // Nothing to analyse (on demand, paused), but a recording still plays to its end.
+                if let frames = liveFrames, frames.hasEnded {
+                    await takeRemainingFrames(of: frames)
+                } else {
+                    try? await Task.sleep(for: .milliseconds(20))
+                }
                 continue
             }
             // Newest frame wins: wait out the pacing (an interval, the battery saver), but a
@@ -123,6 +128,18 @@ extension GuidanceSession {
             let work = await analyseAndGuide(frame, captureSeconds: capture, captureMilliseconds: captureMilliseconds) { $0 }
             lastWorkSeconds = work ?? 0
         }
+    }
+
+    /// The input ended while no frame was wanted: what it still holds is passed over, and its end
+    /// (or its error) ends the run as it would have while analysing.
+    private func takeRemainingFrames(of frames: LatestFrameBuffer) async {
+        do {
+            while try await frames.nextFrame() != nil {}
+        } catch {
+            await inputFailed(error)
+            return
+        }
+        if ending == nil && liveFrames === frames { endOfInput() }
     }
 
     private var commandDue: Bool {
@@ -176,6 +193,7 @@ extension GuidanceSession {
         }
         dropStaleBacklog(at: spokenAt)
         let records = announcements.map { say($0, at: spokenAt) }
+        let heard = zip(announcements, records).filter { $1.contains { $0.outcome == "queued" } }
         var timings = CycleTimings()
         timings.captureMilliseconds = captureMilliseconds
         timings.analysisMilliseconds = analysisSeconds * 1000
@@ -184,7 +202,8 @@ extension GuidanceSession {
         let cycle = CycleReport(time: captureSeconds, state: state, mode: policy.mode.name, paused: paused,
                                 event: nil, objects: report.objects, tracks: tracking.tracks.map(TrackSummary.init),
                                 corridor: corridor.map(CorridorSummary.init), quality: report.quality,
-                                announcements: records.flatMap { $0 }, timings: timings)
+                                announcements: records.flatMap { $0 }, timings: timings,
+                                mentioned: heard.flatMap { $0.0.mentions })
         pending(cycle, captureSeconds: captureSeconds)
         publishSnapshot()
         return processing

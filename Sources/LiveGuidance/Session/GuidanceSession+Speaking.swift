@@ -74,7 +74,8 @@ extension GuidanceSession {
 
     /// Drops what waits in the queue when an announcement in it has waited longer than
     /// `staleSpeechSeconds`: a warning heard that late describes a scene that has changed.
-    /// (Answers the user asked for do not go stale; they are kept.)
+    /// What is being said finishes (a sentence cut mid-word helps nobody), and answers the user
+    /// asked for do not go stale: they stay in line.
     func dropStaleBacklog(at time: Double) {
         collectPlayback()
         queuedAtSeconds = queuedAtSeconds.filter { history.startSeconds(ofQueueID: $0.key) == nil }
@@ -82,14 +83,8 @@ extension GuidanceSession {
             queued.utterance.priority != .answer && time - queued.seconds > configuration.staleSpeechSeconds
         }
         guard stale else { return }
-        let answers = queuedAtSeconds.sorted { $0.key < $1.key }.map(\.value.utterance).filter { $0.priority == .answer }
-        feedback.queue.stop()
-        queuedAtSeconds = [:]
-        // Answers were never heard: queued again (under a new key, or the repetition filter,
-        // which already counted them, would hold them back).
-        for var answer in answers {
-            answer.contentKey += "#requeued@\(time)"
-            _ = say(Announcement(answer), at: time)
+        for dropped in feedback.queue.dropWaiting(keeping: { $0.priority == .answer }) {
+            queuedAtSeconds[dropped.id] = nil
         }
     }
 

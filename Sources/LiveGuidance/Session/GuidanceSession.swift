@@ -61,7 +61,10 @@ public final class GuidanceSession {
     var queuedAtSeconds: [Int: (seconds: Double, utterance: Utterance)] = [:]
     var cameraRetriesLeft = 0
     var lastCameraFailureSeconds = -Double.infinity
-    var scheduled: [ScheduledCommand]
+    var scheduled: [ScheduledItem]
+    /// Carries out a scheduled typed line (the command language), driving the session through
+    /// `controls`; set before `run`. Without it, scheduled lines are ignored.
+    public var carryOutLine: ((String) -> Void)?
 
     // Audio timeline.
     let history = PlaybackHistory()
@@ -85,7 +88,10 @@ public final class GuidanceSession {
         batterySaverByUser = configuration.batterySaver
         pacing = FramePacing(rate: configuration.intervalSeconds.map { .fixedInterval(seconds: $0) } ?? .asFastAsPossible,
                              batterySaving: configuration.batterySaver)
-        scheduled = configuration.scheduledCommands.sorted { $0.atSeconds < $1.atSeconds }
+        let items = configuration.scheduledCommands.map { ScheduledItem(atSeconds: $0.atSeconds, action: .command($0.command)) }
+            + configuration.scheduledLines.map { ScheduledItem(atSeconds: $0.atSeconds, action: .line($0.text)) }
+        // Stable: items given for the same moment keep their order.
+        scheduled = items.enumerated().sorted { ($0.element.atSeconds, $0.offset) < ($1.element.atSeconds, $1.offset) }.map(\.element)
     }
 
     /// Runs until the input ends, the user quits or a fault stops guidance. Throws when a

@@ -35,6 +35,9 @@ public struct SessionConfiguration {
     public var staleSpeechSeconds = 2.5
     /// Commands delivered at moments of the session clock (`--at`).
     public var scheduledCommands: [ScheduledCommand] = []
+    /// Typed lines delivered at moments of the session clock (`--at "3:ignore people"`), carried
+    /// out by `GuidanceSession.carryOutLine` (the command language) when they are due.
+    public var scheduledLines: [ScheduledLine] = []
     /// Where the class-free obstacle cues look (camera height, tilt, lens; corridor width).
     public var corridor = WalkingCorridor()
     /// Unreadable frames in a row before the user is told (and the state is Degraded) …

@@ -86,6 +86,29 @@ public struct SessionSettingsUpdate: Sendable {
     }
 }
 
+/// A typed line ("ignore people", "set confidence threshold to 0.9") to carry out at a moment of
+/// the session's clock: whatever it sends through the controls is handled at that moment, so a
+/// settings change applies from there on, also when rendering offline.
+public struct ScheduledLine: Sendable, Equatable {
+    public var atSeconds: Double
+    public var text: String
+
+    public init(atSeconds: Double, text: String) {
+        self.atSeconds = atSeconds
+        self.text = text
+    }
+}
+
+/// What is due at a moment of the session's clock: a command, or a line for the command language.
+struct ScheduledItem {
+    enum Action {
+        case command(SessionCommand)
+        case line(String)
+    }
+    var atSeconds: Double
+    var action: Action
+}
+
 /// A command to deliver at a moment of the session's clock (`--at 3:"scan now"`): input time
 /// when rendering a file offline, seconds since start live.
 public struct ScheduledCommand: Sendable, Equatable {

@@ -88,6 +88,13 @@ public struct CycleReport: Sendable, Encodable {
     public var quality: ImageQualityVerdict?
     public var announcements: [AnnouncementRecord]
     public var timings: CycleTimings
+    /// The objects that what the frame made the assistant say names (repeats the queue held back
+    /// excluded): what the detection history records. Not in `--json`, where `objects` has them.
+    public var mentioned: [LocatedObject] = []
+
+    private enum CodingKeys: String, CodingKey {
+        case time, state, mode, paused, event, objects, tracks, corridor, quality, announcements, timings
+    }
 }
 
 /// One track in `--json`.

@@ -73,6 +73,10 @@ public final class LatestFrameBuffer: Sendable {
         shared.state.withLock { $0.maximumWidthPixels = .some(width) }
     }
 
+    /// Whether the source has ended (normally or with an error) or `stop()` was called: a consumer
+    /// that takes no frames for a while (on-demand guidance) still learns that the input is over.
+    public var hasEnded: Bool { shared.state.withLock { $0.ended || $0.stopRequested } }
+
     /// Frames read from the source so far, and of those, frames replaced before anyone took them.
     public var framesRead: Int { shared.state.withLock { $0.framesRead } }
     public var framesDropped: Int { shared.state.withLock { $0.framesDropped } }

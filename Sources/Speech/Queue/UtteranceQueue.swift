@@ -193,7 +193,7 @@ public final class UtteranceQueue: Sendable {
     /// Drops what waits to be said, except the utterances `keep` accepts; what is being said now
     /// finishes (a sentence cut mid-word is worse than one heard late). Returns the dropped ones.
     @discardableResult
-    public func dropWaiting(keeping keep: (Utterance) -> Bool) -> [Utterance] {
+    public func dropWaiting(keeping keep: (Utterance) -> Bool) -> [PlannedUtterance] {
         let dropped = state.withLock { state -> [Track] in
             var dropped: [Track] = []
             state.pending.removeAll { track in
@@ -203,7 +203,7 @@ public final class UtteranceQueue: Sendable {
             }
             return dropped
         }
-        return dropped.map(\.plan.utterance)   // their audio is freed here, outside the lock
+        return dropped.map(\.plan)   // their audio is freed here, outside the lock
     }
 
     /// Says the last utterance again (the user asked: it is an answer, never held back as a repeat).

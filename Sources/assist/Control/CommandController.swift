@@ -25,6 +25,10 @@ final class CommandController: Sendable {
     let language: CommandLanguage
     private let session: SessionControls
     private let storage: UserStorage?
+    /// Told the new settings as soon as a command changed them, so the session applies them at
+    /// once (at the moment of an `--at` line when rendering offline), not when the store's change
+    /// notification arrives.
+    private let settingsChanged: (@Sendable (Settings) -> Void)?
     private let lock = Mutex(())
 
     /// Where settings, history and usage live; nil when the user database cannot be opened.
@@ -34,10 +38,12 @@ final class CommandController: Sendable {
         var usage: UsageStatistics
     }
 
-    init(language: CommandLanguage, session: SessionControls, storage: UserStorage?) {
+    init(language: CommandLanguage, session: SessionControls, storage: UserStorage?,
+         settingsChanged: (@Sendable (Settings) -> Void)? = nil) {
         self.language = language
         self.session = session
         self.storage = storage
+        self.settingsChanged = settingsChanged
     }
 
     func handle(_ line: String) -> ControlReply {
@@ -68,6 +74,11 @@ final class CommandController: Sendable {
             if command.intent == .enableBatterySaver || command.intent == .disableBatterySaver {
                 _ = try? storage?.settings.set("batterySaver", value: .bool(command.intent == .enableBatterySaver))
             }
+            // The mode the user last chose is the one they expect at the next start (find is a
+            // task of the moment, not a mode to come back to).
+            if let mode = Self.storedMode(for: command.intent) {
+                _ = try? storage?.settings.set("scanning.mode", value: .string(mode.rawValue))
+            }
             return Outcome(sentence: language.confirmation(for: command), saidBySession: true)
         }
         if let report = report(for: command) {
@@ -97,6 +108,16 @@ final class CommandController: Sendable {
         case .repeatLast: return .repeatLast
         case .stopTalking: return .stopTalking
         case .exit: return .quit
+        default: return nil
+        }
+    }
+
+    /// The stored `scanning.mode` a mode command chooses; nil for any other command.
+    static func storedMode(for intent: CommandIntent) -> ScanningMode? {
+        switch intent {
+        case .continuousMode: return .continuous
+        case .onDemandMode: return .onDemand
+        case .navigationMode: return .navigation
         default: return nil
         }
     }
@@ -133,6 +154,7 @@ final class CommandController: Sendable {
                 return Outcome(sentence: language.confirmation(for: command))
             }
             for write in changes.writes { try storage.settings.set(write.key, value: write.value) }
+            if !changes.writes.isEmpty, let settingsChanged { settingsChanged(try storage.settings.current()) }
             var sentences: [String] = []
             if changes.refusedHazards == nil || !changes.writes.isEmpty {
                 sentences.append(language.confirmation(for: withoutRefused(command, changes), values: changes.values))

@@ -22,7 +22,8 @@ final class LiveControl: Sendable {
     /// Never fails the session: without a command language or a socket the session still guides,
     /// and standard error says once what is missing.
     static func start(session: SessionControls, classNames: [String], userData: UserData?,
-                      voice: VoiceOptions? = nil) -> LiveControl {
+                      voice: VoiceOptions? = nil,
+                      settingsChanged: (@Sendable (Settings) -> Void)? = nil) -> LiveControl {
         let storedLanguage = userData?.currentSettings()?.speech.language ?? "en"
         let language: CommandLanguage
         do {
@@ -35,7 +36,8 @@ final class LiveControl: Sendable {
         let storage = userData.map {
             CommandController.UserStorage(settings: $0.settings, history: $0.history, usage: $0.usage)
         }
-        let controller = CommandController(language: language, session: session, storage: storage)
+        let controller = CommandController(language: language, session: session, storage: storage,
+                                           settingsChanged: settingsChanged)
         var server: ControlServer?
         do {
             server = try ControlServer(path: ControlSocketLocation.socket().path, handle: controller.handle)
