@@ -14,11 +14,12 @@ enum AssistBinary {
     static let shared = checkout.deletingLastPathComponent().appendingPathComponent("shared")
     static func image(_ name: String) -> String { shared.appendingPathComponent("data/images/\(name)").path }
 
-    /// Data and config folders that persist across calls within one test.
+    /// Data, config and runtime folders that persist across calls within one test.
     static func userFolders() -> (environment: [String: String], remove: () -> Void) {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("assist-user-\(UUID())")
         return (["XDG_DATA_HOME": home.appendingPathComponent("data").path,
-                 "XDG_CONFIG_HOME": home.appendingPathComponent("config").path],
+                 "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+                 "XDG_RUNTIME_DIR": home.appendingPathComponent("run").path],
                 { try? FileManager.default.removeItem(at: home) })
     }
 
@@ -40,6 +41,9 @@ enum AssistBinary {
         env["XDG_CACHE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("assist-test-cache").path
         env["XDG_DATA_HOME"] = scratch.appendingPathComponent("data").path
         env["XDG_CONFIG_HOME"] = scratch.appendingPathComponent("config").path
+        // A control socket of its own: live sessions of tests running side by side (and the
+        // user's own) must not take each other's commands.
+        env["XDG_RUNTIME_DIR"] = scratch.appendingPathComponent("run").path
         defer { try? FileManager.default.removeItem(at: scratch) }
         for (key, value) in environment { env[key] = value }
         process.environment = env

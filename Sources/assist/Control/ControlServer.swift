@@ -57,6 +57,12 @@ final class ControlServer: Sendable {
             }
             guard let connection = waiting else { continue }
             let line = connection.readLine()?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            // Nothing sent: another session checking whether this one is alive (or a client that
+            // gave up). Not a command the user gave, so nothing is said.
+            guard !line.isEmpty else {
+                connection.close()
+                continue
+            }
             let reply = handle(line)
             let json = (try? encoder.encode(reply)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
             try? connection.write(json + "\n")
