@@ -43,6 +43,15 @@ struct BenchVoice: ParsableCommand {
     @Option(help: "Word beam as a power of ten (pocketsphinx's -wbeam; its default is -29).")
     var wordBeam: Int = DecoderTuning().wordBeamExponent
 
+    @Option(help: "Listening conditions to run, comma-separated: clean, white, babble.")
+    var conditions: String = "clean,white,babble"
+
+    @Option(help: ArgumentHelp("A further pocketsphinx option as name=value (e.g. -cmn=live); repeatable.", valueName: "name=value"))
+    var decoderOption: [String] = []
+
+    @Flag(help: "Push-to-talk: each trial's whole audio is one utterance, instead of the detector ending it.")
+    var pushToTalk = false
+
     @Flag(help: "Skip the recorded human speech (pocketsphinx-testdata).")
     var skipHuman = false
 
@@ -56,9 +65,33 @@ struct BenchVoice: ParsableCommand {
     var json = false
 
     func validate() throws {
+        guard !parsedConditions.isEmpty, parsedConditions.count == conditions.split(separator: ",").count else {
+            throw ValidationError("--conditions must be a comma-separated list of clean, white and babble.")
+        }
+        guard decoderOption.allSatisfy({ $0.hasPrefix("-") && $0.contains("=") }) else {
+            throw ValidationError("--decoder-option must look like -name=value, such as -cmn=live.")
+        }
         guard phrasesPerCommand >= 1 else { throw ValidationError("--phrases-per-command must be at least 1.") }
         guard parsedRates.count == rateList.count, !parsedRates.isEmpty, parsedRates.allSatisfy({ $0 > 0.3 && $0 < 3 }) else {
             throw ValidationError("--rates must be comma-separated numbers between 0.3 and 3, such as 0.8,1.0,1.25.")
+        }
+    }
+
+    private var parsedConditions: [TestCondition] {
+        conditions.split(separator: ",").compactMap { name -> TestCondition? in
+            switch name.trimmingCharacters(in: .whitespaces) {
+            case "clean": return .clean
+            case "white": return .noisy(.white, snrDecibels: snr)
+            case "babble": return .noisy(.babble, snrDecibels: snr)
+            default: return nil
+            }
+        }
+    }
+
+    private var extraDecoderArguments: [String] {
+        decoderOption.flatMap { option -> [String] in
+            let parts = option.split(separator: "=", maxSplits: 1).map(String.init)
+            return [parts[0], parts.count > 1 ? parts[1] : ""]
         }
     }
 
@@ -71,14 +104,15 @@ struct BenchVoice: ParsableCommand {
         defer { if keepAudio == nil { try? FileManager.default.removeItem(at: folder) } }
         let vocabulary = VoiceCommandVocabulary(
             language: try CommandLanguage(language: "en", categories: SettingsStorageAccess.validator().knownCategories))
-        let recognizer = try CommandRecognizer(grammar: vocabulary.grammar,
-                                               tuning: DecoderTuning(postSpeechFrames: postSpeechFrames, vadThreshold: vadThreshold,
-                                                                     beamExponent: beam, wordBeamExponent: wordBeam),
+        var tuning = DecoderTuning(postSpeechFrames: postSpeechFrames, vadThreshold: vadThreshold,
+                                   beamExponent: beam, wordBeamExponent: wordBeam)
+        tuning.extraArguments = extraDecoderArguments
+        let recognizer = try CommandRecognizer(grammar: vocabulary.grammar, tuning: tuning,
                                                logFile: logFile.map { URL(fileURLWithPath: $0) })
-        let benchmark = CommandRecognitionBenchmark(
+        var benchmark = CommandRecognitionBenchmark(
             commands: vocabulary.benchmarkCommands(perIntent: phrasesPerCommand), speakingRates: parsedRates,
-            conditions: [.clean, .noisy(.white, snrDecibels: snr), .noisy(.babble, snrDecibels: snr)],
-            understand: vocabulary.meaning(of:))
+            conditions: parsedConditions, understand: vocabulary.meaning(of:))
+        benchmark.pushToTalk = pushToTalk
         let trials = try benchmark.run(recognizer: recognizer, workFolder: folder)
         let human = skipHuman ? HumanSpeechResult(recordings: []) : try HumanSpeechBenchmark().run()
         let report = VoiceBenchReport(trials: trials, human: human, missingWords: recognizer.pronunciationCheck.missingWords,

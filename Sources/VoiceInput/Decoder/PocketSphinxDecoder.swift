@@ -28,6 +28,9 @@ public struct DecoderTuning: Sendable, Equatable {
     /// state in noise, so that nothing at all is recognised; wider beams cost time.
     public var beamExponent: Int
     public var wordBeamExponent: Int
+    /// Further pocketsphinx options as name/value pairs (e.g. "-cmn", "live"), passed last so
+    /// they win; for measuring settings with the benchmark before making them defaults.
+    public var extraArguments: [String] = []
 
     public init(postSpeechFrames: Int = 25, startSpeechFrames: Int = 10, preSpeechFrames: Int = 20, vadThreshold: Double = 2.0,
                 beamExponent: Int = -48, wordBeamExponent: Int = -29) {
@@ -110,6 +113,7 @@ public final class PocketSphinxDecoder {
             "-pbeam", "1e\(tuning.beamExponent)",
             "-wbeam", "1e\(tuning.wordBeamExponent)",
         ]
+        arguments += tuning.extraArguments
         if let logFile { arguments += ["-logfn", logFile.path] }
         // Strings must outlive the call: strdup'd copies, freed once the configuration is parsed.
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }

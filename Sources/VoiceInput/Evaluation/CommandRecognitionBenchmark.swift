@@ -57,6 +57,9 @@ public struct CommandRecognitionBenchmark {
     /// Text → meaning (the command parser); nil when the text means nothing.
     public var understand: (String) -> String?
     public var voice = FestivalVoice()
+    /// Push-to-talk: each trial's whole audio is one utterance (the key held from before the
+    /// speech to after it), so the detector's end-of-speech decision is taken out of the measure.
+    public var pushToTalk = false
 
     static let leadSeconds = 1.5, trailSeconds = 1.0
 
@@ -118,7 +121,13 @@ public struct CommandRecognitionBenchmark {
                     audio = NoiseMixer.mix(speech: speech, noise: babble, snrDecibels: condition.snrDecibels, sampleRateHz: sampleRate)
                 }
                 try recognizer.utterances.reset()
-                let heard = try LiveReplay().run(RecognizerAudio.toInt16(audio), through: recognizer.utterances)
+                let heard: [ReplayedUtterance]
+                if pushToTalk {
+                    let whole = try recognizer.utterances.recognizeWhole(RecognizerAudio.toInt16(audio))
+                    heard = whole.map { [ReplayedUtterance(utterance: $0, readySeconds: $0.endDetectedSeconds + $0.finishingSeconds)] } ?? []
+                } else {
+                    heard = try LiveReplay().run(RecognizerAudio.toInt16(audio), through: recognizer.utterances)
+                }
                 let accepted = heard.filter { recognizer.confidence.accepts($0.utterance) }
                 let understood = accepted.count == 1 ? understand(accepted[0].utterance.text) : nil
                 let closedByDetector = accepted.first.map { $0.utterance.endDetectedSeconds < Double(audio.count) / sampleRate } ?? false

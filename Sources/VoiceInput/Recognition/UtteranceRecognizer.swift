@@ -62,6 +62,16 @@ public final class UtteranceRecognizer {
         return try closeUtterance()
     }
 
+    /// Push-to-talk: the whole of `samples` is one utterance, bounded by the key press and
+    /// release rather than by the detector's silence wait.
+    public func recognizeWhole(_ samples: [Int16]) throws -> RecognizedUtterance? {
+        try reset()
+        try samples.withUnsafeBufferPointer { try decoder.process($0) }
+        samplesPushed += samples.count
+        speechStartSeconds = speechStartSeconds ?? 0
+        return try closeUtterance()
+    }
+
     /// Forgets what was heard so far (push-to-talk released without speech, or a new session).
     public func reset() throws {
         speechStartSeconds = nil
