@@ -32,7 +32,7 @@ struct SessionLiveTests {
         // A safety net: without it a session that never notices the end would hang the test run.
         // Late, because the full suite can starve the loop for tens of seconds, and a quit due by
         // the time it runs again would be taken before the end it has not yet looked at.
-        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 90, command: .quit)]
+        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 300, command: .quit)]
         try harness.playLive()
         let (session, ending) = try await harness.run(mode: .onDemand)
         #expect(ending == .inputEnded)
