@@ -158,6 +158,14 @@ public enum PhrasebookError: UserFacingError, Equatable {
 
 /// Fills `{name}` placeholders in one pass, so braces inside a filled-in value stay as they are;
 /// unknown placeholders are left visible rather than silently dropped.
+extension Phrasebook {
+    /// Fills `{name}` placeholders in one pass (a value is never filled again); unknown ones stay
+    /// visible. The one template filler of every phrase file (scene, modes, session).
+    public static func fill(_ template: String, _ values: [String: String]) -> String {
+        Guidance.fill(template, values)
+    }
+}
+
 func fill(_ template: String, _ values: [String: String]) -> String {
     var result = ""
     var rest = template[...]

@@ -89,15 +89,7 @@ public struct ModePhrases: Sendable, Equatable, Decodable {
 
     /// `template` with each `{name}` replaced in one pass, so braces inside a value stay as they are.
     static func fill(_ template: String, _ values: [String: String]) -> String {
-        var result = ""
-        var rest = template[...]
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            result += rest[..<open]
-            let name = String(rest[rest.index(after: open)..<close])
-            result += values[name] ?? "{\(name)}"
-            rest = rest[rest.index(after: close)...]
-        }
-        return result + rest
+        Phrasebook.fill(template, values)
     }
 
     /// The first letter upper-cased: a filled-in sentence may begin with an object's name.

@@ -1,5 +1,6 @@
 import AssistCore
 import Foundation
+import Guidance
 
 /// What the live session itself says — start-up, states, faults — in one language, read from
 /// `Templates/<language>.session.json` (the modes' sentences are in `<language>.modes.json`).
@@ -49,7 +50,7 @@ public struct SessionSentences: Sendable, Equatable, Decodable {
 
     /// `template` with `{name}` replaced by each value.
     public static func fill(_ template: String, _ values: [String: String]) -> String {
-        values.reduce(template) { text, pair in text.replacingOccurrences(of: "{\(pair.key)}", with: pair.value) }
+        Phrasebook.fill(template, values)
     }
 }
 
