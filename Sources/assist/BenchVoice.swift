@@ -25,10 +25,10 @@ struct BenchVoice: ParsableCommand {
     @Option(help: "Speaking rates for festival's HTS engine (1 is the voice's own, 1.25 a quarter faster).")
     var rates: String = "0.8,1.0,1.25"
 
-    @Option(help: "Signal-to-noise ratio of the noisy conditions, in dB.")
-    var snr: Double = 10
+    @Option(help: "Signal-to-noise ratios of the noisy conditions, in dB, comma-separated (each noise is run at each).")
+    var snr: String = "10"
 
-    @Option(help: "Voice-activity threshold (log ratio of signal to noise level; pocketsphinx's default is 2).")
+    @Option(help: "Voice-activity threshold (log ratio of signal to noise level; pocketsphinx's default is 2, ours 3).")
     var vadThreshold: Double = DecoderTuning().vadThreshold
 
     @Option(help: "Silence (10 ms frames) after speech before a command counts as finished.")
@@ -64,9 +64,15 @@ struct BenchVoice: ParsableCommand {
     @Flag(help: "Print every trial and the summary as JSON.")
     var json = false
 
+    @Flag(help: "Print the recognition grammar (JSGF, after the pronunciation check) and the pronunciations built for it, then stop.")
+    var printGrammar = false
+
     func validate() throws {
-        guard !parsedConditions.isEmpty, parsedConditions.count == conditions.split(separator: ",").count else {
+        guard !conditionNames.isEmpty, conditionNames.allSatisfy(["clean", "white", "babble"].contains) else {
             throw ValidationError("--conditions must be a comma-separated list of clean, white and babble.")
+        }
+        guard !parsedSNRs.isEmpty, parsedSNRs.count == snr.split(separator: ",").count, parsedSNRs.allSatisfy({ $0 > -20 && $0 < 80 }) else {
+            throw ValidationError("--snr must be comma-separated decibels between -20 and 80, such as 10,20,30.")
         }
         guard decoderOption.allSatisfy({ $0.hasPrefix("-") && $0.contains("=") }) else {
             throw ValidationError("--decoder-option must look like -name=value, such as -cmn=live.")
@@ -77,13 +83,19 @@ struct BenchVoice: ParsableCommand {
         }
     }
 
+    private var conditionNames: [String] {
+        conditions.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    private var parsedSNRs: [Double] { snr.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
+
     private var parsedConditions: [TestCondition] {
-        conditions.split(separator: ",").compactMap { name -> TestCondition? in
-            switch name.trimmingCharacters(in: .whitespaces) {
-            case "clean": return .clean
-            case "white": return .noisy(.white, snrDecibels: snr)
-            case "babble": return .noisy(.babble, snrDecibels: snr)
-            default: return nil
+        conditionNames.flatMap { name -> [TestCondition] in
+            switch name {
+            case "clean": return [.clean]
+            case "white": return parsedSNRs.map { .noisy(.white, snrDecibels: $0) }
+            case "babble": return parsedSNRs.map { .noisy(.babble, snrDecibels: $0) }
+            default: return []
             }
         }
     }
@@ -109,6 +121,11 @@ struct BenchVoice: ParsableCommand {
         tuning.extraArguments = extraDecoderArguments
         let recognizer = try CommandRecognizer(grammar: vocabulary.grammar, tuning: tuning,
                                                logFile: logFile.map { URL(fileURLWithPath: $0) })
+        if printGrammar {
+            print(recognizer.pronunciationCheck.usableGrammar.jsgf)
+            for (word, phones) in recognizer.pronunciationCheck.addedWords.sorted(by: { $0.key < $1.key }) { print("// \(word) \(phones)") }
+            return
+        }
         var benchmark = CommandRecognitionBenchmark(
             commands: vocabulary.benchmarkCommands(perIntent: phrasesPerCommand), speakingRates: parsedRates,
             conditions: parsedConditions, understand: vocabulary.meaning(of:))
@@ -152,17 +169,22 @@ struct VoiceBenchReport: Encodable {
                                 name as NSString, summary.correct, summary.trials, summary.accuracy * 100,
                                 ms(summary.medianLatencyMilliseconds) as NSString, ms(summary.worstLatencyMilliseconds) as NSString,
                                 (summary.unclosed > 0 ? "  (\(summary.unclosed) not closed by the detector)" : "") as NSString))
+            lines.append(String(format: "  %-32@ wrong command acted on %d, refused as too noisy %d, recogniser alone %d/%d right, median estimated SNR %@",
+                                "" as NSString, summary.wrongActions, summary.refusedAsTooNoisy, summary.recognizedCorrectly, summary.trials,
+                                (summary.medianEstimatedSNRDecibels.map { String(format: "%.1f dB", $0) } ?? "∞") as NSString))
         }
-        let wrong = trials.filter { !$0.correct }
+        let wrong = trials.filter { !$0.correct && !$0.refusedAsTooNoisy }
         if !wrong.isEmpty {
             lines.append("Misrecognised:")
             for trial in wrong {
-                lines.append("  “\(trial.said)” ×\(trial.speakingRate), \(trial.condition): heard “\(trial.heard)” (confidence \(String(format: "%.2f", trial.confidence)))")
+                lines.append("  “\(trial.said)” ×\(trial.speakingRate), \(trial.condition): heard “\(trial.heard)” (confidence \(String(format: "%.2f", trial.confidence)), \(trial.estimatedSNRDecibels.map { String(format: "%.1f dB", $0) } ?? "∞"))")
             }
         }
         if !addedWords.isEmpty {
             lines.append("Pronunciations built for words the dictionary lacks: " + addedWords.sorted { $0.key < $1.key }.map { "\($0.key) [\($0.value)]" }.joined(separator: ", "))
         }
+        let refused = trials.filter(\.refusedAsTooNoisy).count
+        if refused > 0 { lines.append("Refused as too noisy (the user hears so, nothing is done): \(refused) trials, not listed.") }
         if !missingWords.isEmpty { lines.append("Words without a pronunciation (left out of the grammar): \(missingWords.joined(separator: ", "))") }
         lines.append(String(format: "Recorded human speech (pocketsphinx-testdata, general language model): WER %.1f %% over %d words in %d recordings",
                             human.wordErrors.rate * 100, human.wordErrors.referenceWords, human.recordings.count))

@@ -99,10 +99,17 @@ struct ListenOutput: Encodable {
     let reply: String
     let confidence: Double?
     let latencyMilliseconds: Double?
+    /// Speech over background in dB, rounded; nil over digital silence (JSON has no infinity).
+    let signalToNoiseDecibels: Double?
 
     enum CodingKeys: String, CodingKey {
         case event, text, intent, command, reply, confidence
         case latencyMilliseconds = "latency_ms"
+        case signalToNoiseDecibels = "snr_db"
+    }
+
+    private static func rounded(_ decibels: Double) -> Double? {
+        decibels.isFinite ? (decibels * 10).rounded() / 10 : nil
     }
 
     init(_ event: ListenerEvent<Interpretation>, language: CommandLanguage) {
@@ -116,6 +123,7 @@ struct ListenOutput: Encodable {
             reply = language.reply(to: interpretation)
             confidence = heard.confidence
             latencyMilliseconds = (heard.latencyMilliseconds * 10).rounded() / 10
+            signalToNoiseDecibels = Self.rounded(heard.signalToNoiseDecibels)
         case .unclear(let utterance):
             self.event = "unclear"
             text = utterance.text
@@ -124,6 +132,16 @@ struct ListenOutput: Encodable {
             reply = CommandListener<Interpretation>.pleaseRepeat
             confidence = utterance.confidence
             latencyMilliseconds = nil
+            signalToNoiseDecibels = Self.rounded(utterance.signalToNoiseDecibels)
+        case .tooNoisy(let utterance):
+            self.event = "tooNoisy"
+            text = utterance.text
+            intent = nil
+            command = nil
+            reply = CommandListener<Interpretation>.tooNoisy
+            confidence = utterance.confidence
+            latencyMilliseconds = nil
+            signalToNoiseDecibels = Self.rounded(utterance.signalToNoiseDecibels)
         case .awake:
             self.event = "awake"
             text = nil
@@ -132,6 +150,7 @@ struct ListenOutput: Encodable {
             reply = ""
             confidence = nil
             latencyMilliseconds = nil
+            signalToNoiseDecibels = nil
         }
     }
 

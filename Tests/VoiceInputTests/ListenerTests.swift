@@ -29,6 +29,7 @@ struct ListenerTests {
             switch event {
             case .heard(let command): seen.append("\(command.text) → \(command.meaning ?? "nothing")")
             case .unclear: seen.append("unclear")
+            case .tooNoisy: seen.append("too noisy")
             case .awake: seen.append("awake")
             }
         }

@@ -41,7 +41,16 @@ public struct RecognitionTrial: Sendable, Codable {
     /// The decoder's acoustic score per frame of the best utterance (natural log; see `RecognitionConfidence`).
     public let scorePerFrame: Double?
     public let understoodAs: String?
+    /// The command understood and acted on is the one said.
     public let correct: Bool
+    /// A command was acted on, and it was not the one said: the failure that matters most.
+    public let actedOnWrongCommand: Bool
+    /// The listener refused the utterance as too noisy (the user hears why).
+    public let refusedAsTooNoisy: Bool
+    /// What the recogniser alone got right, before the noise check: its own accuracy.
+    public let recognizedCorrectly: Bool
+    /// The speech's estimated signal-to-noise ratio (dB; nil over digital silence).
+    public let estimatedSNRDecibels: Double?
     /// From the end of the speech in the audio to the command being in hand (nil when the
     /// detector never closed the utterance before the file ended).
     public let latencyMilliseconds: Double?
@@ -130,6 +139,11 @@ public struct CommandRecognitionBenchmark {
                 }
                 let accepted = heard.filter { recognizer.confidence.accepts($0.utterance) }
                 let understood = accepted.count == 1 ? understand(accepted[0].utterance.text) : nil
+                var ungated = recognizer.confidence
+                ungated.minimumSignalToNoiseDecibels = -.infinity
+                let recognized = heard.filter { ungated.accepts($0.utterance) }
+                let recognizedMeaning = recognized.count == 1 ? understand(recognized[0].utterance.text) : nil
+                let snr = heard.map(\.utterance.signalToNoiseDecibels).filter { !$0.isNaN }.max()
                 let closedByDetector = accepted.first.map { $0.utterance.endDetectedSeconds < Double(audio.count) / sampleRate } ?? false
                 trials.append(RecognitionTrial(
                     said: command.text, speakingRate: request.speakingRate, condition: condition.description,
@@ -138,6 +152,10 @@ public struct CommandRecognitionBenchmark {
                     confidence: heard.map(\.utterance.confidence).max() ?? 0,
                     scorePerFrame: heard.map(\.utterance.hypothesis.acousticScorePerFrame).max(),
                     understoodAs: understood, correct: understood == command.expected,
+                    actedOnWrongCommand: accepted.contains { understand($0.utterance.text) != command.expected },
+                    refusedAsTooNoisy: heard.contains { recognizer.confidence.verdict($0.utterance) == .tooNoisy },
+                    recognizedCorrectly: recognizedMeaning == command.expected,
+                    estimatedSNRDecibels: snr.flatMap { $0.isFinite ? ($0 * 10).rounded() / 10 : nil },
                     latencyMilliseconds: closedByDetector ? (accepted[0].readySeconds - speechEnd) * 1000 : nil))
             }
         }
@@ -159,6 +177,14 @@ public struct CommandRecognitionBenchmark {
 public struct RecognitionSummary: Sendable, Codable, Equatable {
     public let trials: Int
     public let correct: Int
+    /// Trials where a command other than the one said was acted on.
+    public let wrongActions: Int
+    /// Trials refused as too noisy.
+    public let refusedAsTooNoisy: Int
+    /// Trials the recogniser alone got right (before the noise check).
+    public let recognizedCorrectly: Int
+    /// Median estimated SNR of the trials (dB; nil when all were over digital silence).
+    public let medianEstimatedSNRDecibels: Double?
     public let medianLatencyMilliseconds: Double?
     public let worstLatencyMilliseconds: Double?
     /// Trials whose utterance the detector did not close before the audio ended (no latency).
@@ -169,6 +195,11 @@ public struct RecognitionSummary: Sendable, Codable, Equatable {
     public init(_ trials: [RecognitionTrial]) {
         self.trials = trials.count
         correct = trials.filter(\.correct).count
+        wrongActions = trials.filter(\.actedOnWrongCommand).count
+        refusedAsTooNoisy = trials.filter(\.refusedAsTooNoisy).count
+        recognizedCorrectly = trials.filter(\.recognizedCorrectly).count
+        let estimates = trials.compactMap(\.estimatedSNRDecibels).sorted()
+        medianEstimatedSNRDecibels = estimates.isEmpty ? nil : estimates[estimates.count / 2]
         let latencies = trials.filter(\.correct).compactMap(\.latencyMilliseconds).sorted()
         medianLatencyMilliseconds = latencies.isEmpty ? nil : latencies[latencies.count / 2]
         worstLatencyMilliseconds = latencies.last

@@ -17,8 +17,11 @@ public enum ListenerEvent<Meaning: Sendable>: Sendable {
     /// A command was heard: the recognised words (wake phrase removed), and their meaning (nil
     /// when the command language has none for them: the caller says "Sorry, I didn't catch that").
     case heard(HeardCommand<Meaning>)
-    /// Speech was heard but not clearly (noise, another language, mumbling): say `CommandListener.pleaseRepeat`.
+    /// Speech was heard but not clearly (another language, mumbling, a cough): say `CommandListener.pleaseRepeat`.
     case unclear(RecognizedUtterance)
+    /// Speech was heard over too much background noise to trust what was recognised: say
+    /// `CommandListener.tooNoisy`, nothing is done.
+    case tooNoisy(RecognizedUtterance)
     /// The wake phrase alone: the listener now waits for a command.
     case awake
 }
@@ -27,6 +30,8 @@ public struct HeardCommand<Meaning: Sendable>: Sendable {
     public let text: String
     public let meaning: Meaning?
     public let confidence: Double
+    /// How far the speech stood above the background, in dB (+∞ over digital silence).
+    public let signalToNoiseDecibels: Double
     /// From the detector's end of speech to the command being in hand: the silence the detector
     /// waits for, plus processing (and any backlog). Estimated from the configured silence wait,
     /// since the true end of speech is not known live.
@@ -39,6 +44,10 @@ public struct HeardCommand<Meaning: Sendable>: Sendable {
 public final class CommandListener<Meaning: Sendable> {
     /// The sentence for an unclear utterance.
     public static var pleaseRepeat: String { "Please repeat." }
+    /// The sentence for speech drowned by the background: why, and what to do instead.
+    public static var tooNoisy: String {
+        "It is too noisy for me to understand you. Please repeat closer to the microphone, or type the command."
+    }
 
     public let recognizer: CommandRecognizer
     public let trigger: ListeningTrigger
@@ -66,7 +75,11 @@ public final class CommandListener<Meaning: Sendable> {
         func handle(_ utterance: RecognizedUtterance?, processingStarted: ContinuousClock.Instant) {
             guard let utterance else { return }
             let latency = silenceWaitMilliseconds + Self.milliseconds(processingStarted.duration(to: clock.now))
-            guard recognizer.confidence.accepts(utterance) else { return onEvent(.unclear(utterance)) }
+            switch recognizer.confidence.verdict(utterance) {
+            case .accepted: break
+            case .unclear: return onEvent(.unclear(utterance))
+            case .tooNoisy: return onEvent(.tooNoisy(utterance))
+            }
             var text = utterance.text
             if case .wakePhrase(let phrase, let awakeSeconds) = trigger {
                 let wake = phrase.lowercased()
@@ -82,6 +95,7 @@ public final class CommandListener<Meaning: Sendable> {
                 awakeUntilSeconds = -Double.infinity
             }
             onEvent(.heard(HeardCommand(text: text, meaning: understand(text), confidence: utterance.confidence,
+                                        signalToNoiseDecibels: utterance.signalToNoiseDecibels,
                                         latencyMilliseconds: latency)))
         }
         while let chunk = try source.nextChunk() {

@@ -45,7 +45,8 @@ public struct LiveReplay {
                 utterance: RecognizedUtterance(text: u.text, confidence: u.confidence, hypothesis: u.hypothesis,
                                                speechStartSeconds: u.speechStartSeconds - startAudio,
                                                endDetectedSeconds: u.endDetectedSeconds - startAudio,
-                                               finishingSeconds: u.finishingSeconds),
+                                               finishingSeconds: u.finishingSeconds,
+                                               signalToNoiseDecibels: u.signalToNoiseDecibels),
                 readySeconds: replayed.readySeconds)
         }
     }

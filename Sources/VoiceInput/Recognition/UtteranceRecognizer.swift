@@ -12,6 +12,20 @@ public struct RecognizedUtterance: Sendable, Equatable {
     public let endDetectedSeconds: Double
     /// Processing time spent finishing the utterance once the end was detected (search, lattice).
     public let finishingSeconds: Double
+    /// How far the speech stood above the background noise, in dB (see `SpeechLevelMeter`);
+    /// +∞ over digital silence.
+    public let signalToNoiseDecibels: Double
+
+    public init(text: String, confidence: Double, hypothesis: DecoderHypothesis, speechStartSeconds: Double,
+                endDetectedSeconds: Double, finishingSeconds: Double, signalToNoiseDecibels: Double) {
+        self.text = text
+        self.confidence = confidence
+        self.hypothesis = hypothesis
+        self.speechStartSeconds = speechStartSeconds
+        self.endDetectedSeconds = endDetectedSeconds
+        self.finishingSeconds = finishingSeconds
+        self.signalToNoiseDecibels = signalToNoiseDecibels
+    }
 }
 
 /// Turns a stream of 16 kHz chunks into utterances: pocketsphinx's voice-activity detector
@@ -23,6 +37,7 @@ public final class UtteranceRecognizer {
     private let confidence: RecognitionConfidence
     private var samplesPushed = 0
     private var speechStartSeconds: Double?
+    private var levels = SpeechLevelMeter()
 
     public init(decoder: PocketSphinxDecoder, confidence: RecognitionConfidence = RecognitionConfidence()) throws {
         self.decoder = decoder
@@ -42,6 +57,7 @@ public final class UtteranceRecognizer {
         try decoder.process(chunk)
         samplesPushed += chunk.count
         let inSpeech = decoder.isInSpeech
+        levels.add(chunk, inUtterance: inSpeech)
         if inSpeech, speechStartSeconds == nil { speechStartSeconds = audioSeconds }
         guard !inSpeech, speechStartSeconds != nil else { return nil }
         return try closeUtterance()
@@ -55,6 +71,7 @@ public final class UtteranceRecognizer {
     /// or by releasing push-to-talk).
     public func finish() throws -> RecognizedUtterance? {
         guard speechStartSeconds != nil else {
+            levels.discardUtterance()
             _ = try decoder.endUtterance()
             try decoder.startUtterance()
             return nil
@@ -66,7 +83,10 @@ public final class UtteranceRecognizer {
     /// release rather than by the detector's silence wait.
     public func recognizeWhole(_ samples: [Int16]) throws -> RecognizedUtterance? {
         try reset()
-        try samples.withUnsafeBufferPointer { try decoder.process($0) }
+        try samples.withUnsafeBufferPointer { buffer in
+            try decoder.process(buffer)
+            levels.add(buffer, inUtterance: true)
+        }
         samplesPushed += samples.count
         speechStartSeconds = speechStartSeconds ?? 0
         return try closeUtterance()
@@ -75,6 +95,7 @@ public final class UtteranceRecognizer {
     /// Forgets what was heard so far (push-to-talk released without speech, or a new session).
     public func reset() throws {
         speechStartSeconds = nil
+        levels.discardUtterance()
         try decoder.startUtterance()
     }
 
@@ -92,6 +113,7 @@ public final class UtteranceRecognizer {
         return RecognizedUtterance(
             text: hypothesis.text, confidence: confidence.score(hypothesis), hypothesis: hypothesis,
             speechStartSeconds: start, endDetectedSeconds: audioSeconds,
-            finishingSeconds: Double(finishing.components.attoseconds) / 1e18 + Double(finishing.components.seconds))
+            finishingSeconds: Double(finishing.components.attoseconds) / 1e18 + Double(finishing.components.seconds),
+            signalToNoiseDecibels: levels.finishUtterance())
     }
 }

@@ -52,6 +52,8 @@ enum VoiceControl {
                         _ = controller.handle(heard.text)
                     case .unclear:
                         session.send(.say(CommandListener<Interpretation>.pleaseRepeat))
+                    case .tooNoisy:
+                        session.send(.say(CommandListener<Interpretation>.tooNoisy))
                     case .awake:
                         break
                     }
