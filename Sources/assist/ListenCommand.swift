@@ -13,8 +13,10 @@ struct Listen: ParsableCommand {
         Each command heard is printed with the words recognised, the command they mean, the \
         sentence that confirms it, the recogniser's confidence and the latency (the silence the \
         detector waits for to know the command is over, plus processing). Unclear speech prints \
-        "Please repeat." Recognition runs offline with pocketsphinx, listening only for the \
-        command language's sentences.
+        "Please repeat." Speech less than 20 dB above the background noise is not acted on: it \
+        prints that it is too noisy (recognition is unreliable there; --json gives snr_db). \
+        Recognition runs offline with pocketsphinx, listening only for the command language's \
+        sentences.
 
         Examples:
           assist listen --file command.wav

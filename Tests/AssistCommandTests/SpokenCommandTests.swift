@@ -37,6 +37,37 @@ struct SpokenCommandTests {
         #expect(!said.contains("Please repeat."))
     }
 
+    @Test("\"exit\" said in loud white noise is not acted on: the user hears that it is too noisy, and guidance goes on")
+    func noisyCommandRefused() throws {
+        let folder = try SeeLiveTests.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try AssistBinary.busVideo(seconds: 8, in: folder)
+        let clean = folder.appendingPathComponent("exit.wav"), padded = folder.appendingPathComponent("padded.wav")
+        let noisy = folder.appendingPathComponent("noisy.wav")
+        try Self.spoken("exit", to: clean)
+        // A second of silence each side, then white noise mixed in about 10 dB below the voice
+        // (at 17 dB pocketsphinx heard this very recording as "find bed", fully confident).
+        try Self.sox([clean.path, padded.path, "pad", "1", "1"])
+        try Self.sox(["-m", padded.path, "|sox \(padded.path) -p synth whitenoise vol 0.02", noisy.path])
+        let transcript = folder.appendingPathComponent("t.srt")
+        let output = try AssistBinary.run(["see", video.path, "--quiet", "--transcript", transcript.path,
+                                           "--listen-file", noisy.path])
+        #expect(output.status == 0, "\(output.standardError)")
+        let said = try String(contentsOf: transcript, encoding: .utf8)
+        #expect(said.contains("It is too noisy for me to understand you."), "\(said)")
+        #expect(!said.contains("Goodbye."), "a command heard in noise was acted on: \(said)")
+    }
+
+    static func sox(_ arguments: [String]) throws {
+        let sox = Process()
+        sox.executableURL = URL(fileURLWithPath: "/usr/bin/sox")
+        sox.arguments = arguments
+        sox.standardError = FileHandle.nullDevice
+        try sox.run()
+        sox.waitUntilExit()
+        try #require(sox.terminationStatus == 0, "sox \(arguments.joined(separator: " ")) failed")
+    }
+
     @Test("a command recording in pictures mode is refused with a sentence")
     func refusedForPictures() throws {
         let output = try AssistBinary.run(["see", AssistBinary.image("bus.jpg"), "--quiet", "--listen-file", "x.wav"])

@@ -7,7 +7,7 @@ import VoiceInput
 
 /// `assist see`/`assist console` options for spoken commands.
 struct VoiceOptions: ParsableArguments, Sendable {
-    @Flag(help: "Listen for spoken commands on the microphone (\"scan now\", \"find a chair\", …), recognised offline. For quiet places: in noise commands can be misheard; type them with assist console or assist ctl there.")
+    @Flag(help: "Listen for spoken commands on the microphone (\"scan now\", \"find a chair\", …), recognised offline. For quiet places: speech less than 20 dB above the background is not acted on (you hear that it is too noisy); type commands with assist console or assist ctl there.")
     var listen = false
 
     @Option(help: ArgumentHelp("Take spoken commands from this recording instead of the microphone, played as if spoken live (for demonstrations and tests).", valueName: "audio"))
