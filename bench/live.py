@@ -22,6 +22,8 @@ import sys
 import threading
 import time
 
+from markdown_section import replace_section
+
 
 def percentile(values, fraction):
     ordered = sorted(values)
@@ -222,15 +224,7 @@ def main():
         json.dump(result, f, indent=2)
     print(summary(result))
     if args.markdown:
-        section = markdown(result, args.quick)
-        text = open(args.markdown).read() if os.path.exists(args.markdown) else ""
-        begin, end = text.find("<!-- live-bench -->"), text.find("<!-- /live-bench -->")
-        if begin >= 0 and end > begin:
-            text = text[:begin] + section + text[end + len("<!-- /live-bench -->\n"):]
-        else:
-            text = text.rstrip("\n") + "\n\n" + section
-        with open(args.markdown, "w") as f:
-            f.write(text)
+        replace_section(args.markdown, "live-bench", markdown(result, args.quick))
 
 
 if __name__ == "__main__":

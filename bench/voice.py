@@ -16,6 +16,8 @@ import subprocess
 import sys
 import time
 
+from markdown_section import replace_section
+
 SNRS = "10,20,30"
 
 
@@ -111,14 +113,7 @@ def main():
     section = markdown(report, args.quick)
     print(section)
     if args.markdown:
-        text = open(args.markdown).read() if os.path.exists(args.markdown) else ""
-        begin, end = text.find("<!-- voice-bench -->"), text.find("<!-- /voice-bench -->")
-        if begin >= 0 and end > begin:
-            text = text[:begin] + section + text[end + len("<!-- /voice-bench -->\n"):]
-        else:
-            text = text.rstrip("\n") + "\n\n" + section
-        with open(args.markdown, "w") as f:
-            f.write(text)
+        replace_section(args.markdown, "voice-bench", section)
 
 
 if __name__ == "__main__":

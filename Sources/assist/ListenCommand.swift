@@ -110,49 +110,38 @@ struct ListenOutput: Encodable {
         case signalToNoiseDecibels = "snr_db"
     }
 
-    private static func rounded(_ decibels: Double) -> Double? {
-        decibels.isFinite ? (decibels * 10).rounded() / 10 : nil
+    private init(event: String, text: String? = nil, intent: String? = nil, command: String? = nil, reply: String,
+                 confidence: Double? = nil, latencyMilliseconds: Double? = nil, signalToNoiseDecibels: Double? = nil) {
+        self.event = event
+        self.text = text
+        self.intent = intent
+        self.command = command
+        self.reply = reply
+        self.confidence = confidence
+        self.latencyMilliseconds = latencyMilliseconds.map { ($0 * 10).rounded() / 10 }
+        self.signalToNoiseDecibels = signalToNoiseDecibels.flatMap { $0.isFinite ? ($0 * 10).rounded() / 10 : nil }
+    }
+
+    /// An utterance not acted on, with the sentence the user hears.
+    private init(refused utterance: RecognizedUtterance, event: String, reply: String) {
+        self.init(event: event, text: utterance.text, reply: reply, confidence: utterance.confidence,
+                  signalToNoiseDecibels: utterance.signalToNoiseDecibels)
     }
 
     init(_ event: ListenerEvent<Interpretation>, language: CommandLanguage) {
         switch event {
         case .heard(let heard):
             let interpretation = heard.meaning ?? .notUnderstood
-            self.event = "heard"
-            text = heard.text
-            intent = interpretation.command?.intent.rawValue
-            command = interpretation.command?.description
-            reply = language.reply(to: interpretation)
-            confidence = heard.confidence
-            latencyMilliseconds = (heard.latencyMilliseconds * 10).rounded() / 10
-            signalToNoiseDecibels = Self.rounded(heard.signalToNoiseDecibels)
+            self.init(event: "heard", text: heard.text, intent: interpretation.command?.intent.rawValue,
+                      command: interpretation.command?.description, reply: language.reply(to: interpretation),
+                      confidence: heard.confidence, latencyMilliseconds: heard.latencyMilliseconds,
+                      signalToNoiseDecibels: heard.signalToNoiseDecibels)
         case .unclear(let utterance):
-            self.event = "unclear"
-            text = utterance.text
-            intent = nil
-            command = nil
-            reply = CommandListener<Interpretation>.pleaseRepeat
-            confidence = utterance.confidence
-            latencyMilliseconds = nil
-            signalToNoiseDecibels = Self.rounded(utterance.signalToNoiseDecibels)
+            self.init(refused: utterance, event: "unclear", reply: CommandListener<Interpretation>.pleaseRepeat)
         case .tooNoisy(let utterance):
-            self.event = "tooNoisy"
-            text = utterance.text
-            intent = nil
-            command = nil
-            reply = CommandListener<Interpretation>.tooNoisy
-            confidence = utterance.confidence
-            latencyMilliseconds = nil
-            signalToNoiseDecibels = Self.rounded(utterance.signalToNoiseDecibels)
+            self.init(refused: utterance, event: "tooNoisy", reply: CommandListener<Interpretation>.tooNoisy)
         case .awake:
-            self.event = "awake"
-            text = nil
-            intent = nil
-            command = nil
-            reply = ""
-            confidence = nil
-            latencyMilliseconds = nil
-            signalToNoiseDecibels = nil
+            self.init(event: "awake", reply: "")
         }
     }
 

@@ -27,14 +27,21 @@ struct SpokenCommandTests {
         let video = try AssistBinary.busVideo(seconds: 8, in: folder)
         let command = folder.appendingPathComponent("command.wav")
         try Self.spoken("enable scene navigation", to: command)
-        let transcript = folder.appendingPathComponent("t.srt")
-        // Real time (no --speak-to): the 2-s recording is heard while the 8-s video plays.
-        let output = try AssistBinary.run(["see", video.path, "--quiet", "--transcript", transcript.path,
-                                           "--listen-file", command.path])
-        #expect(output.status == 0, "\(output.standardError)")
-        let said = try String(contentsOf: transcript, encoding: .utf8)
+        let said = try Self.transcript(of: video, hearing: command, in: folder)
         #expect(said.contains("Scene navigation on."), "the spoken command was carried out: \(said)")
         #expect(!said.contains("Please repeat."))
+    }
+
+    /// festival's "exit" with a second of silence each side, clean and with white noise mixed in
+    /// about 10 dB below the voice (at 17 dB pocketsphinx heard this very recording as "find
+    /// bed", fully confident).
+    static func exitRecordings(in folder: URL) throws -> (clean: URL, noisy: URL) {
+        let said = folder.appendingPathComponent("exit.wav"), clean = folder.appendingPathComponent("padded.wav")
+        let noisy = folder.appendingPathComponent("noisy.wav")
+        try Self.spoken("exit", to: said)
+        try Self.sox([said.path, clean.path, "pad", "1", "1"])
+        try Self.sox(["-m", clean.path, "|sox \(clean.path) -p synth whitenoise vol 0.02", noisy.path])
+        return (clean, noisy)
     }
 
     @Test("\"exit\" said in loud white noise is not acted on: the user hears that it is too noisy, and guidance goes on")
@@ -42,20 +49,40 @@ struct SpokenCommandTests {
         let folder = try SeeLiveTests.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let video = try AssistBinary.busVideo(seconds: 8, in: folder)
-        let clean = folder.appendingPathComponent("exit.wav"), padded = folder.appendingPathComponent("padded.wav")
-        let noisy = folder.appendingPathComponent("noisy.wav")
-        try Self.spoken("exit", to: clean)
-        // A second of silence each side, then white noise mixed in about 10 dB below the voice
-        // (at 17 dB pocketsphinx heard this very recording as "find bed", fully confident).
-        try Self.sox([clean.path, padded.path, "pad", "1", "1"])
-        try Self.sox(["-m", padded.path, "|sox \(padded.path) -p synth whitenoise vol 0.02", noisy.path])
-        let transcript = folder.appendingPathComponent("t.srt")
-        let output = try AssistBinary.run(["see", video.path, "--quiet", "--transcript", transcript.path,
-                                           "--listen-file", noisy.path])
-        #expect(output.status == 0, "\(output.standardError)")
-        let said = try String(contentsOf: transcript, encoding: .utf8)
+        let said = try Self.transcript(of: video, hearing: try Self.exitRecordings(in: folder).noisy, in: folder)
         #expect(said.contains("It is too noisy for me to understand you."), "\(said)")
         #expect(!said.contains("Goodbye."), "a command heard in noise was acted on: \(said)")
+    }
+
+    @Test("assist listen --json: the clean recording is the exit command; the noisy one is refused as too noisy, with its SNR")
+    func listenReportsNoise() throws {
+        let folder = try SeeLiveTests.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let recordings = try Self.exitRecordings(in: folder)
+        func events(_ recording: URL) throws -> [[String: Any]] {
+            let output = try AssistBinary.run(["listen", "--file", recording.path, "--json"])
+            #expect(output.status == 0, "\(output.standardError)")
+            return try output.standardOutput.split(separator: "\n").map {
+                try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+            }
+        }
+        let clean = try events(recordings.clean)
+        #expect(clean.count == 1 && clean.first?["intent"] as? String == "exit", "\(clean)")
+        #expect(clean.first?["reply"] as? String == "Goodbye.")
+        let noisy = try events(recordings.noisy)
+        #expect(!noisy.isEmpty && noisy.allSatisfy { $0["event"] as? String == "tooNoisy" }, "\(noisy)")
+        let snr = try #require(noisy.compactMap { $0["snr_db"] as? Double }.max())
+        #expect(snr > 3 && snr < 20, "estimated \(snr) dB")
+    }
+
+    /// The live session's transcript of `video` with `recording` heard as the microphone.
+    /// Real time (no --speak-to): the 1–3-s recording is heard while the 8-s video plays.
+    static func transcript(of video: URL, hearing recording: URL, in folder: URL) throws -> String {
+        let transcript = folder.appendingPathComponent("t.srt")
+        let output = try AssistBinary.run(["see", video.path, "--quiet", "--transcript", transcript.path,
+                                           "--listen-file", recording.path])
+        #expect(output.status == 0, "\(output.standardError)")
+        return try String(contentsOf: transcript, encoding: .utf8)
     }
 
     static func sox(_ arguments: [String]) throws {
