@@ -46,14 +46,15 @@ enum VoiceControl {
                                                                understand: { language.interpret($0) })
                 let source: SpeechAudioSource = try options.listenFile.map { try PacedRecording(url: URL(fileURLWithPath: $0)) }
                     ?? MicrophoneSpeechSource(deviceName: options.microphone)
+                var notice = RefusalNotice()
                 try listener.listen(to: source) { event in
                     switch event {
                     case .heard(let heard):
                         _ = controller.handle(heard.text)
                     case .unclear:
                         session.send(.say(CommandListener<Interpretation>.pleaseRepeat))
-                    case .tooNoisy:
-                        session.send(.say(CommandListener<Interpretation>.tooNoisy))
+                    case .tooNoisy(let utterance):
+                        session.send(.say(notice.tooNoisy(atSeconds: utterance.endDetectedSeconds)))
                     case .awake:
                         break
                     }
