@@ -37,31 +37,38 @@ public struct DescriptionSettings: Sendable, Equatable {
     /// Whether objects of one kind at the same spoken distance and direction become one sentence
     /// ("2 people, 3 meters, ahead.").
     public let groupsAlikeObjects: Bool
+    /// Categories the user asked to hear first ("prioritise people"): they lead every
+    /// description, closest first among themselves, and are the last to be cut by `maximumObjects`.
+    /// Hazard warnings do not go through here; they always come first.
+    public let prioritisedCategories: Set<String>
 
     public static let standard = DescriptionSettings(
         checkedConfidence: defaultMinimumConfidence, maximumObjects: defaultMaximumObjects, unit: .meters,
-        sentenceStyle: .brief, directionStyle: .words, groupsAlikeObjects: true)
+        sentenceStyle: .brief, directionStyle: .words, groupsAlikeObjects: true, prioritisedCategories: [])
 
     public init(minimumConfidence: Float = DescriptionSettings.defaultMinimumConfidence,
                 maximumObjects: Int = DescriptionSettings.defaultMaximumObjects,
                 unit: DistanceUnit = .meters, sentenceStyle: SentenceStyle = .brief,
-                directionStyle: DirectionStyle = .words, groupsAlikeObjects: Bool = true) throws {
+                directionStyle: DirectionStyle = .words, groupsAlikeObjects: Bool = true,
+                prioritisedCategories: Set<String> = []) throws {
         guard minimumConfidence >= 0, minimumConfidence <= 1 else {
             throw DescriptionSettingsError.minimumConfidenceOutOfRange(minimumConfidence)
         }
         guard maximumObjects >= 1 else { throw DescriptionSettingsError.maximumObjectsBelowOne(maximumObjects) }
         self.init(checkedConfidence: minimumConfidence, maximumObjects: maximumObjects, unit: unit,
-                  sentenceStyle: sentenceStyle, directionStyle: directionStyle, groupsAlikeObjects: groupsAlikeObjects)
+                  sentenceStyle: sentenceStyle, directionStyle: directionStyle, groupsAlikeObjects: groupsAlikeObjects,
+                  prioritisedCategories: prioritisedCategories)
     }
 
     private init(checkedConfidence: Float, maximumObjects: Int, unit: DistanceUnit, sentenceStyle: SentenceStyle,
-                 directionStyle: DirectionStyle, groupsAlikeObjects: Bool) {
+                 directionStyle: DirectionStyle, groupsAlikeObjects: Bool, prioritisedCategories: Set<String>) {
         minimumConfidence = checkedConfidence
         self.maximumObjects = maximumObjects
         self.unit = unit
         self.sentenceStyle = sentenceStyle
         self.directionStyle = directionStyle
         self.groupsAlikeObjects = groupsAlikeObjects
+        self.prioritisedCategories = prioritisedCategories
     }
 }
 

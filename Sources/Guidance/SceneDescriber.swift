@@ -3,8 +3,9 @@ import Perception
 
 /// Turns located objects into the sentences the user hears, most urgent first.
 ///
-/// Order: objects with a known distance, closest first; then those with an unknown distance; ties
-/// and the unknown ones by confidence, surest first. Objects below the confidence threshold are
+/// Order: the categories the user prioritised first (`DescriptionSettings.prioritisedCategories`);
+/// within each part, objects with a known distance, closest first, then those with an unknown
+/// distance; ties and the unknown ones by confidence, surest first. Objects below the confidence threshold are
 /// never mentioned. When the picture is too dark or too blurred, that is the only sentence: objects
 /// found in such a picture are not to be trusted.
 public struct SceneDescriber: Sendable {
@@ -61,11 +62,15 @@ public struct SceneDescriber: Sendable {
         return Array(mentions.prefix(settings.maximumObjects))
     }
 
-    /// Above the threshold, known distances closest first, then unknown ones; ties by confidence.
+    /// Above the threshold, prioritised categories first; then known distances closest first,
+    /// then unknown ones; ties by confidence.
     public func orderedForSpeech(_ objects: [LocatedObject]) -> [LocatedObject] {
-        objects.enumerated()
+        let prioritised = settings.prioritisedCategories
+        return objects.enumerated()
             .filter { $0.element.confidence >= settings.minimumConfidence }
             .sorted { a, b in
+                let aFirst = prioritised.contains(a.element.label), bFirst = prioritised.contains(b.element.label)
+                if aFirst != bFirst { return aFirst }
                 switch (a.element.distance.meters, b.element.distance.meters) {
                 case let (da?, db?) where da != db: return da < db
                 case (.some, nil): return true

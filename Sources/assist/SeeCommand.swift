@@ -183,7 +183,8 @@ struct WordingOptions: ParsableArguments, Sendable {
             minimumConfidence: confidence ?? stored.map { Float($0.detection.confidenceThreshold) }
                 ?? DescriptionSettings.defaultMinimumConfidence,
             maximumObjects: maxObjects ?? stored?.detection.maximumObjects ?? DescriptionSettings.defaultMaximumObjects,
-            unit: units ?? storedUnit ?? .meters, sentenceStyle: style, directionStyle: directions)
+            unit: units ?? storedUnit ?? .meters, sentenceStyle: style, directionStyle: directions,
+            prioritisedCategories: Set(stored?.detection.prioritisedCategories ?? []))
     }
 
     func iouThreshold(stored: Storage.Settings?) -> Float {

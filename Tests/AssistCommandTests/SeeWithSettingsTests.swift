@@ -33,6 +33,18 @@ struct SeeWithSettingsTests {
         #expect(!ignoring.standardOutput.contains("erson") && !ignoring.standardOutput.contains("people"))
     }
 
+    @Test("a stored prioritised category is announced first, before closer objects; by default the closest come first")
+    func prioritisedCategoryFirst() throws {
+        let user = AssistBinary.userFolders()
+        defer { user.remove() }
+        let bus = AssistBinary.image("bus.jpg")
+        let closestFirst = try AssistBinary.run(["see", "--quiet", bus], environment: user.environment)
+        #expect(closestFirst.standardOutput.split(separator: "\n").last?.hasPrefix("Bus, ") == true, "\(closestFirst.standardOutput)")
+        #expect(try AssistBinary.run(["settings", "set", "detection.prioritisedCategories", "bus"], environment: user.environment).status == 0)
+        let busFirst = try AssistBinary.run(["see", "--quiet", bus], environment: user.environment)
+        #expect(busFirst.standardOutput.split(separator: "\n").first?.hasPrefix("Bus, ") == true, "\(busFirst.standardOutput)")
+    }
+
     @Test("what see announces is in the history, and --no-history leaves the history untouched")
     func historyRecorded() throws {
         let user = AssistBinary.userFolders()

@@ -15,6 +15,16 @@ struct SceneDescriberTests {
         #expect(sentences == ["Chair, 2 meters, left.", "Person, 5 meters, ahead."])
     }
 
+    @Test("prioritised categories lead, closest first among themselves, and survive the cut to the maximum")
+    func prioritisedFirst() throws {
+        let scene = [located("chair", meters: 1), located("person", meters: 6), located("cup", meters: 2),
+                     located("person", meters: 4, degrees: -30), located("dog", meters: nil, degrees: 30)]
+        let prioritising = try describer(DescriptionSettings(maximumObjects: 3, prioritisedCategories: ["person", "dog"]))
+        #expect(prioritising.sentences(for: scene) == ["Person, 4 meters, left.", "Person, 6 meters, ahead.", "Dog, distance unknown, right."])
+        let plain = try describer(DescriptionSettings(maximumObjects: 3))
+        #expect(plain.sentences(for: scene) == ["Chair, 1 meter, ahead.", "Cup, 2 meters, ahead.", "Person, 4 meters, left."])
+    }
+
     @Test("the issue's example: a person 2 m slightly left, then a bus 4 m ahead")
     func issueExample() throws {
         let sentences = try describer().sentences(for: [located("bus", meters: 4.2, confidence: 0.94),
