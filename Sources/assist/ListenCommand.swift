@@ -156,6 +156,9 @@ struct ListenOutput: Encodable {
             return "Heard “\(text ?? "")” → \(command ?? "no command") (confidence \(String(format: "%.2f", confidence ?? 0)), \(Int(latencyMilliseconds ?? 0)) ms): \(reply)"
         case "unclear":
             return "Unclear (“\(text ?? "")”, confidence \(String(format: "%.2f", confidence ?? 0))): \(reply)"
+        case "tooNoisy":
+            let level = signalToNoiseDecibels.map { String(format: "%.1f dB", $0) } ?? "no louder"
+            return "Too noisy (speech \(level) above the background): \(reply)"
         default:
             return "Awake: say a command."
         }

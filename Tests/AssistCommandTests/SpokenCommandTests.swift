@@ -73,6 +73,10 @@ struct SpokenCommandTests {
         #expect(!noisy.isEmpty && noisy.allSatisfy { $0["event"] as? String == "tooNoisy" }, "\(noisy)")
         let snr = try #require(noisy.compactMap { $0["snr_db"] as? Double }.max())
         #expect(snr > 3 && snr < 20, "estimated \(snr) dB")
+        let plain = try AssistBinary.run(["listen", "--file", recordings.noisy.path])
+        #expect(plain.standardOutput.hasPrefix("Too noisy (speech "), "\(plain.standardOutput)")
+        #expect(plain.standardOutput.contains("It is too noisy for me to understand you."))
+        #expect(!plain.standardOutput.contains("Awake"))
     }
 
     /// The live session's transcript of `video` with `recording` heard as the microphone.

@@ -16,12 +16,11 @@ public enum TestNoise: String, Sendable, CaseIterable, Codable {
 public enum NoiseMixer {
     public static func activeSpeechRMS(_ speech: [Float], sampleRateHz: Double) -> Double {
         let frame = max(1, Int(sampleRateHz / 100))
-        let frameRMS = stride(from: 0, to: speech.count, by: frame).map { start in
-            rms(speech[start..<min(start + frame, speech.count)])
+        let framePowers = stride(from: 0, to: speech.count, by: frame).map { start in
+            let level = rms(speech[start..<min(start + frame, speech.count)])
+            return level * level
         }
-        guard let loudest = frameRMS.max(), loudest > 0 else { return 0 }
-        let active = frameRMS.filter { $0 >= loudest * 0.01 }  // −40 dB
-        return (active.map { $0 * $0 }.reduce(0, +) / Double(active.count)).squareRoot()
+        return (SpeechLevelMeter.activePower(ofFrames: framePowers) ?? 0).squareRoot()
     }
 
     public static func rms<C: Collection>(_ samples: C) -> Double where C.Element == Float {

@@ -65,14 +65,21 @@ public struct SpeechLevelMeter: Sendable {
     /// utterance was no louder than the background), and starts measuring the next utterance.
     public mutating func finishUtterance() -> Double {
         defer { utterance.removeAll(keepingCapacity: true) }
-        guard let loudest = utterance.max(), loudest > 0 else { return -.infinity }
-        let active = utterance.filter { $0 >= loudest * 1e-4 }  // within 40 dB (power)
-        let activePower = active.reduce(0, +) / Double(active.count)
+        guard let activePower = Self.activePower(ofFrames: utterance) else { return -.infinity }
         let background = backgroundPower
         let speechPower = activePower - background
         guard speechPower > 0 else { return -.infinity }
         guard background > 0 else { return .infinity }
         return 10 * log10(speechPower / background)
+    }
+
+    /// Mean power of the active frames: those within 40 dB of the loudest (ITU-T P.56's idea of
+    /// active speech). The one definition of speech level, for the meter and for `NoiseMixer`
+    /// mixing test noise; nil when every frame is silent.
+    public static func activePower(ofFrames powers: [Double]) -> Double? {
+        guard let loudest = powers.max(), loudest > 0 else { return nil }
+        let active = powers.filter { $0 >= loudest * 1e-4 }
+        return active.reduce(0, +) / Double(active.count)
     }
 
     /// Forgets the utterance being measured (the background history is kept: the room is the same).
