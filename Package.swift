@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "assist", targets: ["assist"]),
         .library(name: "AssistCore", targets: ["AssistCore"]),
         .library(name: "Media", targets: ["Media"]),
+        .library(name: "Inference", targets: ["Inference"]),
         .library(name: "Perception", targets: ["Perception"]),
         .library(name: "Guidance", targets: ["Guidance"]),
         .library(name: "Speech", targets: ["Speech"]),
@@ -54,8 +55,10 @@ let package = Package(
         .target(name: "AssistCore"),
         // Input: images, depth images, video (FFmpeg) and audio files (libsndfile).
         .target(name: "Media", dependencies: ["AssistCore", "CFFmpeg", "CSndFile", "CPortAudio"]),
-        // Detection, depth and geometry: OpenVINO wrapper, YOLO detector, direction and distance.
-        .target(name: "Perception", dependencies: ["AssistCore", "COpenVINO"],
+        // The OpenVINO wrapper: models read, compiled and run (detection, depth, sentence embeddings).
+        .target(name: "Inference", dependencies: ["AssistCore", "COpenVINO"]),
+        // Detection, depth and geometry: YOLO detector, direction and distance.
+        .target(name: "Perception", dependencies: ["AssistCore", "Inference"],
                 resources: [.copy("Geometry/object-sizes.json")]),
         // What to say: ordering, templates, sentences.
         .target(name: "Guidance", dependencies: ["AssistCore", "Perception"],
@@ -83,7 +86,7 @@ let package = Package(
         .target(name: "LiveGuidance", dependencies: ["AssistCore", "Media", "Perception", "Guidance", "Speech"],
                 resources: [.copy("Templates")]),
         // The command language: intents and slots from typed or recognised text, one data file per language.
-        .target(name: "Commands", dependencies: ["AssistCore"], resources: [.copy("Languages")]),
+        .target(name: "Commands", dependencies: ["AssistCore", "Inference"], resources: [.copy("Languages")]),
         // Speech recognition of commands (pocketsphinx, grammar from the command language).
         .target(name: "VoiceInput", dependencies: ["AssistCore", "Media", "Commands", "CPocketSphinx"]),
 

@@ -85,8 +85,14 @@ public struct CommandLanguage: Sendable {
 
     /// What `text` (typed, or the recogniser's words) asks for.
     public func interpret(_ text: String) -> Interpretation {
-        let words = normalizer.words(text)
-        guard !words.isEmpty else { return .notUnderstood }
+        patternMatch(normalizer.words(text)).interpretation
+    }
+
+    /// The interpretation of `words` by the phrase patterns, and whether it was exact: every word
+    /// of a phrase said as written and the value read without a near miss.
+    /// `valueExact`: the slot, if any, was read without a near miss ("dgo" is asked about).
+    func patternMatch(_ words: [String]) -> (interpretation: Interpretation, exact: Bool, valueExact: Bool) {
+        guard !words.isEmpty else { return (.notUnderstood, false, false) }
         let memo = CategoryVocabulary.LookupMemo()
         let matcher = PhraseMatcher(readSlot: { readSlot($0, $1, memo: memo) }, longestSlotWords: 8)
         var cache: [SlotCacheKey: (value: SlotValue, cost: Double)?] = [:]
@@ -99,21 +105,21 @@ public struct CommandLanguage: Sendable {
                 best = candidate
             }
         }
-        guard let best else { return .notUnderstood }
+        guard let best else { return (.notUnderstood, false, false) }
         let allowance = Double(max(1, best.wordCount))
         let slotLeftOut = best.hasSlot && best.slotWords == nil
         if best.wordCost <= Self.acceptedShare * allowance, !slotLeftOut {
-            if let command = command(from: best) { return .understood(command) }
+            if let command = command(from: best) { return (.understood(command), best.cost == 0, best.slotCost == 0) }
             // Words it cannot read in the slot are only named back when the rest was said
             // nearly right: "what is the weather" is not "where is the {category}".
             if let kind = best.intent.slot, best.wordCost <= Self.unknownValueWordCost {
-                return .unknownValue(best.intent, slot: kind, heard: (best.slotWords ?? []).joined(separator: " "))
+                return (.unknownValue(best.intent, slot: kind, heard: (best.slotWords ?? []).joined(separator: " ")), false, false)
             }
         }
         if best.wordCost <= Self.suggestionShare * allowance, best.slotCost <= 1 || !best.hasSlot {
-            return .unclear(closest: phrase(for: best), command: command(from: best))
+            return (.unclear(closest: phrase(for: best), command: command(from: best)), false, false)
         }
-        return .notUnderstood
+        return (.notUnderstood, false, false)
     }
 
     /// Cheaper first; on equal cost the phrase that is off by the smaller share of its length.
@@ -201,7 +207,12 @@ public struct CommandLanguage: Sendable {
             return confirmation(for: command)
         case .unknownValue(_, let slot, let heard):
             switch slot {
-            case .category, .categories: return Self.sentence(replies.unknownCategory, ["heard": heard])
+            case .category, .categories:
+                if let plural = vocabulary.undetectable(in: heard.split(separator: " ").map(String.init)),
+                   let sentence = replies.cannotRecognise {
+                    return Self.sentence(sentence, ["plural": plural])
+                }
+                return Self.sentence(replies.unknownCategory, ["heard": heard])
             case .fraction, .number: return Self.sentence(replies.unknownNumber, ["heard": heard])
             case .language: return Self.sentence(replies.unknownLanguage, ["heard": heard])
             }

@@ -44,6 +44,10 @@ struct LanguageFile: Sendable, Decodable {
         var conjunction: String
         /// "a" / "an" before a singular name.
         var indefiniteArticle: IndefiniteArticle
+        /// Things people ask for that the detector cannot see (stairs, doors, curbs), by every
+        /// word for them → the plural said in the answer. Never matched to a similar-sounding
+        /// category: "stairs" is not "chairs".
+        var notDetectable: [String: String]?
     }
 
     struct Group: Sendable, Decodable {
@@ -65,6 +69,9 @@ struct LanguageFile: Sendable, Decodable {
         var confirmation: String
         /// The phrase offered in help and in "Did you mean: …?".
         var example: String
+        /// Phrasings as people say them (polite, indirect, short, with fillers), compared by
+        /// meaning with what was said; slot values in them are only examples.
+        var examples: [String]?
     }
 
     struct Replies: Sendable, Decodable {
@@ -75,6 +82,20 @@ struct LanguageFile: Sendable, Decodable {
         var unknownNumber: String
         var unknownLanguage: String
         var listCategories: String
+        /// "I can't recognise {plural}. …" for a thing in `notDetectable`.
+        var cannotRecognise: String?
+        /// "{phrase}? Say yes or no." before a command that is carried out only after yes.
+        var confirmQuestion: String?
+        /// The command was understood but its value was not said: "{example}".
+        var valueMissing: String?
+        /// Said when a question was answered no, or not answered in time.
+        var cancelled: String?
+    }
+
+    /// Words that answer a question: "yes", "yeah", "no", "cancel".
+    struct Answers: Sendable, Decodable {
+        var yes: [String]
+        var no: [String]
     }
 
     struct Help: Sendable, Decodable {
@@ -101,4 +122,5 @@ struct LanguageFile: Sendable, Decodable {
     var control: [String: String]
     var help: Help
     var tutorial: [String]
+    var answers: Answers?
 }

@@ -236,6 +236,15 @@ public final class CompiledModel: @unchecked Sendable {
         return try InferenceRequest(handle: request, owner: self)
     }
 
+    /// A request for a model whose inputs are integer tensors of any shape (token ids), set by
+    /// name on every run.
+    public func makeTokenRequest() throws(InferenceError) -> TokenInferenceRequest {
+        var request: OpaquePointer?
+        try check(ov_compiled_model_create_infer_request(handle, &request), "create an inference request")
+        guard let request else { throw .openVINO(operation: "create an inference request", status: -1, detail: "") }
+        return TokenInferenceRequest(handle: request, owner: self)
+    }
+
     /// A compiled-model property as text, e.g. "INFERENCE_PRECISION_HINT" → "f32".
     public func property(_ key: String) -> String? {
         var value: UnsafeMutablePointer<CChar>?
@@ -306,6 +315,11 @@ public final class InferenceRequest {
     /// Gives `body` output `index` in place, with its shape. The memory is valid only inside `body`.
     public func withOutput<R>(at index: Int,
                               _ body: (TensorDescription, UnsafeBufferPointer<Float>) throws -> R) throws -> R {
+        try Self.withOutput(of: handle, at: index, body)
+    }
+
+    static func withOutput<R>(of handle: OpaquePointer, at index: Int,
+                              _ body: (TensorDescription, UnsafeBufferPointer<Float>) throws -> R) throws -> R {
         var tensor: OpaquePointer?
         try check(ov_infer_request_get_output_tensor_by_index(handle, index, &tensor), "read output \(index)")
         guard let tensor else { throw InferenceError.openVINO(operation: "read output \(index)", status: -1, detail: "") }
@@ -319,7 +333,7 @@ public final class InferenceRequest {
         return try body(description, UnsafeBufferPointer(start: floats, count: description.elementCount))
     }
 
-    private static func describe(_ tensor: OpaquePointer, name: String) throws(InferenceError) -> TensorDescription {
+    static func describe(_ tensor: OpaquePointer, name: String) throws(InferenceError) -> TensorDescription {
         var shape = ov_shape_t()
         try check(ov_tensor_get_shape(tensor, &shape), "read the shape of \(name)")
         defer { ov_shape_free(&shape) }
@@ -327,6 +341,66 @@ public final class InferenceRequest {
         try check(ov_tensor_get_element_type(tensor, &elementType), "read the element type of \(name)")
         return TensorDescription(dimensions: (0..<Int(shape.rank)).map { Int(shape.dims[$0]) },
                                  isFloat32: elementType == F32)
+    }
+}
+
+/// One inference request for a model fed 64-bit integer tensors whose shape changes from run to
+/// run (a sentence's token ids): each run sets every input by name, with its own shape.
+///
+/// Not thread-safe (an OpenVINO request is used by one thread at a time).
+public final class TokenInferenceRequest {
+    let handle: OpaquePointer
+    private let owner: CompiledModel   // the request must not outlive its compiled model
+
+    init(handle: OpaquePointer, owner: CompiledModel) {
+        self.handle = handle
+        self.owner = owner
+    }
+
+    deinit { ov_infer_request_free(handle) }
+
+    /// One named input: its shape and its values in row-major order.
+    public struct Input {
+        public var name: String
+        public var dimensions: [Int]
+        public var values: [Int64]
+
+        public init(name: String, dimensions: [Int], values: [Int64]) {
+            self.name = name
+            self.dimensions = dimensions
+            self.values = values
+        }
+    }
+
+    /// Sets every input and runs inference synchronously.
+    public func infer(_ inputs: [Input]) throws(InferenceError) {
+        for input in inputs {
+            guard input.dimensions.reduce(1, *) == input.values.count else {
+                throw .openVINO(operation: "set input \(input.name)", status: -1,
+                                detail: "\(input.values.count) values do not fill the shape \(input.dimensions)")
+            }
+            var shape = ov_shape_t()
+            let dims = input.dimensions.map(Int64.init)
+            try check(ov_shape_create(Int64(dims.count), dims, &shape), "describe input \(input.name)")
+            defer { ov_shape_free(&shape) }
+            var tensor: OpaquePointer?
+            try check(ov_tensor_create(I64, shape, &tensor), "create input \(input.name)")
+            guard let tensor else { throw .openVINO(operation: "create input \(input.name)", status: -1, detail: "") }
+            defer { ov_tensor_free(tensor) }
+            var data: UnsafeMutableRawPointer?
+            try check(ov_tensor_data(tensor, &data), "reach input \(input.name)'s memory")
+            guard let data else { throw .openVINO(operation: "reach input \(input.name)", status: -1, detail: "") }
+            input.values.withUnsafeBytes { data.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            // The request keeps its own reference to the tensor, so freeing ours here is safe.
+            try check(ov_infer_request_set_tensor(handle, input.name, tensor), "set input \(input.name)")
+        }
+        try check(ov_infer_request_infer(handle), "run inference")
+    }
+
+    /// Gives `body` output `index` in place, with its shape. The memory is valid only inside `body`.
+    public func withOutput<R>(at index: Int,
+                              _ body: (TensorDescription, UnsafeBufferPointer<Float>) throws -> R) throws -> R {
+        try InferenceRequest.withOutput(of: handle, at: index, body)
     }
 }
 

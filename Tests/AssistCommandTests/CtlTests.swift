@@ -103,7 +103,7 @@ struct CtlTests {
 
         let unclear = try see.ctl("scan know please now")
         #expect(unclear.status == 1)
-        #expect(unclear.standardOutput.hasPrefix("Sorry, I didn't catch that."))
+        #expect(unclear.standardOutput.hasPrefix("Sorry, I didn't understand."))
         #expect(try see.ctl("exit").standardOutput == "Goodbye.\n")
         see.process.waitUntilExit()
         #expect(see.process.terminationStatus == 0)

@@ -38,14 +38,14 @@ struct NearMissTests {
     @Test("nonsense gets the fallback sentence")
     func fallbackSentence() {
         #expect(english.reply(to: english.interpret("banana telephone purple"))
-                == "Sorry, I didn't catch that. Say help to hear what you can say.")
+                == "Sorry, I didn't understand. Say help to hear what I can do.")
     }
 
     @Test("a half-heard command is not acted on but offered: Did you mean: scan now?")
     func suggestion() {
         let result = english.interpret("now")
         #expect(result == .unclear(closest: "scan now", command: Command(.scanNow)))
-        #expect(english.reply(to: result) == "Sorry, I didn't catch that. Did you mean: scan now?")
+        #expect(english.reply(to: result) == "Sorry, I didn't understand. Did you mean: scan now?")
     }
 
     @Test("a command missing its value is offered with an example value")

@@ -36,3 +36,19 @@ struct Expected: CustomStringConvertible, Sendable {
             .compactMap { $0 }.joined(separator: " ")
     }
 }
+
+import Foundation
+
+/// The checkout's root (this file is Tests/CommandsTests/TestSupport.swift).
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+/// ../shared/models beside the checkout, found the way the product finds it.
+let sharedModelsLocator = ModelLocator(environment: [:], workingDirectory: repositoryRoot, executableURL: nil)
+let sentenceModelFolder = repositoryRoot.appendingPathComponent("../shared/models/all-MiniLM-L6-v2").standardizedFileURL
+
+/// The sentence model and the classifier over the language's examples, made once for all tests
+/// (embedding the examples takes a second or two).
+let understanding: CommandUnderstanding = {
+    do { return try CommandUnderstanding.load(language: english, locator: sharedModelsLocator) } catch {
+        fatalError("The sentence model must be in ../shared/models for these tests: \(error)")
+    }
+}()

@@ -17,6 +17,8 @@ struct CategoryVocabulary: Sendable {
     private let rules: LanguageFile.Categories
     /// Longest term, in words: spans longer than this are never one name.
     let longestTermWords: Int
+    /// Words for things the detector cannot see → their plural, for an honest answer.
+    let notDetectable: [String: String]
 
     init(knownCategories: [String], rules: LanguageFile.Categories) {
         self.rules = rules
@@ -41,12 +43,14 @@ struct CategoryVocabulary: Sendable {
             add(name, entry)
             add(group.singular, entry)
         }
+        let notDetectable = rules.notDetectable ?? [:]
         for (word, category) in rules.synonyms.sorted(by: { $0.key < $1.key }) where known.contains(category) {
             let entry = Entry(categories: [category], singular: word, plural: Self.plural(of: word, rules: rules))
-            add(word, entry)
-            add(entry.plural, entry)
+            // A synonym's plural may name something else the model cannot see ("glasses").
+            for term in [word, entry.plural] where notDetectable[term] == nil { add(term, entry) }
         }
         self.entries = entries
+        self.notDetectable = notDetectable.filter { entries[$0.key] == nil }
         longestTermWords = entries.keys.map { $0.split(separator: " ").count }.max() ?? 1
     }
 
@@ -117,6 +121,8 @@ struct CategoryVocabulary: Sendable {
     /// An exact term, else the nearest term within a near miss ("chiar" → chair).
     func lookUp(_ term: String) -> (Entry, Double)? {
         if let entry = entries[term] { return (entry, 0) }
+        // Never a near miss for a thing the model lacks: "stairs" is not "chairs".
+        if notDetectable[term] != nil { return nil }
         var nearest: (entry: Entry, cost: Double, term: String)?
         for (candidate, entry) in entries {
             let cost = WordDistance.cost(heard: term, expected: candidate)
@@ -126,6 +132,17 @@ struct CategoryVocabulary: Sendable {
             }
         }
         return nearest.map { ($0.entry, $0.cost) }
+    }
+
+    /// The plural of the first thing named in `words` that the detector cannot see, if any:
+    /// "find the stairs" → "stairs".
+    func undetectable(in words: [String]) -> String? {
+        for start in words.indices {
+            for length in stride(from: min(3, words.count - start), through: 1, by: -1) {
+                if let plural = notDetectable[words[start..<(start + length)].joined(separator: " ")] { return plural }
+            }
+        }
+        return nil
     }
 
     /// "chairs", "cars and people", "cars, buses and people".

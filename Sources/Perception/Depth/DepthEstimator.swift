@@ -1,5 +1,6 @@
 import AssistCore
 import Foundation
+import Inference
 
 /// A learned monocular depth model plugged in by the user (`--depth-model`): ONNX or IR, with
 /// one image input `1×3×H×W` and one output `1×H×W` or `1×1×H×W`.

@@ -1,5 +1,6 @@
 import AssistCore
 import Foundation
+import Inference
 
 /// The names of a detector's classes, in class-index order, and where they came from.
 ///
@@ -118,49 +119,6 @@ enum ONNXMetadata {
                 }
             }
             return nil
-        }
-    }
-}
-
-struct ProtobufReader {
-    let bytes: UnsafeRawBufferPointer
-    var offset = 0
-
-    init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
-
-    mutating func varint() -> UInt64? {
-        var result: UInt64 = 0
-        var shift: UInt64 = 0
-        while offset < bytes.count, shift < 64 {
-            let byte = bytes[offset]
-            offset += 1
-            result |= UInt64(byte & 0x7F) << shift
-            if byte & 0x80 == 0 { return result }
-            shift += 7
-        }
-        return nil
-    }
-
-    mutating func nextKey() -> (field: Int, wireType: Int)? {
-        guard offset < bytes.count, let key = varint() else { return nil }
-        return (Int(key >> 3), Int(key & 7))
-    }
-
-    mutating func lengthDelimited() -> UnsafeRawBufferPointer? {
-        guard let length = varint(), length <= UInt64(bytes.count - offset) else { return nil }
-        let slice = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + Int(length)])
-        offset += Int(length)
-        return slice
-    }
-
-    /// Skips a field's value; false when the data is malformed.
-    mutating func skip(wireType: Int) -> Bool {
-        switch wireType {
-        case 0: return varint() != nil
-        case 1: guard bytes.count - offset >= 8 else { return false }; offset += 8; return true
-        case 2: return lengthDelimited() != nil
-        case 5: guard bytes.count - offset >= 4 else { return false }; offset += 4; return true
-        default: return false
         }
     }
 }

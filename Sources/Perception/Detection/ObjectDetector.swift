@@ -1,5 +1,6 @@
 import AssistCore
 import Foundation
+import Inference
 
 /// What the detector keeps and how many it returns.
 public struct DetectorSettings: Sendable, Equatable {

@@ -1,0 +1,150 @@
+import AssistCore
+import Foundation
+
+/// How sure the meaning must be before acting, asking, or (for speech that would hide things)
+/// acting without asking. Similarities are cosines between sentence vectors; the margin is the
+/// best intent's similarity less the runner-up's. Chosen by leave-one-out over the language
+/// file's examples and a tuning set of non-commands (bench/commands/tuning-none.txt), never on
+/// the held-out sets (see BENCHMARKS.md).
+public struct UnderstandingThresholds: Sendable, Equatable {
+    /// At or above, with `margin`, the command is carried out.
+    public var actSimilarity: Float
+    /// At or above (and below `actSimilarity`, or with too small a margin), the command is asked about.
+    public var askSimilarity: Float
+    public var margin: Float
+    /// Spoken commands that hide things act without asking only with this margin (and a sure recogniser).
+    public var certainSimilarity: Float
+    public var certainMargin: Float
+
+    public init(actSimilarity: Float = 0.62, askSimilarity: Float = 0.5, margin: Float = 0.04,
+                certainSimilarity: Float = 0.8, certainMargin: Float = 0.15) {
+        self.actSimilarity = actSimilarity
+        self.askSimilarity = askSimilarity
+        self.margin = margin
+        self.certainSimilarity = certainSimilarity
+        self.certainMargin = certainMargin
+    }
+}
+
+/// Decides what a typed or spoken line asks for: exact phrase patterns first (fast, and never
+/// wrong on the language's own phrasings), then meaning by sentence similarity, with values read
+/// by the pattern readers. It never substitutes: a thing the detector cannot see is answered
+/// honestly, a near miss is asked about, and speech that would hide things is confirmed.
+public final class CommandUnderstanding: Sendable {
+    public let language: CommandLanguage
+    public let classifier: MeaningClassifier?
+    public let thresholds: UnderstandingThresholds
+    /// Spoken confidence thresholds above this are confirmed first (they silence detections).
+    public static let hidingConfidence = 0.8
+
+    public init(language: CommandLanguage, classifier: MeaningClassifier?, thresholds: UnderstandingThresholds = .init()) {
+        self.language = language
+        self.classifier = classifier
+        self.thresholds = thresholds
+    }
+
+    /// With the sentence model from the models folder ($ASSIST_MODELS, config, ../shared/models).
+    public static func load(language: CommandLanguage, locator: ModelLocator = ModelLocator()) throws(MeaningModelError) -> CommandUnderstanding {
+        let embedder = try SentenceEmbedder.located(locator: locator)
+        return CommandUnderstanding(language: language, classifier: try MeaningClassifier(language: language, embedder: embedder))
+    }
+
+    public func decide(_ text: String, channel: InputChannel) -> CommandDecision {
+        let words = language.normalizedWords(text)
+        guard !words.isEmpty else { return .refuse(language.understandingReply(.notUnderstood)) }
+        let (interpretation, exact, valueExact) = language.patternMatch(words)
+        if exact, case .understood(let command) = interpretation {
+            return guarded(command, channel: channel, certainMeaning: true)
+        }
+        guard let classifier, let ranking = try? classifier.rank(text), let best = ranking.first else {
+            // Without the model, the patterns alone (near misses are asked about, not acted on).
+            return patternsOnly(interpretation, channel: channel)
+        }
+        let runnerUp = ranking.dropFirst().first(where: { ExpectedCommand.action(of: $0.intent) != ExpectedCommand.action(of: best.intent) })
+        let margin = best.similarity - (runnerUp?.similarity ?? 0)
+        // The patterns matched nearly and the meaning agrees: two independent readings.
+        if case .understood(let command) = interpretation, valueExact,
+           ExpectedCommand.action(of: command.intent) == ExpectedCommand.action(of: best.intent),
+           best.similarity >= thresholds.askSimilarity {
+            return guarded(command, channel: channel, certainMeaning: false)
+        }
+        let sure = best.similarity >= thresholds.actSimilarity && margin >= thresholds.margin
+        guard sure || best.similarity >= thresholds.askSimilarity else {
+            if let plural = language.vocabularyUndetectable(words) {
+                return .refuse(language.understandingReply(.cannotRecognise, ["plural": plural]))
+            }
+            return .refuse(language.understandingReply(.notUnderstood))
+        }
+        let intent = best.intent
+        // A thing the model cannot see, and nothing it can: say so, whatever was asked about it
+        // ("is there a curb ahead" is no question about obstacles it could answer).
+        if let plural = language.vocabularyUndetectable(words), Self.asksAboutThings(intent),
+           case .missing = language.readSlotAnywhere(.categories, in: words) {
+            return .refuse(language.understandingReply(.cannotRecognise, ["plural": plural]))
+        }
+        var command: Command
+        if let kind = intent.slot {
+            switch language.readSlotAnywhere(kind, in: words) {
+            case .value(let value):
+                guard let made = language.command(intent, value: value) else { return .refuse(language.understandingReply(.notUnderstood)) }
+                command = made
+            case .nearMiss(let value):
+                guard let made = language.command(intent, value: value) else { return .refuse(language.understandingReply(.notUnderstood)) }
+                return ask(made)
+            case .notDetectable(let plural):
+                return .refuse(language.understandingReply(.cannotRecognise, ["plural": plural]))
+            case .missing:
+                if case .unknownValue(let patternIntent, let slot, let heard) = interpretation, patternIntent == intent {
+                    return .refuse(language.understandingReply(.unknownValue(slot), ["heard": heard]))
+                }
+                guard sure else { return .refuse(language.understandingReply(.notUnderstood)) }
+                return .refuse(language.understandingReply(.valueMissing, ["example": language.example(for: intent)]))
+            }
+        } else {
+            command = Command(intent)
+        }
+        guard sure else { return ask(command) }
+        let certain = best.similarity >= thresholds.certainSimilarity && margin >= thresholds.certainMargin
+        return guarded(command, channel: channel, certainMeaning: certain)
+    }
+
+    /// Spoken commands that would hide things are confirmed unless both the recogniser and the
+    /// meaning are sure; typed ones are exactly what was meant.
+    private func guarded(_ command: Command, channel: InputChannel, certainMeaning: Bool) -> CommandDecision {
+        guard case .spoken(let recogniserSure) = channel, Self.hidesThings(command) else { return .act(command) }
+        return recogniserSure && certainMeaning ? .act(command) : ask(command)
+    }
+
+    /// Intents about things in view, where naming a thing the model lacks must be answered honestly.
+    static func asksAboutThings(_ intent: CommandIntent) -> Bool {
+        intent.slot == .category || intent.slot == .categories
+            || [.checkObstacles, .scanNow, .describeAhead, .exploreScene].contains(intent)
+    }
+
+    /// Commands after which the user hears less: categories ignored, a threshold high enough to
+    /// drop real objects, a language they may not understand.
+    public static func hidesThings(_ command: Command) -> Bool {
+        switch command.intent {
+        case .ignore, .changeLanguage: return true
+        case .setConfidence: return (command.number ?? 0) > hidingConfidence
+        default: return false
+        }
+    }
+
+    private func ask(_ command: Command) -> CommandDecision {
+        .confirm(question: language.understandingReply(.confirmQuestion, ["phrase": language.spokenPhrase(for: command)]),
+                 pending: command)
+    }
+
+    private func patternsOnly(_ interpretation: Interpretation, channel: InputChannel) -> CommandDecision {
+        switch interpretation {
+        case .understood(let command): return ask(command)
+        case .unclear(_, let command?): return ask(command)
+        default: return .refuse(language.reply(to: interpretation))
+        }
+    }
+}
+
+extension CommandLanguage {
+    func vocabularyUndetectable(_ words: [String]) -> String? { vocabulary.undetectable(in: words) }
+}

@@ -1,0 +1,55 @@
+/// Which intent a sentence means, by its similarity to the language file's example phrasings:
+/// the similarity of an intent is that of its closest example (cosine of unit vectors, a dot
+/// product), so an intent said in one of several quite different ways is still found.
+///
+/// The examples' vectors are worked out once, when the classifier is made.
+public final class MeaningClassifier: Sendable {
+    public struct Ranking: Sendable, Equatable {
+        public var intent: CommandIntent
+        public var similarity: Float
+    }
+
+    let embedder: SentenceEmbedder
+    /// Each example's intent and its vector, row-major (`dimensions` floats each).
+    let exampleIntents: [CommandIntent]
+    let exampleTexts: [String]
+    let exampleVectors: [Float]
+    let dimensions: Int
+
+    public init(language: CommandLanguage, embedder: SentenceEmbedder) throws(MeaningModelError) {
+        var intents: [CommandIntent] = [], texts: [String] = []
+        for intent in CommandIntent.allCases {
+            for text in language.examplePhrasings(for: intent) where !texts.contains(text) {
+                intents.append(intent)
+                texts.append(text)
+            }
+        }
+        self.embedder = embedder
+        exampleIntents = intents
+        exampleTexts = texts
+        dimensions = embedder.dimensions
+        exampleVectors = try embedder.embed(texts).flatMap { $0 }
+    }
+
+    /// Every intent with its best similarity to `text`, most similar first.
+    public func rank(_ text: String) throws(MeaningModelError) -> [Ranking] {
+        rank(vector: try embedder.embed(text))
+    }
+
+    func rank(vector: [Float], leavingOut left: Int? = nil) -> [Ranking] {
+        var best = [CommandIntent: Float]()
+        vector.withUnsafeBufferPointer { query in
+            exampleVectors.withUnsafeBufferPointer { examples in
+                for index in exampleIntents.indices where index != left {
+                    var dot: Float = 0
+                    let base = index * dimensions
+                    for d in 0..<dimensions { dot += query[d] * examples[base + d] }
+                    let intent = exampleIntents[index]
+                    if dot > best[intent] ?? -2 { best[intent] = dot }
+                }
+            }
+        }
+        return best.map { Ranking(intent: $0.key, similarity: $0.value) }
+            .sorted { $0.similarity != $1.similarity ? $0.similarity > $1.similarity : $0.intent.rawValue < $1.intent.rawValue }
+    }
+}

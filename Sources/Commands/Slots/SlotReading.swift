@@ -1,0 +1,157 @@
+/// Values read from anywhere in what was said, for an intent found by meaning rather than by a
+/// pattern: "um could you find my, uh, phone" → cell phone. The same readers as the patterns use.
+enum SlotReading: Sendable, Equatable {
+    /// Read exactly.
+    case value(SlotValue)
+    /// Only a near miss was found ("dag" for dog): offered as a question, never acted on.
+    case nearMiss(SlotValue)
+    /// Named something the detector cannot see (stairs): the plural for the answer.
+    case notDetectable(plural: String)
+    /// Nothing readable.
+    case missing
+}
+
+extension CommandLanguage {
+    /// The example phrasings of `intent`: the language file's examples and its help example.
+    func examplePhrasings(for intent: CommandIntent) -> [String] {
+        guard let entry = file.intents[intent.rawValue] else { return [] }
+        return (entry.examples ?? []) + [entry.example]
+    }
+
+    /// Reads the value of `kind` from `words` wherever it stands.
+    func readSlotAnywhere(_ kind: SlotKind, in words: [String]) -> SlotReading {
+        switch kind {
+        case .category, .categories:
+            return readCategories(in: words, single: kind == .category)
+        case .fraction, .number:
+            var best: (reading: NumberReader.Reading, length: Int, start: Int)?
+            for start in words.indices {
+                for end in (start + 1)...min(words.count, start + 8) {
+                    guard let reading = numbers.read(words[start..<end]) else { continue }
+                    // "a" or "and" alone are no number the user meant.
+                    if end - start == 1, file.numbers.joiners.contains(words[start]) { continue }
+                    // The longest reading; of equal ones the last, since values come at the end.
+                    if best == nil || end - start >= best!.length { best = (reading, end - start, start) }
+                }
+            }
+            return best.map { .value(.number($0.reading)) } ?? .missing
+        case .language:
+            for word in words.reversed() { if let choice = languages[word] { return .value(.language(choice)) } }
+            for word in words.reversed() where word.count >= 4 {
+                for (name, choice) in languages.sorted(by: { $0.key < $1.key })
+                where WordDistance.cost(heard: word, expected: name) < 1 {
+                    return .nearMiss(.language(choice))
+                }
+            }
+            return .missing
+        }
+    }
+
+    private func readCategories(in words: [String], single: Bool) -> SlotReading {
+        let memo = CategoryVocabulary.LookupMemo()
+        // Exact names, each run of words taken as long as it reads ("dining table", "cars and people").
+        var names: [(selection: CategorySelection, start: Int)] = []
+        var start = 0
+        while start < words.count {
+            var found: (CategorySelection, Int)?
+            for end in stride(from: min(words.count, start + 8), to: start, by: -1) {
+                let span = words[start..<end]
+                // A list word alone, or at the edge of a span, is not part of a name.
+                guard !vocabulary.listWords.contains(span.first!), !vocabulary.listWords.contains(span.last!) else { continue }
+                if let reading = vocabulary.read(span, single: false, memo: memo), reading.cost == 0 {
+                    found = (reading.selection, end)
+                    break
+                }
+            }
+            if let (selection, end) = found { names.append((selection, start)); start = end } else { start += 1 }
+        }
+        if !names.isEmpty {
+            if single { return .value(.categories(names.last!.selection)) }
+            var categories: [String] = [], singulars: [String] = [], plurals: [String] = []
+            for name in names {
+                for category in name.selection.categories where !categories.contains(category) { categories.append(category) }
+                singulars.append(name.selection.singular)
+                plurals.append(name.selection.plural)
+            }
+            return .value(.categories(CategorySelection(categories: categories, singular: vocabulary.list(singulars),
+                                                        plural: vocabulary.list(plurals))))
+        }
+        if let plural = vocabulary.undetectable(in: words) { return .notDetectable(plural: plural) }
+        // A near miss only for a word long enough that a slip is likely ("dag" is not "the" → "tie").
+        for word in words.reversed() where word.count >= 4 && !vocabulary.listWords.contains(word) {
+            if let reading = vocabulary.read([word][...], single: true, memo: memo), reading.cost > 0, reading.cost < 1 {
+                return .nearMiss(.categories(reading.selection))
+            }
+        }
+        return .missing
+    }
+
+    /// The command for `intent` with `value` in its slot.
+    func command(_ intent: CommandIntent, value: SlotValue?) -> Command? {
+        guard let kind = intent.slot else { return Command(intent) }
+        switch (kind, value) {
+        case (.category, .categories(let selection)?), (.categories, .categories(let selection)?):
+            return Command(intent, categories: selection)
+        case (.fraction, .number(let reading)?):
+            let fraction = reading.isPercent || reading.value > 1 ? reading.value / 100 : reading.value
+            return Command(intent, number: fraction)
+        case (.number, .number(let reading)?):
+            return Command(intent, number: reading.value)
+        case (.language, .language(let choice)?):
+            return Command(intent, language: choice)
+        default:
+            return nil
+        }
+    }
+
+    /// The command as the user could have said it, for a question: "ignore chairs",
+    /// "set confidence threshold to 90 percent" (the help example with its value replaced).
+    public func spokenPhrase(for command: Command) -> String {
+        let example = self.example(for: command.intent)
+        guard let kind = command.intent.slot, let placeholder = file.slotExamples[kind.rawValue] else { return example }
+        let value: String
+        switch kind {
+        case .category: value = command.categories?.singular ?? placeholder
+        case .categories: value = command.categories?.plural ?? placeholder
+        case .fraction: value = command.number.map { "\(Self.format(($0 * 100).rounded())) percent" } ?? placeholder
+        case .number: value = command.number.map(Self.format) ?? placeholder
+        case .language: value = command.language?.name ?? placeholder
+        }
+        return example.replacingOccurrences(of: placeholder, with: value)
+    }
+
+    /// The words `text` is compared in (lower case, contractions expanded, politeness removed).
+    func normalizedWords(_ text: String) -> [String] { normalizer.words(text) }
+
+    /// Whether `text` answers a question yes (true), no (false), or is no answer (nil).
+    public func answer(_ text: String) -> Bool? {
+        let said = normalizer.words(text).joined(separator: " ")
+        guard let answers = file.answers else { return nil }
+        if answers.yes.contains(said) { return true }
+        if answers.no.contains(said) { return false }
+        return nil
+    }
+
+    /// Replies of the understanding layer, filled.
+    func understandingReply(_ name: UnderstandingReply, _ values: [String: String] = [:]) -> String {
+        let replies = file.replies
+        switch name {
+        case .notUnderstood: return replies.notUnderstood + " " + replies.sayHelp
+        case .cannotRecognise: return Self.sentence(replies.cannotRecognise ?? replies.unknownCategory, values)
+        case .confirmQuestion: return Self.sentence(replies.confirmQuestion ?? replies.didYouMean, values)
+        case .valueMissing: return Self.sentence(replies.valueMissing ?? replies.notUnderstood, values)
+        case .cancelled: return Self.sentence(replies.cancelled ?? replies.notUnderstood, values)
+        case .unknownValue(let kind):
+            switch kind {
+            case .category, .categories: return Self.sentence(replies.unknownCategory, values)
+            case .fraction, .number: return Self.sentence(replies.unknownNumber, values)
+            case .language: return Self.sentence(replies.unknownLanguage, values)
+            }
+        }
+    }
+}
+
+enum UnderstandingReply {
+    case notUnderstood, cannotRecognise, confirmQuestion, valueMissing, cancelled
+    case unknownValue(SlotKind)
+}

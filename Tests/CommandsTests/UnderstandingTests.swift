@@ -1,0 +1,121 @@
+import Testing
+@testable import Commands
+
+@Suite("Understanding by meaning: acts when sure, asks when not, never substitutes")
+struct UnderstandingTests {
+    @Test("every intent has at least 15 example phrasings", arguments: CommandIntent.allCases)
+    func examplesPerIntent(_ intent: CommandIntent) {
+        #expect(english.examplePhrasings(for: intent).count >= 15)
+    }
+
+    @Test("every phrase the patterns allow, with the example values, is carried out as its own intent (typed)")
+    func exactPhrasesAreNeverWrong() {
+        let grammar = english.grammar()
+        for phrase in grammar.phrases {
+            let decision = understanding.decide(phrase.text, channel: .typed)
+            guard case .act(let command) = decision else {
+                Issue.record("\"\(phrase.text)\" was not carried out: \(decision)")
+                continue
+            }
+            #expect(command.intent == phrase.intent, "\"\(phrase.text)\"")
+        }
+    }
+
+    @Test("phrasings unlike the patterns are understood by meaning, with their values",
+          arguments: [("um could you, like, scan once", Expected(.scanNow)),
+                      ("pause object recognition for now", Expected(.stopDetection)),
+                      ("could you help me find my cup", Expected(.find, ["cup"])),
+                      ("please set the confidence to 70 percent", Expected(.setConfidence, number: 0.7))])
+    func byMeaning(_ text: String, _ expected: Expected) {
+        #expect(expected.matches(understanding.decide(text, channel: .typed).command), "\(text)")
+    }
+
+    @Test("stairs, a door and a curb are answered honestly and never taken for chairs, a dog or a cup",
+          arguments: [("find the stairs", "stairs"), ("where is the door", "doors"), ("is there a curb ahead", "curbs"),
+                      ("enable stairs alert", "stairs"), ("find a door", "doors"), ("prioritise stairs", "stairs")])
+    func notDetectable(_ text: String, _ plural: String) {
+        for channel in [InputChannel.typed, .spoken(certain: true)] {
+            let decision = understanding.decide(text, channel: channel)
+            #expect(decision == .refuse("I can't recognise \(plural). In navigation mode I warn about obstacles in your path."),
+                    "\(text): \(decision)")
+        }
+        // The patterns alone no longer turn "stairs" into "chairs" either.
+        #expect(english.interpret(text).command == nil, "\(text)")
+    }
+
+    @Test("a near miss of a category is offered as a question, not carried out")
+    func nearMissIsAsked() {
+        let decision = understanding.decide("where is my dgo", channel: .typed)
+        guard case .confirm(let question, let pending) = decision else {
+            Issue.record("expected a question, got \(decision)")
+            return
+        }
+        #expect(pending.categories?.categories == ["dog"])
+        #expect(question == "Find a dog? Say yes or no.")
+    }
+
+    @Test("ignoring a category by voice is confirmed first unless recognition is certain; typed, it is done at once")
+    func hidingIsConfirmed() {
+        let spoken = understanding.decide("ignore chairs", channel: .spoken(certain: false))
+        #expect(spoken == .confirm(question: "Ignore chairs? Say yes or no.", pending: Command(.ignore, categories: english.selection(of: ["chair"]))))
+        #expect(understanding.decide("ignore chairs", channel: .spoken(certain: true)).command?.intent == .ignore)
+        #expect(understanding.decide("ignore chairs", channel: .typed).command?.intent == .ignore)
+        if case .confirm = understanding.decide("change the language to French", channel: .spoken(certain: false)) {} else {
+            Issue.record("a spoken language change must be confirmed")
+        }
+        if case .confirm = understanding.decide("set the confidence threshold to 0.9", channel: .spoken(certain: false)) {} else {
+            Issue.record("a spoken threshold above 0.8 must be confirmed")
+        }
+        #expect(understanding.decide("set the confidence threshold to 0.5", channel: .spoken(certain: false)).command?.number == 0.5)
+    }
+
+    @Test("talk that is no command does nothing",
+          arguments: ["the weather is really nice today, isn't it", "could you call my daughter and tell her I am late"])
+    func chitChat(_ text: String) {
+        #expect(understanding.decide(text, channel: .spoken(certain: true)) == .refuse("Sorry, I didn't understand. Say help to hear what I can do."))
+    }
+}
+
+@Suite("A question waits for yes or no, and for no longer than its timeout")
+struct ConfirmationTests {
+    let command = Command(.ignore, categories: english.selection(of: ["chair"]))
+    let start = ContinuousClock.now
+
+    @Test("yes within the timeout carries the command out")
+    func yes() {
+        var question = PendingConfirmation<ContinuousClock.Instant>()
+        question.ask(command, at: start)
+        let reply = question.answer("yes please", at: start + .seconds(4), isYes: english.answer)
+        #expect(reply == .confirmed(command))
+        #expect(question.pending == nil)
+    }
+
+    @Test("no drops the command")
+    func no() {
+        var question = PendingConfirmation<ContinuousClock.Instant>()
+        question.ask(command, at: start)
+        let first = question.answer("no", at: start + .seconds(1), isYes: english.answer)
+        #expect(first == .declined)
+        let second = question.answer("yes", at: start + .seconds(2), isYes: english.answer)
+        #expect(second == .expired)
+    }
+
+    @Test("a yes after the timeout does nothing")
+    func timeout() {
+        var question = PendingConfirmation<ContinuousClock.Instant>(timeout: .seconds(10))
+        question.ask(command, at: start)
+        let openBeforeTimeout = question.isOpen(at: start + .seconds(9))
+        #expect(openBeforeTimeout)
+        let late = question.answer("yes", at: start + .seconds(11), isYes: english.answer)
+        #expect(late == .expired)
+        #expect(question.pending == nil)
+    }
+
+    @Test("another command instead of an answer drops the question")
+    func otherLine() {
+        var question = PendingConfirmation<ContinuousClock.Instant>()
+        question.ask(command, at: start)
+        #expect(question.answer("scan now", at: start + .seconds(1), isYes: english.answer) == .notAnAnswer)
+        #expect(question.pending == nil)
+    }
+}
