@@ -123,4 +123,14 @@ struct LanguageFile: Sendable, Decodable {
     var help: Help
     var tutorial: [String]
     var answers: Answers?
+    /// Groups of intents that mean opposite or closely related things ("faster"/"slower"), which
+    /// sentence similarity tells apart badly: intent → words that mark it, the first group
+    /// member whose words were said winning.
+    var contrasts: [Contrast]?
+
+    struct Contrast: Sendable, Decodable {
+        /// In order of precedence: "too slowly" marks faster before "slowly" marks slower.
+        var intents: [String]
+        var words: [String: [String]]
+    }
 }

@@ -19,7 +19,7 @@ struct BenchCommands: ParsableCommand {
         """)
 
     @Argument(help: ArgumentHelp("Labelled sets.", valueName: "file"))
-    var files: [String]
+    var files: [String] = []
 
     @Option(help: "How text is understood: patterns or meaning.")
     var method: String = "meaning"
@@ -27,13 +27,16 @@ struct BenchCommands: ParsableCommand {
     @Option(help: "Where the line comes from: typed, spoken (recogniser unsure) or certain (recogniser sure).")
     var channel: String = "typed"
 
+    @Option(help: ArgumentHelp("Instead of scoring, choose thresholds: leave-one-out over the language file's examples and this set of non-commands.", valueName: "file"))
+    var tune: String?
+
     @Flag(help: "Print every line not handled as meant.")
     var mistakes = false
 
     func validate() throws {
         guard ["patterns", "meaning"].contains(method) else { throw ValidationError("--method must be patterns or meaning.") }
         guard ["typed", "spoken", "certain"].contains(channel) else { throw ValidationError("--channel must be typed, spoken or certain.") }
-        guard !files.isEmpty else { throw ValidationError("Name at least one labelled set.") }
+        guard !files.isEmpty || tune != nil else { throw ValidationError("Name at least one labelled set.") }
     }
 
     func run() throws {
@@ -45,6 +48,7 @@ struct BenchCommands: ParsableCommand {
             do { phrases += try LabelledPhrase.parse(contents) } catch { throw CommandFailure("\(file): \(error)") }
         }
         let language = try CommandLanguage(language: "en", categories: COCOClasses.names)
+        if let tune { return try tuneThresholds(language: language, nonCommandsFile: tune) }
         let decide: (String) -> CommandDecision
         var timings: [Double] = []
         switch method {
@@ -74,5 +78,41 @@ struct BenchCommands: ParsableCommand {
             print(String(format: "time per line: median %.2f ms, 95th percentile %.2f ms (%d lines, debug or release as built)",
                          sorted[sorted.count / 2], sorted[min(sorted.count - 1, sorted.count * 95 / 100)], sorted.count))
         }
+    }
+
+    /// Prints, for a grid of act thresholds and margins, the share of held-in examples acted on
+    /// rightly and wrongly (leave-one-out) and the share of tuning non-commands acted on.
+    private func tuneThresholds(language: CommandLanguage, nonCommandsFile: String) throws {
+        guard let contents = try? String(contentsOfFile: nonCommandsFile, encoding: .utf8) else {
+            throw CommandFailure("\(nonCommandsFile) could not be read.")
+        }
+        let nonCommands = try LabelledPhrase.parse(contents).filter { $0.expected == nil }.map(\.text)
+        let understanding = try CommandUnderstanding.load(language: language)
+        guard let classifier = understanding.classifier else { return }
+        let examples = classifier.leaveOneOut()
+        let others = try nonCommands.map { try classifier.rank($0) }
+        func split(_ ranking: [MeaningClassifier.Ranking]) -> (intent: CommandIntent, similarity: Float, margin: Float) {
+            let best = ranking[0]
+            let runnerUp = ranking.dropFirst().first { ExpectedCommand(intent: $0.intent).intent != best.intent
+                && !(Set([$0.intent, best.intent]) == Set([.scanNow, .describeAhead])) }
+            return (best.intent, best.similarity, best.similarity - (runnerUp?.similarity ?? 0))
+        }
+        let exampleScores = examples.map { ($0.intent, split($0.ranking)) }
+        let otherScores = others.map(split)
+        print("act similarity, margin: examples right / wrong (leave-one-out, \(examples.count)), non-commands acted on (\(others.count))")
+        for act in stride(from: Float(0.40), through: 0.80, by: 0.05) {
+            for margin in [Float(0), 0.02, 0.04, 0.06, 0.08, 0.1] {
+                var right = 0, wrong = 0
+                for (intent, score) in exampleScores where score.similarity >= act && score.margin >= margin {
+                    if ExpectedCommand(intent: intent).isMet(by: Command(score.intent)) { right += 1 } else { wrong += 1 }
+                }
+                let acted = otherScores.filter { $0.similarity >= act && $0.margin >= margin }.count
+                print(String(format: "%.2f, %.2f: %5.1f %% / %4.1f %%, %4.1f %%", act, margin,
+                             Double(right) * 100 / Double(examples.count), Double(wrong) * 100 / Double(examples.count),
+                             Double(acted) * 100 / Double(max(1, others.count))))
+            }
+        }
+        let sims = otherScores.map(\.similarity).sorted()
+        print(String(format: "non-commands' best similarity: median %.2f, max %.2f", sims[sims.count / 2], sims.last ?? 0))
     }
 }

@@ -16,7 +16,7 @@ public struct UnderstandingThresholds: Sendable, Equatable {
     public var certainSimilarity: Float
     public var certainMargin: Float
 
-    public init(actSimilarity: Float = 0.62, askSimilarity: Float = 0.5, margin: Float = 0.04,
+    public init(actSimilarity: Float = 0.65, askSimilarity: Float = 0.5, margin: Float = 0.04,
                 certainSimilarity: Float = 0.8, certainMargin: Float = 0.15) {
         self.actSimilarity = actSimilarity
         self.askSimilarity = askSimilarity
@@ -60,12 +60,23 @@ public final class CommandUnderstanding: Sendable {
             // Without the model, the patterns alone (near misses are asked about, not acted on).
             return patternsOnly(interpretation, channel: channel)
         }
-        let runnerUp = ranking.dropFirst().first(where: { ExpectedCommand.action(of: $0.intent) != ExpectedCommand.action(of: best.intent) })
+        // Intents told apart by their marking words ("faster"/"slower") do not compete on similarity.
+        let group = language.contrastGroup(of: best.intent)
+        let runnerUp = ranking.dropFirst().first(where: {
+            ExpectedCommand.action(of: $0.intent) != ExpectedCommand.action(of: best.intent) && !group.contains($0.intent)
+        })
         let margin = best.similarity - (runnerUp?.similarity ?? 0)
         // The patterns matched nearly and the meaning agrees: two independent readings.
-        if case .understood(let command) = interpretation, valueExact,
-           ExpectedCommand.action(of: command.intent) == ExpectedCommand.action(of: best.intent),
+        if case .understood(let matched) = interpretation, valueExact,
+           ExpectedCommand.action(of: matched.intent) == ExpectedCommand.action(of: best.intent),
            best.similarity >= thresholds.askSimilarity {
+            // The value as read from all that was said: a near-miss alignment may have left a
+            // word of it out ("two hundred and fifty" read as "hundred and fifty").
+            var command = matched
+            if let kind = matched.intent.slot, case .value(let value) = language.readSlotAnywhere(kind, in: words),
+               let reread = language.command(matched.intent, value: value) {
+                command = reread
+            }
             return guarded(command, channel: channel, certainMeaning: false)
         }
         let sure = best.similarity >= thresholds.actSimilarity && margin >= thresholds.margin
@@ -75,7 +86,7 @@ public final class CommandUnderstanding: Sendable {
             }
             return .refuse(language.understandingReply(.notUnderstood))
         }
-        let intent = best.intent
+        let intent = language.resolveContrast(best.intent, words: words)
         // A thing the model cannot see, and nothing it can: say so, whatever was asked about it
         // ("is there a curb ahead" is no question about obstacles it could answer).
         if let plural = language.vocabularyUndetectable(words), Self.asksAboutThings(intent),

@@ -52,4 +52,13 @@ public final class MeaningClassifier: Sendable {
         return best.map { Ranking(intent: $0.key, similarity: $0.value) }
             .sorted { $0.similarity != $1.similarity ? $0.similarity > $1.similarity : $0.intent.rawValue < $1.intent.rawValue }
     }
+
+    /// Each example ranked against all the others (itself left out): how the classifier does on
+    /// phrasings it has not seen, for choosing thresholds without touching an evaluation set.
+    public func leaveOneOut() -> [(intent: CommandIntent, ranking: [Ranking])] {
+        exampleIntents.indices.map { index in
+            let vector = Array(exampleVectors[(index * dimensions)..<((index + 1) * dimensions)])
+            return (exampleIntents[index], rank(vector: vector, leavingOut: index))
+        }
+    }
 }

@@ -120,6 +120,29 @@ extension CommandLanguage {
         return example.replacingOccurrences(of: placeholder, with: value)
     }
 
+    /// The intents `intent` is easily confused with by meaning (its contrast group, itself
+    /// included), or just itself.
+    func contrastGroup(of intent: CommandIntent) -> Set<CommandIntent> {
+        guard let group = file.contrasts?.first(where: { $0.intents.contains(intent.rawValue) }) else { return [intent] }
+        return Set(group.intents.compactMap(CommandIntent.init(rawValue:)))
+    }
+
+    /// Within `intent`'s contrast group, the first intent whose marking words were said; `intent`
+    /// itself when none were.
+    func resolveContrast(_ intent: CommandIntent, words: [String]) -> CommandIntent {
+        guard let group = file.contrasts?.first(where: { $0.intents.contains(intent.rawValue) }) else { return intent }
+        for name in group.intents {
+            for marker in group.words[name] ?? [] {
+                let markerWords = marker.split(separator: " ").map(String.init)
+                guard markerWords.count <= words.count else { continue }
+                for start in 0...(words.count - markerWords.count) where Array(words[start..<(start + markerWords.count)]) == markerWords {
+                    return CommandIntent(rawValue: name) ?? intent
+                }
+            }
+        }
+        return intent
+    }
+
     /// The words `text` is compared in (lower case, contractions expanded, politeness removed).
     func normalizedWords(_ text: String) -> [String] { normalizer.words(text) }
 
