@@ -57,4 +57,6 @@ public enum ControlSentence: String, CaseIterable, Sendable {
     case rateRange
     /// "That could not be changed: {reason}"
     case notChanged
+    /// "{plural} are announced first, so they are not ignored." (a prioritised category cannot be ignored)
+    case prioritisedStillAnnounced
 }

@@ -223,6 +223,9 @@ public struct CommandLanguage: Sendable {
         }
     }
 
+    /// Said when a question was answered no or too late: nothing was done.
+    public var cancelledSentence: String { understandingReply(.cancelled) }
+
     /// Detector categories as a selection, for sentences about them ("cars and buses").
     public func selection(of categories: [String]) -> CategorySelection {
         CategorySelection(categories: categories, singular: vocabulary.list(categories),

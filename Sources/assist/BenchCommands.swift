@@ -90,21 +90,16 @@ struct BenchCommands: ParsableCommand {
         let understanding = try CommandUnderstanding.load(language: language)
         guard let classifier = understanding.classifier else { return }
         let examples = classifier.leaveOneOut()
-        let others = try nonCommands.map { try classifier.rank($0) }
-        func split(_ ranking: [MeaningClassifier.Ranking]) -> (intent: CommandIntent, similarity: Float, margin: Float) {
-            let best = ranking[0]
-            let runnerUp = ranking.dropFirst().first { ExpectedCommand(intent: $0.intent).intent != best.intent
-                && !(Set([$0.intent, best.intent]) == Set([.scanNow, .describeAhead])) }
-            return (best.intent, best.similarity, best.similarity - (runnerUp?.similarity ?? 0))
-        }
-        let exampleScores = examples.map { ($0.intent, split($0.ranking)) }
-        let otherScores = others.map(split)
+        let others = try nonCommands.map { ($0, try classifier.rank($0)) }
+        let exampleScores = examples.map { ($0.intent, understanding.choose(from: $0.ranking, words: understanding.words($0.text))) }
+        let otherScores = others.map { understanding.choose(from: $0.1, words: understanding.words($0.0)) }
         print("act similarity, margin: examples right / wrong (leave-one-out, \(examples.count)), non-commands acted on (\(others.count))")
         for act in stride(from: Float(0.40), through: 0.80, by: 0.05) {
             for margin in [Float(0), 0.02, 0.04, 0.06, 0.08, 0.1] {
                 var right = 0, wrong = 0
                 for (intent, score) in exampleScores where score.similarity >= act && score.margin >= margin {
                     if ExpectedCommand(intent: intent).isMet(by: Command(score.intent)) { right += 1 } else { wrong += 1 }
+                    _ = score
                 }
                 let acted = otherScores.filter { $0.similarity >= act && $0.margin >= margin }.count
                 print(String(format: "%.2f, %.2f: %5.1f %% / %4.1f %%, %4.1f %%", act, margin,

@@ -60,12 +60,8 @@ public final class CommandUnderstanding: Sendable {
             // Without the model, the patterns alone (near misses are asked about, not acted on).
             return patternsOnly(interpretation, channel: channel)
         }
-        // Intents told apart by their marking words ("faster"/"slower") do not compete on similarity.
-        let group = language.contrastGroup(of: best.intent)
-        let runnerUp = ranking.dropFirst().first(where: {
-            ExpectedCommand.action(of: $0.intent) != ExpectedCommand.action(of: best.intent) && !group.contains($0.intent)
-        })
-        let margin = best.similarity - (runnerUp?.similarity ?? 0)
+        let choice = choose(from: ranking, words: words)
+        let margin = choice.margin
         // The patterns matched nearly and the meaning agrees: two independent readings.
         if case .understood(let matched) = interpretation, valueExact,
            ExpectedCommand.action(of: matched.intent) == ExpectedCommand.action(of: best.intent),
@@ -84,13 +80,15 @@ public final class CommandUnderstanding: Sendable {
             if let plural = language.vocabularyUndetectable(words) {
                 return .refuse(language.understandingReply(.cannotRecognise, ["plural": plural]))
             }
+            // The patterns matched with a slip ("where is my dgo"): offered as a question.
+            if case .understood(let command) = interpretation { return ask(command) }
             return .refuse(language.understandingReply(.notUnderstood))
         }
-        let intent = language.resolveContrast(best.intent, words: words)
+        let intent = choice.intent
         // A thing the model cannot see, and nothing it can: say so, whatever was asked about it
         // ("is there a curb ahead" is no question about obstacles it could answer).
         if let plural = language.vocabularyUndetectable(words), Self.asksAboutThings(intent),
-           case .missing = language.readSlotAnywhere(.categories, in: words) {
+           !language.namesDetectableCategory(words) {
             return .refuse(language.understandingReply(.cannotRecognise, ["plural": plural]))
         }
         var command: Command
@@ -118,6 +116,22 @@ public final class CommandUnderstanding: Sendable {
         let certain = best.similarity >= thresholds.certainSimilarity && margin >= thresholds.certainMargin
         return guarded(command, channel: channel, certainMeaning: certain)
     }
+
+    /// What the meaning says: the most similar intent (within its contrast group, the one whose
+    /// marking words were said), its similarity, and its margin over the most similar intent
+    /// that leads to another action outside the group.
+    public func choose(from ranking: [MeaningClassifier.Ranking], words: [String]) -> (intent: CommandIntent, similarity: Float, margin: Float) {
+        guard let best = ranking.first else { return (.help, 0, 0) }
+        // Intents told apart by their marking words ("faster"/"slower") do not compete on similarity.
+        let group = language.contrastGroup(of: best.intent)
+        let runnerUp = ranking.dropFirst().first(where: {
+            ExpectedCommand.action(of: $0.intent) != ExpectedCommand.action(of: best.intent) && !group.contains($0.intent)
+        })
+        return (language.resolveContrast(best.intent, words: words), best.similarity, best.similarity - (runnerUp?.similarity ?? 0))
+    }
+
+    /// The words a line is compared in.
+    public func words(_ text: String) -> [String] { language.normalizedWords(text) }
 
     /// Spoken commands that would hide things are confirmed unless both the recogniser and the
     /// meaning are sure; typed ones are exactly what was meant.
@@ -157,5 +171,10 @@ public final class CommandUnderstanding: Sendable {
 }
 
 extension CommandLanguage {
+    func namesDetectableCategory(_ words: [String]) -> Bool {
+        if case .value = readSlotAnywhere(.categories, in: words) { return true }
+        return false
+    }
+
     func vocabularyUndetectable(_ words: [String]) -> String? { vocabulary.undetectable(in: words) }
 }

@@ -18,6 +18,26 @@ extension CommandLanguage {
         return (entry.examples ?? []) + [entry.example]
     }
 
+    /// The examples and, up to `patternPhrases` of them, the concrete phrases the patterns allow
+    /// (slots filled with the file's example values): the language's own wording, described by
+    /// meaning as well.
+    func meaningExamples(for intent: CommandIntent, patternPhrases: Int) -> [String] {
+        var result = examplePhrasings(for: intent)
+        var added = 0
+        for phrase in phrases where phrase.intent == intent {
+            for elements in phrase.expansions where added < patternPhrases {
+                let text = elements.map { element -> String in
+                    switch element {
+                    case .word(let word): return word
+                    case .slot(let kind): return file.slotExamples[kind.rawValue] ?? kind.rawValue
+                    }
+                }.joined(separator: " ")
+                if !result.contains(text) { result.append(text); added += 1 }
+            }
+        }
+        return result
+    }
+
     /// Reads the value of `kind` from `words` wherever it stands.
     func readSlotAnywhere(_ kind: SlotKind, in words: [String]) -> SlotReading {
         switch kind {

@@ -29,7 +29,11 @@ final class CommandController: Sendable {
     /// once (at the moment of an `--at` line when rendering offline), not when the store's change
     /// notification arrives.
     private let settingsChanged: (@Sendable (Settings) -> Void)?
-    private let lock = Mutex(())
+    /// Understanding by meaning over the language's patterns; asks before what it is unsure of.
+    let understanding: CommandUnderstanding
+    /// The question awaiting yes or no, if any; guarded with the line being handled.
+    private let lock = Mutex(PendingConfirmation<ContinuousClock.Instant>())
+    private let now: @Sendable () -> ContinuousClock.Instant
 
     /// Where settings, history and usage live; nil when the user database cannot be opened.
     struct UserStorage: Sendable {
@@ -39,20 +43,45 @@ final class CommandController: Sendable {
     }
 
     init(language: CommandLanguage, session: SessionControls, storage: UserStorage?,
-         settingsChanged: (@Sendable (Settings) -> Void)? = nil) {
+         settingsChanged: (@Sendable (Settings) -> Void)? = nil,
+         understanding: CommandUnderstanding? = nil, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.language = language
+        // Without the sentence model only exact phrases act; anything else is asked about.
+        self.understanding = understanding ?? (try? CommandUnderstanding.load(language: language))
+            ?? CommandUnderstanding(language: language, classifier: nil)
+        self.now = now
         self.session = session
         self.storage = storage
         self.settingsChanged = settingsChanged
     }
 
-    func handle(_ line: String) -> ControlReply {
-        lock.withLock { _ in
-            let interpretation = language.interpret(line)
-            guard case .understood(let command) = interpretation else {
-                let sentence = language.reply(to: interpretation)
+    /// A typed or sent line (console, socket).
+    func handle(_ line: String) -> ControlReply { handle(line, channel: .typed) }
+
+    /// Handles one line: typed (console, socket: acted on at once when understood) or spoken
+    /// (what would hide things is asked about first). A yes or no answers an open question.
+    func handle(_ line: String, channel: InputChannel) -> ControlReply {
+        lock.withLock { question in
+            let command: Command
+            switch question.answer(line, at: now(), isYes: language.answer) {
+            case .confirmed(let confirmed):
+                command = confirmed
+            case .declined, .expired:
+                let sentence = language.cancelledSentence
                 session.send(.say(sentence))
-                return ControlReply(understood: false, intent: Self.intent(of: interpretation), reply: sentence)
+                return ControlReply(understood: false, intent: nil, reply: sentence)
+            case .notAnAnswer:
+                switch understanding.decide(line, channel: channel) {
+                case .act(let understood):
+                    command = understood
+                case .confirm(let sentence, let pending):
+                    question.ask(pending, at: now())
+                    session.send(.say(sentence))
+                    return ControlReply(understood: false, intent: pending.intent.rawValue, reply: sentence)
+                case .refuse(let sentence):
+                    session.send(.say(sentence))
+                    return ControlReply(understood: false, intent: nil, reply: sentence)
+                }
             }
             let outcome = carryOut(command)
             if !outcome.saidBySession { session.send(.say(outcome.sentence)) }
@@ -156,11 +185,14 @@ final class CommandController: Sendable {
             for write in changes.writes { try storage.settings.set(write.key, value: write.value) }
             if !changes.writes.isEmpty, let settingsChanged { settingsChanged(try storage.settings.current()) }
             var sentences: [String] = []
-            if changes.refusedHazards == nil || !changes.writes.isEmpty {
+            if (changes.refusedHazards == nil && changes.refusedPrioritised == nil) || !changes.writes.isEmpty {
                 sentences.append(language.confirmation(for: withoutRefused(command, changes), values: changes.values))
             }
             if let hazards = changes.refusedHazards {
                 sentences.append(language.sentence(.hazardStillAnnounced, ["plural": hazards.plural]))
+            }
+            if let prioritised = changes.refusedPrioritised {
+                sentences.append(language.sentence(.prioritisedStillAnnounced, ["plural": prioritised.plural]))
             }
             return Outcome(sentence: sentences.joined(separator: " "), accepted: !changes.writes.isEmpty)
         } catch let error as StorageError {
@@ -172,9 +204,10 @@ final class CommandController: Sendable {
 
     /// "Ignore chairs and cars": the confirmation names only the chairs, which were ignored.
     private func withoutRefused(_ command: Command, _ changes: SettingChanges) -> Command {
-        guard let refused = changes.refusedHazards, let named = command.categories else { return command }
+        let refused = (changes.refusedHazards?.categories ?? []) + (changes.refusedPrioritised?.categories ?? [])
+        guard !refused.isEmpty, let named = command.categories else { return command }
         var kept = command
-        kept.categories = language.selection(of: named.categories.filter { !refused.categories.contains($0) })
+        kept.categories = language.selection(of: named.categories.filter { !refused.contains($0) })
         return kept
     }
 
@@ -199,13 +232,5 @@ final class CommandController: Sendable {
 
     private func unavailable(_ error: (any Error)?) -> String {
         language.sentence(.settingsUnavailable, ["reason": error.map(userMessage(for:)) ?? "the user database could not be opened."])
-    }
-
-    private static func intent(of interpretation: Interpretation) -> String? {
-        switch interpretation {
-        case .understood(let command): return command.intent.rawValue
-        case .unknownValue(let intent, _, _): return intent.rawValue
-        case .unclear, .notUnderstood: return nil
-        }
     }
 }

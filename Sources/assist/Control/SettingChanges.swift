@@ -16,6 +16,8 @@ struct SettingChanges {
     var values: [String: String] = [:]
     /// Categories the command named that it must leave alone, and why (hazards asked to be ignored).
     var refusedHazards: CategorySelection?
+    /// Prioritised categories asked to be ignored: refused as the settings store refuses them.
+    var refusedPrioritised: CategorySelection?
 
     /// Steps: 10 % of volume and 25 words a minute are each just noticeable, so a few steps
     /// reach any level without overshooting.
@@ -39,12 +41,14 @@ struct SettingChanges {
             result.write("detection.prioritisedCategories", categories: adding(named, to: detection.prioritisedCategories))
         case .ignore:
             let hazards = Set(detection.hazards.map(\.category))
-            let ignorable = named.filter { !hazards.contains($0) }
+            // The same protection as `settings set`: a prioritised category is not ignored.
+            let prioritised = Set(detection.prioritisedCategories).subtracting(hazards)
+            let ignorable = named.filter { !hazards.contains($0) && !prioritised.contains($0) }
             let refused = named.filter(hazards.contains)
             if !refused.isEmpty { result.refusedHazards = language.selection(of: refused) }
+            let refusedPrioritised = named.filter(prioritised.contains)
+            if !refusedPrioritised.isEmpty { result.refusedPrioritised = language.selection(of: refusedPrioritised) }
             guard !ignorable.isEmpty else { return result }
-            result.write("detection.prioritisedCategories", categories: detection.prioritisedCategories.filter { !ignorable.contains($0) },
-                         unlessEqualTo: detection.prioritisedCategories)
             result.write("detection.ignoredCategories", categories: adding(ignorable, to: detection.ignoredCategories))
         case .stopIgnoring:
             result.write("detection.ignoredCategories", categories: detection.ignoredCategories.filter { !named.contains($0) })

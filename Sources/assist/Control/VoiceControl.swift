@@ -50,7 +50,9 @@ enum VoiceControl {
                 try listener.listen(to: source) { event in
                     switch event {
                     case .heard(let heard):
-                        _ = controller.handle(heard.text)
+                        // The grammar decoder has said wrong commands at confidence 1.00, so no
+                        // recognition counts as certain: what would hide things is asked about.
+                        _ = controller.handle(heard.text, channel: .spoken(certain: false))
                     case .unclear:
                         session.send(.say(CommandListener<Interpretation>.pleaseRepeat))
                     case .tooNoisy(let utterance):
