@@ -89,6 +89,10 @@ struct CtlTests {
         let onDemand = try see.ctl("switch", "to", "on", "demand")
         #expect(onDemand.status == 0)
         #expect(onDemand.standardOutput == "On-demand scanning. Say scan now.\n")
+        // People are prioritised by default, and a prioritised category is not ignored (by
+        // command as in settings), so they stop being prioritised first.
+        #expect(try see.ctl("ignore people").standardOutput.hasPrefix("People are announced first, so they are not ignored."))
+        #expect(try AssistBinary.run(["settings", "set", "detection.prioritisedCategories", "none"], environment: see.environment).status == 0)
         let ignore = try see.ctl("ignore people")
         #expect(ignore.standardOutput == "People will no longer be announced.\n")
         Thread.sleep(forTimeInterval: 1)  // the session reads stored settings every 200 ms
@@ -101,7 +105,7 @@ struct CtlTests {
         #expect(try see.ctl("scan now").status == 0)
         #expect(see.wait(seconds: 20) { see.output.contains("No object detected.") }, "nothing is as certain as 95 %: \(see.output)")
 
-        let unclear = try see.ctl("scan know please now")
+        let unclear = try see.ctl("banana telephone umbrella sky")
         #expect(unclear.status == 1)
         #expect(unclear.standardOutput.hasPrefix("Sorry, I didn't understand."))
         #expect(try see.ctl("exit").standardOutput == "Goodbye.\n")

@@ -82,6 +82,8 @@ public final class CommandUnderstanding: Sendable {
             }
             // The patterns matched with a slip ("where is my dgo"): offered as a question.
             if case .understood(let command) = interpretation { return ask(command) }
+            // The patterns matched all but a value nothing can be made of ("find a unicorn").
+            if case .unknownValue = interpretation { return .refuse(language.reply(to: interpretation)) }
             return .refuse(language.understandingReply(.notUnderstood))
         }
         let intent = choice.intent
