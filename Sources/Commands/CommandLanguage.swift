@@ -196,7 +196,11 @@ public struct CommandLanguage: Sendable {
             filled["percent"] = Self.format((number * 100).rounded())
         }
         if let language = command.language { filled["language"] = language.name }
-        return Self.sentence(template, filled)
+        let sentence = Self.sentence(template, filled)
+        // A value only the session knows ({volume}, {rate}, {report}) was not given: say what was
+        // understood rather than a template ("Increase volume.").
+        guard sentence.contains("{") else { return sentence }
+        return Self.sentence(spokenPhrase(for: command), [:]) + "."
     }
 
     /// The answer to anything that was not understood as a command.

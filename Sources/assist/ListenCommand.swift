@@ -60,8 +60,10 @@ struct Listen: ParsableCommand {
             FileHandle.standardError.write(Data("Words that cannot be recognised (no pronunciation): \(recognizer.pronunciationCheck.missingWords.joined(separator: ", ")).\n".utf8))
         }
         let trigger: ListeningTrigger = pushToTalk ? .pushToTalk : wakePhrase.map { .wakePhrase($0) } ?? .always
-        let listener = CommandListener<Interpretation>(recognizer: recognizer, trigger: trigger, tuning: tuning,
-                                                       understand: { language.interpret($0) })
+        // Meaning as in a live session, for speech: what would hide things is asked about.
+        let understanding = (try? CommandUnderstanding.load(language: language)) ?? CommandUnderstanding(language: language, classifier: nil)
+        let listener = CommandListener<CommandDecision>(recognizer: recognizer, trigger: trigger, tuning: tuning,
+                                                        understand: { understanding.decide($0, channel: .spoken(certain: false)) })
         let source: SpeechAudioSource
         if let file {
             source = try AudioFileSpeechSource(url: URL(fileURLWithPath: file))
@@ -73,7 +75,9 @@ struct Listen: ParsableCommand {
             }
             if pushToTalk { PushToTalkKey.start(listener.talkButton) }
         }
-        try listener.listen(to: source) { event in print(ListenOutput(event, language: language).line(json: json)) }
+        try listener.listen(to: source) { event in
+            print(ListenOutput(event, language: language, wakePhrase: wakePhrase).line(json: json))
+        }
     }
 }
 
@@ -128,20 +132,27 @@ struct ListenOutput: Encodable {
                   signalToNoiseDecibels: utterance.signalToNoiseDecibels)
     }
 
-    init(_ event: ListenerEvent<Interpretation>, language: CommandLanguage) {
+    init(_ event: ListenerEvent<CommandDecision>, language: CommandLanguage, wakePhrase: String? = nil) {
         switch event {
         case .heard(let heard):
-            let interpretation = heard.meaning ?? .notUnderstood
-            self.init(event: "heard", text: heard.text, intent: interpretation.command?.intent.rawValue,
-                      command: interpretation.command?.description, reply: language.reply(to: interpretation),
+            let decision = heard.meaning ?? .refuse(language.reply(to: .notUnderstood))
+            let command: Command?
+            let reply: String
+            switch decision {
+            case .act(let understood): command = understood; reply = language.confirmation(for: understood)
+            case .confirm(let question, let pending): command = pending; reply = question
+            case .refuse(let sentence): command = nil; reply = sentence
+            }
+            self.init(event: decision.command == nil ? (command == nil ? "refused" : "asked") : "heard", text: heard.text,
+                      intent: command?.intent.rawValue, command: command?.description, reply: reply,
                       confidence: heard.confidence, latencyMilliseconds: heard.latencyMilliseconds,
                       signalToNoiseDecibels: heard.signalToNoiseDecibels)
         case .unclear(let utterance):
-            self.init(refused: utterance, event: "unclear", reply: CommandListener<Interpretation>.pleaseRepeat)
+            self.init(refused: utterance, event: "unclear", reply: CommandListener<CommandDecision>.pleaseRepeat)
         case .tooNoisy(let utterance):
-            self.init(refused: utterance, event: "tooNoisy", reply: CommandListener<Interpretation>.tooNoisy)
+            self.init(refused: utterance, event: "tooNoisy", reply: CommandListener<CommandDecision>.tooNoisy)
         case .awake:
-            self.init(event: "awake", reply: "")
+            self.init(event: "awake", text: wakePhrase, reply: "")
         }
     }
 
@@ -152,15 +163,16 @@ struct ListenOutput: Encodable {
             return (try? String(decoding: encoder.encode(self), as: UTF8.self)) ?? "{}"
         }
         switch event {
-        case "heard":
-            return "Heard “\(text ?? "")” → \(command ?? "no command") (confidence \(String(format: "%.2f", confidence ?? 0)), \(Int(latencyMilliseconds ?? 0)) ms): \(reply)"
+        case "heard", "asked", "refused":
+            let outcome = event == "heard" ? command ?? "no command" : event == "asked" ? "asks first: \(command ?? "")" : "nothing done"
+            return "Heard “\(text ?? "")” → \(outcome) (confidence \(String(format: "%.2f", confidence ?? 0)), \(Int(latencyMilliseconds ?? 0)) ms): \(reply)"
         case "unclear":
             return "Unclear (“\(text ?? "")”, confidence \(String(format: "%.2f", confidence ?? 0))): \(reply)"
         case "tooNoisy":
             let level = signalToNoiseDecibels.map { String(format: "%.1f dB", $0) } ?? "no louder"
-            return "Too noisy (speech \(level) above the background): \(reply)"
+            return "Too noisy (speech \(level) above the background; heard “\(text ?? "")”): \(reply)"
         default:
-            return "Awake: say a command."
+            return "Heard the wake phrase “\(text ?? "")”: say a command."
         }
     }
 }

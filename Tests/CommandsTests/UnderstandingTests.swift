@@ -119,3 +119,18 @@ struct ConfirmationTests {
         #expect(question.pending == nil)
     }
 }
+
+@Suite("Replies never show a template's placeholders")
+struct FilledReplyTests {
+    @Test("a confirmation whose value only the session knows says what was understood instead",
+          arguments: [CommandIntent.speakFaster, .volumeUp, .help, .recentDetections, .changeSpeechSpeed])
+    func noPlaceholders(_ intent: CommandIntent) {
+        let sentence = english.confirmation(for: Command(intent))
+        #expect(!sentence.contains("{") && !sentence.isEmpty, "\(sentence)")
+    }
+
+    @Test("given the value, the template is filled")
+    func filled() {
+        #expect(english.confirmation(for: Command(.speakFaster), values: ["rate": "200"]) == "Faster: 200 words per minute.")
+    }
+}
