@@ -87,8 +87,8 @@ let package = Package(
                 resources: [.copy("Templates")]),
         // The command language: intents and slots from typed or recognised text, one data file per language.
         .target(name: "Commands", dependencies: ["AssistCore", "Inference"], resources: [.copy("Languages")]),
-        // Speech recognition of commands (pocketsphinx, grammar from the command language).
-        .target(name: "VoiceInput", dependencies: ["AssistCore", "Media", "Commands", "CPocketSphinx"]),
+        // Speech recognition of commands (pocketsphinx, grammar from the command language), and media keys (evdev).
+        .target(name: "VoiceInput", dependencies: ["AssistCore", "Media", "Commands", "CPocketSphinx", "CLinuxInput"]),
 
         .executableTarget(name: "assist", dependencies: [
             "AssistCore", "Media", "Perception", "Guidance", "Speech", "Hearing", "Evaluation", "Storage", "Prescription",

@@ -46,7 +46,7 @@ public final class CommandListener<Meaning: Sendable> {
     public static var pleaseRepeat: String { "Please repeat." }
     /// The sentence for speech drowned by the background: why, and what to do instead.
     public static var tooNoisy: String {
-        "It is too noisy for me to understand you. Please repeat closer to the microphone, or type the command."
+        "It is too noisy for me to understand you. Please repeat closer to the microphone, type the command, or use the headset keys: play to scan, next to explore, previous to repeat."
     }
 
     public let recognizer: CommandRecognizer
