@@ -19,10 +19,20 @@ struct VoiceOptions: ParsableArguments, Sendable {
     @Option(help: "With --listen: part of the microphone's name (see assist devices).")
     var microphone: String?
 
+    @Option(help: ArgumentHelp("Take commands from a headset's or keyboard's media keys on this evdev device (or a recording of its events): play/pause scans, next explores, previous repeats, holding play/pause silences.", valueName: "device"))
+    var keys: String?
+
+    @Option(help: ArgumentHelp("With --keys: what each key does, e.g. \"playPause=scanNow, next=exploreScene, previous=repeatLast, long playPause=stopTalking\".", valueName: "mapping"))
+    var keyMap: String?
+
     var isWanted: Bool { listen || listenFile != nil }
+
+    var mediaKeyMap: MediaKeyMap { (try? keyMap.map { try MediaKeyMap(setting: $0) }) ?? .standard }
 
     func validate() throws {
         if listen && listenFile != nil { throw ValidationError("Use either --listen (the microphone) or --listen-file, not both.") }
+        if let keyMap { do { _ = try MediaKeyMap(setting: keyMap) } catch { throw ValidationError(error.userMessage) } }
+        if keyMap != nil && keys == nil { throw ValidationError("--key-map goes with --keys.") }
         if !isWanted && (wakePhrase != nil || microphone != nil) {
             throw ValidationError("--wake-phrase and --microphone go with --listen.")
         }
@@ -35,6 +45,7 @@ struct VoiceOptions: ParsableArguments, Sendable {
 /// session says why and how to give commands instead.
 enum VoiceControl {
     static func start(_ options: VoiceOptions, controller: CommandController, session: SessionControls) {
+        if let device = options.keys { MediaKeyControl.start(device: device, map: options.mediaKeyMap, session: session) }
         guard options.isWanted else { return }
         let thread = Thread {
             do {
