@@ -15,6 +15,8 @@ public enum CommandIntent: String, CaseIterable, Sendable, Codable {
     case enableHaptics, disableHaptics, enableBatterySaver, disableBatterySaver
     // Reports.
     case recentDetections, usageStats, help, tutorial, listCategories
+    // Reading and looking closely (understood; carried out once the reading pipeline exists).
+    case readText, readPage, describeColour, checkLight, countFaces
 
     /// The slot a phrase of this intent must fill, if any: a phrase file cannot give `find`
     /// a number, and the matcher refuses a phrase whose slot does not fit.

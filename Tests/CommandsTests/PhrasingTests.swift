@@ -138,6 +138,21 @@ struct PhrasingTests {
         ("what can you detect", Expected(.listCategories)),
         ("What objects do you know?", Expected(.listCategories)),
         ("list categories", Expected(.listCategories)),
+        ("read the text", Expected(.readText)),
+        ("Read this to me", Expected(.readText)),
+        ("what does the sign say", Expected(.readText)),
+        ("read the page", Expected(.readPage)),
+        ("read the whole document", Expected(.readPage)),
+        ("read the letter", Expected(.readPage)),
+        ("What colour is this?", Expected(.describeColour)),
+        ("which color", Expected(.describeColour)),
+        ("tell me the colour", Expected(.describeColour)),
+        ("is the light on", Expected(.checkLight)),
+        ("are the lights off", Expected(.checkLight)),
+        ("is it dark in here", Expected(.checkLight)),
+        ("how many faces", Expected(.countFaces)),
+        ("how many people are there", Expected(.countFaces)),
+        ("count the faces", Expected(.countFaces)),
     ]
 
     @Test("every command is understood in each of its phrasings, with the right slot", arguments: cases)
