@@ -8,6 +8,9 @@ public enum DecoderSearch: Sendable, Equatable {
     case grammar(jsgf: String)
     /// An n-gram language model file (e.g. the model's en-us.lm.bin): any English sentence.
     case languageModel(URL)
+    /// One key phrase spotted in continuous audio (pocketsphinx's keyphrase search); every
+    /// word must have a pronunciation. Its threshold is `-kws_threshold` (DecoderTuning.extraArguments).
+    case keyphrase(String)
 }
 
 /// How the decoder listens: the voice-activity detector's timing, in 10 ms frames (pocketsphinx's own unit).
@@ -152,6 +155,10 @@ public final class PocketSphinxDecoder {
             guard ps_set_jsgf_string(decoder, searchName, jsgf) == 0 else {
                 throw PocketSphinxError.grammarRejected(reason: "it is not valid JSGF or uses a word without a pronunciation")
             }
+        case .keyphrase(let phrase):
+            guard ps_set_keyphrase(decoder, searchName, phrase) == 0 else {
+                throw PocketSphinxError.grammarRejected(reason: "the key phrase \"\(phrase)\" uses a word without a pronunciation")
+            }
         case .languageModel(let url):
             guard FileManager.default.fileExists(atPath: url.path),
                   ps_set_lm_file(decoder, searchName, url.path) == 0 else {
@@ -193,6 +200,16 @@ public final class PocketSphinxDecoder {
 
     /// Whether the voice-activity detector hears speech in the audio pushed so far.
     public var isInSpeech: Bool { utteranceOpen && ps_get_in_speech(decoder) != 0 }
+
+    /// The words recognised so far in the open utterance (for keyphrase spotting, the key
+    /// phrase as soon as it is heard); nil when none yet.
+    public var partialText: String? {
+        guard utteranceOpen else { return nil }
+        var score: Int32 = 0
+        guard let raw = ps_get_hyp(decoder, &score) else { return nil }
+        let text = String(cString: raw).split(separator: " ").joined(separator: " ").lowercased()
+        return text.isEmpty ? nil : text
+    }
 
     /// Ends the open utterance and returns the best hypothesis (nil when nothing was recognised).
     public func endUtterance() throws -> DecoderHypothesis? {
