@@ -1,0 +1,100 @@
+import ArgumentParser
+import AssistCore
+import Foundation
+import VoiceInput
+
+struct Wake: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wake",
+        abstract: "Listens for \"Assistive Vision\" and then starts guidance: a small always-on listener that keeps no camera open.",
+        discussion: """
+        Only the wake phrase is listened for (pocketsphinx keyphrase search, offline). When it is heard, \
+        "Assistive Vision activated." is printed and guidance starts (by default assist see camera --listen); \
+        when guidance ends, listening resumes. Only one wake listener runs per user: a second refuses to \
+        start and says which process is listening. To start it with the desktop session, install \
+        scripts/assist-wake.service as a systemd user service.
+
+        Examples:
+          assist wake
+          assist wake --file recording.wav --print-only
+        """)
+
+    @Option(help: ArgumentHelp("Listen to this recording instead of the microphone.", valueName: "audio"))
+    var file: String?
+
+    @Option(help: "Part of the microphone's name (see assist devices).")
+    var microphone: String?
+
+    @Option(help: ArgumentHelp("What to start when woken: assist's own arguments.", valueName: "arguments"))
+    var then: String = "see camera --listen"
+
+    @Flag(help: "Only print when the phrase is heard; start nothing.")
+    var printOnly = false
+
+    @Option(help: "Keyphrase threshold as a power of ten (pocketsphinx's -kws_threshold; lower wakes more readily).")
+    var threshold: Int = -20
+
+    /// "Another wake listener is running": a state of the system, not bad usage.
+    static let alreadyRunningStatus: Int32 = 75
+
+    func validate() throws {
+        if file != nil, microphone != nil { throw ValidationError("--microphone and --file cannot be used together.") }
+        guard (-60 ... -1).contains(threshold) else { throw ValidationError("--threshold must be from -60 to -1.") }
+    }
+
+    func run() throws {
+        let lock = try WakeLock.acquire()
+        defer { lock.release() }
+        let spotter: WakePhraseSpotter
+        do { spotter = try WakePhraseSpotter(thresholdExponent: threshold) } catch {
+            throw CommandFailure("The wake listener cannot start: \(userMessage(for: error))")
+        }
+        let source: SpeechAudioSource = try file.map { try AudioFileSpeechSource(url: URL(fileURLWithPath: $0)) }
+            ?? MicrophoneSpeechSource(deviceName: microphone)
+        if file == nil { FileHandle.standardError.write(Data("Listening for “Assistive Vision”. Ctrl-C stops.\n".utf8)) }
+        try spotter.listen(to: source) { seconds in
+            // Written at once (not buffered), so whoever reads the output hears of it now.
+            FileHandle.standardOutput.write(Data(String(format: "[%.1f s] Assistive Vision activated.\n", seconds).utf8))
+            guard !printOnly else { return true }
+            let guidance = Process()
+            guidance.executableURL = Bundle.main.executableURL
+            guidance.arguments = then.split(separator: " ").map(String.init)
+            do {
+                try guidance.run()
+                guidance.waitUntilExit()
+            } catch {
+                FileHandle.standardError.write(Data("Guidance could not start: \(error.localizedDescription)\n".utf8))
+            }
+            return true
+        }
+    }
+}
+
+/// One wake listener per user: an exclusive lock on a file in the user's runtime folder, held
+/// while listening and released by the system if the process dies.
+struct WakeLock {
+    let descriptor: Int32
+
+    static func acquire() throws -> WakeLock {
+        let folder = ControlSocketLocation.folder()
+        try? ControlSocketLocation.prepareFolder(folder)
+        let path = folder.appendingPathComponent("wake.lock").path
+        let descriptor = open(path, O_RDWR | O_CREAT, 0o600)
+        guard descriptor >= 0 else { throw CommandFailure("The wake listener cannot create its lock file \(path).") }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let owner = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+            close(descriptor)
+            throw CommandFailure("Assistive Vision is already listening for its wake phrase (process \(owner)); only one listener runs at a time.",
+                                 exitCode: Wake.alreadyRunningStatus)
+        }
+        ftruncate(descriptor, 0)
+        let pid = "\(getpid())\n"
+        _ = pid.withCString { write(descriptor, $0, strlen($0)) }
+        return WakeLock(descriptor: descriptor)
+    }
+
+    func release() {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+}
