@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "Storage", targets: ["Storage"]),
         .library(name: "Prescription", targets: ["Prescription"]),
         .library(name: "LiveGuidance", targets: ["LiveGuidance"]),
+        .library(name: "LiveHearing", targets: ["LiveHearing"]),
         .library(name: "Commands", targets: ["Commands"]),
         .library(name: "VoiceInput", targets: ["VoiceInput"]),
     ],
@@ -87,9 +88,11 @@ let package = Package(
         // Speech recognition of commands (pocketsphinx, grammar from the command language).
         .target(name: "VoiceInput", dependencies: ["AssistCore", "Media", "Commands", "CPocketSphinx"]),
 
+        // The live hearing session's rules: typed commands, what is said, a prescription expiring, on an injected clock.
+        .target(name: "LiveHearing", dependencies: ["AssistCore", "Hearing", "Prescription", "Speech"]),
         .executableTarget(name: "assist", dependencies: [
             "AssistCore", "Media", "Perception", "Guidance", "Speech", "Hearing", "Evaluation", "Storage", "Prescription",
-            "LiveGuidance", "Commands", "VoiceInput",
+            "LiveGuidance", "Commands", "VoiceInput", "LiveHearing",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -104,6 +107,7 @@ let package = Package(
         .testTarget(name: "PrescriptionTests", dependencies: ["Prescription", "Hearing", "Media", "AssistCore"]),
         .testTarget(name: "AssistCommandTests", dependencies: ["AssistCore"]),
         .testTarget(name: "LiveGuidanceTests", dependencies: ["LiveGuidance", "Guidance", "Perception", "Speech", "Media"]),
+        .testTarget(name: "LiveHearingTests", dependencies: ["LiveHearing", "Hearing", "Prescription", "Speech"]),
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "AssistCore"]),
         .testTarget(name: "VoiceInputTests", dependencies: ["VoiceInput", "Commands", "Media", "AssistCore"]),
     ]

@@ -2,6 +2,7 @@ import ArgumentParser
 import AssistCore
 import Foundation
 import Hearing
+import LiveHearing
 import Media
 
 /// `assist hear`: the hearing assistant. Processing a file (or live sound) is the default
@@ -109,12 +110,20 @@ struct HearProcess: AsyncParsableCommand {
     @Flag(help: "Live: list the audio devices and exit.")
     var listDevices = false
 
+    @Option(help: "Live: stop by itself after this many seconds (0.1 to 86400).")
+    var duration: Double?
+
+    @Flag(help: "Live: print a JSON summary at the end (devices, rate, blocks, dropouts, peaks, latency); messages go to stderr.")
+    var json = false
+
     func validate() throws {
         if live || listDevices {
             guard input == nil else { throw ValidationError("Give either an input file or --live, not both.") }
             guard [44_100.0, 48_000].contains(sampleRate) else { throw ValidationError("Live sound runs at 44100 or 48000 Hz.") }
+            if let duration, !(0.1...86_400).contains(duration) { throw ValidationError("--duration must be 0.1 to 86400 seconds.") }
         } else {
             guard input != nil else { throw ValidationError("Give an input audio file, or --live for live sound.") }
+            guard duration == nil, !json else { throw ValidationError("--duration and --json go with --live.") }
             guard output != nil else { throw ValidationError("Give the output file with -o OUT.wav.") }
         }
     }
@@ -122,15 +131,22 @@ struct HearProcess: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             if listDevices { try LiveHearing.listDevices(); return }
-            var (settings, hearing) = try fitting.fitted()
+            let fitted = try fitting.fitted()
+            var settings = fitted.settings
             settings.volumeSteps = volume
             if live {
-                // The gentle ramp-in is for the first start after a new prescription only.
-                let history = PrescriptionHistory(directory: UserDirectories.data().appendingPathComponent("hearing"))
-                settings.startupRampSeconds = history.startupRampSeconds(for: settings.prescription)
-                try LiveHearing(settings: settings, prescribed: hearing, inputDevice: inputDevice, outputDevice: outputDevice,
-                                sampleRate: sampleRate, bufferSize: bufferSize, monitorFile: monitor).run {
-                    try? history.record(settings.prescription)
+                // The gentle ramp-in is for the first start after a new prescription only; which
+                // fitting last started is kept sealed in the patient store. An audiogram file
+                // (no store) always ramps in.
+                settings.startupRampSeconds = fitted.store?.startupRampSeconds(for: settings.prescription) ?? 2
+                // Thresholds can be changed while listening only where the store holds a valid
+                // debug prescription (checked at the first change).
+                let debugging = fitted.debugging
+                    ?? fitted.store.map { LiveDebugging(mode: nil, store: $0, signed: fitted.hearing, initialChanges: []) }
+                try LiveHearing(settings: settings, prescribed: fitted.hearing, debugging: debugging,
+                                inputDevice: inputDevice, outputDevice: outputDevice, sampleRate: sampleRate,
+                                bufferSize: bufferSize, monitorFile: monitor, durationSeconds: duration, json: json).run {
+                    try? fitted.store?.recordStarted(settings.prescription)
                 }
             } else {
                 // A file is processed as the fitting sounds, without the live start-up ramp.
@@ -186,6 +202,11 @@ struct HearProcess: AsyncParsableCommand {
         writer.close()
         if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
         if done == 0 { throw AudioFileError.empty(path: inputURL.path) }
+        let damaged = processor.monitors.damagedInputSamples
+        if damaged > 0 {
+            FileHandle.standardError.write(Data(("\(damaged) \(damaged == 1 ? "sample" : "samples") of \(inputURL.path) "
+                + "\(damaged == 1 ? "was" : "were") damaged (not a number, or far beyond full scale) and played as silence.\n").utf8))
+        }
         if let monitor {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

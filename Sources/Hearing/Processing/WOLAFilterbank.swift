@@ -61,20 +61,24 @@ final class WOLAFilterbank {
 
     deinit { release() }
 
-    /// Takes `hopSize` new samples (read with `stride`) and leaves their frame's spectrum in `spectrum`.
+    /// Takes `hopSize` new samples (read with `stride`) and leaves their frame's spectrum in
+    /// `spectrum`. Each sample passes the `InputGuard` first; returns how many were damaged.
     @inline(__always)
-    func analyse(_ input: UnsafePointer<Float>, stride: Int) {
+    @discardableResult
+    func analyse(_ input: UnsafePointer<Float>, stride: Int) -> Int {
         let n = fftSize, r = hopSize
         let h = history.baseAddress!
         h.update(from: h + r, count: n - r)
+        var damaged = 0
         for i in 0..<r {
-            // A corrupt sample (NaN, ±∞) would poison every later frame; it enters as silence.
-            let x = input[i * stride]
-            h[n - r + i] = x.isFinite ? x : 0
+            let admitted = InputGuard.admit(input[i * stride])
+            h[n - r + i] = admitted.sample
+            if admitted.damaged { damaged += 1 }
         }
         let f = frame.baseAddress!, w = window.baseAddress!
         for i in 0..<n { f[i] = h[i] * w[i] }
         fft!.forward(f, spectrum.baseAddress!)
+        return damaged
     }
 
     /// Inverse-transforms `spectrum`, overlap-adds, and writes the `hopSize` finished samples.
