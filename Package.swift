@@ -42,6 +42,8 @@ let package = Package(
         // No pkgConfig: its .pc adds -pthread, which SwiftPM prohibits; the module map links it.
         .systemLibrary(name: "CPortAudio", path: "Sources/C/CPortAudio",
                        providers: [.apt(["portaudio19-dev"])]),
+        // JACK directly (not through PortAudio, which cannot let go of a stream whose server stopped).
+        .systemLibrary(name: "CJack", path: "Sources/C/CJack", providers: [.apt(["libjack-jackd2-dev"])]),
         // Linux evdev force feedback (linux/input.h, from the kernel headers): vibration.
         .systemLibrary(name: "CLinuxInput", path: "Sources/C/CLinuxInput"),
         .systemLibrary(name: "CZBar", path: "Sources/C/CZBar", pkgConfig: "zbar",
@@ -54,7 +56,7 @@ let package = Package(
         // Shared by both assistants: errors, frames, settings locations, clocks.
         .target(name: "AssistCore"),
         // Input: images, depth images, video (FFmpeg) and audio files (libsndfile).
-        .target(name: "Media", dependencies: ["AssistCore", "CFFmpeg", "CSndFile", "CPortAudio"]),
+        .target(name: "Media", dependencies: ["AssistCore", "CFFmpeg", "CSndFile", "CPortAudio", "CJack"]),
         // Detection, depth and geometry: OpenVINO wrapper, YOLO detector, direction and distance.
         .target(name: "Perception", dependencies: ["AssistCore", "COpenVINO"],
                 resources: [.copy("Geometry/object-sizes.json")]),

@@ -65,6 +65,39 @@ final class LiveSharedState: Sendable {
     var announcements: [String] { said.withLock { $0 } }
 }
 
+/// What the live loop needs of a running duplex stream, through JACK or PortAudio.
+protocol LiveSoundStream: AnyObject {
+    var isActive: Bool { get }
+    var callbackCount: Int { get }
+    var dropoutCount: Int { get }
+    var inputLatencySeconds: Double { get }
+    var outputLatencySeconds: Double { get }
+    func stop()
+}
+
+extension AudioDuplexStream: LiveSoundStream {}
+
+extension JackDuplexStream: LiveSoundStream {
+    func stop() { close() }
+}
+
+/// Ends a stream that lost its device on a thread of its own (stopping it, then ending its
+/// PortAudio session), so the supervising loop keeps running while PortAudio waits.
+final class StreamRelease: Sendable {
+    private let done = Atomic<Bool>(false)
+
+    init(_ stream: any LiveSoundStream) {
+        nonisolated(unsafe) var ending: (any LiveSoundStream)? = stream
+        Thread { [self] in
+            ending?.stop()
+            ending = nil
+            done.store(true, ordering: .releasing)
+        }.start()
+    }
+
+    var isDone: Bool { done.load(ordering: .acquiring) }
+}
+
 /// Live mode: microphone → hearing chain → headphones through PortAudio (JACK, ALSA or
 /// PipeWire), with keyboard controls on standard input (one command per line). Announcements
 /// are said in the ear through the chain's own output (`AnnouncementMixer`) and printed. When
@@ -100,43 +133,57 @@ struct LiveHearing {
         if json { FileHandle.standardError.write(Data((line + "\n").utf8)) } else { print(line) }
     }
 
-    /// One running stream: a PortAudio session and its devices.
+    /// One running stream: through JACK directly, or a PortAudio session with its devices.
     private struct Connection {
-        let audio: AudioDuplexStream
-        let input: AudioDevice
-        let output: AudioDevice
+        let stream: any LiveSoundStream
+        let hostAPI: String
+        let inputName: String
+        let outputName: String
     }
 
-    private func connect(_ process: @escaping AudioDuplexStream.Process) throws -> Connection {
+    /// JACK directly when a JACK server runs and no device was named; PortAudio otherwise
+    /// (ALSA, PipeWire, or a JACK device named by hand).
+    private var jackFormat: (sampleRate: Double, blockFrames: Int)? { JackDuplexStream.serverFormat() }
+
+    private func connect(inputChannels: Int, _ process: @escaping AudioDuplexStream.Process) throws -> Connection {
+        if inputDevice == nil && outputDevice == nil, let jack = try? JackDuplexStream(inputChannels: inputChannels, process: process) {
+            return Connection(stream: jack, hostAPI: "JACK", inputName: jack.captureName, outputName: jack.playbackName)
+        }
         let audio = try AudioDuplexStream()
         let input = try audio.device(named: inputDevice, forInput: true)
         let output = try audio.device(named: outputDevice, forInput: false)
         _ = try audio.start(input: input, output: output, sampleRate: sampleRate, framesPerBuffer: bufferSize, process: process)
-        return Connection(audio: audio, input: input, output: output)
+        return Connection(stream: audio, hostAPI: output.hostAPI, inputName: input.name, outputName: output.name)
     }
 
     /// `onStarted` runs once the sound is flowing.
     func run(onStarted: () -> Void) throws {
         // The input channel count is fixed by the first device found; a device that comes back
         // is opened the same way.
-        // The probe's PortAudio session ends before the stream's starts, so that after a loss
-        // ending the stream's session really ends PortAudio and a new one sees the device again.
-        let (firstInput, firstOutput) = try { () throws -> (AudioDevice, AudioDevice) in
-            let probe = try AudioDuplexStream()
-            return (try probe.device(named: inputDevice, forInput: true), try probe.device(named: outputDevice, forInput: false))
-        }()
-        for device in [firstInput, firstOutput] where device.isProbablyBluetooth {
-            FileHandle.standardError.write(Data(("Warning: \(device.name) looks like a Bluetooth device; Bluetooth adds 100–200 ms of delay, "
-                + "well over the 50 ms a hearing aid may add, so speech and lip movements will drift apart. Use a wired headset.\n").utf8))
+        // The format is fixed once: a running JACK server's own rate and period, or what was asked
+        // of PortAudio (whose probe session ends before the stream's starts, so that after a loss
+        // ending the stream's session really ends PortAudio and a new one sees the device again).
+        var rate = sampleRate, block = bufferSize, inputChannels = 2
+        if let jack = jackFormat, inputDevice == nil, outputDevice == nil {
+            (rate, block) = jack
+        } else {
+            let (firstInput, firstOutput) = try { () throws -> (AudioDevice, AudioDevice) in
+                let probe = try AudioDuplexStream()
+                return (try probe.device(named: inputDevice, forInput: true), try probe.device(named: outputDevice, forInput: false))
+            }()
+            for device in [firstInput, firstOutput] where device.isProbablyBluetooth {
+                FileHandle.standardError.write(Data(("Warning: \(device.name) looks like a Bluetooth device; Bluetooth adds 100–200 ms of delay, "
+                    + "well over the 50 ms a hearing aid may add, so speech and lip movements will drift apart. Use a wired headset.\n").utf8))
+            }
+            inputChannels = min(2, firstInput.inputChannels)
         }
-        let inputChannels = min(2, firstInput.inputChannels)
         let control = try HearingAidControl(settings: settings)
         let processor = HearingAidProcessor(control: control)
-        try processor.prepare(try ProcessingFormat(sampleRate: sampleRate, blockSize: bufferSize, inputChannels: inputChannels))
+        try processor.prepare(try ProcessingFormat(sampleRate: rate, blockSize: block, inputChannels: inputChannels))
 
-        let mixer = AnnouncementMixer(queue: UtteranceQueue(voice: announcementVoice(), sampleRateHz: sampleRate,
+        let mixer = AnnouncementMixer(queue: UtteranceQueue(voice: announcementVoice(), sampleRateHz: rate,
                                                             settings: UtteranceQueueSettings(cooldownSeconds: 0, spatialAudio: false)),
-                                      maximumFrames: bufferSize)
+                                      maximumFrames: block)
         let shared = LiveSharedState()
         let json = json
         let session = LiveHearingSession(
@@ -158,13 +205,13 @@ struct LiveHearing {
             mixer.mix(into: outBuffer, frames: frames, ceiling: audioThreadProcessor.outputCeiling)
             shared.noteOutput(outBuffer, count: frames * 2)
         }
-        var connection: Connection? = try connect(process)
+        var connection: Connection? = try connect(inputChannels: inputChannels, process)
         onStarted()
         let started = Date()
-        let reportedInput = connection!.audio.inputLatencySeconds, reportedOutput = connection!.audio.outputLatencySeconds
-        let chain = Double(processor.latencyFrames + bufferSize) / sampleRate
-        let hostAPI = connection!.output.hostAPI, inputName = connection!.input.name, outputName = connection!.output.name
-        tell("Listening: \(inputName) → \(outputName) [\(hostAPI)], \(Int(sampleRate)) Hz, \(bufferSize)-frame buffers; "
+        let reportedInput = connection!.stream.inputLatencySeconds, reportedOutput = connection!.stream.outputLatencySeconds
+        let chain = Double(processor.latencyFrames + block) / rate
+        let hostAPI = connection!.hostAPI, inputName = connection!.inputName, outputName = connection!.outputName
+        tell("Listening: \(inputName) → \(outputName) [\(hostAPI)], \(Int(rate)) Hz, \(block)-frame buffers; "
              + String(format: "latency about %.1f ms (chain %.1f ms + devices).", (chain + reportedInput + reportedOutput) * 1000, chain * 1000))
         let recorder = MonitorRecorder(monitors: control.monitors)
         if monitorFile != nil { recorder.start() }
@@ -193,29 +240,33 @@ struct LiveHearing {
 
         var blocksBefore = 0, dropoutsBefore = 0, losses = 0, reconnections = 0
         var lastCount = -1, lastProgress = Date(), lastTick = Date.distantPast, lastAttempt = Date.distantPast
+        var releasing: StreamRelease?
         while !shared.quit.load(ordering: .acquiring) {
             if let durationSeconds, Date().timeIntervalSince(started) >= durationSeconds { break }
             Thread.sleep(forTimeInterval: 0.05)
             if Date().timeIntervalSince(lastTick) >= 1 { session.tick(); lastTick = Date() }
             if let current = connection {
-                let count = current.audio.callbackCount
+                let count = current.stream.callbackCount
                 if count != lastCount { lastCount = count; lastProgress = Date() }
                 // A stream that stops asking for buffers for half a second has lost its device
                 // (a JACK server that stopped ends no stream: its callbacks just stop).
-                if !current.audio.isActive || Date().timeIntervalSince(lastProgress) > 0.5 {
-                    blocksBefore += current.audio.callbackCount
-                    dropoutsBefore += current.audio.dropoutCount
-                    current.audio.stop()
-                    connection = nil
-                    losses += 1
-                    // Not said in the ear: there is no device to say it through.
+                if !current.stream.isActive || Date().timeIntervalSince(lastProgress) > 0.5 {
+                    // Shown, not said in the ear: there is no device to say it through.
                     shared.record(Self.deviceGoneSentence)
                     tell(Self.deviceGoneSentence)
+                    blocksBefore += current.stream.callbackCount
+                    dropoutsBefore += current.stream.dropoutCount
+                    losses += 1
+                    connection = nil
+                    // PortAudio's JACK host API can take many seconds to stop a stream whose
+                    // server died; it is ended on its own thread, and PortAudio restarted (to see
+                    // the device again) only once it is.
+                    releasing = StreamRelease(current.stream)
                     lastAttempt = Date()
                 }
-            } else if Date().timeIntervalSince(lastAttempt) >= 1 {
+            } else if releasing?.isDone ?? true, Date().timeIntervalSince(lastAttempt) >= 1 {
                 lastAttempt = Date()
-                if let again = try? connect(process) {
+                if let again = try? connect(inputChannels: inputChannels, process) {
                     connection = again
                     lastCount = -1
                     lastProgress = Date()
@@ -224,13 +275,13 @@ struct LiveHearing {
                 }
             }
         }
-        let blocks = blocksBefore + (connection?.audio.callbackCount ?? 0)
-        let dropouts = dropoutsBefore + (connection?.audio.dropoutCount ?? 0)
-        connection?.audio.stop()
+        let blocks = blocksBefore + (connection?.stream.callbackCount ?? 0)
+        let dropouts = dropoutsBefore + (connection?.stream.dropoutCount ?? 0)
+        connection?.stream.stop()
         connection = nil
         let seconds = Date().timeIntervalSince(started)
         let summary = LiveHearingSummary(
-            hostAPI: hostAPI, inputDevice: inputName, outputDevice: outputName, sampleRateHz: sampleRate, blockFrames: bufferSize,
+            hostAPI: hostAPI, inputDevice: inputName, outputDevice: outputName, sampleRateHz: rate, blockFrames: block,
             blocks: blocks, dropouts: dropouts,
             inputPeakDBFS: 20 * log10(max(Double(shared.inputPeak), 1e-10)), outputPeakDBFS: 20 * log10(max(Double(shared.outputPeak), 1e-10)),
             outputCeilingDBFS: 20 * log10(max(Double(processor.outputCeiling), 1e-10)),
