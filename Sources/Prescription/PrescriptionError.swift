@@ -44,7 +44,7 @@ public enum PrescriptionError: UserFacingError, Equatable {
     case noSuchProfile(String)
     case profileRefused(id: String, reason: String)
     case alreadyImported(id: String)
-    /// The prescription names another patient than the stored ones (both described in words).
+    /// The prescription names another patient than the one whose prescription is in use (both described in words).
     case differentPatient(imported: String, stored: String)
     case storeUnwritable(path: String, reason: String)
     // Hearing through the store, and the debugging mode.
@@ -120,7 +120,7 @@ public enum PrescriptionError: UserFacingError, Equatable {
         case .alreadyImported(let id):
             return "This prescription is already stored as \(id)."
         case .differentPatient(let imported, let stored):
-            return "This prescription is for \(imported), but the stored prescriptions are for \(stored); nothing was imported (confirm with --yes to import it anyway)."
+            return "This prescription is for \(imported), but this hearing aid's prescriptions are for \(stored); nothing was imported (confirm with --yes to import it anyway)."
         case .storeUnwritable(let path, let reason):
             return "The patient store at \(path) cannot be written: \(reason)."
         case .noPrescriptionInUse:

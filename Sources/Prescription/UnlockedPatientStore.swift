@@ -55,8 +55,8 @@ public struct UnlockedPatientStore: Sendable {
     /// Verifies `text` (from a QR code) and stores it. A refused prescription changes nothing
     /// stored; the refusal itself is written to the audit log.
     ///
-    /// A prescription for another patient than the stored ones (see `Patient.isSamePerson`) is
-    /// refused with both named, unless `allowingAnotherPatient` (the user confirmed): one
+    /// A prescription for another patient than the one in use (see `Patient.isSamePerson` and
+    /// `storedPatients`) is refused with both named, unless `allowingAnotherPatient` (the user confirmed): one
     /// person's fitting heard through by another is the mistake this store exists to prevent.
     /// The first fitting stored becomes the one in use; later ones wait for `use` (or `makeActive`).
     public func importPrescription(text: String, allowingAnotherPatient: Bool = false,
@@ -96,9 +96,14 @@ public struct UnlockedPatientStore: Sendable {
         }
     }
 
-    /// The patients the stored prescriptions name (each once), read from their signed text
-    /// whether or not they still verify.
+    /// Whose hearing aid this is: the patient of the prescription in use; before one is in use,
+    /// the patients the stored prescriptions name (each once). Read from the signed text whether
+    /// or not it still verifies (an expired prescription still says whose it was).
     func storedPatients() -> [PrescriptionDocument.Patient] {
+        if let active = try? readState().activeProfile, let text = try? readProfileRecord(active).text,
+           let document = try? PayloadCoding.decode(PayloadCoding.payload(fromText: text)).document {
+            return [document.patient]
+        }
         var patients: [PrescriptionDocument.Patient] = []
         for id in (try? profileIDs()) ?? [] {
             guard let text = try? readProfileRecord(id).text,

@@ -104,7 +104,7 @@ struct RxImport: AsyncParsableCommand {
         do {
             profile = try unlocked.importPrescription(text: text, allowingAnotherPatient: yes, makeActive: use)
         } catch PrescriptionError.differentPatient(let imported, let stored) where !yes && isatty(STDIN_FILENO) != 0 {
-            print("This prescription is for \(imported), but the stored prescriptions are for \(stored). Import it anyway? [y/N] ",
+            print("This prescription is for \(imported), but this hearing aid's prescriptions are for \(stored). Import it anyway? [y/N] ",
                   terminator: "")
             guard readLine()?.lowercased().hasPrefix("y") == true else {
                 throw CommandFailure("Nothing was imported: the prescription is for \(imported), not \(stored).")

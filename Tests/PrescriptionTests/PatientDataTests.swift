@@ -40,7 +40,7 @@ struct PatientDataTests {
         for other in [try document(name: "Hans Quellenhof"), try document(reference: "P-0043")] {
             let text = try key.sign(other)
             let error = #expect(throws: PrescriptionError.self) { try store.importPrescription(text: text) }
-            #expect(error?.userMessage == "This prescription is for \(other.patient.spokenDescription), but the stored prescriptions are for Margarethe Quellenhof (patient number P-0042); nothing was imported (confirm with --yes to import it anyway).")
+            #expect(error?.userMessage == "This prescription is for \(other.patient.spokenDescription), but this hearing aid's prescriptions are for Margarethe Quellenhof (patient number P-0042); nothing was imported (confirm with --yes to import it anyway).")
             #expect(try store.profiles().count == 1)
         }
         // Confirmed: stored, but what the patient hears does not change.
@@ -50,6 +50,8 @@ struct PatientDataTests {
         let log = try store.auditEntries().map(\.action)
         #expect(log.filter { $0 == "refused a prescription for another patient" }.count == 2)
         #expect(log.contains("confirmed a prescription for another patient"))
+        // The patient's own next prescription is still welcome: the comparison is with the one in use.
+        #expect(throws: Never.self) { try store.importPrescription(text: key.sign(try document(issued: issueDate.addingTimeInterval(60)))) }
     }
 
     @Test("the same person is recognised despite case, spacing and a missing patient number")
