@@ -40,7 +40,13 @@ struct Hear: AsyncParsableCommand {
         the microphone and at the headphone; default 110 and 110).
 
         While --live runs, type a program's name or number (shown at the
-        start) and Enter to switch program; + and - change the volume, q quits.
+        start) and Enter to switch program (it is said in the ear); + and -
+        change the volume, q quits; with a debug prescription stored,
+        left:2000=65 changes a reference threshold while listening. With a
+        JACK server running and no device named, --live is a JACK client of
+        its own (ports assist-hear:in_1, in_2, out_1, out_2); otherwise it
+        goes through PortAudio (ALSA, PipeWire). --duration stops it by
+        itself; --json prints how it ran.
 
         A signed debug prescription in the patient store unlocks the
         debugging mode: then --debug-threshold left:2000=65 changes a
@@ -52,6 +58,7 @@ struct Hear: AsyncParsableCommand {
           assist hear talk.flac -o aided.wav --audiogram me.json --program restaurant
           assist hear verify --audiogram me.json --plot gains.svg
           assist hear --live --audiogram me.json --input-device USB --buffer-size 64
+          JACK_DEFAULT_SERVER=NAME assist hear --live --duration 10 --json
         """,
         subcommands: [HearProcess.self, HearVerify.self, HearBench.self],
         defaultSubcommand: HearProcess.self
