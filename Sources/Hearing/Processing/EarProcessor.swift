@@ -121,6 +121,12 @@ final class EarProcessor {
             monitors.store(compressor.levelSPL(power: noise, inputFullScaleSPL: inputFullScale), ear, .noiseLevelSPL, band: b)
         }
 
+        // The 250 Hz band is only 1.3 bins from the 500 Hz band: a 250 Hz tone's window main lobe
+        // reaches bins whose gain leans towards the 500 Hz band, so it is amplified by a share of
+        // that band's gain too. The lowest band's gain is lowered by that share of the difference
+        // (see `BandLayout.lowestBandLeakage`).
+        bandGain[0] -= layout.lowestBandLeakage * (bandGain[1] - bandGain[0])
+
         // Mute and unmute as a linear 10 ms fade: click-free, and exactly silent at its end.
         muteFactor = settings.muted ? max(0, muteFactor - muteStep) : min(1, muteFactor + muteStep)
         let lower = layout.lowerBandOfBin, weight = layout.upperWeightOfBin
