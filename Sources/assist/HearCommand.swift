@@ -138,7 +138,9 @@ struct HearProcess: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             if listDevices { try LiveHearing.listDevices(); return }
-            let fitted = try fitting.fitted()
+            let fitted = try fitting.fitted { line in
+                if json { FileHandle.standardError.write(Data((line + "\n").utf8)) } else { print(line) }
+            }
             var settings = fitted.settings
             settings.volumeSteps = volume
             if live {

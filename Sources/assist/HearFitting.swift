@@ -36,8 +36,9 @@ struct FittingArguments: ParsableArguments {
     /// The fitting to hear through and the program to start in; the patient store it came from
     /// (nil for an audiogram file) and, where the debugging mode is on, what a live session
     /// needs to change thresholds further.
-    func fitted() throws -> (settings: HearingAidSettings, hearing: PrescribedHearing, store: UnlockedPatientStore?,
-                             debugging: LiveDebugging?) {
+    /// `tell` shows where the fitting came from (stdout, or stderr when stdout carries JSON).
+    func fitted(tell: (String) -> Void = { print($0) }) throws
+        -> (settings: HearingAidSettings, hearing: PrescribedHearing, store: UnlockedPatientStore?, debugging: LiveDebugging?) {
         var calibration = LevelCalibration()
         var unlocked: UnlockedPatientStore?
         var hearing: PrescribedHearing
@@ -52,7 +53,7 @@ struct FittingArguments: ParsableArguments {
             let opened = try store.open()
             unlocked = opened
             hearing = try opened.prescribedHearing()
-            print("Hearing through \(hearing.origin).")
+            tell("Hearing through \(hearing.origin).")
         }
         var debugging: LiveDebugging?
         if !debugThresholds.isEmpty {
@@ -65,7 +66,7 @@ struct FittingArguments: ParsableArguments {
             debugging = LiveDebugging(mode: mode, store: opened, signed: hearing, initialChanges: changes)
             hearing = try hearing.changingReferenceThresholds(changes, in: mode)
             try opened.recordThresholdChanges(changes, in: mode)
-            print("Debugging mode, unlocked by the debug prescription of \(mode.authorisation.document.audiologist.name): "
+            tell("Debugging mode, unlocked by the debug prescription of \(mode.authorisation.document.audiologist.name): "
                   + changes.map(\.description).joined(separator: ", ") + ".")
         }
         let settings = HearingAidSettings(prescription: try hearing.fitting(), calibration: calibration,
