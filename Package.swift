@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "Storage", targets: ["Storage"]),
         .library(name: "Prescription", targets: ["Prescription"]),
         .library(name: "LiveGuidance", targets: ["LiveGuidance"]),
+        .library(name: "LiveHearing", targets: ["LiveHearing"]),
         .library(name: "Commands", targets: ["Commands"]),
         .library(name: "VoiceInput", targets: ["VoiceInput"]),
     ],
@@ -42,6 +43,8 @@ let package = Package(
         // No pkgConfig: its .pc adds -pthread, which SwiftPM prohibits; the module map links it.
         .systemLibrary(name: "CPortAudio", path: "Sources/C/CPortAudio",
                        providers: [.apt(["portaudio19-dev"])]),
+        // JACK directly (not through PortAudio, which cannot let go of a stream whose server stopped).
+        .systemLibrary(name: "CJack", path: "Sources/C/CJack", providers: [.apt(["libjack-jackd2-dev"])]),
         // Linux evdev force feedback (linux/input.h, from the kernel headers): vibration.
         .systemLibrary(name: "CLinuxInput", path: "Sources/C/CLinuxInput"),
         .systemLibrary(name: "CZBar", path: "Sources/C/CZBar", pkgConfig: "zbar",
@@ -54,7 +57,7 @@ let package = Package(
         // Shared by both assistants: errors, frames, settings locations, clocks.
         .target(name: "AssistCore"),
         // Input: images, depth images, video (FFmpeg) and audio files (libsndfile).
-        .target(name: "Media", dependencies: ["AssistCore", "CFFmpeg", "CSndFile", "CPortAudio"]),
+        .target(name: "Media", dependencies: ["AssistCore", "CFFmpeg", "CSndFile", "CPortAudio", "CJack"]),
         // The OpenVINO wrapper: models read, compiled and run (detection, depth, sentence embeddings).
         .target(name: "Inference", dependencies: ["AssistCore", "COpenVINO"]),
         // Detection, depth and geometry: YOLO detector, direction and distance.
@@ -90,9 +93,11 @@ let package = Package(
         // Speech recognition of commands (pocketsphinx, grammar from the command language), and media keys (evdev).
         .target(name: "VoiceInput", dependencies: ["AssistCore", "Media", "Commands", "CPocketSphinx", "CLinuxInput"]),
 
+        // The live hearing session's rules: typed commands, what is said, a prescription expiring, on an injected clock.
+        .target(name: "LiveHearing", dependencies: ["AssistCore", "Hearing", "Prescription", "Speech"]),
         .executableTarget(name: "assist", dependencies: [
             "AssistCore", "Media", "Perception", "Guidance", "Speech", "Hearing", "Evaluation", "Storage", "Prescription",
-            "LiveGuidance", "Commands", "VoiceInput",
+            "LiveGuidance", "Commands", "VoiceInput", "LiveHearing",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -107,6 +112,7 @@ let package = Package(
         .testTarget(name: "PrescriptionTests", dependencies: ["Prescription", "Hearing", "Media", "AssistCore"]),
         .testTarget(name: "AssistCommandTests", dependencies: ["AssistCore"]),
         .testTarget(name: "LiveGuidanceTests", dependencies: ["LiveGuidance", "Guidance", "Perception", "Speech", "Media"]),
+        .testTarget(name: "LiveHearingTests", dependencies: ["LiveHearing", "Hearing", "Prescription", "Speech"]),
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "AssistCore"]),
         .testTarget(name: "VoiceInputTests", dependencies: ["VoiceInput", "Commands", "Media", "AssistCore"]),
     ]

@@ -170,6 +170,10 @@ struct StoreState: Codable {
     /// The audit log's entry count and chain hash when last written: a log cut short is detected.
     var auditCount: Int
     var auditHead: Data
+    /// SHA-256 of the fitting the hearing assistant last started with, so its gentle ramp-in
+    /// happens after a new prescription only. Kept here, sealed, because even a fitting's
+    /// digest is about the patient. Absent in stores made before it existed.
+    var lastStartedFitting: Data?
 }
 
 /// Files readable by the user alone, written whole (temporary file, then rename) so a crash

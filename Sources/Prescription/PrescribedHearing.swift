@@ -9,19 +9,24 @@ public struct PrescribedHearing: Sendable {
     /// In the prescription's order; the first is where listening starts unless another is asked for.
     public let programs: [ListeningProgram]
     public let origin: String
+    /// When the signed prescription stops being valid; nil for an audiogram file or no expiry.
+    public let expires: Date?
 
-    public init(audiogram: Audiogram, options: FittingOptions, programs: [ListeningProgram], origin: String) {
+    public init(audiogram: Audiogram, options: FittingOptions, programs: [ListeningProgram], origin: String,
+                expires: Date? = nil) {
         self.audiogram = audiogram
         self.options = options
         self.programs = programs
         self.origin = origin
+        self.expires = expires
     }
 
     /// The prescription in use, verified when it was loaded.
     public init(_ verified: VerifiedPrescription, id: String) {
         let document = verified.document
         self.init(audiogram: document.audiogram, options: document.fittingOptions, programs: document.programs,
-                  origin: "prescription \(id) by \(document.audiologist.name), issued \(PrescriptionError.day(document.issued))")
+                  origin: "prescription \(id) by \(document.audiologist.name), issued \(PrescriptionError.day(document.issued))",
+                  expires: document.expires)
     }
 
     /// The targets computed from the audiogram with the prescribed rule.
@@ -32,7 +37,7 @@ public struct PrescribedHearing: Sendable {
     /// The same with reference thresholds changed in the debugging mode.
     public func changingReferenceThresholds(_ changes: [ReferenceThresholdChange], in mode: DebuggingMode) throws -> PrescribedHearing {
         PrescribedHearing(audiogram: try mode.changingReferenceThresholds(of: audiogram, changes), options: options,
-                          programs: programs, origin: origin + ", reference thresholds changed in debugging mode")
+                          programs: programs, origin: origin + ", reference thresholds changed in debugging mode", expires: expires)
     }
 
     /// The program called `name` (any of `ListeningProgram`'s names and aliases, or its number in

@@ -44,6 +44,8 @@ public enum PrescriptionError: UserFacingError, Equatable {
     case noSuchProfile(String)
     case profileRefused(id: String, reason: String)
     case alreadyImported(id: String)
+    /// The prescription names another patient than the one whose prescription is in use (both described in words).
+    case differentPatient(imported: String, stored: String)
     case storeUnwritable(path: String, reason: String)
     // Hearing through the store, and the debugging mode.
     case noPrescriptionInUse
@@ -117,6 +119,8 @@ public enum PrescriptionError: UserFacingError, Equatable {
             return "The stored prescription \(id) was refused: \(reason)"
         case .alreadyImported(let id):
             return "This prescription is already stored as \(id)."
+        case .differentPatient(let imported, let stored):
+            return "This prescription is for \(imported), but this hearing aid's prescriptions are for \(stored); nothing was imported (confirm with --yes to import it anyway)."
         case .storeUnwritable(let path, let reason):
             return "The patient store at \(path) cannot be written: \(reason)."
         case .noPrescriptionInUse:

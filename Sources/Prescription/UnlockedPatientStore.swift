@@ -54,7 +54,13 @@ public struct UnlockedPatientStore: Sendable {
 
     /// Verifies `text` (from a QR code) and stores it. A refused prescription changes nothing
     /// stored; the refusal itself is written to the audit log.
-    public func importPrescription(text: String) throws -> StoredProfile {
+    ///
+    /// A prescription for another patient than the one in use (see `Patient.isSamePerson` and
+    /// `storedPatients`) is refused with both named, unless `allowingAnotherPatient` (the user confirmed): one
+    /// person's fitting heard through by another is the mistake this store exists to prevent.
+    /// The first fitting stored becomes the one in use; later ones wait for `use` (or `makeActive`).
+    public func importPrescription(text: String, allowingAnotherPatient: Bool = false,
+                                   makeActive: Bool = false) throws -> StoredProfile {
         try StoreFiles.withLock(folder) {
             let verified: VerifiedPrescription
             do {
@@ -66,17 +72,45 @@ public struct UnlockedPatientStore: Sendable {
             for existing in try profileIDs() where (try? readProfileRecord(existing))?.text == verified.text {
                 throw PrescriptionError.alreadyImported(id: existing)
             }
+            let patient = verified.document.patient
+            let others = storedPatients().filter { !$0.isSamePerson(as: patient) }
+            if !others.isEmpty {
+                let stored = others.map(\.spokenDescription).joined(separator: " and ")
+                guard allowingAnotherPatient else {
+                    try audit("refused a prescription for another patient", detail: "\(patient.spokenDescription), store holds \(stored)")
+                    throw PrescriptionError.differentPatient(imported: patient.spokenDescription, stored: stored)
+                }
+                try audit("confirmed a prescription for another patient", detail: "\(patient.spokenDescription), store holds \(stored)")
+            }
             let id = Sealing.randomBytes(4).map { String(format: "%02x", $0) }.joined()
             let record = ProfileRecord(id: id, importedAt: store.clock(), text: verified.text)
             let sealed = try Sealing.seal(try JSONEncoder.sorted.encode(record), key: keys.profiles, context: "profile \(id)")
             try StoreFiles.write(sealed, to: profileFile(id))
             var state = try readState()
-            if state.activeProfile == nil, verified.document.kind == .fitting { state.activeProfile = id }
+            if verified.document.kind == .fitting, state.activeProfile == nil || makeActive { state.activeProfile = id }
             try writeState(state)
             let document = verified.document
             try audit("imported a prescription", detail: "\(id): \(document.kind == .debug ? "debug" : "fitting") by \(document.audiologist.name) issued \(PrescriptionError.day(document.issued))")
+            if makeActive, state.activeProfile == id { try audit("chose the prescription in use", detail: id) }
             return StoredProfile(id: id, importedAt: record.importedAt, isActive: state.activeProfile == id, verification: .success(verified))
         }
+    }
+
+    /// Whose hearing aid this is: the patient of the prescription in use; before one is in use,
+    /// the patients the stored prescriptions name (each once). Read from the signed text whether
+    /// or not it still verifies (an expired prescription still says whose it was).
+    func storedPatients() -> [PrescriptionDocument.Patient] {
+        if let active = try? readState().activeProfile, let text = try? readProfileRecord(active).text,
+           let document = try? PayloadCoding.decode(PayloadCoding.payload(fromText: text)).document {
+            return [document.patient]
+        }
+        var patients: [PrescriptionDocument.Patient] = []
+        for id in (try? profileIDs()) ?? [] {
+            guard let text = try? readProfileRecord(id).text,
+                  let document = try? PayloadCoding.decode(PayloadCoding.payload(fromText: text)).document else { continue }
+            if !patients.contains(where: { $0.isSamePerson(as: document.patient) }) { patients.append(document.patient) }
+        }
+        return patients
     }
 
     /// Every stored prescription, each verified again now (signature, trust, expiry). A file

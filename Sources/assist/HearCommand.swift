@@ -2,6 +2,7 @@ import ArgumentParser
 import AssistCore
 import Foundation
 import Hearing
+import LiveHearing
 import Media
 
 /// `assist hear`: the hearing assistant. Processing a file (or live sound) is the default
@@ -39,7 +40,13 @@ struct Hear: AsyncParsableCommand {
         the microphone and at the headphone; default 110 and 110).
 
         While --live runs, type a program's name or number (shown at the
-        start) and Enter to switch program; + and - change the volume, q quits.
+        start) and Enter to switch program (it is said in the ear); + and -
+        change the volume, q quits; with a debug prescription stored,
+        left:2000=65 changes a reference threshold while listening. With a
+        JACK server running and no device named, --live is a JACK client of
+        its own (ports assist-hear:in_1, in_2, out_1, out_2); otherwise it
+        goes through PortAudio (ALSA, PipeWire). --duration stops it by
+        itself; --json prints how it ran.
 
         A signed debug prescription in the patient store unlocks the
         debugging mode: then --debug-threshold left:2000=65 changes a
@@ -51,6 +58,7 @@ struct Hear: AsyncParsableCommand {
           assist hear talk.flac -o aided.wav --audiogram me.json --program restaurant
           assist hear verify --audiogram me.json --plot gains.svg
           assist hear --live --audiogram me.json --input-device USB --buffer-size 64
+          JACK_DEFAULT_SERVER=NAME assist hear --live --duration 10 --json
         """,
         subcommands: [HearProcess.self, HearVerify.self, HearBench.self],
         defaultSubcommand: HearProcess.self
@@ -109,12 +117,20 @@ struct HearProcess: AsyncParsableCommand {
     @Flag(help: "Live: list the audio devices and exit.")
     var listDevices = false
 
+    @Option(help: "Live: stop by itself after this many seconds (0.1 to 86400).")
+    var duration: Double?
+
+    @Flag(help: "Live: print a JSON summary at the end (devices, rate, blocks, dropouts, peaks, latency); messages go to stderr.")
+    var json = false
+
     func validate() throws {
         if live || listDevices {
             guard input == nil else { throw ValidationError("Give either an input file or --live, not both.") }
             guard [44_100.0, 48_000].contains(sampleRate) else { throw ValidationError("Live sound runs at 44100 or 48000 Hz.") }
+            if let duration, !(0.1...86_400).contains(duration) { throw ValidationError("--duration must be 0.1 to 86400 seconds.") }
         } else {
             guard input != nil else { throw ValidationError("Give an input audio file, or --live for live sound.") }
+            guard duration == nil, !json else { throw ValidationError("--duration and --json go with --live.") }
             guard output != nil else { throw ValidationError("Give the output file with -o OUT.wav.") }
         }
     }
@@ -122,15 +138,24 @@ struct HearProcess: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             if listDevices { try LiveHearing.listDevices(); return }
-            var (settings, hearing) = try fitting.fitted()
+            let fitted = try fitting.fitted { line in
+                if json { FileHandle.standardError.write(Data((line + "\n").utf8)) } else { print(line) }
+            }
+            var settings = fitted.settings
             settings.volumeSteps = volume
             if live {
-                // The gentle ramp-in is for the first start after a new prescription only.
-                let history = PrescriptionHistory(directory: UserDirectories.data().appendingPathComponent("hearing"))
-                settings.startupRampSeconds = history.startupRampSeconds(for: settings.prescription)
-                try LiveHearing(settings: settings, prescribed: hearing, inputDevice: inputDevice, outputDevice: outputDevice,
-                                sampleRate: sampleRate, bufferSize: bufferSize, monitorFile: monitor).run {
-                    try? history.record(settings.prescription)
+                // The gentle ramp-in is for the first start after a new prescription only; which
+                // fitting last started is kept sealed in the patient store. An audiogram file
+                // (no store) always ramps in.
+                settings.startupRampSeconds = fitted.store?.startupRampSeconds(for: settings.prescription) ?? 2
+                // Thresholds can be changed while listening only where the store holds a valid
+                // debug prescription (checked at the first change).
+                let debugging = fitted.debugging
+                    ?? fitted.store.map { LiveDebugging(mode: nil, store: $0, signed: fitted.hearing, initialChanges: []) }
+                try LiveHearing(settings: settings, prescribed: fitted.hearing, debugging: debugging,
+                                inputDevice: inputDevice, outputDevice: outputDevice, sampleRate: sampleRate,
+                                bufferSize: bufferSize, monitorFile: monitor, durationSeconds: duration, json: json).run {
+                    try? fitted.store?.recordStarted(settings.prescription)
                 }
             } else {
                 // A file is processed as the fitting sounds, without the live start-up ramp.
@@ -186,6 +211,11 @@ struct HearProcess: AsyncParsableCommand {
         writer.close()
         if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
         if done == 0 { throw AudioFileError.empty(path: inputURL.path) }
+        let damaged = processor.monitors.damagedInputSamples
+        if damaged > 0 {
+            FileHandle.standardError.write(Data(("\(damaged) \(damaged == 1 ? "sample" : "samples") of \(inputURL.path) "
+                + "\(damaged == 1 ? "was" : "were") damaged (not a number, or far beyond full scale) and played as silence.\n").utf8))
+        }
         if let monitor {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

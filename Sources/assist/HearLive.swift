@@ -1,20 +1,123 @@
 import AssistCore
 import Foundation
 import Hearing
+import LiveHearing
 import Media
 import Prescription
+import Speech
+import Synchronization
 
-/// Live mode: microphone → hearing chain → headphones through PortAudio, with keyboard
-/// controls on standard input (one command per line).
+/// What `assist hear --live --json` prints when it ends: how the sound ran.
+struct LiveHearingSummary: Codable {
+    var hostAPI: String
+    var inputDevice: String
+    var outputDevice: String
+    var sampleRateHz: Double
+    var blockFrames: Int
+    /// Blocks the device asked for, across reconnections.
+    var blocks: Int
+    /// Blocks that came late or were lost (xruns); each one faded in instead of clicking.
+    var dropouts: Int
+    var inputPeakDBFS: Double
+    var outputPeakDBFS: Double
+    /// The fitted ceiling no output sample may pass.
+    var outputCeilingDBFS: Double
+    /// The chain's algorithmic delay plus one block, and what the devices report.
+    var chainLatencyMilliseconds: Double
+    var inputLatencyMilliseconds: Double
+    var outputLatencyMilliseconds: Double
+    var totalLatencyMilliseconds: Double
+    /// Times the device went away, and times the sound came back.
+    var deviceLosses: Int
+    var reconnections: Int
+    /// What was said in the ear (and printed), in order.
+    var announcements: [String]
+    var seconds: Double
+}
+
+/// What the audio thread, the keyboard thread and the supervising loop share: peaks stored by
+/// the audio thread (relaxed atomics, no locks), what was said, and whether to stop.
+final class LiveSharedState: Sendable {
+    private let inputPeakBits = Atomic<UInt32>(Float(0).bitPattern)
+    private let outputPeakBits = Atomic<UInt32>(Float(0).bitPattern)
+    let quit = Atomic<Bool>(false)
+    private let said = Mutex<[String]>([])
+
+    /// Audio thread only (one writer, so load-compare-store loses nothing).
+    func noteInput(_ samples: UnsafePointer<Float>, count: Int) {
+        inputPeakBits.store(Self.peak(samples, count, above: inputPeak).bitPattern, ordering: .relaxed)
+    }
+
+    func noteOutput(_ samples: UnsafePointer<Float>, count: Int) {
+        outputPeakBits.store(Self.peak(samples, count, above: outputPeak).bitPattern, ordering: .relaxed)
+    }
+
+    private static func peak(_ samples: UnsafePointer<Float>, _ count: Int, above start: Float) -> Float {
+        var peak = start
+        for i in 0..<count where samples[i].isFinite { peak = max(peak, abs(samples[i])) }
+        return peak
+    }
+
+    var inputPeak: Float { Float(bitPattern: inputPeakBits.load(ordering: .relaxed)) }
+    var outputPeak: Float { Float(bitPattern: outputPeakBits.load(ordering: .relaxed)) }
+
+    func record(_ sentence: String) { said.withLock { $0.append(sentence) } }
+    var announcements: [String] { said.withLock { $0 } }
+}
+
+/// What the live loop needs of a running duplex stream, through JACK or PortAudio.
+protocol LiveSoundStream: AnyObject {
+    var isActive: Bool { get }
+    var callbackCount: Int { get }
+    var dropoutCount: Int { get }
+    var inputLatencySeconds: Double { get }
+    var outputLatencySeconds: Double { get }
+    func stop()
+}
+
+extension AudioDuplexStream: LiveSoundStream {}
+
+extension JackDuplexStream: LiveSoundStream {
+    func stop() { close() }
+}
+
+/// Ends a stream that lost its device on a thread of its own (stopping it, then ending its
+/// PortAudio session), so the supervising loop keeps running while PortAudio waits.
+final class StreamRelease: Sendable {
+    private let done = Atomic<Bool>(false)
+
+    init(_ stream: any LiveSoundStream) {
+        nonisolated(unsafe) var ending: (any LiveSoundStream)? = stream
+        Thread { [self] in
+            ending?.stop()
+            ending = nil
+            done.store(true, ordering: .releasing)
+        }.start()
+    }
+
+    var isDone: Bool { done.load(ordering: .acquiring) }
+}
+
+/// Live mode: microphone → hearing chain → headphones through PortAudio (JACK, ALSA or
+/// PipeWire), with keyboard controls on standard input (one command per line). Announcements
+/// are said in the ear through the chain's own output (`AnnouncementMixer`) and printed. When
+/// the device goes away it is said, and the device is looked for again every second.
 struct LiveHearing {
     let settings: HearingAidSettings
     /// The programs the user may switch to, from the prescription.
     let prescribed: PrescribedHearing
+    let debugging: LiveDebugging?
     let inputDevice: String?
     let outputDevice: String?
     let sampleRate: Double
     let bufferSize: Int
     let monitorFile: String?
+    let durationSeconds: Double?
+    /// With --json, what is printed for the user goes to stderr and the summary alone to stdout.
+    let json: Bool
+
+    static let deviceGoneSentence = "The sound device went away; trying again."
+    static let deviceBackSentence = "The sound is back."
 
     static func listDevices() throws {
         let audio = try AudioDuplexStream()
@@ -26,28 +129,90 @@ struct LiveHearing {
         }
     }
 
-    /// `onStarted` runs once the sound is flowing.
-    func run(onStarted: () -> Void) throws {
+    private func tell(_ line: String) {
+        if json { FileHandle.standardError.write(Data((line + "\n").utf8)) } else { print(line) }
+    }
+
+    /// One running stream: through JACK directly, or a PortAudio session with its devices.
+    private struct Connection {
+        let stream: any LiveSoundStream
+        let hostAPI: String
+        let inputName: String
+        let outputName: String
+    }
+
+    /// JACK directly when a JACK server runs and no device was named; PortAudio otherwise
+    /// (ALSA, PipeWire, or a JACK device named by hand).
+    private var jackFormat: (sampleRate: Double, blockFrames: Int)? { JackDuplexStream.serverFormat() }
+
+    private func connect(inputChannels: Int, _ process: @escaping AudioDuplexStream.Process) throws -> Connection {
+        if inputDevice == nil && outputDevice == nil, let jack = try? JackDuplexStream(inputChannels: inputChannels, process: process) {
+            return Connection(stream: jack, hostAPI: "JACK", inputName: jack.captureName, outputName: jack.playbackName)
+        }
         let audio = try AudioDuplexStream()
         let input = try audio.device(named: inputDevice, forInput: true)
         let output = try audio.device(named: outputDevice, forInput: false)
-        for device in [input, output] where device.isProbablyBluetooth {
-            FileHandle.standardError.write(Data(("Warning: \(device.name) looks like a Bluetooth device; Bluetooth adds 100–200 ms of delay, "
-                + "well over the 50 ms a hearing aid may add, so speech and lip movements will drift apart. Use a wired headset.\n").utf8))
+        _ = try audio.start(input: input, output: output, sampleRate: sampleRate, framesPerBuffer: bufferSize, process: process)
+        return Connection(stream: audio, hostAPI: output.hostAPI, inputName: input.name, outputName: output.name)
+    }
+
+    /// `onStarted` runs once the sound is flowing.
+    func run(onStarted: () -> Void) throws {
+        // The input channel count is fixed by the first device found; a device that comes back
+        // is opened the same way.
+        // The format is fixed once: a running JACK server's own rate and period, or what was asked
+        // of PortAudio (whose probe session ends before the stream's starts, so that after a loss
+        // ending the stream's session really ends PortAudio and a new one sees the device again).
+        var rate = sampleRate, block = bufferSize, inputChannels = 2
+        if let jack = jackFormat, inputDevice == nil, outputDevice == nil {
+            (rate, block) = jack
+        } else {
+            let (firstInput, firstOutput) = try { () throws -> (AudioDevice, AudioDevice) in
+                let probe = try AudioDuplexStream()
+                return (try probe.device(named: inputDevice, forInput: true), try probe.device(named: outputDevice, forInput: false))
+            }()
+            for device in [firstInput, firstOutput] where device.isProbablyBluetooth {
+                FileHandle.standardError.write(Data(("Warning: \(device.name) looks like a Bluetooth device; Bluetooth adds 100–200 ms of delay, "
+                    + "well over the 50 ms a hearing aid may add, so speech and lip movements will drift apart. Use a wired headset.\n").utf8))
+            }
+            inputChannels = min(2, firstInput.inputChannels)
         }
-        let inputChannels = min(2, input.inputChannels)
         let control = try HearingAidControl(settings: settings)
         let processor = HearingAidProcessor(control: control)
-        try processor.prepare(try ProcessingFormat(sampleRate: sampleRate, blockSize: bufferSize, inputChannels: inputChannels))
-        // The processor is used only on PortAudio's callback thread from here on.
+        try processor.prepare(try ProcessingFormat(sampleRate: rate, blockSize: block, inputChannels: inputChannels))
+
+        let mixer = AnnouncementMixer(queue: UtteranceQueue(voice: announcementVoice(), sampleRateHz: rate,
+                                                            settings: UtteranceQueueSettings(cooldownSeconds: 0, spatialAudio: false)),
+                                      maximumFrames: block)
+        let shared = LiveSharedState()
+        let json = json
+        let session = LiveHearingSession(
+            control: control, prescribed: prescribed, expires: prescribed.expires, debugging: debugging,
+            say: { sentence in
+                shared.record(sentence)
+                mixer.say(sentence, key: "hear live")
+                if json { FileHandle.standardError.write(Data((sentence + "\n").utf8)) } else { print(sentence) }
+            },
+            show: { line in
+                if json { FileHandle.standardError.write(Data((line + "\n").utf8)) } else { print(line) }
+            })
+
+        // The processor and mixer are used only on the audio thread from here on.
         nonisolated(unsafe) let audioThreadProcessor = processor
-        _ = try audio.start(input: input, output: output, sampleRate: sampleRate, framesPerBuffer: bufferSize) { inBuffer, outBuffer, frames in
+        let process: AudioDuplexStream.Process = { inBuffer, outBuffer, frames in
+            shared.noteInput(inBuffer, count: frames * inputChannels)
             audioThreadProcessor.process(input: inBuffer, output: outBuffer, frames: frames)
+            mixer.mix(into: outBuffer, frames: frames, ceiling: audioThreadProcessor.outputCeiling)
+            shared.noteOutput(outBuffer, count: frames * 2)
         }
+        var connection: Connection? = try connect(inputChannels: inputChannels, process)
         onStarted()
-        let total = (Double(processor.latencyFrames + bufferSize) / sampleRate + audio.inputLatencySeconds + audio.outputLatencySeconds) * 1000
-        print("Listening: \(input.name) → \(output.name), \(Int(sampleRate)) Hz, \(bufferSize)-frame buffers; "
-              + String(format: "latency about %.1f ms (chain %.1f ms + devices).", total, Double(processor.latencyFrames) / sampleRate * 1000))
+        let started = Date()
+        let reportedInput = connection!.stream.inputLatencySeconds, reportedOutput = connection!.stream.outputLatencySeconds
+        let chain = Double(processor.latencyFrames + block) / rate
+        let hostAPI = connection!.hostAPI, inputName = connection!.inputName, outputName = connection!.outputName
+        tell("Listening: \(inputName) → \(outputName) [\(hostAPI)], \(Int(rate)) Hz, \(block)-frame buffers; "
+             + String(format: "latency about %.1f ms (chain %.1f ms + devices).", (chain + reportedInput + reportedOutput) * 1000, chain * 1000))
         let recorder = MonitorRecorder(monitors: control.monitors)
         if monitorFile != nil { recorder.start() }
         defer {
@@ -56,52 +221,87 @@ struct LiveHearing {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
                 if (try? encoder.encode(series).write(to: URL(fileURLWithPath: monitorFile))) == nil {
-                    print(OutputFileError(path: monitorFile).userMessage)
+                    tell(OutputFileError(path: monitorFile).userMessage)
                 }
             }
         }
-        let programs = prescribed.programs.enumerated().map { "\($0.offset + 1) \($0.element.rawValue)" }.joined(separator: ", ")
-        print("Program \(control.settings.program.rawValue). Type a program's number or name to switch (\(programs)); "
-              + "+ louder, - softer, m mute, s status, q quit.")
-        while let line = readLine() {
-            do {
-                switch LiveHearingCommand(line) {
-                case .quit: audio.stop(); return
-                case .louder: print(String(format: "Volume %+.0f dB", try control.volumeUp()))
-                case .softer: print(String(format: "Volume %+.0f dB", try control.volumeDown()))
-                case .toggleMute: try control.setMuted(!control.settings.muted); print(control.settings.muted ? "Muted" : "Unmuted")
-                case .status:
-                    let gains = control.monitors.values(.appliedGainDecibels, ear: .left).map { String(format: "%.0f", $0) }
-                    print("Program \(control.settings.program.rawValue), volume \(control.settings.volumeDecibels) dB; left gains (dB) per band: \(gains.joined(separator: " "))")
-                case .program(let name):
-                    try control.select(try prescribed.program(named: name))
-                    print("Program \(control.settings.program.rawValue).")
+        tell("Program \(control.settings.program.rawValue). Type a program's number or name to switch (\(session.programList)); "
+             + "+ louder, - softer, m mute, s status, q quit.")
+
+        // Typed commands on their own thread; the loop below watches time and the device.
+        let stopsAtEndOfInput = durationSeconds == nil
+        Thread {
+            while let line = readLine() {
+                if !session.handle(LiveHearingCommand(line)) { shared.quit.store(true, ordering: .releasing); return }
+            }
+            // Without --duration, the end of standard input ends listening, as `q` does.
+            if stopsAtEndOfInput { shared.quit.store(true, ordering: .releasing) }
+        }.start()
+
+        var blocksBefore = 0, dropoutsBefore = 0, losses = 0, reconnections = 0
+        var lastCount = -1, lastProgress = Date(), lastTick = Date.distantPast, lastAttempt = Date.distantPast
+        var releasing: StreamRelease?
+        while !shared.quit.load(ordering: .acquiring) {
+            if let durationSeconds, Date().timeIntervalSince(started) >= durationSeconds { break }
+            Thread.sleep(forTimeInterval: 0.05)
+            if Date().timeIntervalSince(lastTick) >= 1 { session.tick(); lastTick = Date() }
+            if let current = connection {
+                let count = current.stream.callbackCount
+                if count != lastCount { lastCount = count; lastProgress = Date() }
+                // A stream that stops asking for buffers for half a second has lost its device
+                // (a JACK server that stopped ends no stream: its callbacks just stop).
+                if !current.stream.isActive || Date().timeIntervalSince(lastProgress) > 0.5 {
+                    // Shown, not said in the ear: there is no device to say it through.
+                    shared.record(Self.deviceGoneSentence)
+                    tell(Self.deviceGoneSentence)
+                    blocksBefore += current.stream.callbackCount
+                    dropoutsBefore += current.stream.dropoutCount
+                    losses += 1
+                    connection = nil
+                    // PortAudio's JACK host API can take many seconds to stop a stream whose
+                    // server died; it is ended on its own thread, and PortAudio restarted (to see
+                    // the device again) only once it is.
+                    releasing = StreamRelease(current.stream)
+                    lastAttempt = Date()
                 }
-            } catch {
-                print(userMessage(for: error))
+            } else if releasing?.isDone ?? true, Date().timeIntervalSince(lastAttempt) >= 1 {
+                lastAttempt = Date()
+                if let again = try? connect(inputChannels: inputChannels, process) {
+                    connection = again
+                    lastCount = -1
+                    lastProgress = Date()
+                    reconnections += 1
+                    session.announce(Self.deviceBackSentence)
+                }
             }
         }
-        audio.stop()
+        let blocks = blocksBefore + (connection?.stream.callbackCount ?? 0)
+        let dropouts = dropoutsBefore + (connection?.stream.dropoutCount ?? 0)
+        connection?.stream.stop()
+        connection = nil
+        let seconds = Date().timeIntervalSince(started)
+        let summary = LiveHearingSummary(
+            hostAPI: hostAPI, inputDevice: inputName, outputDevice: outputName, sampleRateHz: rate, blockFrames: block,
+            blocks: blocks, dropouts: dropouts,
+            inputPeakDBFS: 20 * log10(max(Double(shared.inputPeak), 1e-10)), outputPeakDBFS: 20 * log10(max(Double(shared.outputPeak), 1e-10)),
+            outputCeilingDBFS: 20 * log10(max(Double(processor.outputCeiling), 1e-10)),
+            chainLatencyMilliseconds: chain * 1000, inputLatencyMilliseconds: reportedInput * 1000,
+            outputLatencyMilliseconds: reportedOutput * 1000, totalLatencyMilliseconds: (chain + reportedInput + reportedOutput) * 1000,
+            deviceLosses: losses, reconnections: reconnections, announcements: shared.announcements, seconds: seconds)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+        } else {
+            print(String(format: "Listened for %.1f s: %d blocks, %d dropouts.", seconds, blocks, dropouts))
+        }
     }
-}
 
-/// One line typed while listening live.
-enum LiveHearingCommand: Equatable {
-    case quit, louder, softer, toggleMute, status
-    /// A program's name or number, with or without the word "program" before it.
-    case program(String)
-
-    init(_ typed: String) {
-        let line = typed.trimmingCharacters(in: .whitespaces).lowercased()
-        switch line {
-        case "q", "quit": self = .quit
-        case "+": self = .louder
-        case "-": self = .softer
-        case "m", "mute": self = .toggleMute
-        case "s", "status", "": self = .status
-        default:
-            let name = line.hasPrefix("program ") ? String(line.dropFirst("program ".count)) : line
-            self = .program(name.trimmingCharacters(in: .whitespaces))
+    /// The user's voice settings; without a voice the announcements are only printed, said once.
+    private func announcementVoice() -> (any TextToSpeech)? {
+        do { return try SpeechSynthesizer(settings: StoredVoiceSpeech.voice(from: StoredVoiceSpeech.storedSettings())) } catch {
+            tell("Announcements cannot be said in the ear (\(userMessage(for: error))); they are printed.")
+            return nil
         }
     }
 }

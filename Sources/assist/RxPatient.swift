@@ -63,6 +63,12 @@ struct RxImport: AsyncParsableCommand {
     @Option(help: "With --camera: seconds to wait for a readable code (1 to 600).")
     var timeout: Double = LiveCodeScanner.defaultTimeoutSeconds
 
+    @Flag(help: "Import even when the prescription names another patient than the stored ones (for scripts; in a terminal you are asked).")
+    var yes = false
+
+    @Flag(help: "Hear through the imported prescription at once (otherwise a newer one waits for `assist rx use`, and you are asked in a terminal).")
+    var use = false
+
     @OptionGroup var store: RxStoreOptions
 
     @OptionGroup(title: "Speech (with --camera)") var speech: SpeechOutputOptions
@@ -93,12 +99,39 @@ struct RxImport: AsyncParsableCommand {
             text = read
         }
         let unlocked = try store.open(createIfMissing: true)
-        let profile = try unlocked.importPrescription(text: text)
+        let inUse = try? unlocked.activePrescription()
+        let profile: StoredProfile
+        do {
+            profile = try unlocked.importPrescription(text: text, allowingAnotherPatient: yes, makeActive: use)
+        } catch PrescriptionError.differentPatient(let imported, let stored) where !yes && isatty(STDIN_FILENO) != 0 {
+            print("This prescription is for \(imported), but this hearing aid's prescriptions are for \(stored). Import it anyway? [y/N] ",
+                  terminator: "")
+            guard readLine()?.lowercased().hasPrefix("y") == true else {
+                throw CommandFailure("Nothing was imported: the prescription is for \(imported), not \(stored).")
+            }
+            profile = try unlocked.importPrescription(text: text, allowingAnotherPatient: true, makeActive: use)
+        }
         guard let verified = profile.prescription else { return }
         print("Imported \(profile.id): \(RxDescription.summary(verified.document)).")
-        if profile.isActive { print("It is now the prescription in use.") } else if verified.document.kind == .fitting {
-            print("Run `assist rx use \(profile.id)` to hear through it.")
+        if profile.isActive { print("It is now the prescription in use."); return }
+        guard verified.document.kind == .fitting else { return }
+        // A newer fitting for the same patient waits until the patient chooses it: a change of
+        // what they hear is never a side effect of an import.
+        if let inUse, inUse.document.patient.isSamePerson(as: verified.document.patient), verified.document.issued > inUse.document.issued {
+            let question = "It is newer than the prescription in use (issued \(RxDescription.day(verified.document.issued)), "
+                + "the one in use \(RxDescription.day(inUse.document.issued)))."
+            if isatty(STDIN_FILENO) != 0 {
+                print(question + " Use it now? [y/N] ", terminator: "")
+                if readLine()?.lowercased().hasPrefix("y") == true {
+                    try unlocked.use(profile.id)
+                    print("It is now the prescription in use.")
+                    return
+                }
+            } else {
+                print(question)
+            }
         }
+        print("Run `assist rx use \(profile.id)` to hear through it.")
     }
 
     /// Asks the user to show the code, then reads frames until one holds it.
@@ -247,6 +280,14 @@ struct RxErase: ParsableCommand {
     func run() throws {
         let unlocked = try store.open()
         try unlocked.eraseAll()
+        // Versions before 2026-11 kept the last started fitting in plain text here.
+        let legacy = UserDirectories.data().appendingPathComponent("hearing/last-started-prescription.json")
+        if FileManager.default.fileExists(atPath: legacy.path) {
+            try? FileManager.default.removeItem(at: legacy)
+            guard !FileManager.default.fileExists(atPath: legacy.path) else {
+                throw CommandFailure("The store was erased, but \(legacy.path) could not be removed; delete it by hand.")
+            }
+        }
         print("All patient data was erased.")
     }
 }

@@ -84,18 +84,3 @@ struct LiveAudioTests {
         }
     }
 }
-
-@Suite("Prescription history")
-struct PrescriptionHistoryTests {
-    @Test("the full gain ramp is used only on the first start after a new prescription")
-    func rampOnlyForNewPrescription() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("history-\(UUID().uuidString)")
-        let history = PrescriptionHistory(directory: directory)
-        let first = try Prescription(audiogram: Audiogram(left: try .flat(40), right: try .flat(45)))
-        #expect(history.startupRampSeconds(for: first) == 2)
-        try history.record(first)
-        #expect(history.startupRampSeconds(for: first) < 0.1)
-        let changed = try Prescription(audiogram: Audiogram(left: try .flat(40), right: try .flat(50)))
-        #expect(history.isNew(changed))
-    }
-}

@@ -24,6 +24,8 @@ final class EarProcessor {
     /// 0…1: how much of the prescription's gain is applied while ramping in after a new prescription.
     private(set) var rampFraction: Float = 0
     private(set) var isPrepared = false
+    /// Mono input feeds both ears; only the left one counts its damaged samples.
+    private var countsDamagedInput = true
 
     init(ear: Ear) { self.ear = ear }
 
@@ -38,6 +40,7 @@ final class EarProcessor {
         compressor.prepare(bandCount: bands, hopSeconds: hopSeconds, inputFullScaleSPL: calibration.inputFullScaleSPL)
         noiseReducer.prepare(bandCount: bands, hopSeconds: hopSeconds)
         limiter.prepare(hopSize: r, sampleRate: format.sampleRate)
+        countsDamagedInput = format.inputChannels == 2 || ear == .left
         for buffer in [\EarProcessor.bandPower, \.levelSPL, \.compressionGain, \.noiseGain, \.bandGain, \.bandDensity] {
             self[keyPath: buffer] = .allocate(capacity: bands)
             self[keyPath: buffer].initialize(repeating: 0)
@@ -81,7 +84,8 @@ final class EarProcessor {
     @inline(__always)
     private func processHop(_ input: UnsafePointer<Float>, inputStride: Int, configuration c: RuntimeConfiguration,
                             monitors: HearingMonitors) {
-        filterbank.analyse(input, stride: inputStride)
+        let damaged = filterbank.analyse(input, stride: inputStride)
+        if damaged > 0, countsDamagedInput { monitors.addDamagedInputSamples(damaged) }
         let spectrum = filterbank.spectrum
         let bands = BandLayout.bandCount
         for b in 0..<bands { bandPower[b] = 0 }
@@ -116,6 +120,12 @@ final class EarProcessor {
             let noise = noiseReducer.noiseEstimate(band: b)
             monitors.store(compressor.levelSPL(power: noise, inputFullScaleSPL: inputFullScale), ear, .noiseLevelSPL, band: b)
         }
+
+        // The 250 Hz band is only 1.3 bins from the 500 Hz band: a 250 Hz tone's window main lobe
+        // reaches bins whose gain leans towards the 500 Hz band, so it is amplified by a share of
+        // that band's gain too. The lowest band's gain is lowered by that share of the difference
+        // (see `BandLayout.lowestBandLeakage`).
+        bandGain[0] -= layout.lowestBandLeakage * (bandGain[1] - bandGain[0])
 
         // Mute and unmute as a linear 10 ms fade: click-free, and exactly silent at its end.
         muteFactor = settings.muted ? max(0, muteFactor - muteStep) : min(1, muteFactor + muteStep)

@@ -89,6 +89,10 @@ public final class HearingAidProcessor {
         self.format = format
     }
 
+    /// The peak amplitude no output sample exceeds (the fitted maximum output, below full
+    /// scale); 0 before the first block. Audio thread only.
+    public var outputCeiling: Float { configuration?.limiterPeakAmplitude ?? 0 }
+
     /// The configuration `process` is using (tests only).
     var currentConfigurationForTesting: RuntimeConfiguration? { configuration }
 
@@ -114,7 +118,10 @@ public final class HearingAidProcessor {
             }
             configuration = next
         }
-        guard let configuration else { return }
+        guard let configuration else {
+            output.update(repeating: 0, count: frames * 2)
+            return
+        }
         let channels = format.inputChannels
         for ear in ears {
             let channel = channels == 1 ? 0 : ear.ear.channelIndex

@@ -20,6 +20,7 @@ public final class HearingMonitors: Sendable {
 
     private nonisolated(unsafe) let values: UnsafeMutablePointer<Atomic<UInt32>>
     private let count: Int
+    private let damaged = Atomic<Int>(0)
 
     public init() {
         count = 2 * Self.perEar
@@ -46,6 +47,14 @@ public final class HearingMonitors: Sendable {
     func storeLimiterGain(_ value: Float, _ ear: Ear) {
         values[ear.channelIndex * Self.perEar + Self.perEar - 1].store(value.bitPattern, ordering: .relaxed)
     }
+
+    @inline(__always)
+    func addDamagedInputSamples(_ count: Int) {
+        damaged.add(count, ordering: .relaxed)
+    }
+
+    /// Input samples the `InputGuard` replaced by silence since the start.
+    public var damagedInputSamples: Int { damaged.load(ordering: .relaxed) }
 
     public func value(_ quantity: Quantity, ear: Ear, band: Int) -> Float {
         Float(bitPattern: values[index(ear, quantity, band)].load(ordering: .relaxed))

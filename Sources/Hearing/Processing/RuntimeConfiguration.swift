@@ -9,7 +9,8 @@ public struct ProcessingBypass: OptionSet, Sendable, Hashable, Codable {
     /// program offsets still apply, and so does the maximum output).
     public static let compression = ProcessingBypass(rawValue: 1)
     public static let noiseReduction = ProcessingBypass(rawValue: 2)
-    /// The broadband output limiter. A hard clamp at full scale stays, so output never clips.
+    /// The broadband output limiter's smooth gain reduction. A hard clamp at the fitted maximum
+    /// output stays: no setting lets the output past it.
     public static let limiter = ProcessingBypass(rawValue: 4)
 }
 

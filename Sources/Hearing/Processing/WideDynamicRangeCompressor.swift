@@ -52,7 +52,10 @@ final class WideDynamicRangeCompressor {
         let attack = 1 - expf(-hopSeconds / Float(max(attackSeconds, 1e-4)))
         let release = 1 - expf(-hopSeconds / Float(max(releaseSeconds, 1e-4)))
         for b in 0..<smoothedDecibels.count {
-            let p = 10 * log10f(max(bandPower[b], 1e-20)), s = smoothedDecibels[b]
+            // Band powers are finite (the `InputGuard` bounds the input); should one not be, the
+            // follower restarts from the floor instead of carrying NaN into every later gain.
+            let power = bandPower[b]
+            let p = power.isFinite ? 10 * log10f(max(power, 1e-20)) : -200, s = smoothedDecibels[b]
             smoothedDecibels[b] = s + (p > s ? attack : release) * (p - s)
             // Mean square 0.5 (a full-scale sine) is the full-scale level: +10·log10(2) = 3.0103 dB.
             let level = inputFullScaleSPL + 3.0103 + smoothedDecibels[b]

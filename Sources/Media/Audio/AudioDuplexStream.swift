@@ -70,6 +70,8 @@ public final class AudioDuplexStream {
         let outputChannels: Int
         /// Buffers the callback has been asked for: a stream whose count stops growing has lost its device.
         let callbacks = Atomic<Int>(0)
+        /// Buffers PortAudio flagged as late or lost (under- and overflows: JACK's xruns).
+        let dropouts = Atomic<Int>(0)
         init(process: Process?, render: Render?, inputChannels: Int, outputChannels: Int) {
             self.process = process
             self.render = render
@@ -205,11 +207,31 @@ public final class AudioDuplexStream {
     /// claims to run, the device has stalled (an unplugged USB headset can do that on ALSA).
     public var callbackCount: Int { box?.takeUnretainedValue().callbacks.load(ordering: .relaxed) ?? 0 }
 
+    /// How many buffers came late or were lost since the stream started (PortAudio's under- and
+    /// overflow flags; JACK's xruns).
+    public var dropoutCount: Int { box?.takeUnretainedValue().dropouts.load(ordering: .relaxed) ?? 0 }
+
+    /// `paInputUnderflow | paInputOverflow | paOutputUnderflow | paOutputOverflow` (macros
+    /// Swift cannot import).
+    static let dropoutFlags: PaStreamCallbackFlags = 0x1 | 0x2 | 0x4 | 0x8
+
+    /// After a dropout the sound jumps from where it stopped to where it resumes, a click; the
+    /// block after it rises from silence instead (a linear fade over the block, at most 5 ms at
+    /// 48 kHz), so a dropout is heard as a short dip.
+    public static func fadeIn(_ output: UnsafeMutablePointer<Float>, frames: Int, channels: Int) {
+        let length = min(frames, 240)
+        guard length > 0 else { return }
+        for frame in 0..<length {
+            let gain = Float(frame) / Float(length)
+            for channel in 0..<channels { output[frame * channels + channel] *= gain }
+        }
+    }
+
     private func openStream(_ callbackBox: CallbackBox, input: UnsafePointer<PaStreamParameters>?,
                       output: UnsafePointer<PaStreamParameters>, sampleRate: Double, framesPerBuffer: Int) throws {
         let box = Unmanaged.passRetained(callbackBox)
         var stream: UnsafeMutableRawPointer?
-        let opened = Pa_OpenStream(&stream, input, output, sampleRate, UInt(framesPerBuffer), Self.clipOff, { input, output, frames, _, _, user in
+        let opened = Pa_OpenStream(&stream, input, output, sampleRate, UInt(framesPerBuffer), Self.clipOff, { input, output, frames, _, flags, user in
             let box = Unmanaged<CallbackBox>.fromOpaque(user!).takeUnretainedValue()
             box.callbacks.add(1, ordering: .relaxed)
             guard let output = output?.assumingMemoryBound(to: Float.self) else { return Int32(paContinue.rawValue) }
@@ -219,6 +241,10 @@ public final class AudioDuplexStream {
                 process(input, output, Int(frames))
             } else {
                 output.update(repeating: 0, count: Int(frames) * box.outputChannels)
+            }
+            if flags & AudioDuplexStream.dropoutFlags != 0 {
+                box.dropouts.add(1, ordering: .relaxed)
+                AudioDuplexStream.fadeIn(output, frames: Int(frames), channels: box.outputChannels)
             }
             return Int32(paContinue.rawValue)
         }, box.toOpaque())

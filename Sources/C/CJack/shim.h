@@ -1,0 +1,7 @@
+#include <jack/jack.h>
+
+/* jack_client_open is variadic, which Swift cannot call: this fixes its arguments. Never
+   starts a server: a hearing aid must not launch one behind the user's back. */
+static inline jack_client_t *cjack_client_open(const char *name, jack_status_t *status) {
+    return jack_client_open(name, (jack_options_t)(JackNoStartServer), status);
+}
