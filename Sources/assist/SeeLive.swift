@@ -13,13 +13,19 @@ import Storage
 extension See {
     func runLive(_ videoInput: VideoInput) async throws {
         try live.check()
-        let models: LiveModels
+        // A model that cannot be loaded is said through the speech output like any start-up
+        // failure (the rendered WAV and transcript included), so the output is made first.
+        let models: LiveModels?
+        let modelFailure: (any Error)?
         do {
             models = try LiveModels(detector: detector, depth: depth)
+            modelFailure = nil
         } catch {
-            throw CommandFailure(userMessage(for: error), exitCode: 2)
+            models = nil
+            modelFailure = error
         }
-        let userData = UserData.open(knownCategories: models.classNames)
+        let classNames = models?.classNames ?? []
+        let userData = UserData.open(knownCategories: classNames)
         let stored = userData?.currentSettings()
         let changed = (try? userData?.settings.changedValues()) ?? [:]
 
@@ -28,7 +34,8 @@ extension See {
             speechOutput = try LiveSpeech(speech, json: json, spatialAudio: stored?.feedback.spatialAudio ?? true,
                                           frameCostSeconds: live.frameCost)
         } catch {
-            throw CommandFailure(userMessage(for: error), exitCode: 2)
+            let failure = modelFailure.map { userMessage(for: $0) + " " } ?? ""
+            throw CommandFailure(failure + userMessage(for: error), exitCode: SessionStartupError.Kind.audio.exitStatus)
         }
         defer { speechOutput.close() }
 
@@ -43,7 +50,8 @@ extension See {
                                                 depthModel: depth.depthModel != nil)
             corridor = WalkingCorridor(camera: try camera.settings(storedFieldOfViewDegrees: stored?.camera.fieldOfViewDegrees))
             let describer = try SceneDescriber(language: wording.language, settings: description)
-            policy = GuidancePolicy(mode: try initialMode(stored: stored, classNames: models.classNames, describer: describer),
+            let mode = models == nil ? .continuous : try initialMode(stored: stored, classNames: classNames, describer: describer)
+            policy = GuidancePolicy(mode: mode,
                                     settings: Self.guidanceSettings(stored), describer: describer)
             let offline = speech.speakTo != nil
             let storedInterval = changed["scanning.intervalSeconds"] != nil ? stored?.scanning.intervalSeconds : nil
@@ -55,7 +63,7 @@ extension See {
             configuration.afterUseSeconds = live.afterUse > 0 ? live.afterUse * 60 : nil
             configuration.scheduledLines = try live.scheduledLines()
             configuration.corridor = corridor
-            configuration.classNames = models.classNames
+            configuration.classNames = models?.classNames
         } catch {
             throw CommandFailure(userMessage(for: error), exitCode: 2)
         }
@@ -64,13 +72,14 @@ extension See {
             throw CommandFailure(userMessage(for: error), exitCode: 2)
         }
 
-        let printer = LivePrinter(json: json)
+        let printer = LivePrinter(json: json, plain: LiveControl.readsConsole)
         let locatorCamera = try? camera.settings(storedFieldOfViewDegrees: stored?.camera.fieldOfViewDegrees)
         let wordingOptions = wording
         let supply = AnalyzerSupply(make: { wanted in
-            try models.analyzer(for: wanted, camera: locatorCamera ?? .chestWorn, language: wordingOptions.language,
-                                iouThreshold: wordingOptions.iouThreshold(stored: stored))
-        }, release: { models.release() })
+            guard let models else { throw modelFailure ?? SessionStartupError("The model could not be loaded.", kind: .model) }
+            return try models.analyzer(for: wanted, camera: locatorCamera ?? .chestWorn, language: wordingOptions.language,
+                                       iouThreshold: wordingOptions.iouThreshold(stored: stored))
+        }, release: { models?.release() })
         let usage = noHistory ? nil : try? userData?.usage.start(mode: "live \(policy.mode.name)")
         defer { if let usage { try? userData?.usage.finish(session: usage) } }
         let recorder = noHistory ? nil : userData.map { LiveHistoryRecorder(userData: $0, usageSession: usage) }
@@ -82,13 +91,13 @@ extension See {
                                       })
         defer { recorder?.finish(framesAnalysed: session.framesAnalysed) }
         let controls = session.controls
-        let interrupt = Self.quitOnInterrupt(controls)
-        defer { interrupt.cancel() }
+        let interrupts = Self.quitOnInterrupt(controls)
+        defer { interrupts.forEach { $0.cancel() } }
         // Commands from assist ctl (the control socket) and, under assist console, standard input.
         // A settings change applies at once (at its --at moment offline), not when the store says so.
         let wordingForUpdates = wording, hasDepth = depth.depthModel != nil
-        let control = LiveControl.start(session: controls, classNames: models.classNames, userData: userData,
-                                        voice: voiceCommands) { settings in
+        let control = LiveControl.start(session: controls, classNames: classNames, userData: userData,
+                                        voice: voiceCommands, json: json) { settings in
             var update = Self.sessionUpdate(from: settings, wording: wordingForUpdates, depthModel: hasDepth)
             update.batterySaver = nil  // a session command of its own; --battery-saver keeps winning
             controls.update(update)
@@ -119,7 +128,7 @@ extension See {
             ending = try await session.run()
         } catch {
             writeTranscript(session)
-            throw CommandFailure(error.userMessage, exitCode: 2)
+            throw CommandFailure(error.userMessage, exitCode: error.kind.exitStatus)
         }
         writeTranscript(session)
         if case .streamStopped(let reason) = ending, reason != sentences.streamStopped { UserData.warn(reason) }
@@ -188,13 +197,16 @@ extension See {
             batterySaver: stored.batterySaver)
     }
 
-    /// Ctrl-C says goodbye and ends the run cleanly (the transcript is written), instead of killing it.
-    static func quitOnInterrupt(_ controls: SessionControls) -> any DispatchSourceSignal {
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { controls.send(.quit) }
-        source.resume()
-        return source
+    /// Ctrl-C and SIGTERM say goodbye and end the run cleanly (the transcript is written, the
+    /// control socket removed), instead of killing it.
+    static func quitOnInterrupt(_ controls: SessionControls) -> [any DispatchSourceSignal] {
+        [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { controls.send(.quit) }
+            source.resume()
+            return source
+        }
     }
 }
 
@@ -240,14 +252,17 @@ final class LiveModels: @unchecked Sendable {
     }
 }
 
-/// Prints what the session says: "[12.4 s] sentence" lines, or one JSON object per analysed frame.
+/// Prints what is heard, once, as it starts being heard: "[12.4 s] sentence" lines (the time it
+/// was heard), plain lines under `assist console` (a screen reader reads each as it comes), or
+/// one JSON object per analysed frame.
 struct LivePrinter {
     let json: Bool
+    var plain = false
 
     func print(_ event: SessionEvent) {
         switch event {
         case .said(let line) where !json:
-            write(String(format: "[%.1f s] ", line.timeSeconds) + line.printedText)
+            write(plain ? line.printedText : String(format: "[%.1f s] ", line.timeSeconds) + line.printedText)
         case .cycle(let report) where json:
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -130,6 +130,16 @@ public struct GuidancePolicy: Sendable {
         return [Announcement(Utterance(sentence, priority: .answer, contentKey: "mode@\(time)"))]
     }
 
+    /// An announcement with this content key was taken out of the queue before it was heard
+    /// because the channel was busy: the objects it named, if still in view, are announced again
+    /// from the next observation, with where they are then. Returns whether it named any.
+    @discardableResult
+    public mutating func notHeard(contentKey: String) -> Bool {
+        let ids = ContinuousPolicy.trackIDs(inContentKey: contentKey)
+        continuous.notHeard(ids)
+        return !ids.isEmpty
+    }
+
     /// Remembers a request; it is answered from the next observation.
     public mutating func handle(_ request: PolicyRequest, atSeconds time: Double) -> [Announcement] {
         if !pending.contains(request) { pending.append(request) }

@@ -71,11 +71,17 @@ extension GuidanceSession {
                 say(Utterance(sentences.nothingToRepeat, priority: .answer, contentKey: "session:repeat"), at: time)
             }
         case .stopTalking:
-            feedback.queue.stop()
+            // Already silenced when it was sent (see `SessionControls.send`); this also notes what was dropped.
+            noteSuperseded(feedback.queue.stop())
+        case .more:
+            if !feedback.queue.more() {
+                say(Utterance(sentences.nothingMore, priority: .answer, contentKey: "session:more@\(time)"), at: time)
+            }
         case .say(let sentence):
             // Keyed by time and text: the same answer asked for again later ("help") is said again.
             say(Utterance(sentence, priority: .answer, contentKey: "command@\(time):\(sentence)"), at: time)
         case .quit:
+            noteSuperseded(feedback.queue.stop())
             end(.userQuit, saying: Utterance(sentences.goodbye, priority: .answer, contentKey: "session:goodbye", earcon: .stopped),
                 event: "goodbye")
         }
@@ -279,7 +285,10 @@ extension GuidanceSession {
     }
 
     func endOfInput() {
-        if input.kind == .recording {
+        if input.picturesAreScenes {
+            end(.inputEnded, saying: Utterance(sentences.endOfPictures, priority: .status, contentKey: "session:end", earcon: .stopped),
+                event: "end of pictures")
+        } else if input.kind == .recording {
             end(.inputEnded, saying: Utterance(sentences.endOfVideo, priority: .status, contentKey: "session:end", earcon: .stopped),
                 event: "end of video")
         } else {

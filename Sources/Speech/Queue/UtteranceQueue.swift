@@ -5,8 +5,9 @@ import Synchronization
 public struct UtteranceQueueSettings: Sendable, Equatable {
     /// The same content is not said again within this many seconds (see `RepetitionFilter`).
     public var cooldownSeconds: Double
-    /// No message is longer than this at the current rate: phrases are dropped from the end
-    /// until the synthesised speech fits (one phrase longer than this is still said whole).
+    /// No message is longer than this at the current rate, earcon included: a longer one is said
+    /// in parts, each within it, split between phrases, then sentences, then clauses, then words
+    /// (never inside a word). Nothing is left out: the later parts wait their turn (see `more()`).
     public var maximumSpeechSeconds: Double
     /// Place speech and tones at the object's direction; off for mono listeners (both ears get
     /// the same signal).
@@ -29,10 +30,11 @@ public struct UtteranceQueueSettings: Sendable, Equatable {
 /// What the queue made of an utterance it accepted.
 public struct PlannedUtterance: Sendable, Equatable {
     public let id: Int
-    /// The utterance as it will be said (phrases that did not fit removed).
+    /// The utterance as it will be said: its first part, when it is longer than the limit.
     public let utterance: Utterance
-    /// Phrases left out to stay within the length limit.
-    public let droppedPhrases: [String]
+    /// The rest, in order, each within the limit: each is said when the one before has ended and
+    /// nothing else waits (a hazard or a new object is heard first), or at once on "more".
+    public let laterParts: [PlannedUtterance]
     /// Length of the synthesised words alone, as measured.
     public let speechSeconds: Double
     /// Length of everything that will be played: earcon, words and the interaural delay.
@@ -102,6 +104,10 @@ public final class UtteranceQueue: Sendable {
         var lastStarted: Utterance?
         var log: [PlaybackRecord] = []
         var nextID = 1
+        /// The later parts of a long utterance, in order (see `PlannedUtterance.laterParts`).
+        var laterParts: [Track] = []
+        /// "Stop" holds the later parts until "more".
+        var laterPartsHeld = false
         /// Tracks that finished playing, freed later on a control thread: `free` can take a lock,
         /// which the audio thread must not wait for.
         var finished: [Track] = []
@@ -148,17 +154,39 @@ public final class UtteranceQueue: Sendable {
             return state.nextID
         }
         guard let id = admitted else { return .suppressedAsRepeat }
-        let track = makeTrack(id: id, utterance)
+        let parts = self.parts(of: utterance)
+        let laterIDs: Range<Int> = state.withLock { state in
+            defer { state.nextID += parts.count - 1 }
+            return state.nextID..<(state.nextID + parts.count - 1)
+        }
+        let first = makeTrack(id: id, parts[0])
+        let later = zip(laterIDs, parts.dropFirst()).map { makeTrack(id: $0, $1) }
         releaseFinishedTracks()
-        state.withLock { state in
+        let superseded = state.withLock { state -> [Track] in
             let index = state.pending.firstIndex { $0.plan.utterance.priority < utterance.priority } ?? state.pending.endIndex
-            state.pending.insert(track, at: index)
+            state.pending.insert(first, at: index)
             if utterance.priority == .hazard, let current = state.current,
                current.plan.utterance.priority < .hazard, state.fadeOutFramesLeft == nil {
                 state.fadeOutFramesLeft = Int(Self.interruptionFadeSeconds * sampleRateHz)
             }
+            guard !later.isEmpty else { return [] }
+            // A newer long message replaces the unheard rest of one no more urgent than it.
+            var superseded: [Track] = []
+            state.laterParts.removeAll { track in
+                guard track.plan.utterance.priority <= utterance.priority else { return false }
+                superseded.append(track)
+                return true
+            }
+            let index2 = state.laterParts.firstIndex { $0.plan.utterance.priority < utterance.priority } ?? state.laterParts.endIndex
+            state.laterParts.insert(contentsOf: later, at: index2)
+            state.laterPartsHeld = false
+            return superseded
         }
-        return .queued(track.plan)
+        _ = superseded   // freed here, outside the lock
+        let plan = PlannedUtterance(id: first.plan.id, utterance: first.plan.utterance, laterParts: later.map(\.plan),
+                                    speechSeconds: first.plan.speechSeconds, durationSeconds: first.plan.durationSeconds,
+                                    voiceFailure: first.plan.voiceFailure)
+        return .queued(plan)
     }
 
     /// Frees the audio of utterances that finished playing. The queue does this on every
@@ -178,17 +206,38 @@ public final class UtteranceQueue: Sendable {
     var finishedTrackCount: Int { state.withLock { $0.finished.count } }
 
     /// Silences everything: what is being said fades out within 5 ms and nothing queued is said.
-    public func stop() {
+    /// The later parts of a long message are held: `more()` says them. Returns what was dropped.
+    @discardableResult
+    public func stop() -> [PlannedUtterance] {
         let dropped = state.withLock { state -> [Track] in
             let dropped = state.pending
             state.pending = []
+            state.laterPartsHeld = true
             if state.current != nil, state.fadeOutFramesLeft == nil {
                 state.fadeOutFramesLeft = Int(Self.interruptionFadeSeconds * sampleRateHz)
             }
             return dropped
         }
-        _ = dropped   // freed here, outside the lock the audio thread takes
+        return dropped.map(\.plan)   // their audio is freed here, outside the lock the audio thread takes
     }
+
+    /// "More" / "next": goes on with the later parts of a long message — the part being said
+    /// ends (faded) and the next starts; held ones ("stop") are released. False when there are none.
+    @discardableResult
+    public func more() -> Bool {
+        state.withLock { state in
+            guard !state.laterParts.isEmpty else { return false }
+            state.laterPartsHeld = false
+            if let current = state.current, state.fadeOutFramesLeft == nil,
+               current.plan.utterance.priority <= state.laterParts[0].plan.utterance.priority {
+                state.fadeOutFramesLeft = Int(Self.interruptionFadeSeconds * sampleRateHz)
+            }
+            return true
+        }
+    }
+
+    /// Later parts of a long message not yet said.
+    public var laterPartCount: Int { state.withLock { $0.laterParts.count } }
 
     /// Drops what waits to be said, except the utterances `keep` accepts; what is being said now
     /// finishes (a sentence cut mid-word is worse than one heard late). Returns the dropped ones.
@@ -197,6 +246,11 @@ public final class UtteranceQueue: Sendable {
         let dropped = state.withLock { state -> [Track] in
             var dropped: [Track] = []
             state.pending.removeAll { track in
+                guard !keep(track.plan.utterance) else { return false }
+                dropped.append(track)
+                return true
+            }
+            state.laterParts.removeAll { track in
                 guard !keep(track.plan.utterance) else { return false }
                 dropped.append(track)
                 return true
@@ -223,9 +277,11 @@ public final class UtteranceQueue: Sendable {
     /// Audio time so far, in seconds.
     public var audioTimeSeconds: Double { state.withLock { Double($0.renderedFrames) / sampleRateHz } }
 
-    /// Nothing playing, nothing queued, no pause running.
+    /// Nothing playing, nothing queued (later parts held by "stop" do not count), no pause running.
     public var isIdle: Bool {
-        state.withLock { $0.current == nil && $0.pending.isEmpty && $0.pauseFramesLeft == 0 }
+        state.withLock {
+            $0.current == nil && $0.pending.isEmpty && $0.pauseFramesLeft == 0 && ($0.laterParts.isEmpty || $0.laterPartsHeld)
+        }
     }
 
     /// What was played so far (the latest 256 utterances).
@@ -251,11 +307,16 @@ public final class UtteranceQueue: Sendable {
                         frame += n
                         continue
                     }
-                    guard !state.pending.isEmpty else {
+                    let next: Track
+                    if !state.pending.isEmpty {
+                        next = state.pending.removeFirst()
+                    } else if !state.laterParts.isEmpty && !state.laterPartsHeld {
+                        // The next part of a long message, once nothing else waits.
+                        next = state.laterParts.removeFirst()
+                    } else {
                         fillSilence(buffer, from: frame, count: frameCount - frame)
                         break
                     }
-                    let next = state.pending.removeFirst()
                     state.current = next
                     state.positionFrames = 0
                     state.lastStarted = next.plan.utterance
@@ -323,36 +384,81 @@ public final class UtteranceQueue: Sendable {
 
     // MARK: Planning
 
+    /// `utterance` in parts that each fit the length limit, earcon included, most important (the
+    /// first phrases) first. Without a voice, or when the voice fails, the utterance stays whole
+    /// (the error tone is short).
+    func parts(of utterance: Utterance) -> [Utterance] {
+        guard let voice, utterance.phrases.count > 0 else { return [utterance] }
+        var earconSeconds = 0.0
+        if let earcon = utterance.earcon {
+            earconSeconds = Double(tones.render(earcon, severity: utterance.severity).count) / sampleRateHz + Self.earconGapSeconds
+        }
+        // The interaural delay and espeak-ng's leading silence (cut) are a few ms; the limit holds the rest.
+        let limit = settings.maximumSpeechSeconds - earconSeconds - 0.02
+        func seconds(_ units: ArraySlice<String>) -> Double {
+            (try? voice.synthesize(units.joined(separator: " ")).durationSeconds) ?? 0
+        }
+        var units = utterance.phrases
+        if seconds(units[...]) <= limit { return [utterance] }
+        var groups: [[String]] = []
+        var start = 0
+        while start < units.count {
+            if seconds(units[start...start]) > limit {
+                let smaller = Self.split(units[start])
+                if smaller.count > 1 {
+                    units.replaceSubrange(start...start, with: smaller)
+                    continue
+                }
+                groups.append([units[start]])   // one word longer than the limit is still said
+                start += 1
+                continue
+            }
+            // The most units from `start` that fit; the length grows with the count, so bisect.
+            var fits = 1, tooLong = units.count - start + 1
+            if seconds(units[start...]) <= limit { fits = units.count - start }
+            while tooLong - fits > 1 {
+                let middle = (fits + tooLong) / 2
+                if seconds(units[start..<(start + middle)]) <= limit { fits = middle } else { tooLong = middle }
+            }
+            groups.append(Array(units[start..<(start + fits)]))
+            start += fits
+        }
+        return groups.enumerated().map { index, phrases in
+            var part = utterance
+            part.phrases = phrases
+            // Only the first part carries the tone; later ones continue the same message.
+            if index > 0 { part.earcon = nil }
+            return part
+        }
+    }
+
+    /// A phrase too long to say in one part, in smaller pieces: its sentences, else its clauses
+    /// (after , ; :), else its words. Joined with spaces they give the phrase back.
+    static func split(_ phrase: String) -> [String] {
+        let sentences = Utterance.sentences(in: phrase)
+        if sentences.count > 1 { return sentences }
+        var clauses: [String] = []
+        var current = ""
+        for word in phrase.split(separator: " ", omittingEmptySubsequences: true) {
+            current += current.isEmpty ? String(word) : " " + word
+            if let last = word.last, ",;:".contains(last) {
+                clauses.append(current)
+                current = ""
+            }
+        }
+        if !current.isEmpty { clauses.append(current) }
+        if clauses.count > 1 { return clauses }
+        return phrase.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+    }
+
     private func makeTrack(id: Int, _ utterance: Utterance) -> Track {
-        var kept = utterance.phrases
-        var dropped: [String] = []
         var speech: [Float] = []
         var speechSeconds = 0.0
         var failure: SpeechError?
-        if !kept.isEmpty {
+        if !utterance.phrases.isEmpty {
             if let voice {
                 do {
-                    var audio = try voice.synthesize(kept.joined(separator: " "))
-                    if audio.durationSeconds > settings.maximumSpeechSeconds && kept.count > 1 {
-                        // Keep the most phrases (from the first, the most important) whose speech
-                        // fits; never cut words. Duration grows with the count, so bisect: a few
-                        // syntheses even for thousands of phrases.
-                        var fits = 1, tooLong = kept.count
-                        var best = try voice.synthesize(kept[0])
-                        while tooLong - fits > 1 {
-                            let middle = (fits + tooLong) / 2
-                            let candidate = try voice.synthesize(kept[..<middle].joined(separator: " "))
-                            if candidate.durationSeconds <= settings.maximumSpeechSeconds {
-                                fits = middle
-                                best = candidate
-                            } else {
-                                tooLong = middle
-                            }
-                        }
-                        dropped = Array(kept[fits...])
-                        kept = Array(kept[..<fits])
-                        audio = best
-                    }
+                    let audio = try voice.synthesize(utterance.phrases.joined(separator: " "))
                     let words = Self.withoutLeadingSilence(audio.samples)
                     speechSeconds = Double(words.count) / Double(audio.sampleRate)
                     speech = Self.resample(words.map { Float($0) / 32768 }, from: Double(audio.sampleRate), to: sampleRateHz)
@@ -378,9 +484,7 @@ public final class UtteranceQueue: Sendable {
             ? utterance.directionDegrees.map { StereoPlacement(directionDegrees: $0) } ?? .centre
             : .centre
         let stereo = placement.place(mono, sampleRateHz: sampleRateHz)
-        var said = utterance
-        said.phrases = failure == nil ? kept : utterance.phrases
-        let plan = PlannedUtterance(id: id, utterance: said, droppedPhrases: dropped, speechSeconds: speechSeconds,
+        let plan = PlannedUtterance(id: id, utterance: utterance, laterParts: [], speechSeconds: speechSeconds,
                                     durationSeconds: Double(stereo.count / 2) / sampleRateHz, voiceFailure: failure)
         return Track(plan: plan, samples: stereo)
     }

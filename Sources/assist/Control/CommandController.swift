@@ -107,6 +107,7 @@ final class CommandController: Sendable {
         case .disableBatterySaver: return .setBatterySaver(false)
         case .repeatLast: return .repeatLast
         case .stopTalking: return .stopTalking
+        case .more: return .more
         case .exit: return .quit
         default: return nil
         }
