@@ -108,6 +108,8 @@ public final class UtteranceQueue: Sendable {
         var laterParts: [Track] = []
         /// "Stop" holds the later parts until "more".
         var laterPartsHeld = false
+        /// The first part of the message the later parts belong to, until it starts.
+        var laterPartsAwait: Int?
         /// Tracks that finished playing, freed later on a control thread: `free` can take a lock,
         /// which the audio thread must not wait for.
         var finished: [Track] = []
@@ -180,6 +182,7 @@ public final class UtteranceQueue: Sendable {
             let index2 = state.laterParts.firstIndex { $0.plan.utterance.priority < utterance.priority } ?? state.laterParts.endIndex
             state.laterParts.insert(contentsOf: later, at: index2)
             state.laterPartsHeld = false
+            state.laterPartsAwait = first.plan.id
             return superseded
         }
         _ = superseded   // freed here, outside the lock
@@ -213,6 +216,7 @@ public final class UtteranceQueue: Sendable {
             let dropped = state.pending
             state.pending = []
             state.laterPartsHeld = true
+            state.laterPartsAwait = nil
             if state.current != nil, state.fadeOutFramesLeft == nil {
                 state.fadeOutFramesLeft = Int(Self.interruptionFadeSeconds * sampleRateHz)
             }
@@ -255,6 +259,7 @@ public final class UtteranceQueue: Sendable {
                 dropped.append(track)
                 return true
             }
+            if let first = state.laterPartsAwait, dropped.contains(where: { $0.plan.id == first }) { state.laterPartsAwait = nil }
             return dropped
         }
         return dropped.map(\.plan)   // their audio is freed here, outside the lock
@@ -307,12 +312,20 @@ public final class UtteranceQueue: Sendable {
                         frame += n
                         continue
                     }
+                    // The next part of a long message goes on before answers and statuses queued
+                    // after it; a hazard or a new object may be said first.
+                    let partFirst = !state.laterParts.isEmpty && !state.laterPartsHeld
+                        && (state.laterPartsAwait == nil || state.pending.isEmpty)
+                        && (state.pending.first.map { waiting in
+                            waiting.plan.utterance.priority != .hazard && waiting.plan.utterance.priority != .newObject
+                                && waiting.plan.utterance.priority <= state.laterParts[0].plan.utterance.priority
+                        } ?? true)
                     let next: Track
-                    if !state.pending.isEmpty {
-                        next = state.pending.removeFirst()
-                    } else if !state.laterParts.isEmpty && !state.laterPartsHeld {
-                        // The next part of a long message, once nothing else waits.
+                    if partFirst {
                         next = state.laterParts.removeFirst()
+                    } else if !state.pending.isEmpty {
+                        next = state.pending.removeFirst()
+                        if next.plan.id == state.laterPartsAwait { state.laterPartsAwait = nil }
                     } else {
                         fillSilence(buffer, from: frame, count: frameCount - frame)
                         break
