@@ -158,7 +158,7 @@ extension See {
             return .find(try FindTarget.resolve(name: find, classNames: classNames, phrasebook: describer.phrasebook))
         }
         if let mode = try live.guidanceMode() { return mode }
-        return stored.map { LiveMode(stored: $0.scanning.mode).guidanceMode } ?? .continuous
+        return stored?.scanning.mode.guidanceMode ?? .continuous
     }
 
     private func writeTranscript(_ session: GuidanceSession) {
@@ -170,15 +170,12 @@ extension See {
         }
     }
 
-    /// The stored hazard rules as the policies use them: vehicles get the vehicle tone, stairs the
-    /// drop tone, anything else the obstacle tone; the stored intensity sets the loudness.
+    /// The stored hazard rules as the policies use them: each rule's own tone and intensity.
     static func guidanceSettings(_ stored: Storage.Settings?) -> GuidanceSettings {
         guard let stored else { return GuidanceSettings() }
-        let vehicles: Set<String> = ["car", "bus", "truck", "motorcycle", "bicycle", "train", "boat", "airplane"]
         var hazards: [String: HazardAlert] = [:]
         for rule in stored.detection.hazards {
-            let earcon: Earcon = vehicles.contains(rule.category) ? .vehicleHazard : rule.category.contains("stair") ? .dropHazard : .obstacleHazard
-            hazards[rule.category] = HazardAlert(earcon: earcon, intensity: rule.intensity)
+            hazards[rule.category] = HazardAlert(toneName: rule.tone.rawValue, intensity: rule.intensity)
         }
         var settings = GuidanceSettings(hazards: hazards)
         settings.exploreMaximumObjects = stored.detection.maximumObjects

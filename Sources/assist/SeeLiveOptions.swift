@@ -55,9 +55,9 @@ struct LiveOptions: ParsableArguments {
     /// --mode as a guidance mode; nil when not given.
     func guidanceMode() throws(CommandFailure) -> GuidanceMode? {
         guard let mode else { return nil }
-        let name = mode.lowercased() == "navigation" ? "navigate" : mode.lowercased()
-        guard let known = LiveMode(rawValue: name) else {
-            throw CommandFailure("--mode must be continuous, on-demand, explore or navigate, not \(mode).", exitCode: 2)
+        guard let known = ScanningMode(name: mode) else {
+            let names = ScanningMode.allCases.map(\.rawValue)
+            throw CommandFailure("--mode must be \(names.dropLast().joined(separator: ", ")) or \(names.last!), not \(mode).", exitCode: 2)
         }
         return known.guidanceMode
     }
@@ -94,27 +94,14 @@ struct LiveOptions: ParsableArguments {
     }
 }
 
-/// `--mode` values.
-enum LiveMode: String, CaseIterable {
-    case continuous
-    case onDemand = "on-demand"
-    case explore
-    case navigate
-
+extension ScanningMode {
+    /// The stored (and `--mode`) name's guidance mode: the same words (`GuidanceMode.name`).
     var guidanceMode: GuidanceMode {
         switch self {
         case .continuous: return .continuous
         case .onDemand: return .onDemand
         case .explore: return .explore
         case .navigate: return .navigate
-        }
-    }
-
-    init(stored: ScanningMode) {
-        switch stored {
-        case .continuous: self = .continuous
-        case .onDemand: self = .onDemand
-        case .navigation: self = .navigate
         }
     }
 }

@@ -39,6 +39,19 @@ public struct HazardAlert: Sendable, Equatable {
         self.earcon = earcon
         self.intensity = intensity
     }
+
+    /// A stored hazard rule's tone, by its name in the settings (`detection.hazards`), as the
+    /// earcon that is heard: the rule decides the sound, not the category. "pulse" and "siren"
+    /// are the two-tone alternation, "chirp" the sweep, "beep" the three pips; nil for a name
+    /// the settings do not have.
+    public init?(toneName: String, intensity: Double) {
+        switch toneName {
+        case "pulse", "siren": self.init(earcon: .vehicleHazard, intensity: intensity)
+        case "chirp": self.init(earcon: .dropHazard, intensity: intensity)
+        case "beep": self.init(earcon: .obstacleHazard, intensity: intensity)
+        default: return nil
+        }
+    }
 }
 
 /// Requests a policy answers from the next observation.

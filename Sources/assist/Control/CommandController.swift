@@ -118,7 +118,7 @@ final class CommandController: Sendable {
         switch intent {
         case .continuousMode: return .continuous
         case .onDemandMode: return .onDemand
-        case .navigationMode: return .navigation
+        case .navigationMode: return .navigate
         default: return nil
         }
     }
