@@ -27,7 +27,14 @@ extension GuidanceSession {
     }
 
     private func handleControls(at time: Double) {
-        for item in controls.takeAll() where ending == nil {
+        var items = controls.takeAll()
+        // "Exit" goes before everything sent with it: what they would say is never heard anyway.
+        if items.contains(where: { if case .command(.quit) = $0 { return true } else { return false } }) {
+            items = [.command(.quit)]
+        }
+        for item in items where ending == nil {
+            // An "exit" sent meanwhile: nothing else is carried out (see `SessionControls.send`).
+            if quitting.isAbandoned, case .command(let command) = item, command != .quit { continue }
             switch item {
             case .command(let command): handle(command, at: time)
             case .settings(let update): apply(update)
@@ -82,7 +89,8 @@ extension GuidanceSession {
             say(Utterance(sentence, priority: .answer, contentKey: "command@\(time):\(sentence)"), at: time)
         case .quit:
             noteSuperseded(feedback.queue.stop())
-            end(.userQuit, saying: Utterance(sentences.goodbye, priority: .answer, contentKey: "session:goodbye", earcon: .stopped),
+            // No tone before it: "exit" ends within a second, and the words alone say it.
+            end(.userQuit, saying: Utterance(sentences.goodbye, priority: .answer, contentKey: "session:goodbye"),
                 event: "goodbye")
         }
         publishSnapshot()

@@ -214,7 +214,7 @@ extension GuidanceSession {
         let wantsCorridor = policy.wantsCorridor
         let corridorCue = configuration.corridor
         let workStart = ContinuousClock.now
-        let outcome = await AnalysisWatchdog(limitSeconds: configuration.watchdogSeconds).run {
+        let outcome = await AnalysisWatchdog(limitSeconds: configuration.watchdogSeconds).run(abandonedBy: quitting) {
             let report = try analyzer.analyze(frame)
             let corridor = wantsCorridor ? Self.corridorReading(for: frame, corridor: corridorCue) : nil
             return (report, corridor)
@@ -226,6 +226,9 @@ extension GuidanceSession {
         case .timedOut:
             analyzer.cancel()
             detectionFailed()
+            return nil
+        case .abandoned:
+            analyzer.cancel()
             return nil
         case .finished(.failure(let error)):
             analysisFailed(error, analyzer: analyzer)

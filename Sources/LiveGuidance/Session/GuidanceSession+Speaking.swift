@@ -29,6 +29,8 @@ extension GuidanceSession {
                                                   priority: announcement.utterance.priority.description, outcome: "queued",
                                                   firstAudioTime: nil, queueID: part.id))
             }
+        case .abandoned:
+            break
         case .suppressedAsRepeat:
             records.append(AnnouncementRecord(said: TranscriptEntry.text(for: announcement.utterance),
                                               priority: announcement.utterance.priority.description,

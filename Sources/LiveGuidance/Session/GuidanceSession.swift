@@ -59,6 +59,8 @@ public final class GuidanceSession {
     var closingSentence: (utterance: Utterance, event: String)?
     /// When each queued utterance was queued, on the session clock (for the stale backlog).
     var queuedAtSeconds: [Int: (seconds: Double, utterance: Utterance)] = [:]
+    /// Set when the user quits: an analysis under way is no longer waited for.
+    let quitting = AnalysisAbandonment()
     /// Queue IDs taken out before they were heard (listed as superseded in `--json`).
     var supersededQueueIDs: Set<Int> = []
     var cameraRetriesLeft = 0
@@ -94,10 +96,14 @@ public final class GuidanceSession {
             + configuration.scheduledLines.map { ScheduledItem(atSeconds: $0.atSeconds, action: .line($0.text)) }
         // Stable: items given for the same moment keep their order.
         scheduled = items.enumerated().sorted { ($0.element.atSeconds, $0.offset) < ($1.element.atSeconds, $1.offset) }.map(\.element)
-        let queue = feedback.queue
+        let queue = feedback.queue, quitting = quitting
         controls.actImmediately { command in
             switch command {
-            case .stopTalking, .quit: queue.stop()
+            case .stopTalking: queue.stop()
+            case .quit:
+                queue.abandonPlanning()
+                queue.stop()
+                quitting.abandon()
             default: break
             }
         }
@@ -178,7 +184,7 @@ public final class GuidanceSession {
         case .realTime:
             // "Exit" is heard in full ("Goodbye." is short) but never waits on a backlog.
             let deadline = ContinuousClock.now + .seconds(ending == .userQuit ? 1 : 30)
-            while !feedback.queue.isIdle && ContinuousClock.now < deadline {
+            while !feedback.queue.hasNothingToSay && ContinuousClock.now < deadline {
                 try? await Task.sleep(for: .milliseconds(10))
             }
         }

@@ -48,6 +48,8 @@ public enum EnqueueOutcome: Sendable, Equatable {
     case queued(PlannedUtterance)
     /// Held back: the same content was said less than the cooldown ago and is no more urgent.
     case suppressedAsRepeat
+    /// The program is ending ("exit" came while it was being planned): never to be heard.
+    case abandoned
 }
 
 /// When an utterance was heard, in frames of audio time.
@@ -123,6 +125,8 @@ public final class UtteranceQueue: Sendable {
         static let finishedCapacity = 64
     }
     private let state: Mutex<State>
+    /// Counts `abandonPlanning()` calls: planning that began before one stops synthesising.
+    private let abandonments = Atomic<Int>(0)
 
     /// `voice` nil: tones only (the voice could not start). `sampleRateHz` is the output's rate;
     /// speech is resampled to it.
@@ -156,13 +160,20 @@ public final class UtteranceQueue: Sendable {
             return state.nextID
         }
         guard let id = admitted else { return .suppressedAsRepeat }
-        let parts = self.parts(of: utterance)
+        let generation = abandonments.load(ordering: .relaxed)
+        let abandoned = { self.abandonments.load(ordering: .relaxed) != generation }
+        let parts = self.parts(of: utterance, unless: abandoned)
+        guard !abandoned() else { return .abandoned }
         let laterIDs: Range<Int> = state.withLock { state in
             defer { state.nextID += parts.count - 1 }
             return state.nextID..<(state.nextID + parts.count - 1)
         }
         let first = makeTrack(id: id, parts[0])
-        let later = zip(laterIDs, parts.dropFirst()).map { makeTrack(id: $0, $1) }
+        var later: [Track] = []
+        for (laterID, part) in zip(laterIDs, parts.dropFirst()) {
+            guard !abandoned() else { return .abandoned }
+            later.append(makeTrack(id: laterID, part))
+        }
         releaseFinishedTracks()
         let superseded = state.withLock { state -> [Track] in
             let index = state.pending.firstIndex { $0.plan.utterance.priority < utterance.priority } ?? state.pending.endIndex
@@ -190,6 +201,12 @@ public final class UtteranceQueue: Sendable {
                                     speechSeconds: first.plan.speechSeconds, durationSeconds: first.plan.durationSeconds,
                                     voiceFailure: first.plan.voiceFailure)
         return .queued(plan)
+    }
+
+    /// Stops the planning under way (a long answer being synthesised part by part) as soon as it
+    /// can: the program is ending, and an "exit" must not wait for words nobody will hear.
+    public func abandonPlanning() {
+        abandonments.add(1, ordering: .relaxed)
     }
 
     /// Frees the audio of utterances that finished playing. The queue does this on every
@@ -238,6 +255,12 @@ public final class UtteranceQueue: Sendable {
             }
             return true
         }
+    }
+
+    /// Nothing playing and nothing queued (the pause after the last utterance may still run:
+    /// it is silence, and a program ending need not wait for it).
+    public var hasNothingToSay: Bool {
+        state.withLock { $0.current == nil && $0.pending.isEmpty && ($0.laterParts.isEmpty || $0.laterPartsHeld) }
     }
 
     /// Later parts of a long message not yet said.
@@ -400,7 +423,7 @@ public final class UtteranceQueue: Sendable {
     /// `utterance` in parts that each fit the length limit, earcon included, most important (the
     /// first phrases) first. Without a voice, or when the voice fails, the utterance stays whole
     /// (the error tone is short).
-    func parts(of utterance: Utterance) -> [Utterance] {
+    func parts(of utterance: Utterance, unless abandoned: () -> Bool = { false }) -> [Utterance] {
         guard let voice, utterance.phrases.count > 0 else { return [utterance] }
         var earconSeconds = 0.0
         if let earcon = utterance.earcon {
@@ -412,30 +435,40 @@ public final class UtteranceQueue: Sendable {
             (try? voice.synthesize(units.joined(separator: " ")).durationSeconds) ?? 0
         }
         var units = utterance.phrases
-        if seconds(units[...]) <= limit { return [utterance] }
-        var groups: [[String]] = []
-        var start = 0
-        while start < units.count {
-            if seconds(units[start...start]) > limit {
-                let smaller = Self.split(units[start])
+        // 200 characters take over 4 s even at the fastest rate (500 words a minute): not worth
+        // synthesising whole to find out.
+        if utterance.text.count <= 200 && seconds(units[...]) <= limit { return [utterance] }
+        // Each unit is synthesised once and parts are packed by the sum of their lengths, which
+        // overestimates a little (each synthesis has its own leading and trailing silence): a part
+        // is never over the limit, and the cost stays linear in the text, so a long answer does
+        // not hold up the session (and an "exit" behind it).
+        var lengths: [Double] = []
+        var index = 0
+        while index < units.count {
+            guard !abandoned() else { return [utterance] }
+            let length = seconds(units[index...index])
+            if length > limit {
+                let smaller = Self.split(units[index])
                 if smaller.count > 1 {
-                    units.replaceSubrange(start...start, with: smaller)
+                    units.replaceSubrange(index...index, with: smaller)
                     continue
                 }
-                groups.append([units[start]])   // one word longer than the limit is still said
-                start += 1
-                continue
             }
-            // The most units from `start` that fit; the length grows with the count, so bisect.
-            var fits = 1, tooLong = units.count - start + 1
-            if seconds(units[start...]) <= limit { fits = units.count - start }
-            while tooLong - fits > 1 {
-                let middle = (fits + tooLong) / 2
-                if seconds(units[start..<(start + middle)]) <= limit { fits = middle } else { tooLong = middle }
-            }
-            groups.append(Array(units[start..<(start + fits)]))
-            start += fits
+            lengths.append(length)
+            index += 1
         }
+        var groups: [[String]] = []
+        var current: [String] = [], currentSeconds = 0.0
+        for (unit, length) in zip(units, lengths) {
+            if !current.isEmpty && currentSeconds + length > limit {
+                groups.append(current)
+                current = []
+                currentSeconds = 0
+            }
+            current.append(unit)   // one word longer than the limit is still said, alone
+            currentSeconds += length
+        }
+        if !current.isEmpty { groups.append(current) }
         return groups.enumerated().map { index, phrases in
             var part = utterance
             part.phrases = phrases
@@ -446,21 +479,23 @@ public final class UtteranceQueue: Sendable {
     }
 
     /// A phrase too long to say in one part, in smaller pieces: its sentences, else its clauses
-    /// (after , ; :), else its words. Joined with spaces they give the phrase back.
+    /// (after ; or :, then after ,), else its words. Joined with spaces they give the phrase back.
     static func split(_ phrase: String) -> [String] {
         let sentences = Utterance.sentences(in: phrase)
         if sentences.count > 1 { return sentences }
-        var clauses: [String] = []
-        var current = ""
-        for word in phrase.split(separator: " ", omittingEmptySubsequences: true) {
-            current += current.isEmpty ? String(word) : " " + word
-            if let last = word.last, ",;:".contains(last) {
-                clauses.append(current)
-                current = ""
+        for marks in [";:", ","] {
+            var clauses: [String] = []
+            var current = ""
+            for word in phrase.split(separator: " ", omittingEmptySubsequences: true) {
+                current += current.isEmpty ? String(word) : " " + word
+                if let last = word.last, marks.contains(last) {
+                    clauses.append(current)
+                    current = ""
+                }
             }
+            if !current.isEmpty { clauses.append(current) }
+            if clauses.count > 1 { return clauses }
         }
-        if !current.isEmpty { clauses.append(current) }
-        if clauses.count > 1 { return clauses }
         return phrase.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
     }
 

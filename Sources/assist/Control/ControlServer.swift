@@ -4,7 +4,8 @@ import Synchronization
 /// The control socket of a running session: each connection sends one line (a command as it
 /// would be typed) and gets one line back (a `ControlReply` as JSON), then is closed.
 ///
-/// Serves on a thread of its own, waking every 200 ms to notice `stop()`: a blocked `accept`
+/// Serves on a thread of its own, waking every 50 ms to notice `stop()` (so the end of a session
+/// is not held up by it): a blocked `accept`
 /// is not reliably woken by closing its socket from another thread.
 final class ControlServer: Sendable {
     let path: String
@@ -51,7 +52,7 @@ final class ControlServer: Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         while !flags.stopping.withLock({ $0 }) {
             let waiting: UnixSocket?
-            do { waiting = try socket.accept(timeoutMilliseconds: 200) } catch {
+            do { waiting = try socket.accept(timeoutMilliseconds: 50) } catch {
                 usleep(200_000)  // a failing socket must not spin the thread
                 continue
             }
