@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "LiveGuidance", targets: ["LiveGuidance"]),
         .library(name: "Commands", targets: ["Commands"]),
         .library(name: "VoiceInput", targets: ["VoiceInput"]),
+        .library(name: "SessionControl", targets: ["SessionControl"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -87,9 +88,13 @@ let package = Package(
         // Speech recognition of commands (pocketsphinx, grammar from the command language).
         .target(name: "VoiceInput", dependencies: ["AssistCore", "Media", "Commands", "CPocketSphinx"]),
 
+        // Driving a running session: the command controller (the command language's one caller),
+        // settings changes, the control socket.
+        .target(name: "SessionControl", dependencies: ["AssistCore", "Commands", "LiveGuidance", "Storage"]),
+
         .executableTarget(name: "assist", dependencies: [
             "AssistCore", "Media", "Perception", "Guidance", "Speech", "Hearing", "Evaluation", "Storage", "Prescription",
-            "LiveGuidance", "Commands", "VoiceInput",
+            "LiveGuidance", "Commands", "VoiceInput", "SessionControl",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -105,6 +110,7 @@ let package = Package(
         .testTarget(name: "AssistCommandTests", dependencies: ["AssistCore"]),
         .testTarget(name: "LiveGuidanceTests", dependencies: ["LiveGuidance", "Guidance", "Perception", "Speech", "Media"]),
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "AssistCore"]),
+        .testTarget(name: "SessionControlTests", dependencies: ["SessionControl", "LiveGuidance", "Commands", "Storage", "AssistCore"]),
         .testTarget(name: "VoiceInputTests", dependencies: ["VoiceInput", "Commands", "Media", "AssistCore"]),
     ]
 )

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AssistCore
 import Foundation
+import SessionControl
 import Guidance
 import LiveGuidance
 import Media

@@ -59,6 +59,9 @@ public final class GuidanceSession {
     var closingSentence: (utterance: Utterance, event: String)?
     /// When each queued utterance was queued, on the session clock (for the stale backlog).
     var queuedAtSeconds: [Int: (seconds: Double, utterance: Utterance)] = [:]
+    /// A folder of pictures described one scene at a time (see `FrameInput.picturesAreScenes`).
+    /// In navigation and find the pictures are a walk instead: followed frame by frame, tracked.
+    let picturesAsScenes: Bool
     /// Set when the user quits: an analysis under way is no longer waited for.
     let quitting = AnalysisAbandonment()
     /// Queue IDs taken out before they were heard (listed as superseded in `--json`).
@@ -89,6 +92,10 @@ public final class GuidanceSession {
         self.sentences = sentences
         self.onEvent = onEvent
         input = configuration.input
+        switch policy.mode {
+        case .continuous, .onDemand, .explore: picturesAsScenes = configuration.input.picturesAreScenes
+        case .navigate, .find: picturesAsScenes = false
+        }
         batterySaverByUser = configuration.batterySaver
         pacing = FramePacing(rate: configuration.intervalSeconds.map { .fixedInterval(seconds: $0) } ?? .asFastAsPossible,
                              batterySaving: configuration.batterySaver)
@@ -113,7 +120,7 @@ public final class GuidanceSession {
     /// start-up check fails (the sentence was said, and nothing ran).
     public func run() async throws(SessionStartupError) -> SessionEnding {
         try await start()
-        if input.picturesAreScenes {
+        if picturesAsScenes {
             await runPictures()
         } else if configuration.isOffline {
             await runOffline()
@@ -122,6 +129,18 @@ public final class GuidanceSession {
         }
         await finish()
         return ending ?? .inputEnded
+    }
+
+    /// Runs the session as a service fed by `commands`: a console, a socket or a voice listener
+    /// beside it only turns its input into commands. Ends as `run()` does; the stream is no
+    /// longer read once the session ended.
+    public func run(commands: AsyncStream<SessionCommand>) async throws(SessionStartupError) -> SessionEnding {
+        let controls = self.controls
+        let feeding = Task {
+            for await command in commands { controls.send(command) }
+        }
+        defer { feeding.cancel() }
+        return try await run()
     }
 
     /// The transcript of everything heard so far (times on the session clock).
@@ -196,7 +215,7 @@ public final class GuidanceSession {
         let width = pacing.batterySaving ? lastFrameWidthPixels.flatMap { pacing.maximumWidthPixels(sourceWidthPixels: $0) } : nil
         let skipper = UnreadableFrameSkipper(try input.open(width), maximumInARow: configuration.unreadableFramesBeforeStop)
         self.skipper = skipper
-        if input.picturesAreScenes {
+        if picturesAsScenes {
             return   // read picture by picture (see `runPictures`)
         } else if configuration.isOffline {
             offlinePacer = VideoClockPacer(source: skipper)
@@ -213,7 +232,7 @@ public final class GuidanceSession {
     /// The session clock: input time offline, seconds since start live.
     var nowSeconds: Double {
         // Pictures rendered offline: time is the speech track's (each picture lasts as long as its description).
-        if configuration.isOffline && input.picturesAreScenes { return Double(renderedAudioFrames) / feedback.queue.sampleRateHz }
+        if configuration.isOffline && picturesAsScenes { return Double(renderedAudioFrames) / feedback.queue.sampleRateHz }
         if configuration.isOffline { return offlinePacer?.nowSeconds ?? 0 }
         return (ContinuousClock.now - startInstant).seconds
     }

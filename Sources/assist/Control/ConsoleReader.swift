@@ -1,4 +1,5 @@
 import Foundation
+import SessionControl
 import LiveGuidance
 
 /// `assist console`: one command per line from standard input. Each answer is printed once: as

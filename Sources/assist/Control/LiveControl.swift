@@ -1,6 +1,7 @@
 import AssistCore
 import Commands
 import Foundation
+import SessionControl
 import LiveGuidance
 import Storage
 
