@@ -1,3 +1,4 @@
+import AssistCore
 import Foundation
 
 /// What kind of value a setting takes; it words the "allowed" half of every error message.
@@ -186,12 +187,12 @@ public enum SettingsSchema {
         field("speech.language", "The language of sentences and voice commands.",
               .languageTag, \.speech.language),
         field("speech.rateWordsPerMinute", "Speaking rate.",
-              .wholeNumber(80...500, unit: "words per minute"), \.speech.rateWordsPerMinute),
+              .wholeNumber(SpeechLimits.rateWordsPerMinute, unit: "words per minute"), \.speech.rateWordsPerMinute),
         field("speech.pitch", "Voice pitch (espeak-ng's scale, 50 is normal).",
-              .wholeNumber(0...100, unit: nil), \.speech.pitch),
+              .wholeNumber(SpeechLimits.pitch, unit: nil), \.speech.pitch),
         // The floor is 10 %, not 0: silent speech would leave a blind user with no output at all.
         field("speech.volumePercent", "Speech volume.",
-              .wholeNumber(10...100, unit: "percent"), \.speech.volumePercent),
+              .wholeNumber(SpeechLimits.volumePercent, unit: "percent"), \.speech.volumePercent),
         field("feedback.hapticsEnabled", "Vibration feedback.",
               .onOff, \.feedback.hapticsEnabled),
         field("feedback.hapticStrength", "Vibration strength.",

@@ -8,6 +8,7 @@ import Media
 import Perception
 import Speech
 import Storage
+import Synchronization
 
 /// `assist see` on a live input: wires the options, the stored settings, the model, the speech
 /// and the input into a `GuidanceSession`, prints what it says, and maps its end to the exit status.
@@ -97,8 +98,12 @@ extension See {
         // Commands from assist ctl (the control socket) and, under assist console, standard input.
         // A settings change applies at once (at its --at moment offline), not when the store says so.
         let wordingForUpdates = wording, hasDepth = depth.depthModel != nil
+        // One update path: settings a command changed are applied at once (at its --at moment
+        // offline); the store's change notification that follows finds them applied already.
+        let applied = AppliedSettings(stored)
         let control = LiveControl.start(session: controls, classNames: classNames, userData: userData,
                                         voice: voiceCommands, json: json) { settings in
+            applied.value.withLock { $0 = settings }
             var update = Self.sessionUpdate(from: settings, wording: wordingForUpdates, depthModel: hasDepth)
             update.batterySaver = nil  // a session command of its own; --battery-saver keeps winning
             controls.update(update)
@@ -111,13 +116,16 @@ extension See {
             let store = data.settings
             return Task { [wording] in
                 // Only what changed after start: the options given on the command line keep winning.
-                var previous = stored
                 for await settings in store.changes() {
                     guard !Task.isCancelled else { break }
-                    guard settings != previous else { continue }
+                    // Changed by another program (assist settings set): applied here, once.
+                    guard let previous = applied.value.withLock({ current -> Storage.Settings?? in
+                        guard settings != current else { return nil }
+                        defer { current = settings }
+                        return .some(current)
+                    }) else { continue }
                     var update = Self.sessionUpdate(from: settings, wording: wording, depthModel: hasDepthModel)
                     if settings.batterySaver == previous?.batterySaver { update.batterySaver = nil }
-                    previous = settings
                     controls.update(update)
                 }
             }
@@ -206,6 +214,12 @@ extension See {
             return source
         }
     }
+}
+
+/// The stored settings a running session last applied, shared by the two ways a change arrives.
+final class AppliedSettings: Sendable {
+    let value: Mutex<Storage.Settings?>
+    init(_ settings: Storage.Settings?) { value = Mutex(settings) }
 }
 
 /// The detector (and depth model), loaded once, given back in after-use and loaded again after.

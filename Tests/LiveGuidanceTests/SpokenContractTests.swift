@@ -142,3 +142,18 @@ struct SpokenContractTests {
         #expect(said.last?.hasSuffix(sentences.endOfPictures) == true)
     }
 }
+
+@Suite("The spoken contract at the end of the input")
+struct SpokenContractEndTests {
+    @Test("a long answer asked for just before the input ends is heard whole, all its parts, before End of video")
+    func answerHeardWholeAtTheEnd() async throws {
+        let answer = (1...10).map { "Say command \($0) for thing \($0)." }.joined(separator: " ")
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 30) }
+        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 2.5, command: .say(answer))]
+        let (session, ending) = try await harness.run(mode: .onDemand)
+        #expect(ending == .inputEnded)
+        let transcript = session.transcript()
+        #expect(transcript.filter { $0.text.hasPrefix("Say command") }.map(\.text).joined(separator: " ") == answer)
+        #expect(transcript.last?.text.hasSuffix("End of video.") == true)
+    }
+}

@@ -49,9 +49,10 @@ extension GuidanceSession {
     func settleSpeech(keepingAnswers: Bool) async {
         let queue = feedback.queue
         collectPlayback()
-        let answerWaiting = keepingAnswers && queuedAtSeconds.contains { id, queued in
+        // The later parts of a long answer count as waiting answers too.
+        let answerWaiting = keepingAnswers && (queuedAtSeconds.contains { id, queued in
             queued.utterance.priority == .answer && history.startSeconds(ofQueueID: id) == nil
-        }
+        } || queue.laterPartCount > 0)
         func speaking() -> Bool {
             guard !queue.isIdle else { return false }
             if answerWaiting { return true }
