@@ -243,6 +243,14 @@ struct UtteranceQueueTests {
         #expect(pieces.count > 1)
         #expect(pieces.flatMap(\.utterance.phrases).joined(separator: " ") == long)
         #expect(pieces.allSatisfy { $0.durationSeconds <= 3 }, "\(pieces.map(\.durationSeconds))")
+
+        // Running text of long sentences (the tutorial): split inside sentences, parts checked
+        // whole, since the pause after a full stop makes a joined part longer than its pieces.
+        let tutorial = "Welcome to Assistive Vision. I describe what the camera sees and warn you about obstacles and traffic. In continuous mode I tell you about new objects and anything that comes closer. Vehicles sound a warning tone. Say scan now at any time for a full description of what is in front of you."
+        guard case .queued(let first) = queue.enqueue(Utterance(tutorial, priority: .answer)) else { Issue.record("not queued"); return }
+        let tutorialParts = [first] + first.laterParts
+        #expect(tutorialParts.flatMap(\.utterance.phrases).joined(separator: " ") == tutorial)
+        #expect(tutorialParts.allSatisfy { $0.durationSeconds <= 3 }, "\(tutorialParts.map(\.durationSeconds))")
     }
 
     @Test("between the parts of a long answer a new object is said first; stop holds the rest, more goes on, repeat says the last part again")

@@ -469,6 +469,17 @@ public final class UtteranceQueue: Sendable {
             currentSeconds += length
         }
         if !current.isEmpty { groups.append(current) }
+        // Joined, units can take longer than their sum (the pause after a full stop or a comma
+        // inside a part): each part is checked whole, and its last unit moves on while it is over.
+        var checked = 0
+        while checked < groups.count {
+            guard !abandoned() else { return [utterance] }
+            while groups[checked].count > 1 && seconds(groups[checked][...]) > limit {
+                let moved = groups[checked].removeLast()
+                if checked + 1 < groups.count { groups[checked + 1].insert(moved, at: 0) } else { groups.append([moved]) }
+            }
+            checked += 1
+        }
         return groups.enumerated().map { index, phrases in
             var part = utterance
             part.phrases = phrases
