@@ -89,8 +89,8 @@ let package = Package(
         .target(name: "VoiceInput", dependencies: ["AssistCore", "Media", "Commands", "CPocketSphinx"]),
 
         // Driving a running session: the command controller (the command language's one caller),
-        // settings changes, the control socket.
-        .target(name: "SessionControl", dependencies: ["AssistCore", "Commands", "LiveGuidance", "Storage"]),
+        // settings changes, the control socket, the detection-history recorder.
+        .target(name: "SessionControl", dependencies: ["AssistCore", "Commands", "Perception", "LiveGuidance", "Storage"]),
 
         .executableTarget(name: "assist", dependencies: [
             "AssistCore", "Media", "Perception", "Guidance", "Speech", "Hearing", "Evaluation", "Storage", "Prescription",
@@ -110,7 +110,7 @@ let package = Package(
         .testTarget(name: "AssistCommandTests", dependencies: ["AssistCore"]),
         .testTarget(name: "LiveGuidanceTests", dependencies: ["LiveGuidance", "Guidance", "Perception", "Speech", "Media"]),
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "AssistCore"]),
-        .testTarget(name: "SessionControlTests", dependencies: ["SessionControl", "LiveGuidance", "Commands", "Storage", "AssistCore"]),
+        .testTarget(name: "SessionControlTests", dependencies: ["SessionControl", "LiveGuidance", "Commands", "Storage", "Speech", "AssistCore"]),
         .testTarget(name: "VoiceInputTests", dependencies: ["VoiceInput", "Commands", "Media", "AssistCore"]),
     ]
 )

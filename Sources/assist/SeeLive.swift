@@ -84,7 +84,9 @@ extension See {
         }, release: { models?.release() })
         let usage = noHistory ? nil : try? userData?.usage.start(mode: "live \(policy.mode.name)")
         defer { if let usage { try? userData?.usage.finish(session: usage) } }
-        let recorder = noHistory ? nil : userData.map { LiveHistoryRecorder(userData: $0, usageSession: usage) }
+        let recorder = noHistory ? nil : userData.map {
+            LiveHistoryRecorder(history: $0.history, usage: $0.usage, usageSession: usage, warn: { UserData.warn($0) })
+        }
         let session = GuidanceSession(configuration: configuration, analyzers: supply, requirements: requirements,
                                       policy: policy, feedback: speechOutput.feedback, sentences: sentences,
                                       onEvent: { event in
@@ -179,16 +181,8 @@ extension See {
         }
     }
 
-    /// The stored hazard rules as the policies use them: each rule's own tone and intensity.
     static func guidanceSettings(_ stored: Storage.Settings?) -> GuidanceSettings {
-        guard let stored else { return GuidanceSettings() }
-        var hazards: [String: HazardAlert] = [:]
-        for rule in stored.detection.hazards {
-            hazards[rule.category] = HazardAlert(toneName: rule.tone.rawValue, intensity: rule.intensity)
-        }
-        var settings = GuidanceSettings(hazards: hazards)
-        settings.exploreMaximumObjects = stored.detection.maximumObjects
-        return settings
+        stored.map(GuidanceSettings.init(stored:)) ?? GuidanceSettings()
     }
 
     static func sessionUpdate(from stored: Storage.Settings, wording: WordingOptions, depthModel: Bool) -> SessionSettingsUpdate {
