@@ -31,10 +31,13 @@ extension See {
         let stored = userData?.currentSettings()
         let changed = (try? userData?.settings.changedValues()) ?? [:]
 
-        let speechOutput: LiveSpeech
+        let speechOutput: SessionSpeechRoute
         do {
-            speechOutput = try LiveSpeech(speech, json: json, spatialAudio: stored?.feedback.spatialAudio ?? true,
-                                          frameCostSeconds: live.frameCost)
+            let destination: SessionSpeechRoute.Destination = speech.speakTo.map { .file(URL(fileURLWithPath: $0)) }
+                ?? (speech.quiet || (json && speech.audioDevice == nil) ? .silent : .device(name: speech.audioDevice))
+            speechOutput = try SessionSpeechRoute(destination, voice: speech.voiceSettings,
+                                                  spatialAudio: (stored?.feedback.spatialAudio ?? true) && !speech.mono,
+                                                  frameCostSeconds: live.frameCost, warn: { UserData.warn($0) })
         } catch {
             let failure = modelFailure.map { userMessage(for: $0) + " " } ?? ""
             throw CommandFailure(failure + userMessage(for: error), exitCode: SessionStartupError.Kind.audio.exitStatus)
