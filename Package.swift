@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "LiveHearing", targets: ["LiveHearing"]),
         .library(name: "Commands", targets: ["Commands"]),
         .library(name: "VoiceInput", targets: ["VoiceInput"]),
+        .library(name: "SessionControl", targets: ["SessionControl"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -95,9 +96,13 @@ let package = Package(
 
         // The live hearing session's rules: typed commands, what is said, a prescription expiring, on an injected clock.
         .target(name: "LiveHearing", dependencies: ["AssistCore", "Hearing", "Prescription", "Speech"]),
+        // Driving a running session: the command controller (the command language's one caller),
+        // settings changes, the control socket, the detection-history recorder.
+        .target(name: "SessionControl", dependencies: ["AssistCore", "Commands", "Perception", "LiveGuidance", "Storage"]),
+
         .executableTarget(name: "assist", dependencies: [
             "AssistCore", "Media", "Perception", "Guidance", "Speech", "Hearing", "Evaluation", "Storage", "Prescription",
-            "LiveGuidance", "Commands", "VoiceInput", "LiveHearing",
+            "LiveGuidance", "Commands", "VoiceInput", "LiveHearing", "SessionControl",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -114,6 +119,7 @@ let package = Package(
         .testTarget(name: "LiveGuidanceTests", dependencies: ["LiveGuidance", "Guidance", "Perception", "Speech", "Media"]),
         .testTarget(name: "LiveHearingTests", dependencies: ["LiveHearing", "Hearing", "Prescription", "Speech"]),
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "AssistCore"]),
+        .testTarget(name: "SessionControlTests", dependencies: ["SessionControl", "LiveGuidance", "Commands", "Storage", "Speech", "AssistCore"]),
         .testTarget(name: "VoiceInputTests", dependencies: ["VoiceInput", "Commands", "Media", "AssistCore"]),
     ]
 )

@@ -7,7 +7,7 @@ public enum CommandIntent: String, CaseIterable, Sendable, Codable {
     case continuousMode, onDemandMode, navigationMode
     case find, findAhead
     case switchCamera
-    case repeatLast, stopTalking, exit
+    case repeatLast, stopTalking, more, exit
     // Settings.
     case prioritise, ignore, stopIgnoring, enableAlert, loudTone, setConfidence
     case volumeUp, volumeDown, changeSpeechSpeed, setSpeechRate, speakFaster, speakSlower

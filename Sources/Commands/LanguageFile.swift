@@ -50,9 +50,9 @@ struct LanguageFile: Sendable, Decodable {
         var notDetectable: [String: String]?
     }
 
+    /// A group's words; its members are `CategoryGroups.members[name]` (AssistCore).
     struct Group: Sendable, Decodable {
         var singular: String
-        var members: [String]
     }
 
     struct IndefiniteArticle: Sendable, Decodable {

@@ -4,6 +4,16 @@ import AssistCore
 public enum DistanceUnit: String, Sendable, Equatable, Codable, CaseIterable {
     case meters
     case feet
+
+    /// "meters"/"metric", "feet"/"imperial": the spoken unit and the settings' name for it are
+    /// both accepted wherever a unit is named (the settings store's `units` accepts both too).
+    public init?(name: String) {
+        switch name.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "meters", "metric", "m": self = .meters
+        case "feet", "imperial", "ft": self = .feet
+        default: return nil
+        }
+    }
 }
 
 /// Which sentence shape is used: "Person, 2 meters, ahead." or "Person is 2 meters away, ahead."

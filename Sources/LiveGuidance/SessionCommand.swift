@@ -19,8 +19,11 @@ public enum SessionCommand: Sendable, Equatable {
     case setBatterySaver(Bool)
     /// "Repeat": the last thing said, again.
     case repeatLast
-    /// "Stop talking": silence what is being said now (hazards still get through later).
+    /// "Stop" / "stop talking": silence what is being said now, within 5 ms of audio time (hazards
+    /// still get through later; the rest of a long answer waits for "more").
     case stopTalking
+    /// "More" / "next": the next part of a long answer (help, a summary, a list), also after "stop".
+    case more
     /// "Exit": says goodbye, frees camera and models, ends the run.
     case quit
     /// Says a sentence as an answer: the confirmation of a settings change, or a report the user

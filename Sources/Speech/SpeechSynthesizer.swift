@@ -28,12 +28,10 @@ public protocol TextToSpeech: Sendable {
 /// How to speak: voice (a language or voice name espeak-ng knows), rate in words per minute,
 /// pitch 0–100 (50 normal) and volume in percent.
 public struct SpeechVoiceSettings: Sendable, Equatable {
-    /// 80–500 words per minute. espeak-ng's own rate tops out at 449 on its normal path; from 450
-    /// it hands the audio to libsonic (linked into Debian's libespeak-ng) to speed it up, which
-    /// reaches 500 and beyond. See `SpeechSynthesizer.engineRate(forWordsPerMinute:)`.
-    public static let rateRange = 80...500
-    public static let pitchRange = 0...100
-    public static let volumeRange = 0...100
+    /// The ranges of `SpeechLimits` (see `SpeechSynthesizer.engineRate(forWordsPerMinute:)` for the rate).
+    public static let rateRange = SpeechLimits.rateWordsPerMinute
+    public static let pitchRange = SpeechLimits.pitch
+    public static let volumeRange = SpeechLimits.volumePercent
 
     public var voice: String
     public var wordsPerMinute: Int

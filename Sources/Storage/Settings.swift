@@ -85,13 +85,28 @@ public struct FeedbackSettings: Codable, Equatable, Sendable {
     public init() {}
 }
 
-public enum ScanningMode: String, Codable, CaseIterable, Sendable {
-    /// Describes the scene every interval.
+/// The live mode to start in, by the one name the command line (`--mode`), the settings and the
+/// session's `GuidanceMode.name` all use.
+public enum ScanningMode: String, Codable, CaseIterable, Sendable, NamedChoice {
+    /// New objects, objects that came closer, and hazards.
     case continuous
     /// Describes the scene only when asked.
     case onDemand = "on-demand"
+    /// A summary of the most relevant objects, on request.
+    case explore
     /// Announces obstacles and hazards on the path ahead.
-    case navigation
+    case navigate
+
+    /// "navigation": the name stored before the names were one.
+    public static let aliases: [String: ScanningMode] = ["navigation": .navigate]
+
+    public init(from decoder: any Decoder) throws {
+        let name = try decoder.singleValueContainer().decode(String.self)
+        guard let mode = Self(name: name) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown mode \(name)"))
+        }
+        self = mode
+    }
 }
 
 public struct ScanningSettings: Codable, Equatable, Sendable {
@@ -111,6 +126,34 @@ public struct CameraSettings: Codable, Equatable, Sendable {
     public init() {}
 }
 
-public enum MeasurementUnits: String, Codable, CaseIterable, Sendable {
+public enum MeasurementUnits: String, Codable, CaseIterable, Sendable, NamedChoice {
     case metric, imperial
+
+    /// The words distances are spoken in are accepted as well (`--units feet` is `units imperial`).
+    public static let aliases: [String: MeasurementUnits] = ["meters": .metric, "feet": .imperial]
+
+    public init(from decoder: any Decoder) throws {
+        let name = try decoder.singleValueContainer().decode(String.self)
+        guard let units = Self(name: name) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown units \(name)"))
+        }
+        self = units
+    }
+}
+
+/// A setting chosen from a few names, with other names users also say for them.
+public protocol NamedChoice: RawRepresentable<String>, CaseIterable {
+    static var aliases: [String: Self] { get }
+}
+
+extension NamedChoice {
+    /// The value `name` stands for: a raw value or an alias, in any case.
+    public init?(name: String) {
+        let lowered = name.trimmingCharacters(in: .whitespaces).lowercased()
+        guard let value = Self(rawValue: lowered) ?? Self.aliases[lowered] else { return nil }
+        self = value
+    }
+
+    /// Alias → raw value, for the settings schema.
+    static var aliasNames: [String: String] { aliases.mapValues(\.rawValue) }
 }

@@ -1,3 +1,4 @@
+import AssistCore
 import Foundation
 
 /// What kind of value a setting takes; it words the "allowed" half of every error message.
@@ -5,7 +6,8 @@ public enum SettingKind: Sendable {
     case number(ClosedRange<Double>, unit: String?)
     case wholeNumber(ClosedRange<Int>, unit: String?)
     case onOff
-    case choice([String])
+    /// One of the names; `aliases` maps other accepted names to one of them.
+    case choice([String], aliases: [String: String] = [:])
     /// Free text such as a voice or device name: 1 to 100 characters, no control characters.
     case name
     /// A BCP 47 tag such as en, en-GB or pt-BR.
@@ -23,7 +25,7 @@ public enum SettingKind: Sendable {
         case .wholeNumber(let range, let unit):
             return "a whole number from \(range.lowerBound) to \(range.upperBound)\(unit.map { " \($0)" } ?? "")"
         case .onOff: return "on or off"
-        case .choice(let options): return "one of \(options.joined(separator: ", "))"
+        case .choice(let options, _): return "one of \(options.joined(separator: ", "))"
         case .name: return "a name of 1 to 100 characters"
         case .languageTag: return "a language tag such as en, en-GB or pt-BR"
         case .categories: return "a comma-separated list of detector categories or groups (people, vehicles, animals, furniture)"
@@ -100,12 +102,14 @@ public struct SettingDefinition: Sendable {
         case .onOff:
             guard case .bool = value else { throw refused }
             return value
-        case .choice(let options):
+        case .choice(let options, let aliases):
             guard case .string(let text) = value else { throw refused }
-            guard options.contains(text.lowercased()) else {
+            let name = text.trimmingCharacters(in: .whitespaces).lowercased()
+            if let canonical = aliases[name] { return .string(canonical) }
+            guard options.contains(name) else {
                 throw StorageError.invalidSetting(key: key, allowed: allowed + Self.hint(text, options), given: value.jsonText)
             }
-            return .string(text.lowercased())
+            return .string(name)
         case .name:
             guard case .string(let text) = value else { throw refused }
             let trimmed = text.trimmingCharacters(in: .whitespaces)
@@ -183,12 +187,12 @@ public enum SettingsSchema {
         field("speech.language", "The language of sentences and voice commands.",
               .languageTag, \.speech.language),
         field("speech.rateWordsPerMinute", "Speaking rate.",
-              .wholeNumber(80...500, unit: "words per minute"), \.speech.rateWordsPerMinute),
+              .wholeNumber(SpeechLimits.rateWordsPerMinute, unit: "words per minute"), \.speech.rateWordsPerMinute),
         field("speech.pitch", "Voice pitch (espeak-ng's scale, 50 is normal).",
-              .wholeNumber(0...100, unit: nil), \.speech.pitch),
+              .wholeNumber(SpeechLimits.pitch, unit: nil), \.speech.pitch),
         // The floor is 10 %, not 0: silent speech would leave a blind user with no output at all.
         field("speech.volumePercent", "Speech volume.",
-              .wholeNumber(10...100, unit: "percent"), \.speech.volumePercent),
+              .wholeNumber(SpeechLimits.volumePercent, unit: "percent"), \.speech.volumePercent),
         field("feedback.hapticsEnabled", "Vibration feedback.",
               .onOff, \.feedback.hapticsEnabled),
         field("feedback.hapticStrength", "Vibration strength.",
@@ -196,7 +200,7 @@ public enum SettingsSchema {
         field("feedback.spatialAudio", "Tones panned toward where the object is.",
               .onOff, \.feedback.spatialAudio),
         field("scanning.mode", "When the scene is described.",
-              .choice(ScanningMode.allCases.map(\.rawValue)), \.scanning.mode),
+              .choice(ScanningMode.allCases.map(\.rawValue), aliases: ScanningMode.aliasNames), \.scanning.mode),
         field("scanning.intervalSeconds", "Time between scans in continuous and navigation modes.",
               .number(0.2...10, unit: "seconds"), \.scanning.intervalSeconds),
         field("batterySaver", "Scan less often to save battery.",
@@ -206,7 +210,7 @@ public enum SettingsSchema {
         field("camera.fieldOfViewDegrees", "The camera's horizontal field of view, for directions.",
               .number(30...180, unit: "degrees"), \.camera.fieldOfViewDegrees),
         field("units", "Units for spoken distances.",
-              .choice(MeasurementUnits.allCases.map(\.rawValue)), \.units),
+              .choice(MeasurementUnits.allCases.map(\.rawValue), aliases: MeasurementUnits.aliasNames), \.units),
         // Up to 30 days: history is for "what did I just pass", not a long-term log.
         field("historyRetentionHours", "How long announced detections are kept.",
               .number(1...720, unit: "hours"), \.historyRetentionHours),

@@ -20,13 +20,8 @@ public struct SettingsValidator: Sendable {
         }
     }
 
-    /// Groups named in COCO's terms; a detector with other classes keeps the members it has.
-    public static let standardGroups: [String: [String]] = [
-        "people": ["person"],
-        "vehicles": ["bicycle", "car", "motorcycle", "bus", "truck", "train"],
-        "animals": ["bird", "cat", "dog", "horse", "sheep", "cow", "elephant", "bear", "zebra", "giraffe"],
-        "furniture": ["chair", "couch", "bed", "dining table", "bench"],
-    ]
+    /// The groups every part of AssistiveKit uses (see `CategoryGroups`).
+    public static let standardGroups: [String: [String]] = CategoryGroups.members
 
     /// The categories `name` stands for: itself, or a group's members. Case and surrounding
     /// spaces are ignored; an unknown name throws with the closest valid names.

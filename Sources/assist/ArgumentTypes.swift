@@ -10,7 +10,9 @@ extension InferenceDevice: ExpressibleByArgument {
     public init?(argument: String) { self.init(rawValue: argument.uppercased()) }
 }
 extension InferencePrecision: ExpressibleByArgument {}
-extension DistanceUnit: ExpressibleByArgument {}
+extension DistanceUnit: ExpressibleByArgument {
+    public init?(argument: String) { self.init(name: argument) }
+}
 extension SentenceStyle: ExpressibleByArgument {}
 extension DirectionStyle: ExpressibleByArgument {}
 extension DepthEstimator.OutputKind: ExpressibleByArgument {}

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SessionControl
 
 /// `assist ctl`: sends one command to the running session, as a keyboard shortcut would.
 struct CtlCommand: ParsableCommand {

@@ -24,7 +24,7 @@ struct SpeechOutputOptions: ParsableArguments {
     @Option(help: "Voice pitch, 0–100, 50 is the voice's normal pitch (default: the speech.pitch setting).")
     var pitch: Int?
 
-    @Option(help: "Speech volume in percent, 0–100 (default: the speech.volumePercent setting, 70).")
+    @Option(help: "Speech volume in percent, 10–100 (default: the speech.volumePercent setting, 70).")
     var volume: Int?
 
     @Flag(help: "The same sound in both ears (no placement by direction), for listening with one ear or one earphone.")

@@ -1,34 +1,46 @@
 import ArgumentParser
 import AssistCore
 import Foundation
+import SessionControl
 import Guidance
 import LiveGuidance
 import Media
 import Perception
 import Speech
 import Storage
+import Synchronization
 
 /// `assist see` on a live input: wires the options, the stored settings, the model, the speech
 /// and the input into a `GuidanceSession`, prints what it says, and maps its end to the exit status.
 extension See {
     func runLive(_ videoInput: VideoInput) async throws {
         try live.check()
-        let models: LiveModels
+        // A model that cannot be loaded is said through the speech output like any start-up
+        // failure (the rendered WAV and transcript included), so the output is made first.
+        let models: LiveModels?
+        let modelFailure: (any Error)?
         do {
             models = try LiveModels(detector: detector, depth: depth)
+            modelFailure = nil
         } catch {
-            throw CommandFailure(userMessage(for: error), exitCode: 2)
+            models = nil
+            modelFailure = error
         }
-        let userData = UserData.open(knownCategories: models.classNames)
+        let classNames = models?.classNames ?? []
+        let userData = UserData.open(knownCategories: classNames)
         let stored = userData?.currentSettings()
         let changed = (try? userData?.settings.changedValues()) ?? [:]
 
-        let speechOutput: LiveSpeech
+        let speechOutput: SessionSpeechRoute
         do {
-            speechOutput = try LiveSpeech(speech, json: json, spatialAudio: stored?.feedback.spatialAudio ?? true,
-                                          frameCostSeconds: live.frameCost)
+            let destination: SessionSpeechRoute.Destination = speech.speakTo.map { .file(URL(fileURLWithPath: $0)) }
+                ?? (speech.quiet || (json && speech.audioDevice == nil) ? .silent : .device(name: speech.audioDevice))
+            speechOutput = try SessionSpeechRoute(destination, voice: speech.voiceSettings,
+                                                  spatialAudio: (stored?.feedback.spatialAudio ?? true) && !speech.mono,
+                                                  frameCostSeconds: live.frameCost, warn: { UserData.warn($0) })
         } catch {
-            throw CommandFailure(userMessage(for: error), exitCode: 2)
+            let failure = modelFailure.map { userMessage(for: $0) + " " } ?? ""
+            throw CommandFailure(failure + userMessage(for: error), exitCode: SessionStartupError.Kind.audio.exitStatus)
         }
         defer { speechOutput.close() }
 
@@ -43,7 +55,8 @@ extension See {
                                                 depthModel: depth.depthModel != nil)
             corridor = WalkingCorridor(camera: try camera.settings(storedFieldOfViewDegrees: stored?.camera.fieldOfViewDegrees))
             let describer = try SceneDescriber(language: wording.language, settings: description)
-            policy = GuidancePolicy(mode: try initialMode(stored: stored, classNames: models.classNames, describer: describer),
+            let mode = models == nil ? .continuous : try initialMode(stored: stored, classNames: classNames, describer: describer)
+            policy = GuidancePolicy(mode: mode,
                                     settings: Self.guidanceSettings(stored), describer: describer)
             let offline = speech.speakTo != nil
             let storedInterval = changed["scanning.intervalSeconds"] != nil ? stored?.scanning.intervalSeconds : nil
@@ -55,7 +68,7 @@ extension See {
             configuration.afterUseSeconds = live.afterUse > 0 ? live.afterUse * 60 : nil
             configuration.scheduledLines = try live.scheduledLines()
             configuration.corridor = corridor
-            configuration.classNames = models.classNames
+            configuration.classNames = models?.classNames
         } catch {
             throw CommandFailure(userMessage(for: error), exitCode: 2)
         }
@@ -64,16 +77,19 @@ extension See {
             throw CommandFailure(userMessage(for: error), exitCode: 2)
         }
 
-        let printer = LivePrinter(json: json)
+        let printer = LivePrinter(json: json, plain: LiveControl.readsConsole)
         let locatorCamera = try? camera.settings(storedFieldOfViewDegrees: stored?.camera.fieldOfViewDegrees)
         let wordingOptions = wording
         let supply = AnalyzerSupply(make: { wanted in
-            try models.analyzer(for: wanted, camera: locatorCamera ?? .chestWorn, language: wordingOptions.language,
-                                iouThreshold: wordingOptions.iouThreshold(stored: stored))
-        }, release: { models.release() })
+            guard let models else { throw modelFailure ?? SessionStartupError("The model could not be loaded.", kind: .model) }
+            return try models.analyzer(for: wanted, camera: locatorCamera ?? .chestWorn, language: wordingOptions.language,
+                                       iouThreshold: wordingOptions.iouThreshold(stored: stored))
+        }, release: { models?.release() })
         let usage = noHistory ? nil : try? userData?.usage.start(mode: "live \(policy.mode.name)")
         defer { if let usage { try? userData?.usage.finish(session: usage) } }
-        let recorder = noHistory ? nil : userData.map { LiveHistoryRecorder(userData: $0, usageSession: usage) }
+        let recorder = noHistory ? nil : userData.map {
+            LiveHistoryRecorder(history: $0.history, usage: $0.usage, usageSession: usage, warn: { UserData.warn($0) })
+        }
         let session = GuidanceSession(configuration: configuration, analyzers: supply, requirements: requirements,
                                       policy: policy, feedback: speechOutput.feedback, sentences: sentences,
                                       onEvent: { event in
@@ -82,13 +98,17 @@ extension See {
                                       })
         defer { recorder?.finish(framesAnalysed: session.framesAnalysed) }
         let controls = session.controls
-        let interrupt = Self.quitOnInterrupt(controls)
-        defer { interrupt.cancel() }
+        let interrupts = Self.quitOnInterrupt(controls)
+        defer { interrupts.forEach { $0.cancel() } }
         // Commands from assist ctl (the control socket) and, under assist console, standard input.
         // A settings change applies at once (at its --at moment offline), not when the store says so.
         let wordingForUpdates = wording, hasDepth = depth.depthModel != nil
-        let control = LiveControl.start(session: controls, classNames: models.classNames, userData: userData,
-                                        voice: voiceCommands) { settings in
+        // One update path: settings a command changed are applied at once (at its --at moment
+        // offline); the store's change notification that follows finds them applied already.
+        let applied = AppliedSettings(stored)
+        let control = LiveControl.start(session: controls, classNames: classNames, userData: userData,
+                                        voice: voiceCommands, json: json) { settings in
+            applied.value.withLock { $0 = settings }
             var update = Self.sessionUpdate(from: settings, wording: wordingForUpdates, depthModel: hasDepth)
             update.batterySaver = nil  // a session command of its own; --battery-saver keeps winning
             controls.update(update)
@@ -101,13 +121,16 @@ extension See {
             let store = data.settings
             return Task { [wording] in
                 // Only what changed after start: the options given on the command line keep winning.
-                var previous = stored
                 for await settings in store.changes() {
                     guard !Task.isCancelled else { break }
-                    guard settings != previous else { continue }
+                    // Changed by another program (assist settings set): applied here, once.
+                    guard let previous = applied.value.withLock({ current -> Storage.Settings?? in
+                        guard settings != current else { return nil }
+                        defer { current = settings }
+                        return .some(current)
+                    }) else { continue }
                     var update = Self.sessionUpdate(from: settings, wording: wording, depthModel: hasDepthModel)
                     if settings.batterySaver == previous?.batterySaver { update.batterySaver = nil }
-                    previous = settings
                     controls.update(update)
                 }
             }
@@ -119,7 +142,7 @@ extension See {
             ending = try await session.run()
         } catch {
             writeTranscript(session)
-            throw CommandFailure(error.userMessage, exitCode: 2)
+            throw CommandFailure(error.userMessage, exitCode: error.kind.exitStatus)
         }
         writeTranscript(session)
         if case .streamStopped(let reason) = ending, reason != sentences.streamStopped { UserData.warn(reason) }
@@ -149,7 +172,7 @@ extension See {
             return .find(try FindTarget.resolve(name: find, classNames: classNames, phrasebook: describer.phrasebook))
         }
         if let mode = try live.guidanceMode() { return mode }
-        return stored.map { LiveMode(stored: $0.scanning.mode).guidanceMode } ?? .continuous
+        return stored?.scanning.mode.guidanceMode ?? .continuous
     }
 
     private func writeTranscript(_ session: GuidanceSession) {
@@ -161,19 +184,8 @@ extension See {
         }
     }
 
-    /// The stored hazard rules as the policies use them: vehicles get the vehicle tone, stairs the
-    /// drop tone, anything else the obstacle tone; the stored intensity sets the loudness.
     static func guidanceSettings(_ stored: Storage.Settings?) -> GuidanceSettings {
-        guard let stored else { return GuidanceSettings() }
-        let vehicles: Set<String> = ["car", "bus", "truck", "motorcycle", "bicycle", "train", "boat", "airplane"]
-        var hazards: [String: HazardAlert] = [:]
-        for rule in stored.detection.hazards {
-            let earcon: Earcon = vehicles.contains(rule.category) ? .vehicleHazard : rule.category.contains("stair") ? .dropHazard : .obstacleHazard
-            hazards[rule.category] = HazardAlert(earcon: earcon, intensity: rule.intensity)
-        }
-        var settings = GuidanceSettings(hazards: hazards)
-        settings.exploreMaximumObjects = stored.detection.maximumObjects
-        return settings
+        stored.map(GuidanceSettings.init(stored:)) ?? GuidanceSettings()
     }
 
     static func sessionUpdate(from stored: Storage.Settings, wording: WordingOptions, depthModel: Bool) -> SessionSettingsUpdate {
@@ -188,14 +200,23 @@ extension See {
             batterySaver: stored.batterySaver)
     }
 
-    /// Ctrl-C says goodbye and ends the run cleanly (the transcript is written), instead of killing it.
-    static func quitOnInterrupt(_ controls: SessionControls) -> any DispatchSourceSignal {
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { controls.send(.quit) }
-        source.resume()
-        return source
+    /// Ctrl-C and SIGTERM say goodbye and end the run cleanly (the transcript is written, the
+    /// control socket removed), instead of killing it.
+    static func quitOnInterrupt(_ controls: SessionControls) -> [any DispatchSourceSignal] {
+        [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { controls.send(.quit) }
+            source.resume()
+            return source
+        }
     }
+}
+
+/// The stored settings a running session last applied, shared by the two ways a change arrives.
+final class AppliedSettings: Sendable {
+    let value: Mutex<Storage.Settings?>
+    init(_ settings: Storage.Settings?) { value = Mutex(settings) }
 }
 
 /// The detector (and depth model), loaded once, given back in after-use and loaded again after.
@@ -240,14 +261,17 @@ final class LiveModels: @unchecked Sendable {
     }
 }
 
-/// Prints what the session says: "[12.4 s] sentence" lines, or one JSON object per analysed frame.
+/// Prints what is heard, once, as it starts being heard: "[12.4 s] sentence" lines (the time it
+/// was heard), plain lines under `assist console` (a screen reader reads each as it comes), or
+/// one JSON object per analysed frame.
 struct LivePrinter {
     let json: Bool
+    var plain = false
 
     func print(_ event: SessionEvent) {
         switch event {
         case .said(let line) where !json:
-            write(String(format: "[%.1f s] ", line.timeSeconds) + line.printedText)
+            write(plain ? line.printedText : String(format: "[%.1f s] ", line.timeSeconds) + line.printedText)
         case .cycle(let report) where json:
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -55,9 +55,9 @@ struct LiveOptions: ParsableArguments {
     /// --mode as a guidance mode; nil when not given.
     func guidanceMode() throws(CommandFailure) -> GuidanceMode? {
         guard let mode else { return nil }
-        let name = mode.lowercased() == "navigation" ? "navigate" : mode.lowercased()
-        guard let known = LiveMode(rawValue: name) else {
-            throw CommandFailure("--mode must be continuous, on-demand, explore or navigate, not \(mode).", exitCode: 2)
+        guard let known = ScanningMode(name: mode) else {
+            let names = ScanningMode.allCases.map(\.rawValue)
+            throw CommandFailure("--mode must be \(names.dropLast().joined(separator: ", ")) or \(names.last!), not \(mode).", exitCode: 2)
         }
         return known.guidanceMode
     }
@@ -94,27 +94,14 @@ struct LiveOptions: ParsableArguments {
     }
 }
 
-/// `--mode` values.
-enum LiveMode: String, CaseIterable {
-    case continuous
-    case onDemand = "on-demand"
-    case explore
-    case navigate
-
+extension ScanningMode {
+    /// The stored (and `--mode`) name's guidance mode: the same words (`GuidanceMode.name`).
     var guidanceMode: GuidanceMode {
         switch self {
         case .continuous: return .continuous
         case .onDemand: return .onDemand
         case .explore: return .explore
         case .navigate: return .navigate
-        }
-    }
-
-    init(stored: ScanningMode) {
-        switch stored {
-        case .continuous: self = .continuous
-        case .onDemand: self = .onDemand
-        case .navigation: self = .navigate
         }
     }
 }
@@ -125,13 +112,17 @@ enum LiveInputArgument {
     static let videoExtensions: Set<String> = ["mp4", "m4v", "mkv", "avi", "mov", "webm", "mjpeg", "mjpg", "mpg", "mpeg",
                                                "ts", "m2ts", "flv", "wmv", "3gp", "ogv", "y4m", "h264", "hevc"]
 
-    /// The live input `argument` names, or nil for a picture. "camera" is the stored camera (or
-    /// the first one `assist cameras` lists), "camera:N" is /dev/videoN.
+    /// The live input `argument` names, or nil for a picture. "camera" is the stored camera
+    /// (`camera.device`: a device or an FFmpeg input; "default" for the first one `assist
+    /// cameras` lists), "camera:N" is /dev/videoN.
     static func classify(_ argument: String, storedCamera: String?, cameraFormat: CameraFormat,
                          folderRate: Double) -> VideoInput? {
         if argument == "camera" {
-            let device = storedCamera.flatMap { $0.hasPrefix("/dev/video") ? $0 : nil }
-                ?? CameraList().cameras.first(where: \.isFirstNodeOfDevice)?.devicePath ?? "/dev/video0"
+            if let stored = storedCamera?.trimmingCharacters(in: .whitespaces), !stored.isEmpty, stored != "default" {
+                return stored.hasPrefix("/dev/video") ? .camera(devicePath: stored, format: cameraFormat)
+                    : VideoInput(argument: stored, cameraFormat: cameraFormat, folderFramesPerSecond: folderRate)
+            }
+            let device = CameraList().cameras.first(where: \.isFirstNodeOfDevice)?.devicePath ?? "/dev/video0"
             return .camera(devicePath: device, format: cameraFormat)
         }
         if argument.hasPrefix("camera:"), let index = Int(argument.dropFirst("camera:".count)), index >= 0 {
@@ -148,6 +139,7 @@ extension See {
     var liveInput: VideoInput? {
         guard let first = images.first else { return nil }
         let format = live.batterySaver ? CameraFormat.standard.batterySaving : CameraFormat.standard
-        return LiveInputArgument.classify(first, storedCamera: nil, cameraFormat: format, folderRate: live.folderRate)
+        let storedCamera = first == "camera" ? StoredVoiceSpeech.storedSettings()?.camera.device : nil
+        return LiveInputArgument.classify(first, storedCamera: storedCamera, cameraFormat: format, folderRate: live.folderRate)
     }
 }

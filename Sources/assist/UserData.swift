@@ -1,5 +1,6 @@
 import AssistCore
 import Foundation
+import SessionControl
 import Guidance
 import Perception
 import Storage
@@ -40,11 +41,7 @@ final class UserData {
     /// Records what a description announced; a failure is reported, never fatal.
     func record(_ announced: [LocatedObject], mode: String, session: Int64?) {
         do {
-            let now = Date()
-            try history.record(announced.map {
-                AnnouncedDetection(label: $0.label, confidence: Double($0.confidence), direction: $0.direction.horizontal.rawValue,
-                                   distanceMeters: $0.distance.meters, mode: mode, announcedAt: now)
-            }, now: now)
+            try LiveHistoryRecorder.record(announced, mode: mode, in: history)
             if let session { try usage.recordProgress(session: session, addingFrames: 1, objectsAnnounced: announced.count) }
         } catch {
             UserData.warn("The detection history could not be saved: \(userMessage(for: error))")

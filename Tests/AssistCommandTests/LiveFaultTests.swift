@@ -47,7 +47,7 @@ struct LiveFaultTests {
         let folder = try fixtures.pictureFolder(good: 3, unreadable: 5, thenGood: 3)
         let run = try LiveRun.run(folder.path, ["--mode", "continuous", "--folder-rate", "2"],
                                   in: fixtures, json: true)
-        LiveScenarioChecks.expectFramed(run, closing: LiveSentences.endOfVideo, status: 0)
+        LiveScenarioChecks.expectFramed(run, closing: LiveSentences.endOfPictures, status: 0)
         let notice = run.transcript.filter { $0.spoken == LiveSentences.unreadableFrames }
         #expect(notice.count == 1, "\(run.transcriptListing)")
         #expect(run.frames.contains { $0["event"] == nil && $0["state"] as? String == "degraded" })

@@ -189,6 +189,7 @@ enum LiveSentences {
 
     static let activated = "Assistive Vision activated."
     static let endOfVideo = "End of video."
+    static let endOfPictures = "End of pictures."
     static let streamStopped = "The stream stopped."
     static let detectionFailed = "Detection failed."
     static let unreadableFrames = session("unreadableFrames")

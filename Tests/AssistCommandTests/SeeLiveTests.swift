@@ -155,7 +155,8 @@ struct SeeLiveTests {
         #expect(output.status == 0, "\(output.standardError)")
         #expect(output.standardOutput.contains("Scene navigation on."))
         let stored = try AssistBinary.run(["settings", "show", "scanning.mode"], environment: user.environment)
-        #expect(stored.standardOutput.hasPrefix("scanning.mode = navigation"), "\(stored.standardOutput)")
+        // The stored name is the --mode name (and GuidanceMode.name): one name per mode.
+        #expect(stored.standardOutput.hasPrefix("scanning.mode = navigate"), "\(stored.standardOutput)")
     }
 
     @Test("a bad --at command and a bad --mode are refused at start with exit status 2")
@@ -171,10 +172,51 @@ struct SeeLiveTests {
         #expect(badMode.standardError.contains("--mode must be continuous, on-demand, explore or navigate"))
     }
 
-    @Test("a video that does not exist is a start-up failure, said in one sentence, with exit status 2")
+    @Test("a video that does not exist is a start-up failure, said in one sentence, with the input's exit status 4")
     func missingVideo() throws {
         let output = try AssistBinary.run(["see", "/nonexistent/walk.mp4", "--quiet"])
-        #expect(output.status == 2)
+        #expect(output.status == 4)
         #expect(output.standardError.contains("No video file was found at /nonexistent/walk.mp4."))
+    }
+
+    @Test("a missing model is said in the rendered speech and transcript, from the template, with the model's exit status 3")
+    func missingModelIsSaid() throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try AssistBinary.busVideo(seconds: 3, in: folder)
+        let wav = folder.appendingPathComponent("x.wav"), srt = folder.appendingPathComponent("x.srt")
+        let output = try AssistBinary.run(["see", video.path, "--model", "/nonexistent/missing.xml",
+                                           "--speak-to", wav.path, "--transcript", srt.path])
+        #expect(output.status == 3, "\(output.standardError)")
+        #expect(output.standardError.contains("/nonexistent/missing.xml"))
+        // Long, so heard in parts of at most 3 s: together they say the template's sentence.
+        let said = try CtlTests.transcriptTexts(srt).joined(separator: " ")
+        #expect(said.hasPrefix("[tone error] Assistive Vision could not start: The model file /nonexistent/missing.xml"), "\(said)")
+        // Heard: the WAV holds the sentence (more than a second of 16-bit stereo after the header).
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: wav.path)[.size] as? Int)
+        #expect(Double(size - 44) / (22_050 * 4) >= 1)
+        #expect(output.standardOutput.contains("Assistive Vision could not start"))
+    }
+
+    @Test("a folder of pictures describes every picture and ends with End of pictures")
+    func pictureFolder() throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pictures = folder.appendingPathComponent("pictures")
+        try FileManager.default.createDirectory(at: pictures, withIntermediateDirectories: true)
+        for name in ["bus.jpg", "zidane.jpg"] {
+            try FileManager.default.copyItem(at: URL(fileURLWithPath: AssistBinary.image(name)),
+                                             to: pictures.appendingPathComponent(name))
+        }
+        let srt = folder.appendingPathComponent("p.srt")
+        let output = try AssistBinary.run(["see", pictures.path, "--speak-to", folder.appendingPathComponent("p.wav").path,
+                                           "--transcript", srt.path, "--frame-cost", "0.2"])
+        #expect(output.status == 0, "\(output.standardError)")
+        // bus.jpg (alphabetically first): people and the bus; then zidane.jpg: two people.
+        let said = try CtlTests.transcriptTexts(srt)
+        let bus = try #require(said.firstIndex { $0.hasPrefix("Bus, ") }, "bus.jpg is described: \(said)")
+        #expect(said[(bus + 1)...].dropLast().contains { $0.hasPrefix("Person, ") }, "zidane.jpg is described: \(said)")
+        #expect(said.last?.hasSuffix("End of pictures.") == true)
+        #expect(output.standardOutput.split(separator: "\n").last?.hasSuffix("End of pictures.") == true, "\(output.standardOutput)")
     }
 }

@@ -1,3 +1,4 @@
+import AssistCore
 import Testing
 @testable import Commands
 
@@ -38,7 +39,7 @@ struct PhrasingTests {
         ("look for my cell phone", Expected(.find, ["cell phone"])),
         ("where is the bus", Expected(.find, ["bus"])),
         ("can you find an umbrella", Expected(.find, ["umbrella"])),
-        ("find vehicles", Expected(.find, ["car", "bus", "truck", "motorcycle", "bicycle"])),
+        ("find vehicles", Expected(.find, CategoryGroups.members["vehicles"]!)),
         ("search for a sofa", Expected(.find, ["couch"])),
         ("is there a person ahead", Expected(.findAhead, ["person"])),
         ("Is there a car in front of me?", Expected(.findAhead, ["car"])),
@@ -53,7 +54,7 @@ struct PhrasingTests {
         ("what was detected", Expected(.recentDetections)),
         ("prioritise people", Expected(.prioritise, ["person"])),
         ("prioritize cars and buses", Expected(.prioritise, ["car", "bus"])),
-        ("announce vehicles first", Expected(.prioritise, ["car", "bus", "truck", "motorcycle", "bicycle"])),
+        ("announce vehicles first", Expected(.prioritise, CategoryGroups.members["vehicles"]!)),
         ("give priority to dogs", Expected(.prioritise, ["dog"])),
         ("ignore chairs", Expected(.ignore, ["chair"])),
         ("stop announcing benches", Expected(.ignore, ["bench"])),
@@ -67,7 +68,7 @@ struct PhrasingTests {
         ("turn on alerts for bicycles", Expected(.enableAlert, ["bicycle"])),
         ("warn me about dogs", Expected(.enableAlert, ["dog"])),
         ("enable a person alert", Expected(.enableAlert, ["person"])),
-        ("set a loud tone for vehicles", Expected(.loudTone, ["car", "bus", "truck", "motorcycle", "bicycle"])),
+        ("set a loud tone for vehicles", Expected(.loudTone, CategoryGroups.members["vehicles"]!)),
         ("use a loud tone for trucks", Expected(.loudTone, ["truck"])),
         ("loud alert for buses", Expected(.loudTone, ["bus"])),
         ("make the car alert louder", Expected(.loudTone, ["car"])),
@@ -132,6 +133,10 @@ struct PhrasingTests {
         ("stop talking", Expected(.stopTalking)),
         ("be quiet", Expected(.stopTalking)),
         ("silence", Expected(.stopTalking)),
+        ("stop", Expected(.stopTalking)),
+        ("more", Expected(.more)),
+        ("next please", Expected(.more)),
+        ("tell me more", Expected(.more)),
         ("exit", Expected(.exit)),
         ("quit the app", Expected(.exit)),
         ("goodbye", Expected(.exit)),

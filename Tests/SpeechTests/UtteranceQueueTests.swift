@@ -216,28 +216,78 @@ struct UtteranceQueueTests {
         #expect(queue.enqueue(car(4, band: 1)) != .suppressedAsRepeat)   // the cooldown passed
     }
 
-    @Test("a message longer than 3 s loses its least important phrases, never part of a word")
-    func shortening() throws {
+    @Test("a message longer than 3 s is said in parts of at most 3 s, in order, none left out, never part of a word")
+    func parts() throws {
         let phrases = ["Car, 3 meters, left.", "Person, 2 meters, slightly right.", "Bench, 5 meters, ahead.",
                        "Bicycle, 6 meters, right.", "Door, 8 meters, slightly left.", "Tree, 9 meters, far right."]
         let queue = UtteranceQueue(voice: voice)
-        guard case .queued(let plan) = queue.enqueue(Utterance(phrases, priority: .answer)) else {
+        guard case .queued(let plan) = queue.enqueue(Utterance(phrases, priority: .answer, earcon: .started)) else {
             Issue.record("not queued"); return
         }
-        #expect(plan.speechSeconds <= 3)
-        #expect(!plan.droppedPhrases.isEmpty)
-        #expect(plan.utterance.phrases + plan.droppedPhrases == phrases)
-        // What is said is the kept phrases, as long as saying them directly (within espeak-ng's
-        // pitch flutter, which varies the length from call to call by a few percent).
-        let direct = try voice.synthesize(plan.utterance.phrases.joined(separator: " "))
-        #expect(abs(direct.durationSeconds - plan.speechSeconds) < 0.1 * plan.speechSeconds)
-        // One more phrase would not have fitted.
-        let oneMore = try voice.synthesize((plan.utterance.phrases + [plan.droppedPhrases[0]]).joined(separator: " "))
-        #expect(oneMore.durationSeconds > 3 * 0.95)
-        // One phrase that alone is longer is said whole.
-        let long = "Caution, there is a construction site with a deep trench and a barrier across the whole pavement ahead of you."
+        let all = [plan] + plan.laterParts
+        #expect(all.count > 1)
+        #expect(all.flatMap(\.utterance.phrases) == phrases, "every phrase, in order, whole")
+        #expect(all.allSatisfy { $0.durationSeconds <= 3 }, "\(all.map(\.durationSeconds))")
+        #expect(all.dropFirst().allSatisfy { $0.utterance.earcon == nil }, "only the first part has the tone")
+        // Heard one after the other, each part as planned.
+        let recorder = RecordingAudioOutput()
+        try queue.renderUntilIdle(to: recorder)
+        #expect(queue.playbackLog.map(\.id) == all.map(\.id))
+        let lengths = queue.playbackLog.map { Double($0.endFrame! - $0.startFrame) / queue.sampleRateHz }
+        #expect(lengths.allSatisfy { $0 <= 3 }, "\(lengths)")
+
+        // One long phrase is split at its sentences, then clauses, then words.
+        let long = "Caution, there is a construction site with a deep trench and a barrier across the whole pavement ahead of you, so keep to the right and wait for the signal before you cross the road."
         guard case .queued(let single) = queue.enqueue(Utterance(long, priority: .hazard)) else { Issue.record("not queued"); return }
-        #expect(single.speechSeconds > 3 && single.utterance.phrases == [long])
+        let pieces = [single] + single.laterParts
+        #expect(pieces.count > 1)
+        #expect(pieces.flatMap(\.utterance.phrases).joined(separator: " ") == long)
+        #expect(pieces.allSatisfy { $0.durationSeconds <= 3 }, "\(pieces.map(\.durationSeconds))")
+
+        // Running text of long sentences (the tutorial): split inside sentences, parts checked
+        // whole, since the pause after a full stop makes a joined part longer than its pieces.
+        let tutorial = "Welcome to Assistive Vision. I describe what the camera sees and warn you about obstacles and traffic. In continuous mode I tell you about new objects and anything that comes closer. Vehicles sound a warning tone. Say scan now at any time for a full description of what is in front of you."
+        guard case .queued(let first) = queue.enqueue(Utterance(tutorial, priority: .answer)) else { Issue.record("not queued"); return }
+        let tutorialParts = [first] + first.laterParts
+        #expect(tutorialParts.flatMap(\.utterance.phrases).joined(separator: " ") == tutorial)
+        #expect(tutorialParts.allSatisfy { $0.durationSeconds <= 3 }, "\(tutorialParts.map(\.durationSeconds))")
+    }
+
+    @Test("between the parts of a long answer a new object is said first; stop holds the rest, more goes on, repeat says the last part again")
+    func partsAreInterruptible() throws {
+        let queue = UtteranceQueue(voice: voice, settings: UtteranceQueueSettings(pauseSeconds: 0.1))
+        let help = (1...12).map { "Say command number \($0) to do thing number \($0)." }
+        guard case .queued(let plan) = queue.enqueue(Utterance(help, priority: .answer)) else { Issue.record("not queued"); return }
+        #expect(plan.laterParts.count >= 2)
+        // While the first part plays, a new object comes: it is heard before the second part.
+        _ = queue.renderBlock(frameCount: 2048)
+        _ = queue.enqueue(Utterance("Chair, 2 meters, left.", priority: .newObject))
+        while queue.playbackLog.count < 3 { _ = queue.renderBlock(frameCount: 1024) }
+        let order = queue.playbackLog.map(\.utterance.text)
+        #expect(order[0] == plan.utterance.text)
+        #expect(order[1] == "Chair, 2 meters, left.")
+        #expect(order[2] == plan.laterParts[0].utterance.text)
+        // Stop: silence within 5 ms of audio time, and the rest waits.
+        queue.stop()
+        let stopFrame = Int(queue.audioTimeSeconds * queue.sampleRateHz)
+        let after = queue.renderBlock(frameCount: 4096)
+        let fadeFrames = Int(0.006 * queue.sampleRateHz)
+        #expect(after.samples[(fadeFrames * 2)...].allSatisfy { $0 == 0 })
+        #expect(queue.isIdle)
+        #expect(queue.playbackLog.last!.endFrame! <= stopFrame + fadeFrames)
+        let remaining = queue.laterPartCount
+        #expect(remaining == plan.laterParts.count - 1)
+        // More: the next part.
+        #expect(queue.more())
+        _ = queue.renderBlock(frameCount: 1024)
+        #expect(queue.playbackLog.last?.utterance.text == plan.laterParts[1].utterance.text)
+        // Repeat: that part again.
+        #expect(queue.repeatLast() != nil)
+        try queue.renderUntilIdle(to: NullAudioOutput())
+        let texts = queue.playbackLog.map(\.utterance.text)
+        #expect(texts.filter { $0 == plan.laterParts[1].utterance.text }.count == 2)
+        // Once everything was said, more has nothing left.
+        #expect(!queue.more())
     }
 
     @Test("when the voice fails, the error tone is heard instead and the failure is reported")

@@ -1,3 +1,4 @@
+import AssistCore
 import Foundation
 import GRDB
 import Testing
@@ -205,10 +206,10 @@ struct SettingsStoreTests {
         var iterator = store.changes(pollInterval: .milliseconds(20)).makeAsyncIterator()
         #expect(await iterator.next() == Settings.defaults)
         try settingsStore(try storage.open()).set("scanning.mode", text: "navigation")
-        #expect(await iterator.next()?.scanning.mode == .navigation)
+        #expect(await iterator.next()?.scanning.mode == .navigate)
         try store.set("scanning.intervalSeconds", text: "2.5")
         let next = await iterator.next()
-        #expect(next?.scanning.intervalSeconds == 2.5 && next?.scanning.mode == .navigation)
+        #expect(next?.scanning.intervalSeconds == 2.5 && next?.scanning.mode == .navigate)
     }
 
     @Test("a stored value that no longer validates falls back to its default instead of failing")
@@ -222,5 +223,33 @@ struct SettingsStoreTests {
         let settings = try settingsStore(database).current()
         #expect(settings.speech.pitch == 50)
         #expect(settings.units == .imperial)
+    }
+}
+
+@Suite("One name per setting value")
+struct SettingNamesTests {
+    @Test("mode names stored are the command line's and the session's: explore can be stored, navigation is read as navigate")
+    func modeNames() throws {
+        let definition = try SettingsSchema.definition(for: "scanning.mode")
+        #expect(try definition.validate(.string("explore"), validator: nil) == .string("explore"))
+        #expect(try definition.validate(.string("Navigation"), validator: nil) == .string("navigate"))
+        #expect(try definition.validate(.string("on-demand"), validator: nil) == .string("on-demand"))
+        #expect(throws: StorageError.self) { try definition.validate(.string("sideways"), validator: nil) }
+        #expect(ScanningMode.allCases.map(\.rawValue) == ["continuous", "on-demand", "explore", "navigate"])
+    }
+
+    @Test("units are accepted by either name: feet or imperial, meters or metric")
+    func unitNames() throws {
+        let definition = try SettingsSchema.definition(for: "units")
+        #expect(try definition.validate(.string("feet"), validator: nil) == .string("imperial"))
+        #expect(try definition.validate(.string("meters"), validator: nil) == .string("metric"))
+        #expect(try definition.validate(.string("imperial"), validator: nil) == .string("imperial"))
+        #expect(MeasurementUnits(name: "Feet") == .imperial)
+    }
+
+    @Test("a category group means the same members in settings validation as everywhere else")
+    func groups() throws {
+        let validator = SettingsValidator(knownCategories: COCOClasses.names)
+        #expect(try validator.categories(named: "vehicles", forKey: "detection.ignoredCategories") == CategoryGroups.members["vehicles"])
     }
 }

@@ -1,3 +1,5 @@
+import AssistCore
+
 /// Every way the user may name detector categories in one language: the detector's class names
 /// and their plurals, synonyms ("sofa" → couch) and groups ("vehicles" → car, bus, …). Only the
 /// detector's own classes are ever produced, so a category the model cannot see is refused
@@ -37,7 +39,8 @@ struct CategoryVocabulary: Sendable {
             add(entry.plural, entry)
         }
         for (name, group) in rules.groups.sorted(by: { $0.key < $1.key }) {
-            let members = group.members.filter(known.contains)
+            // Members from the one definition; a language file names its groups, not their members.
+            let members = (CategoryGroups.members[name] ?? []).filter(known.contains)
             guard !members.isEmpty else { continue }
             let entry = Entry(categories: members, singular: group.singular, plural: name)
             add(name, entry)

@@ -49,12 +49,31 @@ struct ContinuousPolicy: Sendable {
                 band = min(band, entry.band)
                 spokenBands[entry.track.id] = entry.band
             }
-            let key = ids.map { "track\($0)" }.joined(separator: "+")
+            let key = Self.contentKey(for: ids)
             announcements.append(Announcement(Utterance(speech.describer.sentence(for: mention), priority: .newObject,
                                                         directionDegrees: mention.objects[0].direction.angleDegrees,
                                                         contentKey: key, distanceBand: band),
                                                 mentions: mention.objects))
         }
         return announcements
+    }
+
+    /// The queue's content key of an announcement about these tracks: "track#3+track#7".
+    static func contentKey(for ids: [TrackID]) -> String {
+        ids.map { "track\($0)" }.joined(separator: "+")
+    }
+
+    /// The tracks an announcement's content key names (none for other keys).
+    static func trackIDs(inContentKey key: String) -> [TrackID] {
+        key.split(separator: "+").compactMap { part in
+            guard part.hasPrefix("track#"), let number = Int(part.dropFirst(6)) else { return nil }
+            return TrackID(rawValue: number)
+        }
+    }
+
+    /// These tracks' announcements were never heard (the channel was busy until they went
+    /// stale): they count as unsaid, so the next frame announces them again where they are now.
+    mutating func notHeard(_ ids: [TrackID]) {
+        for id in ids { spokenBands[id] = nil }
     }
 }

@@ -39,6 +39,19 @@ public struct HazardAlert: Sendable, Equatable {
         self.earcon = earcon
         self.intensity = intensity
     }
+
+    /// A stored hazard rule's tone, by its name in the settings (`detection.hazards`), as the
+    /// earcon that is heard: the rule decides the sound, not the category. "pulse" and "siren"
+    /// are the two-tone alternation, "chirp" the sweep, "beep" the three pips; nil for a name
+    /// the settings do not have.
+    public init?(toneName: String, intensity: Double) {
+        switch toneName {
+        case "pulse", "siren": self.init(earcon: .vehicleHazard, intensity: intensity)
+        case "chirp": self.init(earcon: .dropHazard, intensity: intensity)
+        case "beep": self.init(earcon: .obstacleHazard, intensity: intensity)
+        default: return nil
+        }
+    }
 }
 
 /// Requests a policy answers from the next observation.
@@ -128,6 +141,16 @@ public struct GuidancePolicy: Sendable {
         }
         // The user asked for the change: its confirmation is an answer, heard even behind a backlog.
         return [Announcement(Utterance(sentence, priority: .answer, contentKey: "mode@\(time)"))]
+    }
+
+    /// An announcement with this content key was taken out of the queue before it was heard
+    /// because the channel was busy: the objects it named, if still in view, are announced again
+    /// from the next observation, with where they are then. Returns whether it named any.
+    @discardableResult
+    public mutating func notHeard(contentKey: String) -> Bool {
+        let ids = ContinuousPolicy.trackIDs(inContentKey: contentKey)
+        continuous.notHeard(ids)
+        return !ids.isEmpty
     }
 
     /// Remembers a request; it is answered from the next observation.

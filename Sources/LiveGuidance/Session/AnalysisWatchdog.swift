@@ -12,6 +12,8 @@ public struct AnalysisWatchdog: Sendable {
         case finished(Result<Value, any Error>)
         /// The limit passed first; the work may still be running and its result is dropped.
         case timedOut
+        /// The user quit: nobody waits for the work any more (exit ends within a second).
+        case abandoned
     }
 
     public let limitSeconds: Double
@@ -22,7 +24,8 @@ public struct AnalysisWatchdog: Sendable {
 
     /// Runs `work` on a new thread; returns its result, or `.timedOut` when it took longer than
     /// the limit. `work` must not touch anything the caller uses meanwhile.
-    public func run<Value>(_ work: @escaping () throws -> Value) async -> Outcome<Value> {
+    public func run<Value>(abandonedBy abandonment: AnalysisAbandonment? = nil,
+                           _ work: @escaping () throws -> Value) async -> Outcome<Value> {
         let job = UncheckedBox(work)
         let box: UncheckedBox<Outcome<Value>> = await withCheckedContinuation { continuation in
             let once = ResumeOnce(continuation)
@@ -35,8 +38,41 @@ public struct AnalysisWatchdog: Sendable {
             DispatchQueue.global().asyncAfter(deadline: .now() + max(limitSeconds, 0)) {
                 once.resume(UncheckedBox(.timedOut))
             }
+            abandonment?.onAbandon { once.resume(UncheckedBox(.abandoned)) }
         }
         return box.value
+    }
+}
+
+/// Once abandoned (the user quit), every analysis waited for under it stops being waited for at
+/// once, and so does every later one.
+public final class AnalysisAbandonment: Sendable {
+    private struct State {
+        var abandoned = false
+        var actions: [@Sendable () -> Void] = []
+    }
+    private let state = Mutex(State())
+
+    public init() {}
+
+    public var isAbandoned: Bool { state.withLock { $0.abandoned } }
+
+    public func abandon() {
+        let actions = state.withLock { state -> [@Sendable () -> Void] in
+            state.abandoned = true
+            defer { state.actions = [] }
+            return state.actions
+        }
+        actions.forEach { $0() }
+    }
+
+    func onAbandon(_ action: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            if state.abandoned { return true }
+            state.actions.append(action)
+            return false
+        }
+        if now { action() }
     }
 }
 

@@ -17,6 +17,9 @@ public struct FrameInput: Sendable {
 
     public var name: String
     public var kind: Kind
+    /// A folder of pictures: each picture is a scene of its own, read in order (none skipped),
+    /// described in full, and shown until its description was heard; the end is "End of pictures.".
+    public var picturesAreScenes = false
     /// Opens the input; `maximumWidthPixels` scales larger pictures down (battery saver).
     public var open: @Sendable (_ maximumWidthPixels: Int?) throws -> any FrameSource
 
@@ -37,10 +40,12 @@ public struct FrameInput: Sendable {
         case .stream(let url):
             return FrameInput(name: url.absoluteString, kind: .stream) { width in try input.open(maximumWidthPixels: width) }
         case .imageFolder(let folder, let framesPerSecond):
-            return FrameInput(name: folder.lastPathComponent, kind: .recording) { _ in
+            var pictures = FrameInput(name: folder.lastPathComponent, kind: .recording) { _ in
                 if let pairs = try RGBDFolderSource(folder: folder, framesPerSecond: framesPerSecond) { return pairs }
                 return try input.open()
             }
+            pictures.picturesAreScenes = true
+            return pictures
         }
     }
 }

@@ -27,7 +27,14 @@ extension GuidanceSession {
     }
 
     private func handleControls(at time: Double) {
-        for item in controls.takeAll() where ending == nil {
+        var items = controls.takeAll()
+        // "Exit" goes before everything sent with it: what they would say is never heard anyway.
+        if items.contains(where: { if case .command(.quit) = $0 { return true } else { return false } }) {
+            items = [.command(.quit)]
+        }
+        for item in items where ending == nil {
+            // An "exit" sent meanwhile: nothing else is carried out (see `SessionControls.send`).
+            if quitting.isAbandoned, case .command(let command) = item, command != .quit { continue }
             switch item {
             case .command(let command): handle(command, at: time)
             case .settings(let update): apply(update)
@@ -71,12 +78,19 @@ extension GuidanceSession {
                 say(Utterance(sentences.nothingToRepeat, priority: .answer, contentKey: "session:repeat"), at: time)
             }
         case .stopTalking:
-            feedback.queue.stop()
+            // Already silenced when it was sent (see `SessionControls.send`); this also notes what was dropped.
+            noteSuperseded(feedback.queue.stop())
+        case .more:
+            if !feedback.queue.more() {
+                say(Utterance(sentences.nothingMore, priority: .answer, contentKey: "session:more@\(time)"), at: time)
+            }
         case .say(let sentence):
             // Keyed by time and text: the same answer asked for again later ("help") is said again.
             say(Utterance(sentence, priority: .answer, contentKey: "command@\(time):\(sentence)"), at: time)
         case .quit:
-            end(.userQuit, saying: Utterance(sentences.goodbye, priority: .answer, contentKey: "session:goodbye", earcon: .stopped),
+            noteSuperseded(feedback.queue.stop())
+            // No tone before it: "exit" ends within a second, and the words alone say it.
+            end(.userQuit, saying: Utterance(sentences.goodbye, priority: .answer, contentKey: "session:goodbye"),
                 event: "goodbye")
         }
         publishSnapshot()
@@ -279,7 +293,10 @@ extension GuidanceSession {
     }
 
     func endOfInput() {
-        if input.kind == .recording {
+        if input.picturesAreScenes {
+            end(.inputEnded, saying: Utterance(sentences.endOfPictures, priority: .status, contentKey: "session:end", earcon: .stopped),
+                event: "end of pictures")
+        } else if input.kind == .recording {
             end(.inputEnded, saying: Utterance(sentences.endOfVideo, priority: .status, contentKey: "session:end", earcon: .stopped),
                 event: "end of video")
         } else {

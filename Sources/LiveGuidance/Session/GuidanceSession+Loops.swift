@@ -71,6 +71,63 @@ extension GuidanceSession {
         }
     }
 
+    // MARK: A folder of pictures: one scene each
+
+    /// Each picture in turn, none skipped: a fresh scene (no tracks carried over from the last
+    /// picture), answered as "scan now" (or "explore" in exploration), and the next picture is
+    /// taken once that has been heard. Commands are taken meanwhile ("stop", "exit").
+    func runPictures() async {
+        while ending == nil {
+            deliverCommands(upTo: nowSeconds)
+            guard ending == nil, let skipper else { break }
+            let captureStart = ContinuousClock.now
+            let frame: Frame?
+            do {
+                frame = try skipper.nextFrame()
+            } catch {
+                await inputFailed(error)
+                continue
+            }
+            let captureMilliseconds = (ContinuousClock.now - captureStart).milliseconds
+            guard let frame else {
+                endOfInput()
+                break
+            }
+            lastFrameWidthPixels = frame.image.width
+            noticeUnreadableFrames()
+            guard !paused else { continue }
+            tracker = ObjectTracker()
+            switch policy.mode {
+            case .explore: _ = policy.handle(.explore, atSeconds: nowSeconds)
+            case .find: break
+            case .continuous, .onDemand, .navigate: _ = policy.handle(.scanNow, atSeconds: nowSeconds)
+            }
+            requestPending = true
+            var scene = frame
+            scene.timestampSeconds = nowSeconds
+            _ = await analyseAndGuide(scene, captureSeconds: nowSeconds, captureMilliseconds: captureMilliseconds) { [self] workSeconds in
+                if case .input(_, let fixed) = configuration.clock, let fixed { return fixed }
+                return workSeconds
+            }
+            await waitUntilHeard()
+        }
+    }
+
+    /// Lets what is queued be heard (rendered offline, played live), taking commands meanwhile.
+    private func waitUntilHeard() async {
+        let queue = feedback.queue
+        while ending == nil && !queue.isIdle {
+            if configuration.isOffline {
+                renderAudio(upTo: nowSeconds + 0.05)
+            } else {
+                collectPlayback()
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+            deliverCommands(upTo: nowSeconds)
+        }
+        collectPlayback()
+    }
+
     // MARK: Live: the wall clock
 
     func runLive() async {
@@ -157,7 +214,7 @@ extension GuidanceSession {
         let wantsCorridor = policy.wantsCorridor
         let corridorCue = configuration.corridor
         let workStart = ContinuousClock.now
-        let outcome = await AnalysisWatchdog(limitSeconds: configuration.watchdogSeconds).run {
+        let outcome = await AnalysisWatchdog(limitSeconds: configuration.watchdogSeconds).run(abandonedBy: quitting) {
             let report = try analyzer.analyze(frame)
             let corridor = wantsCorridor ? Self.corridorReading(for: frame, corridor: corridorCue) : nil
             return (report, corridor)
@@ -169,6 +226,9 @@ extension GuidanceSession {
         case .timedOut:
             analyzer.cancel()
             detectionFailed()
+            return nil
+        case .abandoned:
+            analyzer.cancel()
             return nil
         case .finished(.failure(let error)):
             analysisFailed(error, analyzer: analyzer)

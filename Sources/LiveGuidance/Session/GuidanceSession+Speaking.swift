@@ -22,11 +22,15 @@ extension GuidanceSession {
         var records: [AnnouncementRecord] = []
         switch outcome {
         case .queued(let plan):
+            // Printed as said when it starts being heard (see `collectPlayback`), not now.
             queuedAtSeconds[plan.id] = (time, plan.utterance)
-            onEvent(.said(SpokenLine(timeSeconds: time, utterance: plan.utterance)))
-            records.append(AnnouncementRecord(said: TranscriptEntry.text(for: plan.utterance),
-                                              priority: announcement.utterance.priority.description, outcome: "queued",
-                                              firstAudioTime: nil, queueID: plan.id))
+            for part in [plan] + plan.laterParts {
+                records.append(AnnouncementRecord(said: TranscriptEntry.text(for: part.utterance),
+                                                  priority: announcement.utterance.priority.description, outcome: "queued",
+                                                  firstAudioTime: nil, queueID: part.id))
+            }
+        case .abandoned:
+            break
         case .suppressedAsRepeat:
             records.append(AnnouncementRecord(said: TranscriptEntry.text(for: announcement.utterance),
                                               priority: announcement.utterance.priority.description,
@@ -45,9 +49,10 @@ extension GuidanceSession {
     func settleSpeech(keepingAnswers: Bool) async {
         let queue = feedback.queue
         collectPlayback()
-        let answerWaiting = keepingAnswers && queuedAtSeconds.contains { id, queued in
+        // The later parts of a long answer count as waiting answers too.
+        let answerWaiting = keepingAnswers && (queuedAtSeconds.contains { id, queued in
             queued.utterance.priority == .answer && history.startSeconds(ofQueueID: id) == nil
-        }
+        } || queue.laterPartCount > 0)
         func speaking() -> Bool {
             guard !queue.isIdle else { return false }
             if answerWaiting { return true }
@@ -69,11 +74,13 @@ extension GuidanceSession {
             while speaking() && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
         }
         collectPlayback()
-        queue.stop()
+        noteSuperseded(queue.stop())
     }
 
     /// Drops what waits in the queue when an announcement in it has waited longer than
-    /// `staleSpeechSeconds`: a warning heard that late describes a scene that has changed.
+    /// `staleSpeechSeconds`: a warning heard that late describes a scene that has changed. The
+    /// objects a dropped announcement named are announced again from the next frame, with where
+    /// they are then (the contract: nothing in view is lost because the channel was busy).
     /// What is being said finishes (a sentence cut mid-word helps nobody), and answers the user
     /// asked for do not go stale: they stay in line.
     func dropStaleBacklog(at time: Double) {
@@ -83,8 +90,11 @@ extension GuidanceSession {
             queued.utterance.priority != .answer && time - queued.seconds > configuration.staleSpeechSeconds
         }
         guard stale else { return }
-        for dropped in feedback.queue.dropWaiting(keeping: { $0.priority == .answer }) {
-            queuedAtSeconds[dropped.id] = nil
+        let dropped = feedback.queue.dropWaiting(keeping: { $0.priority == .answer })
+        noteSuperseded(dropped)
+        // No object is silently lost: one still in view is announced again, where it is now.
+        for plan in dropped where policy.notHeard(contentKey: plan.utterance.contentKey) {
+            feedback.queue.objectLeftView(contentKey: plan.utterance.contentKey)
         }
     }
 
@@ -94,9 +104,24 @@ extension GuidanceSession {
         sessionSecondsAtAudioZero = nowSeconds - feedback.queue.audioTimeSeconds + latency
     }
 
+    /// Notes what started and ended being heard; what started is reported as said, at the moment
+    /// its first sample was heard (what was queued but superseded before it was heard never is).
     func collectPlayback() {
         if !configuration.isOffline { noteAudioClock() }
-        history.collect(from: feedback.queue, sessionSecondsAtAudioZero: configuration.isOffline ? 0 : sessionSecondsAtAudioZero)
+        let started = history.collect(from: feedback.queue,
+                                      sessionSecondsAtAudioZero: configuration.isOffline ? 0 : sessionSecondsAtAudioZero)
+        for heard in started {
+            onEvent(.said(SpokenLine(timeSeconds: heard.startSeconds, utterance: heard.utterance)))
+        }
+    }
+
+    /// Notes utterances taken out of the queue before they were heard (a newer scene, "stop",
+    /// the end): `--json` lists them as superseded.
+    func noteSuperseded(_ plans: [PlannedUtterance]) {
+        for plan in plans {
+            supersededQueueIDs.insert(plan.id)
+            queuedAtSeconds[plan.id] = nil
+        }
     }
 
     // MARK: Reports
@@ -132,6 +157,8 @@ extension GuidanceSession {
                 if let start = history.startSeconds(ofQueueID: id) {
                     report.announcements[index].firstAudioTime = start
                     firstAudio = min(firstAudio ?? start, start)
+                } else if supersededQueueIDs.contains(id) {
+                    report.announcements[index].outcome = "superseded"
                 }
             }
             let resolved = !anyQueued || firstAudio != nil || all || nowSeconds - capture > 10

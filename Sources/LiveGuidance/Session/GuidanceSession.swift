@@ -59,6 +59,13 @@ public final class GuidanceSession {
     var closingSentence: (utterance: Utterance, event: String)?
     /// When each queued utterance was queued, on the session clock (for the stale backlog).
     var queuedAtSeconds: [Int: (seconds: Double, utterance: Utterance)] = [:]
+    /// A folder of pictures described one scene at a time (see `FrameInput.picturesAreScenes`).
+    /// In navigation and find the pictures are a walk instead: followed frame by frame, tracked.
+    let picturesAsScenes: Bool
+    /// Set when the user quits: an analysis under way is no longer waited for.
+    let quitting = AnalysisAbandonment()
+    /// Queue IDs taken out before they were heard (listed as superseded in `--json`).
+    var supersededQueueIDs: Set<Int> = []
     var cameraRetriesLeft = 0
     var lastCameraFailureSeconds = -Double.infinity
     var scheduled: [ScheduledItem]
@@ -85,6 +92,10 @@ public final class GuidanceSession {
         self.sentences = sentences
         self.onEvent = onEvent
         input = configuration.input
+        switch policy.mode {
+        case .continuous, .onDemand, .explore: picturesAsScenes = configuration.input.picturesAreScenes
+        case .navigate, .find: picturesAsScenes = false
+        }
         batterySaverByUser = configuration.batterySaver
         pacing = FramePacing(rate: configuration.intervalSeconds.map { .fixedInterval(seconds: $0) } ?? .asFastAsPossible,
                              batterySaving: configuration.batterySaver)
@@ -92,19 +103,44 @@ public final class GuidanceSession {
             + configuration.scheduledLines.map { ScheduledItem(atSeconds: $0.atSeconds, action: .line($0.text)) }
         // Stable: items given for the same moment keep their order.
         scheduled = items.enumerated().sorted { ($0.element.atSeconds, $0.offset) < ($1.element.atSeconds, $1.offset) }.map(\.element)
+        let queue = feedback.queue, quitting = quitting
+        controls.actImmediately { command in
+            switch command {
+            case .stopTalking: queue.stop()
+            case .quit:
+                queue.abandonPlanning()
+                queue.stop()
+                quitting.abandon()
+            default: break
+            }
+        }
     }
 
     /// Runs until the input ends, the user quits or a fault stops guidance. Throws when a
     /// start-up check fails (the sentence was said, and nothing ran).
     public func run() async throws(SessionStartupError) -> SessionEnding {
         try await start()
-        if configuration.isOffline {
+        if picturesAsScenes {
+            await runPictures()
+        } else if configuration.isOffline {
             await runOffline()
         } else {
             await runLive()
         }
         await finish()
         return ending ?? .inputEnded
+    }
+
+    /// Runs the session as a service fed by `commands`: a console, a socket or a voice listener
+    /// beside it only turns its input into commands. Ends as `run()` does; the stream is no
+    /// longer read once the session ended.
+    public func run(commands: AsyncStream<SessionCommand>) async throws(SessionStartupError) -> SessionEnding {
+        let controls = self.controls
+        let feeding = Task {
+            for await command in commands { controls.send(command) }
+        }
+        defer { feeding.cancel() }
+        return try await run()
     }
 
     /// The transcript of everything heard so far (times on the session clock).
@@ -118,12 +154,12 @@ public final class GuidanceSession {
         do {
             analyzer = try analyzers.make(requirements)
         } catch {
-            try await failStartup(userMessage(for: error))
+            try await failStartup(userMessage(for: error), kind: .model)
         }
         do {
             try openInput()
         } catch {
-            try await failStartup(userMessage(for: error))
+            try await failStartup(userMessage(for: error), kind: .input)
         }
         enter(.active)
         say(Utterance(sentences.activated, priority: .status, contentKey: "session:activated", earcon: .started))
@@ -131,11 +167,12 @@ public final class GuidanceSession {
         lastRequestSeconds = nowSeconds
     }
 
-    private func failStartup(_ sentence: String) async throws(SessionStartupError) {
+    private func failStartup(_ reason: String, kind: SessionStartupError.Kind) async throws(SessionStartupError) {
+        let sentence = SessionSentences.fill(sentences.startupFailed, ["reason": reason])
         say(Utterance(sentence, priority: .answer, contentKey: "session:startup-failed", earcon: .error))
         enter(.stopped)
         await drainSpeech()
-        throw SessionStartupError(sentence)
+        throw SessionStartupError(sentence, kind: kind)
     }
 
     /// The closing sentence is the last thing heard, and not held up by a backlog: the sentence
@@ -145,8 +182,9 @@ public final class GuidanceSession {
         liveFrames = nil
         if state != .stopped { enter(.stopped) }
         if let closing = closingSentence {
-            // A normal end lets a requested answer be heard whole; a fault does not wait for it.
-            await settleSpeech(keepingAnswers: ending?.exitStatus == 0)
+            // The end of the input lets a requested answer be heard whole; "exit" and a fault do
+            // not wait for it (exit ends within a second, whatever was queued).
+            await settleSpeech(keepingAnswers: ending == .inputEnded)
             say(closing.utterance)
             emitEvent(closing.event)
         }
@@ -163,8 +201,9 @@ public final class GuidanceSession {
             }
             renderedAudioFrames = Int((feedback.queue.audioTimeSeconds * feedback.queue.sampleRateHz).rounded())
         case .realTime:
-            let deadline = ContinuousClock.now + .seconds(30)
-            while !feedback.queue.isIdle && ContinuousClock.now < deadline {
+            // "Exit" is heard in full ("Goodbye." is short) but never waits on a backlog.
+            let deadline = ContinuousClock.now + .seconds(ending == .userQuit ? 1 : 30)
+            while !feedback.queue.hasNothingToSay && ContinuousClock.now < deadline {
                 try? await Task.sleep(for: .milliseconds(10))
             }
         }
@@ -176,7 +215,9 @@ public final class GuidanceSession {
         let width = pacing.batterySaving ? lastFrameWidthPixels.flatMap { pacing.maximumWidthPixels(sourceWidthPixels: $0) } : nil
         let skipper = UnreadableFrameSkipper(try input.open(width), maximumInARow: configuration.unreadableFramesBeforeStop)
         self.skipper = skipper
-        if configuration.isOffline {
+        if picturesAsScenes {
+            return   // read picture by picture (see `runPictures`)
+        } else if configuration.isOffline {
             offlinePacer = VideoClockPacer(source: skipper)
         } else {
             liveFrames?.stop()
@@ -190,6 +231,8 @@ public final class GuidanceSession {
 
     /// The session clock: input time offline, seconds since start live.
     var nowSeconds: Double {
+        // Pictures rendered offline: time is the speech track's (each picture lasts as long as its description).
+        if configuration.isOffline && picturesAsScenes { return Double(renderedAudioFrames) / feedback.queue.sampleRateHz }
         if configuration.isOffline { return offlinePacer?.nowSeconds ?? 0 }
         return (ContinuousClock.now - startInstant).seconds
     }

@@ -23,12 +23,21 @@ public final class SessionControls: Sendable {
         var snapshot = SessionSnapshot()
     }
     private let state = Mutex(State())
+    /// What must not wait for the session's next turn (which can be a whole analysis away):
+    /// silencing speech on "stop" and "exit". Set by the session.
+    private let immediate = Mutex<(@Sendable (SessionCommand) -> Void)?>(nil)
 
     public init() {}
 
-    /// Delivers `command` to the session.
+    /// Delivers `command` to the session; "stop" and "exit" silence the speech at once, on the
+    /// caller's thread, and the rest of the command is carried out at the session's next turn.
     public func send(_ command: SessionCommand) {
         state.withLock { $0.items.append(.command(command)) }
+        immediate.withLock { $0 }?(command)
+    }
+
+    func actImmediately(_ action: @escaping @Sendable (SessionCommand) -> Void) {
+        immediate.withLock { $0 = action }
     }
 
     /// Applies new settings from the next frame on.

@@ -7,7 +7,10 @@ import Guidance
 /// Placeholders in braces (`{camera}`, `{reason}`) are filled in by the session.
 public struct SessionSentences: Sendable, Equatable, Decodable {
     public var activated: String
+    /// A start-up check failed; `{reason}` is the failure's own sentence.
+    public var startupFailed: String
     public var endOfVideo: String
+    public var endOfPictures: String
     public var streamStopped: String
     public var cameraRetrying: String
     public var detectionFailed: String
@@ -23,6 +26,7 @@ public struct SessionSentences: Sendable, Equatable, Decodable {
     public var switchNeedsCamera: String
     public var cameraSwitchFailed: String
     public var nothingToRepeat: String
+    public var nothingMore: String
     public var afterUse: String
     public var afterUseFileInput: String
     public var reactivated: String

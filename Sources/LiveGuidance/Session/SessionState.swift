@@ -47,22 +47,47 @@ public enum SessionEnding: Sendable, Equatable {
     }
 }
 
-/// A start-up check failed: nothing ran (exit status 2). The sentence was already said.
+/// A start-up check failed: nothing ran. The sentence was already said (through whatever output
+/// there is: the speaker, the rendered WAV and its transcript).
 public struct SessionStartupError: UserFacingError, Equatable {
+    /// What failed; the command line's exit status says which.
+    public enum Kind: Sendable, Equatable {
+        /// The detector (or depth model) is missing or damaged.
+        case model
+        /// The camera, video, stream or folder could not be opened (missing, busy, unreadable).
+        case input
+        /// No voice, or no audio device to say it on.
+        case audio
+
+        /// 3 model, 4 input, 5 audio (2 stays for the other start-up failures, 1 for faults
+        /// during the run, 64 for bad usage).
+        public var exitStatus: Int32 {
+            switch self {
+            case .model: return 3
+            case .input: return 4
+            case .audio: return 5
+            }
+        }
+    }
     public let userMessage: String
-    public init(_ userMessage: String) { self.userMessage = userMessage }
+    public let kind: Kind
+    public init(_ userMessage: String, kind: Kind) {
+        self.userMessage = userMessage
+        self.kind = kind
+    }
 }
 
 /// What the session tells its owner as it runs.
 public enum SessionEvent: Sendable {
-    /// Something was queued to be said (or sounded), at `timeSeconds` on the session clock.
+    /// Something started being heard (or sounded), at `timeSeconds` on the session clock: what
+    /// is printed or recorded as said. What was queued but never heard is never reported here.
     case said(SpokenLine)
     /// One analysed frame (or a session event such as the end), once its first audio is known.
     case cycle(CycleReport)
     case stateChanged(SessionState, timeSeconds: Double)
 }
 
-/// One queued announcement, as printed ("[12.4 s] Bus, 4 meters, ahead.").
+/// One heard announcement, as printed ("[12.4 s] Bus, 4 meters, ahead."), with when it started being heard.
 public struct SpokenLine: Sendable, Equatable {
     public var timeSeconds: Double
     public var utterance: Utterance
@@ -136,7 +161,8 @@ public struct AnnouncementRecord: Sendable, Encodable, Equatable {
     /// "[tone vehicle] Bus, 4 meters, ahead.", or "[vibration]" for a vibration.
     public var said: String
     public var priority: String
-    /// "queued", or "suppressed as repeat" (the same content was said within the cooldown).
+    /// "queued", "suppressed as repeat" (the same content was said within the cooldown), or
+    /// "superseded" (taken out before it was heard: a newer scene, "stop", the end).
     public var outcome: String
     /// Seconds on the session clock when its first sample was heard; nil if it never played.
     public var firstAudioTime: Double?

@@ -55,9 +55,12 @@ final class PlaybackHistory {
     private var indexByID: [Int: Int] = [:]
 
     /// Copies new and finished records from `queue`. `sessionSecondsAtAudioZero` is where audio
-    /// time 0 lies on the session clock (0 offline, where the two are the same clock).
-    func collect(from queue: UtteranceQueue, sessionSecondsAtAudioZero offset: Double) {
+    /// time 0 lies on the session clock (0 offline, where the two are the same clock). Returns
+    /// the utterances that started being heard since the last call, in order.
+    @discardableResult
+    func collect(from queue: UtteranceQueue, sessionSecondsAtAudioZero offset: Double) -> [Heard] {
         let rate = queue.sampleRateHz
+        var started: [Heard] = []
         for record in queue.playbackLog {
             let start = Double(record.startFrame) / rate + offset
             let end = record.endFrame.map { Double($0) / rate + offset }
@@ -66,8 +69,10 @@ final class PlaybackHistory {
             } else {
                 indexByID[record.id] = heard.count
                 heard.append(Heard(id: record.id, utterance: record.utterance, startSeconds: start, endSeconds: end))
+                started.append(heard[heard.count - 1])
             }
         }
+        return started
     }
 
     func startSeconds(ofQueueID id: Int) -> Double? {

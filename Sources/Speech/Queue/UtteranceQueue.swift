@@ -5,8 +5,9 @@ import Synchronization
 public struct UtteranceQueueSettings: Sendable, Equatable {
     /// The same content is not said again within this many seconds (see `RepetitionFilter`).
     public var cooldownSeconds: Double
-    /// No message is longer than this at the current rate: phrases are dropped from the end
-    /// until the synthesised speech fits (one phrase longer than this is still said whole).
+    /// No message is longer than this at the current rate, earcon included: a longer one is said
+    /// in parts, each within it, split between phrases, then sentences, then clauses, then words
+    /// (never inside a word). Nothing is left out: the later parts wait their turn (see `more()`).
     public var maximumSpeechSeconds: Double
     /// Place speech and tones at the object's direction; off for mono listeners (both ears get
     /// the same signal).
@@ -29,10 +30,11 @@ public struct UtteranceQueueSettings: Sendable, Equatable {
 /// What the queue made of an utterance it accepted.
 public struct PlannedUtterance: Sendable, Equatable {
     public let id: Int
-    /// The utterance as it will be said (phrases that did not fit removed).
+    /// The utterance as it will be said: its first part, when it is longer than the limit.
     public let utterance: Utterance
-    /// Phrases left out to stay within the length limit.
-    public let droppedPhrases: [String]
+    /// The rest, in order, each within the limit: each is said when the one before has ended and
+    /// nothing else waits (a hazard or a new object is heard first), or at once on "more".
+    public let laterParts: [PlannedUtterance]
     /// Length of the synthesised words alone, as measured.
     public let speechSeconds: Double
     /// Length of everything that will be played: earcon, words and the interaural delay.
@@ -46,6 +48,8 @@ public enum EnqueueOutcome: Sendable, Equatable {
     case queued(PlannedUtterance)
     /// Held back: the same content was said less than the cooldown ago and is no more urgent.
     case suppressedAsRepeat
+    /// The program is ending ("exit" came while it was being planned): never to be heard.
+    case abandoned
 }
 
 /// When an utterance was heard, in frames of audio time.
@@ -102,6 +106,12 @@ public final class UtteranceQueue: Sendable {
         var lastStarted: Utterance?
         var log: [PlaybackRecord] = []
         var nextID = 1
+        /// The later parts of a long utterance, in order (see `PlannedUtterance.laterParts`).
+        var laterParts: [Track] = []
+        /// "Stop" holds the later parts until "more".
+        var laterPartsHeld = false
+        /// The first part of the message the later parts belong to, until it starts.
+        var laterPartsAwait: Int?
         /// Tracks that finished playing, freed later on a control thread: `free` can take a lock,
         /// which the audio thread must not wait for.
         var finished: [Track] = []
@@ -115,6 +125,8 @@ public final class UtteranceQueue: Sendable {
         static let finishedCapacity = 64
     }
     private let state: Mutex<State>
+    /// Counts `abandonPlanning()` calls: planning that began before one stops synthesising.
+    private let abandonments = Atomic<Int>(0)
 
     /// `voice` nil: tones only (the voice could not start). `sampleRateHz` is the output's rate;
     /// speech is resampled to it.
@@ -148,17 +160,53 @@ public final class UtteranceQueue: Sendable {
             return state.nextID
         }
         guard let id = admitted else { return .suppressedAsRepeat }
-        let track = makeTrack(id: id, utterance)
+        let generation = abandonments.load(ordering: .relaxed)
+        let abandoned = { self.abandonments.load(ordering: .relaxed) != generation }
+        let parts = self.parts(of: utterance, unless: abandoned)
+        guard !abandoned() else { return .abandoned }
+        let laterIDs: Range<Int> = state.withLock { state in
+            defer { state.nextID += parts.count - 1 }
+            return state.nextID..<(state.nextID + parts.count - 1)
+        }
+        let first = makeTrack(id: id, parts[0])
+        var later: [Track] = []
+        for (laterID, part) in zip(laterIDs, parts.dropFirst()) {
+            guard !abandoned() else { return .abandoned }
+            later.append(makeTrack(id: laterID, part))
+        }
         releaseFinishedTracks()
-        state.withLock { state in
+        let superseded = state.withLock { state -> [Track] in
             let index = state.pending.firstIndex { $0.plan.utterance.priority < utterance.priority } ?? state.pending.endIndex
-            state.pending.insert(track, at: index)
+            state.pending.insert(first, at: index)
             if utterance.priority == .hazard, let current = state.current,
                current.plan.utterance.priority < .hazard, state.fadeOutFramesLeft == nil {
                 state.fadeOutFramesLeft = Int(Self.interruptionFadeSeconds * sampleRateHz)
             }
+            guard !later.isEmpty else { return [] }
+            // A newer long message replaces the unheard rest of one no more urgent than it.
+            var superseded: [Track] = []
+            state.laterParts.removeAll { track in
+                guard track.plan.utterance.priority <= utterance.priority else { return false }
+                superseded.append(track)
+                return true
+            }
+            let index2 = state.laterParts.firstIndex { $0.plan.utterance.priority < utterance.priority } ?? state.laterParts.endIndex
+            state.laterParts.insert(contentsOf: later, at: index2)
+            state.laterPartsHeld = false
+            state.laterPartsAwait = first.plan.id
+            return superseded
         }
-        return .queued(track.plan)
+        _ = superseded   // freed here, outside the lock
+        let plan = PlannedUtterance(id: first.plan.id, utterance: first.plan.utterance, laterParts: later.map(\.plan),
+                                    speechSeconds: first.plan.speechSeconds, durationSeconds: first.plan.durationSeconds,
+                                    voiceFailure: first.plan.voiceFailure)
+        return .queued(plan)
+    }
+
+    /// Stops the planning under way (a long answer being synthesised part by part) as soon as it
+    /// can: the program is ending, and an "exit" must not wait for words nobody will hear.
+    public func abandonPlanning() {
+        abandonments.add(1, ordering: .relaxed)
     }
 
     /// Frees the audio of utterances that finished playing. The queue does this on every
@@ -178,17 +226,45 @@ public final class UtteranceQueue: Sendable {
     var finishedTrackCount: Int { state.withLock { $0.finished.count } }
 
     /// Silences everything: what is being said fades out within 5 ms and nothing queued is said.
-    public func stop() {
+    /// The later parts of a long message are held: `more()` says them. Returns what was dropped.
+    @discardableResult
+    public func stop() -> [PlannedUtterance] {
         let dropped = state.withLock { state -> [Track] in
             let dropped = state.pending
             state.pending = []
+            state.laterPartsHeld = true
+            state.laterPartsAwait = nil
             if state.current != nil, state.fadeOutFramesLeft == nil {
                 state.fadeOutFramesLeft = Int(Self.interruptionFadeSeconds * sampleRateHz)
             }
             return dropped
         }
-        _ = dropped   // freed here, outside the lock the audio thread takes
+        return dropped.map(\.plan)   // their audio is freed here, outside the lock the audio thread takes
     }
+
+    /// "More" / "next": goes on with the later parts of a long message — the part being said
+    /// ends (faded) and the next starts; held ones ("stop") are released. False when there are none.
+    @discardableResult
+    public func more() -> Bool {
+        state.withLock { state in
+            guard !state.laterParts.isEmpty else { return false }
+            state.laterPartsHeld = false
+            if let current = state.current, state.fadeOutFramesLeft == nil,
+               current.plan.utterance.priority <= state.laterParts[0].plan.utterance.priority {
+                state.fadeOutFramesLeft = Int(Self.interruptionFadeSeconds * sampleRateHz)
+            }
+            return true
+        }
+    }
+
+    /// Nothing playing and nothing queued (the pause after the last utterance may still run:
+    /// it is silence, and a program ending need not wait for it).
+    public var hasNothingToSay: Bool {
+        state.withLock { $0.current == nil && $0.pending.isEmpty && ($0.laterParts.isEmpty || $0.laterPartsHeld) }
+    }
+
+    /// Later parts of a long message not yet said.
+    public var laterPartCount: Int { state.withLock { $0.laterParts.count } }
 
     /// Drops what waits to be said, except the utterances `keep` accepts; what is being said now
     /// finishes (a sentence cut mid-word is worse than one heard late). Returns the dropped ones.
@@ -201,6 +277,12 @@ public final class UtteranceQueue: Sendable {
                 dropped.append(track)
                 return true
             }
+            state.laterParts.removeAll { track in
+                guard !keep(track.plan.utterance) else { return false }
+                dropped.append(track)
+                return true
+            }
+            if let first = state.laterPartsAwait, dropped.contains(where: { $0.plan.id == first }) { state.laterPartsAwait = nil }
             return dropped
         }
         return dropped.map(\.plan)   // their audio is freed here, outside the lock
@@ -223,9 +305,11 @@ public final class UtteranceQueue: Sendable {
     /// Audio time so far, in seconds.
     public var audioTimeSeconds: Double { state.withLock { Double($0.renderedFrames) / sampleRateHz } }
 
-    /// Nothing playing, nothing queued, no pause running.
+    /// Nothing playing, nothing queued (later parts held by "stop" do not count), no pause running.
     public var isIdle: Bool {
-        state.withLock { $0.current == nil && $0.pending.isEmpty && $0.pauseFramesLeft == 0 }
+        state.withLock {
+            $0.current == nil && $0.pending.isEmpty && $0.pauseFramesLeft == 0 && ($0.laterParts.isEmpty || $0.laterPartsHeld)
+        }
     }
 
     /// What was played so far (the latest 256 utterances).
@@ -251,11 +335,24 @@ public final class UtteranceQueue: Sendable {
                         frame += n
                         continue
                     }
-                    guard !state.pending.isEmpty else {
+                    // The next part of a long message goes on before answers and statuses queued
+                    // after it; a hazard or a new object may be said first.
+                    let partFirst = !state.laterParts.isEmpty && !state.laterPartsHeld
+                        && (state.laterPartsAwait == nil || state.pending.isEmpty)
+                        && (state.pending.first.map { waiting in
+                            waiting.plan.utterance.priority != .hazard && waiting.plan.utterance.priority != .newObject
+                                && waiting.plan.utterance.priority <= state.laterParts[0].plan.utterance.priority
+                        } ?? true)
+                    let next: Track
+                    if partFirst {
+                        next = state.laterParts.removeFirst()
+                    } else if !state.pending.isEmpty {
+                        next = state.pending.removeFirst()
+                        if next.plan.id == state.laterPartsAwait { state.laterPartsAwait = nil }
+                    } else {
                         fillSilence(buffer, from: frame, count: frameCount - frame)
                         break
                     }
-                    let next = state.pending.removeFirst()
                     state.current = next
                     state.positionFrames = 0
                     state.lastStarted = next.plan.utterance
@@ -323,36 +420,104 @@ public final class UtteranceQueue: Sendable {
 
     // MARK: Planning
 
+    /// `utterance` in parts that each fit the length limit, earcon included, most important (the
+    /// first phrases) first. Without a voice, or when the voice fails, the utterance stays whole
+    /// (the error tone is short).
+    func parts(of utterance: Utterance, unless abandoned: () -> Bool = { false }) -> [Utterance] {
+        guard let voice, utterance.phrases.count > 0 else { return [utterance] }
+        var earconSeconds = 0.0
+        if let earcon = utterance.earcon {
+            earconSeconds = Double(tones.render(earcon, severity: utterance.severity).count) / sampleRateHz + Self.earconGapSeconds
+        }
+        // The interaural delay and espeak-ng's leading silence (cut) are a few ms; the limit holds the rest.
+        let limit = settings.maximumSpeechSeconds - earconSeconds - 0.02
+        func seconds(_ units: ArraySlice<String>) -> Double {
+            (try? voice.synthesize(units.joined(separator: " ")).durationSeconds) ?? 0
+        }
+        var units = utterance.phrases
+        // 200 characters take over 4 s even at the fastest rate (500 words a minute): not worth
+        // synthesising whole to find out.
+        if utterance.text.count <= 200 && seconds(units[...]) <= limit { return [utterance] }
+        // Each unit is synthesised once and parts are packed by the sum of their lengths, which
+        // overestimates a little (each synthesis has its own leading and trailing silence): a part
+        // is never over the limit, and the cost stays linear in the text, so a long answer does
+        // not hold up the session (and an "exit" behind it).
+        var lengths: [Double] = []
+        var index = 0
+        while index < units.count {
+            guard !abandoned() else { return [utterance] }
+            let length = seconds(units[index...index])
+            if length > limit {
+                let smaller = Self.split(units[index])
+                if smaller.count > 1 {
+                    units.replaceSubrange(index...index, with: smaller)
+                    continue
+                }
+            }
+            lengths.append(length)
+            index += 1
+        }
+        var groups: [[String]] = []
+        var current: [String] = [], currentSeconds = 0.0
+        for (unit, length) in zip(units, lengths) {
+            if !current.isEmpty && currentSeconds + length > limit {
+                groups.append(current)
+                current = []
+                currentSeconds = 0
+            }
+            current.append(unit)   // one word longer than the limit is still said, alone
+            currentSeconds += length
+        }
+        if !current.isEmpty { groups.append(current) }
+        // Joined, units can take longer than their sum (the pause after a full stop or a comma
+        // inside a part): each part is checked whole, and its last unit moves on while it is over.
+        var checked = 0
+        while checked < groups.count {
+            guard !abandoned() else { return [utterance] }
+            while groups[checked].count > 1 && seconds(groups[checked][...]) > limit {
+                let moved = groups[checked].removeLast()
+                if checked + 1 < groups.count { groups[checked + 1].insert(moved, at: 0) } else { groups.append([moved]) }
+            }
+            checked += 1
+        }
+        return groups.enumerated().map { index, phrases in
+            var part = utterance
+            part.phrases = phrases
+            // Only the first part carries the tone; later ones continue the same message.
+            if index > 0 { part.earcon = nil }
+            return part
+        }
+    }
+
+    /// A phrase too long to say in one part, in smaller pieces: its sentences, else its clauses
+    /// (after ; or :, then after ,), else its words. Joined with spaces they give the phrase back.
+    static func split(_ phrase: String) -> [String] {
+        let sentences = Utterance.sentences(in: phrase)
+        if sentences.count > 1 { return sentences }
+        for marks in [";:", ","] {
+            var clauses: [String] = []
+            var current = ""
+            for word in phrase.split(separator: " ", omittingEmptySubsequences: true) {
+                current += current.isEmpty ? String(word) : " " + word
+                if let last = word.last, marks.contains(last) {
+                    clauses.append(current)
+                    current = ""
+                }
+            }
+            if !current.isEmpty { clauses.append(current) }
+            if clauses.count > 1 { return clauses }
+        }
+        return phrase.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+    }
+
     private func makeTrack(id: Int, _ utterance: Utterance) -> Track {
-        var kept = utterance.phrases
-        var dropped: [String] = []
         var speech: [Float] = []
         var speechSeconds = 0.0
         var failure: SpeechError?
-        if !kept.isEmpty {
+        if !utterance.phrases.isEmpty {
             if let voice {
                 do {
-                    var audio = try voice.synthesize(kept.joined(separator: " "))
-                    if audio.durationSeconds > settings.maximumSpeechSeconds && kept.count > 1 {
-                        // Keep the most phrases (from the first, the most important) whose speech
-                        // fits; never cut words. Duration grows with the count, so bisect: a few
-                        // syntheses even for thousands of phrases.
-                        var fits = 1, tooLong = kept.count
-                        var best = try voice.synthesize(kept[0])
-                        while tooLong - fits > 1 {
-                            let middle = (fits + tooLong) / 2
-                            let candidate = try voice.synthesize(kept[..<middle].joined(separator: " "))
-                            if candidate.durationSeconds <= settings.maximumSpeechSeconds {
-                                fits = middle
-                                best = candidate
-                            } else {
-                                tooLong = middle
-                            }
-                        }
-                        dropped = Array(kept[fits...])
-                        kept = Array(kept[..<fits])
-                        audio = best
-                    }
+                    let audio = try voice.synthesize(utterance.phrases.joined(separator: " "))
                     let words = Self.withoutLeadingSilence(audio.samples)
                     speechSeconds = Double(words.count) / Double(audio.sampleRate)
                     speech = Self.resample(words.map { Float($0) / 32768 }, from: Double(audio.sampleRate), to: sampleRateHz)
@@ -378,9 +543,7 @@ public final class UtteranceQueue: Sendable {
             ? utterance.directionDegrees.map { StereoPlacement(directionDegrees: $0) } ?? .centre
             : .centre
         let stereo = placement.place(mono, sampleRateHz: sampleRateHz)
-        var said = utterance
-        said.phrases = failure == nil ? kept : utterance.phrases
-        let plan = PlannedUtterance(id: id, utterance: said, droppedPhrases: dropped, speechSeconds: speechSeconds,
+        let plan = PlannedUtterance(id: id, utterance: utterance, laterParts: [], speechSeconds: speechSeconds,
                                     durationSeconds: Double(stereo.count / 2) / sampleRateHz, voiceFailure: failure)
         return Track(plan: plan, samples: stereo)
     }

@@ -1,6 +1,7 @@
 import AssistCore
 import Commands
 import Foundation
+import SessionControl
 import LiveGuidance
 import Storage
 
@@ -22,7 +23,7 @@ final class LiveControl: Sendable {
     /// Never fails the session: without a command language or a socket the session still guides,
     /// and standard error says once what is missing.
     static func start(session: SessionControls, classNames: [String], userData: UserData?,
-                      voice: VoiceOptions? = nil,
+                      voice: VoiceOptions? = nil, json: Bool = false,
                       settingsChanged: (@Sendable (Settings) -> Void)? = nil) -> LiveControl {
         let storedLanguage = userData?.currentSettings()?.speech.language ?? "en"
         let language: CommandLanguage
@@ -44,7 +45,7 @@ final class LiveControl: Sendable {
         } catch {
             UserData.warn("assist ctl cannot reach this session: \(userMessage(for: error))")
         }
-        if readsConsole { ConsoleReader.start(controller: controller, session: session) }
+        if readsConsole { ConsoleReader.start(controller: controller, session: session, printsReplies: json) }
         if let voice { VoiceControl.start(voice, controller: controller, session: session) }
         return LiveControl(controller: controller, server: server)
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import AssistCore
 import Commands
 import Foundation
+import SessionControl
 import LiveGuidance
 import VoiceInput
 

@@ -5,7 +5,7 @@ import Glibc
 
 /// A Unix-domain stream socket: the only place that touches socket file descriptors. Closed on
 /// deinit; every failing call is thrown as `ControlSocketError.system` naming the call.
-final class UnixSocket: @unchecked Sendable {
+public final class UnixSocket: @unchecked Sendable {
     // @unchecked: the descriptor is only read after init, and closed once (in close or deinit).
     private(set) var descriptor: Int32
 
@@ -15,7 +15,7 @@ final class UnixSocket: @unchecked Sendable {
 
     deinit { close() }
 
-    func close() {
+    public func close() {
         if descriptor >= 0 { _ = Glibc.close(descriptor) }
         descriptor = -1
     }
@@ -36,7 +36,7 @@ final class UnixSocket: @unchecked Sendable {
     }
 
     /// Connects to a listening socket; `ControlSocketError.noSession` when nothing listens there.
-    static func connect(to path: String, timeoutSeconds: Double) throws -> UnixSocket {
+    public static func connect(to path: String, timeoutSeconds: Double) throws -> UnixSocket {
         let socket = try make()
         var address = try Self.address(path)
         let connected = withUnsafePointer(to: &address) {
@@ -71,7 +71,7 @@ final class UnixSocket: @unchecked Sendable {
     }
 
     /// Reads up to the first newline (or the end), at most `limit` bytes; nil on timeout or error.
-    func readLine(limit: Int = 4096) -> String? {
+    public func readLine(limit: Int = 4096) -> String? {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 512)
         while bytes.count < limit {
@@ -86,7 +86,7 @@ final class UnixSocket: @unchecked Sendable {
         return String(decoding: line, as: UTF8.self)
     }
 
-    func write(_ text: String) throws {
+    public func write(_ text: String) throws {
         var bytes = Array(text.utf8)
         while !bytes.isEmpty {
             let sent = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -114,7 +114,7 @@ final class UnixSocket: @unchecked Sendable {
         return address
     }
 
-    private func setTimeout(seconds: Double) {
+    func setTimeout(seconds: Double) {
         var time = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1_000_000))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))

@@ -1,3 +1,4 @@
+import AssistCore
 import Commands
 import Storage
 
@@ -23,8 +24,8 @@ struct SettingChanges {
     /// reach any level without overshooting.
     static let volumeStepPercent = 10
     static let rateStepWordsPerMinute = 25
-    static let volumeRange = 10...100
-    static let rateRange = 80...500
+    static let volumeRange = SpeechLimits.volumePercent
+    static let rateRange = SpeechLimits.rateWordsPerMinute
     /// The tone and loudness a newly alerted category gets, and how loud "a loud tone" is.
     static let newAlert = (tone: HazardTone.pulse, intensity: 0.8)
     static let loudIntensity = 1.0

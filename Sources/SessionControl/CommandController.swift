@@ -6,13 +6,19 @@ import Storage
 import Synchronization
 
 /// What one typed, sent or spoken line did, as `assist ctl --json` prints it.
-struct ControlReply: Codable, Equatable, Sendable {
+public struct ControlReply: Codable, Equatable, Sendable {
     /// Whether the line was taken as a command and carried out.
-    var understood: Bool
+    public var understood: Bool
     /// The command's intent, when one was recognised (also for an unknown value: "find a unicorn").
-    var intent: String?
+    public var intent: String?
     /// The one sentence said in answer.
-    var reply: String
+    public var reply: String
+
+    public init(understood: Bool, intent: String?, reply: String) {
+        self.understood = understood
+        self.intent = intent
+        self.reply = reply
+    }
 }
 
 /// Carries out commands for a running session: session commands go to the session, settings to
@@ -21,8 +27,8 @@ struct ControlReply: Codable, Equatable, Sendable {
 ///
 /// One line at a time: the console and the socket may both send, and two list changes made at
 /// once ("ignore chairs", "ignore cups") must not each overwrite the other.
-final class CommandController: Sendable {
-    let language: CommandLanguage
+public final class CommandController: Sendable {
+    public let language: CommandLanguage
     private let session: SessionControls
     private let storage: UserStorage?
     /// Told the new settings as soon as a command changed them, so the session applies them at
@@ -36,13 +42,19 @@ final class CommandController: Sendable {
     private let now: @Sendable () -> ContinuousClock.Instant
 
     /// Where settings, history and usage live; nil when the user database cannot be opened.
-    struct UserStorage: Sendable {
-        var settings: SettingsStore
-        var history: DetectionHistory
-        var usage: UsageStatistics
+    public struct UserStorage: Sendable {
+        public var settings: SettingsStore
+        public var history: DetectionHistory
+        public var usage: UsageStatistics
+
+        public init(settings: SettingsStore, history: DetectionHistory, usage: UsageStatistics) {
+            self.settings = settings
+            self.history = history
+            self.usage = usage
+        }
     }
 
-    init(language: CommandLanguage, session: SessionControls, storage: UserStorage?,
+    public init(language: CommandLanguage, session: SessionControls, storage: UserStorage?,
          settingsChanged: (@Sendable (Settings) -> Void)? = nil,
          understanding: CommandUnderstanding? = nil, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.language = language
@@ -56,11 +68,11 @@ final class CommandController: Sendable {
     }
 
     /// A typed or sent line (console, socket).
-    func handle(_ line: String) -> ControlReply { handle(line, channel: .typed) }
+    public func handle(_ line: String) -> ControlReply { handle(line, channel: .typed) }
 
     /// Handles one line: typed (console, socket: acted on at once when understood) or spoken
     /// (what would hide things is asked about first). A yes or no answers an open question.
-    func handle(_ line: String, channel: InputChannel) -> ControlReply {
+    public func handle(_ line: String, channel: InputChannel) -> ControlReply {
         lock.withLock { question in
             let command: Command
             switch question.answer(line, at: now(), isYes: language.answer) {
@@ -136,6 +148,7 @@ final class CommandController: Sendable {
         case .disableBatterySaver: return .setBatterySaver(false)
         case .repeatLast: return .repeatLast
         case .stopTalking: return .stopTalking
+        case .more: return .more
         case .exit: return .quit
         default: return nil
         }
@@ -146,7 +159,7 @@ final class CommandController: Sendable {
         switch intent {
         case .continuousMode: return .continuous
         case .onDemandMode: return .onDemand
-        case .navigationMode: return .navigation
+        case .navigationMode: return .navigate
         default: return nil
         }
     }

@@ -4,10 +4,10 @@ import Foundation
 /// Where a running session's control socket lives: `$XDG_RUNTIME_DIR/assistivekit/control.sock`
 /// (the user's runtime folder: private, on tmpfs, emptied at logout), else
 /// `/run/user/UID/assistivekit`, else a folder of the user's own in the temporary folder.
-enum ControlSocketLocation {
-    static let fileName = "control.sock"
+public enum ControlSocketLocation {
+    public static let fileName = "control.sock"
 
-    static func folder(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    public static func folder(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
             return URL(fileURLWithPath: runtime).appendingPathComponent("assistivekit")
         }
@@ -18,7 +18,7 @@ enum ControlSocketLocation {
         return FileManager.default.temporaryDirectory.appendingPathComponent("assistivekit-\(getuid())")
     }
 
-    static func socket(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    public static func socket(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         folder(environment: environment).appendingPathComponent(fileName)
     }
 
@@ -36,7 +36,7 @@ enum ControlSocketLocation {
 }
 
 /// Problems with the control socket, each told in one sentence.
-enum ControlSocketError: UserFacingError, Equatable {
+public enum ControlSocketError: UserFacingError, Equatable {
     case unsafeFolder(path: String)
     case pathTooLong(path: String)
     case system(call: String, code: Int32)
@@ -44,7 +44,7 @@ enum ControlSocketError: UserFacingError, Equatable {
     case noReply
     case alreadyInUse(path: String)
 
-    var userMessage: String {
+    public var userMessage: String {
         switch self {
         case .unsafeFolder(let path):
             return "The control folder \(path) belongs to someone else or is not a folder, so no control socket was opened."

@@ -1,0 +1,159 @@
+import AssistCore
+import Foundation
+@testable import Guidance
+@testable import LiveGuidance
+import Media
+import Perception
+import Speech
+import Testing
+
+/// Objects by the frame's time: what a scripted scene shows at each moment.
+final class SceneScriptAnalyzer: SceneAnalyzing, @unchecked Sendable {
+    let usesDepthModel = false
+    private let objects: (Double) -> [LocatedObject]
+    init(_ objects: @escaping (Double) -> [LocatedObject]) { self.objects = objects }
+    func analyze(_ frame: Frame) throws -> SceneReport { report(objects(frame.timestampSeconds)) }
+    func cancel() {}
+}
+
+/// The spoken contract (issue 14, section 4), each part on the input clock: the session renders
+/// its speech into memory aligned with input time, so nothing here depends on how busy the machine is.
+@Suite("The spoken contract")
+struct SpokenContractTests {
+    private let sentences = try! SessionSentences.bundled()
+    /// 60 words: 6 s with the test voice (0.1 s a word), twice the limit.
+    private let longAnswer = (1...10).map { "Say command \($0) for thing \($0)." }.joined(separator: " ")
+
+    /// People passing: a new person every 2 s, each in view for 3 s, moving from left to right.
+    private func peoplePassing(_ seconds: Double) -> [LocatedObject] {
+        (0..<10).compactMap { index -> LocatedObject? in
+            let appears = Double(index) * 2
+            guard seconds >= appears && seconds < appears + 3 else { return nil }
+            return sighting(index % 2 == 0 ? "person" : "chair", meters: 3, degrees: -30 + (seconds - appears) * 20)
+        }
+    }
+
+    @Test("what is reported as said is exactly what was heard, at the moment it started being heard; the rest is superseded, never queued-and-forgotten")
+    func saidIsHeard() async throws {
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 200) }
+        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 5, command: .say(longAnswer)),
+                                                   ScheduledCommand(atSeconds: 9, command: .explore),
+                                                   ScheduledCommand(atSeconds: 12, command: .say(longAnswer))]
+        let (session, ending) = try await harness.run(firstAnalyzer: SceneScriptAnalyzer(peoplePassing))
+        #expect(ending == .inputEnded)
+        let transcript = session.transcript()
+        #expect(harness.said.map { TranscriptEntry.text(for: $0.utterance) } == transcript.map(\.text))
+        #expect(harness.said.map(\.timeSeconds) == transcript.map(\.startSeconds))
+        let records = harness.reports.flatMap(\.announcements).filter { $0.said != "[vibration]" }
+        #expect(records.contains { $0.outcome == "queued" })
+        for record in records where record.outcome == "queued" {
+            #expect(record.firstAudioTime != nil, "\(record.said) was queued and never heard nor superseded")
+        }
+    }
+
+    @Test("no utterance is longer than 3 s: a long answer is said in parts, most important first, with new objects between them")
+    func noMonologue() async throws {
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 200) }
+        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 1, command: .say(longAnswer))]
+        let (session, _) = try await harness.run(firstAnalyzer: SceneScriptAnalyzer(peoplePassing))
+        let transcript = session.transcript()
+        for entry in transcript {
+            #expect(entry.endSeconds - entry.startSeconds <= 3.0, "\(entry.text): \(entry.endSeconds - entry.startSeconds) s")
+        }
+        let parts = transcript.filter { $0.text.hasPrefix("Say command") }
+        #expect(parts.count >= 2)
+        #expect(parts.map(\.text).joined(separator: " ") == longAnswer, "every word, in order")
+        // Something else was heard between the parts (the people passing).
+        let first = try #require(transcript.firstIndex { $0.text.hasPrefix("Say command") })
+        let last = try #require(transcript.lastIndex { $0.text.hasPrefix("Say command") })
+        #expect(transcript[first...last].contains { !$0.text.hasPrefix("Say command") }, "\(transcript.map(\.text))")
+    }
+
+    @Test("stop silences within 100 ms of audio time and holds the rest of a long answer; more goes on with it")
+    func stopAndMore() async throws {
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 100) }
+        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 1, command: .say(longAnswer)),
+                                                   ScheduledCommand(atSeconds: 2.02, command: .stopTalking),
+                                                   ScheduledCommand(atSeconds: 6, command: .more)]
+        let (session, _) = try await harness.run(mode: .onDemand)
+        let transcript = session.transcript()
+        let cut = try #require(transcript.first { $0.startSeconds < 2.02 && $0.endSeconds > 2.0 && $0.text.hasPrefix("Say command") })
+        #expect(cut.endSeconds <= 2.02 + 0.1, "still speaking at \(cut.endSeconds) s")
+        // Silence in the rendered audio from 100 ms after the stop until "more".
+        let samples = harness.audio.samples, rate = harness.queue.sampleRateHz
+        let silent = (Int(2.12 * rate)..<Int(6 * rate)).allSatisfy { samples[2 * $0] == 0 && samples[2 * $0 + 1] == 0 }
+        #expect(silent)
+        let afterMore = transcript.filter { $0.startSeconds >= 6 && $0.text.hasPrefix("Say command") }
+        #expect(!afterMore.isEmpty, "more goes on with the next part")
+        let saidParts = transcript.filter { $0.text.hasPrefix("Say command") }.map(\.text)
+        #expect(Set(saidParts).count == saidParts.count, "no part twice")
+    }
+
+    @Test("exit ends within 1 s of audio time whatever is queued: Goodbye is heard, the backlog is not")
+    func exitAtOnce() async throws {
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 300) }
+        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 1, command: .say(longAnswer)),
+                                                   ScheduledCommand(atSeconds: 1.1, command: .say(longAnswer + " Again.")),
+                                                   ScheduledCommand(atSeconds: 1.2, command: .explore),
+                                                   ScheduledCommand(atSeconds: 2, command: .quit)]
+        let (session, ending) = try await harness.run(firstAnalyzer: SceneScriptAnalyzer(peoplePassing))
+        #expect(ending == .userQuit)
+        let transcript = session.transcript()
+        let last = try #require(transcript.last)
+        #expect(last.text.hasSuffix(sentences.goodbye))
+        #expect(last.endSeconds <= 2 + 1.0, "ended at \(last.endSeconds) s")
+        #expect(transcript.dropLast().allSatisfy { $0.endSeconds <= 2.1 }, "nothing else after exit")
+        let samples = harness.audio.samples
+        #expect(Double(samples.count / 2) / harness.queue.sampleRateHz <= 2 + 1.1)
+    }
+
+    @Test("an object not heard because an answer kept the channel busy is announced where it is now, as soon as the channel frees")
+    func noObjectLost() async throws {
+        // A dog walks in at 1.5 s while a long answer (6 s) is being said, and stays in view, moving right.
+        let dog: (Double) -> [LocatedObject] = { seconds in
+            seconds >= 1.5 ? [sighting("dog", meters: 2, degrees: -20 + seconds * 5)] : []
+        }
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 150) }
+        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 1, command: .say(longAnswer))]
+        let (session, _) = try await harness.run(firstAnalyzer: SceneScriptAnalyzer(dog))
+        let transcript = session.transcript()
+        let heard = try #require(transcript.first { $0.text.contains("Dog") }, "\(transcript.map(\.text))")
+        #expect(heard.startSeconds <= 1.5 + 4, "first heard at \(heard.startSeconds) s")
+    }
+
+    @Test("a folder of pictures describes every picture, each as a scene of its own, and ends with End of pictures")
+    func pictures() async throws {
+        let pictures: [[LocatedObject]] = [[sighting("bus", meters: 4, degrees: 0), sighting("person", meters: 2, degrees: -20)],
+                                           [sighting("person", meters: 3, degrees: 10)],
+                                           [sighting("chair", meters: 2, degrees: 15)]]
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 3, framesPerSecond: 1) }
+        harness.configuration.input.picturesAreScenes = true
+        var index = -1
+        let analyzer = SceneScriptAnalyzer { _ in
+            index += 1
+            return pictures[min(index, pictures.count - 1)]
+        }
+        let (session, ending) = try await harness.run(mode: .onDemand, firstAnalyzer: analyzer)
+        #expect(ending == .inputEnded)
+        let said = session.transcript().map(\.text)
+        #expect(said.contains { $0.contains("Bus") }, "\(said)")
+        #expect(said.contains { $0.contains("Chair") }, "\(said)")
+        #expect(said.filter { $0.contains("Person") || $0.contains("person") }.count >= 2, "the person in both pictures: \(said)")
+        #expect(said.last?.hasSuffix(sentences.endOfPictures) == true)
+    }
+}
+
+@Suite("The spoken contract at the end of the input")
+struct SpokenContractEndTests {
+    @Test("a long answer asked for just before the input ends is heard whole, all its parts, before End of video")
+    func answerHeardWholeAtTheEnd() async throws {
+        let answer = (1...10).map { "Say command \($0) for thing \($0)." }.joined(separator: " ")
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 30) }
+        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 2.5, command: .say(answer))]
+        let (session, ending) = try await harness.run(mode: .onDemand)
+        #expect(ending == .inputEnded)
+        let transcript = session.transcript()
+        #expect(transcript.filter { $0.text.hasPrefix("Say command") }.map(\.text).joined(separator: " ") == answer)
+        #expect(transcript.last?.text.hasSuffix("End of video.") == true)
+    }
+}

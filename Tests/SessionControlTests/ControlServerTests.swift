@@ -1,0 +1,69 @@
+import Foundation
+import SessionControl
+import Synchronization
+import Testing
+
+/// The control socket serves clients at once: one that connects and says nothing holds up no one.
+@Suite("The control socket")
+struct ControlServerTests {
+    /// Short: a Unix socket path must fit in 108 bytes.
+    private static func socketPath() throws -> (path: String, folder: URL) {
+        let folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("cs-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return (folder.appendingPathComponent("control.sock").path, folder)
+    }
+
+    private static func ask(_ path: String, _ line: String) throws -> String? {
+        // Generous: only a server that serves one client after another would come near it.
+        let socket = try UnixSocket.connect(to: path, timeoutSeconds: 120)
+        try socket.write(line + "\n")
+        return socket.readLine()
+    }
+
+    @Test("a client that connects and sends nothing does not delay another client's command")
+    func silentClientDoesNotBlock() throws {
+        let (path, folder) = try Self.socketPath()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let heard = Mutex<[String]>([])
+        // A deadline far longer than the client's wait: served one after another, the second
+        // client would time out behind the silent one.
+        let server = try ControlServer(path: path, connectionDeadlineSeconds: 600) { line in
+            heard.withLock { $0.append(line) }
+            return ControlReply(understood: true, intent: "scanNow", reply: "Scanning.")
+        }
+        defer { server.stop() }
+        let silent = try UnixSocket.connect(to: path, timeoutSeconds: 600)
+        defer { silent.close() }
+        let reply = try #require(try Self.ask(path, "scan now"))
+        #expect(reply.contains("Scanning."))
+        #expect(heard.withLock { $0 } == ["scan now"])
+    }
+
+    @Test("beyond the connection cap a client is told the session is busy, at once, and nothing is carried out")
+    func cap() throws {
+        let (path, folder) = try Self.socketPath()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let heard = Mutex<[String]>([])
+        let server = try ControlServer(path: path, maximumConnections: 2, connectionDeadlineSeconds: 600) { line in
+            heard.withLock { $0.append(line) }
+            return ControlReply(understood: true, intent: nil, reply: "Done.")
+        }
+        defer { server.stop() }
+        let first = try UnixSocket.connect(to: path, timeoutSeconds: 600)
+        let second = try UnixSocket.connect(to: path, timeoutSeconds: 600)
+        defer { first.close(); second.close() }
+        let reply = try #require(try Self.ask(path, "exit"))
+        #expect(reply.contains("busy"))
+        #expect(heard.withLock { $0 }.isEmpty)
+    }
+
+    @Test("stopping the server removes the socket file")
+    func stopRemovesSocket() throws {
+        let (path, folder) = try Self.socketPath()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try ControlServer(path: path) { _ in ControlReply(understood: true, intent: nil, reply: "") }
+        #expect(FileManager.default.fileExists(atPath: path))
+        server.stop()
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+}
