@@ -129,7 +129,7 @@ public final class CommandController: Sendable {
     }
 
     /// The session command an intent stands for; nil for settings and reports.
-    static func sessionCommand(for command: Command) -> SessionCommand? {
+    public static func sessionCommand(for command: Command) -> SessionCommand? {
         switch command.intent {
         case .startDetection: return .resume
         case .stopDetection: return .pause

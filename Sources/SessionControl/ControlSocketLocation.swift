@@ -24,7 +24,7 @@ public enum ControlSocketLocation {
 
     /// Creates the folder readable by the user alone, and refuses one that someone else owns or
     /// others can enter (a shared temporary folder could be prepared by another user).
-    static func prepareFolder(_ folder: URL) throws {
+    public static func prepareFolder(_ folder: URL) throws {
         try UserDirectories.ensureExists(folder)
         var status = stat()
         guard lstat(folder.path, &status) == 0 else { throw ControlSocketError.unsafeFolder(path: folder.path) }

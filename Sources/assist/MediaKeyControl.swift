@@ -1,3 +1,4 @@
+import SessionControl
 import AssistCore
 import Commands
 import Foundation

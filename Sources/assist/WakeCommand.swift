@@ -1,3 +1,4 @@
+import SessionControl
 import ArgumentParser
 import AssistCore
 import Foundation
