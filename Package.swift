@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "LiveGuidance", targets: ["LiveGuidance"]),
         .library(name: "Commands", targets: ["Commands"]),
         .library(name: "VoiceInput", targets: ["VoiceInput"]),
+        .library(name: "Reading", targets: ["Reading"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -49,6 +50,8 @@ let package = Package(
                        providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CPocketSphinx", path: "Sources/C/CPocketSphinx", pkgConfig: "pocketsphinx",
                        providers: [.apt(["libpocketsphinx-dev"])]),
+        .systemLibrary(name: "CTesseract", path: "Sources/C/CTesseract", pkgConfig: "tesseract",
+                       providers: [.apt(["libtesseract-dev", "tesseract-ocr-eng", "tesseract-ocr-osd"])]),
 
         // Shared by both assistants: errors, frames, settings locations, clocks.
         .target(name: "AssistCore"),
@@ -87,9 +90,13 @@ let package = Package(
         // Speech recognition of commands (pocketsphinx, grammar from the command language).
         .target(name: "VoiceInput", dependencies: ["AssistCore", "Media", "Commands", "CPocketSphinx"]),
 
+        // Reading text aloud: Tesseract, the picture preparation around it, reading order, honesty filters,
+        // and the short-text and page-reading policies.
+        .target(name: "Reading", dependencies: ["AssistCore", "Perception", "CTesseract"], resources: [.copy("Templates")]),
+
         .executableTarget(name: "assist", dependencies: [
             "AssistCore", "Media", "Perception", "Guidance", "Speech", "Hearing", "Evaluation", "Storage", "Prescription",
-            "LiveGuidance", "Commands", "VoiceInput",
+            "LiveGuidance", "Commands", "VoiceInput", "Reading",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -106,5 +113,6 @@ let package = Package(
         .testTarget(name: "LiveGuidanceTests", dependencies: ["LiveGuidance", "Guidance", "Perception", "Speech", "Media"]),
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "AssistCore"]),
         .testTarget(name: "VoiceInputTests", dependencies: ["VoiceInput", "Commands", "Media", "AssistCore"]),
+        .testTarget(name: "ReadingTests", dependencies: ["Reading", "Media", "AssistCore"]),
     ]
 )
