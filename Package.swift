@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "Commands", targets: ["Commands"]),
         .library(name: "VoiceInput", targets: ["VoiceInput"]),
         .library(name: "Reading", targets: ["Reading"]),
+        .library(name: "ColourAndLight", targets: ["ColourAndLight"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -93,10 +94,12 @@ let package = Package(
         // Reading text aloud: Tesseract, the picture preparation around it, reading order, honesty filters,
         // and the short-text and page-reading policies.
         .target(name: "Reading", dependencies: ["AssistCore", "Perception", "CTesseract"], resources: [.copy("Templates")]),
+        // The colour in the centre of the view (basic colour terms, light taken out) and the light detector.
+        .target(name: "ColourAndLight", dependencies: ["AssistCore"], resources: [.copy("Templates")]),
 
         .executableTarget(name: "assist", dependencies: [
             "AssistCore", "Media", "Perception", "Guidance", "Speech", "Hearing", "Evaluation", "Storage", "Prescription",
-            "LiveGuidance", "Commands", "VoiceInput", "Reading",
+            "LiveGuidance", "Commands", "VoiceInput", "Reading", "ColourAndLight",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -114,5 +117,6 @@ let package = Package(
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "AssistCore"]),
         .testTarget(name: "VoiceInputTests", dependencies: ["VoiceInput", "Commands", "Media", "AssistCore"]),
         .testTarget(name: "ReadingTests", dependencies: ["Reading", "Media", "AssistCore"]),
+        .testTarget(name: "ColourAndLightTests", dependencies: ["ColourAndLight", "Media", "AssistCore"]),
     ]
 )

@@ -9,6 +9,8 @@ public struct PlausibleText: Sendable, Equatable {
     /// words on signs and pages mostly read 80–97.
     public static let defaultMinimumConfidence: Float = 75
     public var minimumConfidence: Float
+    /// A lone word that is neither in the word list nor a number must reach this confidence (0–100).
+    public static let loneWordConfidence: Float = 90
 
     public init(minimumConfidence: Float = PlausibleText.defaultMinimumConfidence) {
         self.minimumConfidence = minimumConfidence
@@ -51,7 +53,15 @@ public struct PlausibleText: Sendable, Equatable {
     /// or digits, or a number. Lone fragments ("GA", "Cu", "(aN") are what texture leaves behind
     /// when a few of its shapes happen to pass the word filter.
     public func keeps(_ block: ReadBlock) -> Bool {
-        block.lines.flatMap(\.words).contains { word in
+        let words = block.lines.flatMap(\.words)
+        // A word standing alone has no neighbours to vouch for it: unless it is in the word list or
+        // a number, it must be read with near certainty ("rar" on a wall is a pattern, "STAR" on a window is not).
+        if words.count == 1, let only = words.first, !only.isDictionaryWord,
+           !only.text.unicodeScalars.contains(where: { CharacterSet.decimalDigits.contains($0) }),
+           only.confidence * 100 < Self.loneWordConfidence {
+            return false
+        }
+        return words.contains { word in
             let alphanumerics = word.text.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }
             let digits = alphanumerics.filter { CharacterSet.decimalDigits.contains($0) }.count
             return alphanumerics.count >= 3 || (digits > 0 && digits == alphanumerics.count)

@@ -166,7 +166,8 @@ public final class TextReader {
     private func accepted(_ words: [TesseractWord], placement: Placement?) -> [ReadWord] {
         words.compactMap { word in
             guard let text = filter.accepted(word.text, confidence: word.confidence, isDictionaryWord: word.isDictionaryWord) else { return nil }
-            return ReadWord(text: text, confidence: word.confidence / 100, box: placement?.boxInOriginal(word.box) ?? word.box)
+            return ReadWord(text: text, confidence: word.confidence / 100, box: placement?.boxInOriginal(word.box) ?? word.box,
+                            isDictionaryWord: word.isDictionaryWord)
         }
     }
 }

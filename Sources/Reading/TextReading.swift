@@ -8,11 +8,14 @@ public struct ReadWord: Sendable, Equatable, Codable {
     public var confidence: Float
     /// In pixels of the upright picture as decoded (EXIF orientation applied).
     public var box: BoundingBox
+    /// Whether Tesseract found the word in its language's word list.
+    public var isDictionaryWord: Bool
 
-    public init(text: String, confidence: Float, box: BoundingBox) {
+    public init(text: String, confidence: Float, box: BoundingBox, isDictionaryWord: Bool = false) {
         self.text = text
         self.confidence = confidence
         self.box = box
+        self.isDictionaryWord = isDictionaryWord
     }
 }
 
