@@ -24,9 +24,10 @@ public final class TextReader {
     /// Tesseract reads best when letters are some 20–40 pixels tall (its LSTM models are trained on
     /// text lines scaled to 36 px high); small text is enlarged towards this word-box height.
     static let preferredWordHeightPixels: Float = 40
-    /// Enlargement is capped: beyond 3× it only magnifies blur, and beyond 4 000 px it costs too much time.
+    /// Enlargement is capped: beyond 3× it only magnifies blur, and beyond 2 600 px (a phone photo's
+    /// usual size) it costs seconds per pass.
     static let largestEnlargement = 3.0
-    static let largestLongSidePixels = 4000.0
+    static let largestLongSidePixels = 2600.0
     /// The orientation detector's confidence needed before a turned reading is even tried; the
     /// turned reading must then also be the more confident one.
     static let orientationConfidenceToTry: Float = 1.5
@@ -45,8 +46,7 @@ public final class TextReader {
         let gray = GrayImage(image)
         switch effort {
         case .quick:
-            let words = try accepted(engine.recognize(gray, segmentation: .sparseText), placement: Placement(original: gray))
-            return TextReading(blocks: ReadingOrder.blocks(of: words).filter(filter.keeps))
+            return try readQuickly(gray)
         case .thorough:
             return try readThoroughly(gray)
         }
@@ -58,24 +58,39 @@ public final class TextReader {
            orientation.confidence >= Self.orientationConfidenceToTry {
             turns.insert(orientation.clockwiseQuarterTurnsToUpright, at: 0)
         }
-        var best: (reading: TextReading, score: Float)?
+        var best: (reading: TextReading, score: Float, isConfidentPage: Bool)?
         for quarterTurns in turns {
             let candidate = try readUpright(gray, quarterTurns: quarterTurns)
             if best == nil || candidate.score > best!.score { best = candidate }
+            // A page read confidently the way the detector turned it needs no second opinion.
+            if candidate.isConfidentPage { break }
         }
         return best!.reading
     }
 
+    /// A page whose first reading is this long and this clean is done: the further passes exist
+    /// for scenes and small text, and only cost time on a clean page (≤ 2 s is the target).
+    static let confidentPageWords = 15
+    static let confidentPageShare = 0.85
+
     /// One orientation: deskew, enlarge, several passes, uncertain regions re-read alone.
-    private func readUpright(_ gray: GrayImage, quarterTurns: Int) throws(TextRecognitionError) -> (reading: TextReading, score: Float) {
+    private func readUpright(_ gray: GrayImage, quarterTurns: Int) throws(TextRecognitionError) -> (reading: TextReading, score: Float, isConfidentPage: Bool) {
         let turned = gray.rotatedClockwise(quarterTurns: quarterTurns)
         let tilt = SkewEstimate.clockwiseTiltDegrees(of: turned)
         let level = turned.rotated(degrees: -tilt)
         // The first pass at natural size also measures how tall the text is.
-        var placement = Placement(original: gray, quarterTurns: quarterTurns, tiltDegrees: tilt, scale: 1)
+        let placement = Placement(original: gray, quarterTurns: quarterTurns, tiltDegrees: tilt, scale: 1)
         let firstPass = try engine.recognize(level, segmentation: .page)
         var candidates = accepted(firstPass, placement: nil)
         let scale = enlargement(for: firstPass, image: level)
+        let wordlike = firstPass.filter { $0.text.count >= 2 }.count
+        // Read confidently at natural size, the page needs no enlargement either.
+        let isConfidentPage = candidates.count >= Self.confidentPageWords
+            && Double(candidates.count) >= Self.confidentPageShare * Double(max(wordlike, 1))
+        if isConfidentPage {
+            return (finish(candidates, placement: placement, quarterTurns: quarterTurns, tilt: tilt).reading,
+                    candidates.reduce(Float(0)) { $0 + $1.confidence * Float($1.text.count) }, true)
+        }
         let enlarged = scale > 1 ? level.scaled(by: scale) : level
         let unscale = { (words: [ReadWord]) in words.map { word -> ReadWord in
             var word = word
@@ -90,9 +105,15 @@ public final class TextReader {
         candidates += unscale(accepted(sparseGlobal, placement: nil))
         candidates += unscale(accepted(sparseLocal, placement: nil))
         candidates += try rereadUncertainRegions([sparseGlobal, sparseLocal], in: enlarged, scale: scale)
+        let finished = finish(candidates, placement: placement, quarterTurns: quarterTurns, tilt: tilt)
+        return (finished.reading, finished.score, false)
+    }
+
+    /// The most confident word at each place, in reading order, fragments dropped, boxes in the
+    /// picture's own coordinates.
+    private func finish(_ candidates: [ReadWord], placement: Placement, quarterTurns: Int, tilt: Double) -> (reading: TextReading, score: Float) {
         let words = ReadingOrder.mostConfident(candidates)
         let score = words.reduce(Float(0)) { $0 + $1.confidence * Float($1.text.count) }
-        placement.scale = 1
         // Lines and blocks are formed upright and level, then every box goes back to the picture's own coordinates.
         let blocks = ReadingOrder.blocks(of: words).filter(filter.keeps).map { block in
             ReadBlock(lines: block.lines.map { line in
@@ -104,6 +125,45 @@ public final class TextReader {
             })
         }
         return (TextReading(blocks: blocks, quarterTurnsApplied: quarterTurns, skewCorrectedDegrees: tilt), score)
+    }
+
+    /// Short-text mode reads the largest lines in view, each on its own: the sign or label the user
+    /// points the camera at is the biggest text in the frame, and reading a whole page of small print
+    /// would take a second per frame (the 640×480 target is 300 ms).
+    static let quickLineCount = 3
+
+    private func readQuickly(_ gray: GrayImage) throws(TextRecognitionError) -> TextReading {
+        let lines = engine.textLineBoxes(gray)
+            .filter { $0.height >= 8 && $0.width >= $0.height }
+            .sorted { $0.height * min($0.width, 8 * $0.height) > $1.height * min($1.width, 8 * $1.height) }
+            .prefix(Self.quickLineCount)
+        var words: [ReadWord] = []
+        for box in lines {
+            words += try readRegion(box, in: gray, binarisations: [.global])
+        }
+        return TextReading(blocks: ReadingOrder.blocks(of: ReadingOrder.mostConfident(words)).filter(filter.keeps))
+    }
+
+    /// One region cut out with a margin, brought to Tesseract's preferred height and read as one
+    /// line; words come back in `image`'s coordinates.
+    private func readRegion(_ box: BoundingBox, in image: GrayImage, binarisations: [Binarisation]) throws(TextRecognitionError) -> [ReadWord] {
+        let margin = Int(box.height * 0.3)
+        let x0 = max(0, Int(box.x0) - margin), y0 = max(0, Int(box.y0) - margin)
+        let region = image.cropped(x: x0, y: y0, width: Int(box.width) + 2 * margin, height: Int(box.height) + 2 * margin)
+        guard !region.isEmpty else { return [] }
+        let regionScale = min(Self.largestEnlargement, max(1, Double(Self.preferredWordHeightPixels / max(box.height, 1))))
+        let ready = regionScale > 1.05 ? region.scaled(by: regionScale) : region
+        var found: [ReadWord] = []
+        for binarisation in binarisations {
+            found += accepted(try engine.recognize(ready, segmentation: .singleLine, binarisation: binarisation), placement: nil).map { word in
+                var word = word
+                let inRegion = Placement.scale(word.box, by: Float(1 / regionScale))
+                word.box = BoundingBox(x0: inRegion.x0 + Float(x0), y0: inRegion.y0 + Float(y0),
+                                       x1: inRegion.x1 + Float(x0), y1: inRegion.y1 + Float(y0))
+                return word
+            }
+        }
+        return found
     }
 
     /// Places where a sparse pass saw a text-like line but could not read it confidently are cut
@@ -125,23 +185,10 @@ public final class TextReader {
         let uncertain = boxes.sorted { $0.area > $1.area }.prefix(Self.largestRegionCount)
         var found: [ReadWord] = []
         for box in uncertain {
-            let margin = Int(box.height * 0.3)
-            let region = image.cropped(x: Int(box.x0) - margin, y: Int(box.y0) - margin,
-                                       width: Int(box.width) + 2 * margin, height: Int(box.height) + 2 * margin)
-            guard !region.isEmpty else { continue }
-            let regionScale = min(Self.largestEnlargement, max(1, Double(Self.preferredWordHeightPixels / max(box.height, 1))))
-            let ready = regionScale > 1.05 ? region.scaled(by: regionScale) : region
-            let origin = (x: Float(max(0, Int(box.x0) - margin)), y: Float(max(0, Int(box.y0) - margin)))
-            for binarisation in Binarisation.allCases {
-                let read = accepted(try engine.recognize(ready, segmentation: .singleLine, binarisation: binarisation), placement: nil)
-                found += read.map { word in
-                    var word = word
-                    let inRegion = Placement.scale(word.box, by: Float(1 / regionScale))
-                    let inImage = BoundingBox(x0: inRegion.x0 + origin.x, y0: inRegion.y0 + origin.y,
-                                              x1: inRegion.x1 + origin.x, y1: inRegion.y1 + origin.y)
-                    word.box = Placement.scale(inImage, by: Float(1 / scale))
-                    return word
-                }
+            found += try readRegion(box, in: image, binarisations: Binarisation.allCases).map { word in
+                var word = word
+                word.box = Placement.scale(word.box, by: Float(1 / scale))
+                return word
             }
         }
         return found

@@ -22,6 +22,8 @@ public struct FaceCascade: Sendable {
 
     /// Debian's frontal face cascade (package opencv-data).
     public static let debianFrontalFacePath = "/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml"
+    /// Debian's profile face cascade (faces turned to one side; mirror the picture for the other).
+    public static let debianProfileFacePath = "/usr/share/opencv4/haarcascades/haarcascade_profileface.xml"
 
     public init(contentsOf path: String = FaceCascade.debianFrontalFacePath) throws(LoadError) {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {

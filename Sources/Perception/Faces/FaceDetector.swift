@@ -11,6 +11,9 @@ import Foundation
 /// OpenCV would add its whole core, imgproc and a C++ shim to the build for one function.
 public struct FaceDetector: Sendable {
     public let cascade: FaceCascade
+    /// Faces turned to the side: OpenCV's profile cascade finds faces looking one way; the mirrored
+    /// picture gives the other. Nil: frontal faces only.
+    public let profileCascade: FaceCascade?
     /// Each pyramid level is this much smaller than the one before (OpenCV's usual 1.1–1.2).
     public var scaleStep: Double = 1.15
     /// A face needs more than this many overlapping windows (OpenCV's `minNeighbors`, usually 3–5);
@@ -24,13 +27,14 @@ public struct FaceDetector: Sendable {
     /// Not a COCO class: faces get their own index after the detector's 80.
     public static let classIndex = 80
 
-    public init(cascade: FaceCascade) {
+    public init(cascade: FaceCascade, profileCascade: FaceCascade? = nil) {
         self.cascade = cascade
+        self.profileCascade = profileCascade
     }
 
-    /// With Debian's frontal face cascade.
+    /// With Debian's frontal and profile face cascades.
     public init() throws(FaceCascade.LoadError) {
-        self.init(cascade: try FaceCascade())
+        self.init(cascade: try FaceCascade(), profileCascade: try FaceCascade(contentsOf: FaceCascade.debianProfileFacePath))
     }
 
     /// Faces in `image`, largest first, as detections labelled "face". Their confidence grows with
@@ -40,18 +44,23 @@ public struct FaceDetector: Sendable {
         let shrink = image.width > analysisWidthPixels ? Double(analysisWidthPixels) / Double(image.width) : 1
         let width = max(1, Int(Double(image.width) * shrink)), height = max(1, Int(Double(image.height) * shrink))
         let gray = Self.luma(image, width: width, height: height)
-        var windows: [(x: Double, y: Double, size: Double)] = []
-        var scale = 1.0
-        while Double(cascade.windowWidth) * scale <= Double(min(width, height)) {
-            let levelWidth = Int(Double(width) / scale), levelHeight = Int(Double(height) / scale)
-            let level = scale == 1 ? gray : Self.resized(gray, width: width, height: height, to: levelWidth, levelHeight)
-            let step = scale > 2 ? 1 : 2
-            for found in scan(level, width: levelWidth, height: levelHeight, step: step) {
-                windows.append((Double(found.x) * scale, Double(found.y) * scale, Double(cascade.windowWidth) * scale))
+        var faces = Self.group(windows(of: cascade, in: gray, width: width, height: height), minimumNeighbours: minimumNeighbours)
+        if let profileCascade {
+            let mirrored = Self.mirrored(gray, width: width, height: height)
+            let turnedOneWay = Self.group(windows(of: profileCascade, in: gray, width: width, height: height), minimumNeighbours: minimumNeighbours)
+            let turnedOtherWay = Self.group(windows(of: profileCascade, in: mirrored, width: width, height: height), minimumNeighbours: minimumNeighbours)
+                .map { (x: Double(width) - $0.x - $0.size, y: $0.y, size: $0.size, count: $0.count) }
+            // One face seen by two cascades is one face: the better supported finding stays.
+            for face in (turnedOneWay + turnedOtherWay).sorted(by: { $0.count > $1.count }) {
+                let overlaps = faces.contains { other in
+                    let w = max(0, min(face.x + face.size, other.x + other.size) - max(face.x, other.x))
+                    let h = max(0, min(face.y + face.size, other.y + other.size) - max(face.y, other.y))
+                    return w * h > 0.3 * min(face.size * face.size, other.size * other.size)
+                }
+                if !overlaps { faces.append(face) }
             }
-            scale *= scaleStep
         }
-        return Self.group(windows, minimumNeighbours: minimumNeighbours).map { face in
+        return faces.map { face in
             let s = Float(1 / shrink)
             return Detection(classIndex: Self.classIndex, label: Self.label, confidence: Float(face.count) / Float(face.count + 2),
                              box: BoundingBox(x0: Float(face.x) * s, y0: Float(face.y) * s,
@@ -59,8 +68,30 @@ public struct FaceDetector: Sendable {
         }.sorted { $0.box.area > $1.box.area }
     }
 
+    /// Every window, at every pyramid level, that passes every stage of `cascade`.
+    private func windows(of cascade: FaceCascade, in gray: [Float], width: Int, height: Int) -> [(x: Double, y: Double, size: Double)] {
+        var windows: [(x: Double, y: Double, size: Double)] = []
+        var scale = 1.0
+        while Double(cascade.windowWidth) * scale <= Double(min(width, height)) {
+            let levelWidth = Int(Double(width) / scale), levelHeight = Int(Double(height) / scale)
+            let level = scale == 1 ? gray : Self.resized(gray, width: width, height: height, to: levelWidth, levelHeight)
+            let step = scale > 2 ? 1 : 2
+            for found in scan(level, of: cascade, width: levelWidth, height: levelHeight, step: step) {
+                windows.append((Double(found.x) * scale, Double(found.y) * scale, Double(cascade.windowWidth) * scale))
+            }
+            scale *= scaleStep
+        }
+        return windows
+    }
+
+    private static func mirrored(_ gray: [Float], width: Int, height: Int) -> [Float] {
+        var out = gray
+        for y in 0..<height { for x in 0..<width { out[y * width + x] = gray[y * width + width - 1 - x] } }
+        return out
+    }
+
     /// Top-left corners of the windows at one pyramid level that pass every stage.
-    private func scan(_ gray: [Float], width: Int, height: Int, step: Int) -> [(x: Int, y: Int)] {
+    private func scan(_ gray: [Float], of cascade: FaceCascade, width: Int, height: Int, step: Int) -> [(x: Int, y: Int)] {
         let stride = width + 1
         var sum = [Double](repeating: 0, count: stride * (height + 1))
         var squares = sum
