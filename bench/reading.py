@@ -40,7 +40,7 @@ def main():
     parser.add_argument("--shared", required=True)
     parser.add_argument("--out", required=True)
     parser.add_argument("--markdown")
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=2)
     args = parser.parse_args()
     text_dir = os.path.join(args.shared, "data", "text")
     truth = json.load(open(os.path.join(text_dir, "truth.json")))
