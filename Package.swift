@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "Commands", targets: ["Commands"]),
         .library(name: "VoiceInput", targets: ["VoiceInput"]),
         .library(name: "SessionControl", targets: ["SessionControl"]),
+        .library(name: "Reading", targets: ["Reading"]),
+        .library(name: "ColourAndLight", targets: ["ColourAndLight"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -54,6 +56,8 @@ let package = Package(
                        providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CPocketSphinx", path: "Sources/C/CPocketSphinx", pkgConfig: "pocketsphinx",
                        providers: [.apt(["libpocketsphinx-dev"])]),
+        .systemLibrary(name: "CTesseract", path: "Sources/C/CTesseract", pkgConfig: "tesseract",
+                       providers: [.apt(["libtesseract-dev", "tesseract-ocr-eng", "tesseract-ocr-osd"])]),
 
         // Shared by both assistants: errors, frames, settings locations, clocks.
         .target(name: "AssistCore"),
@@ -100,9 +104,15 @@ let package = Package(
         // settings changes, the control socket, the detection-history recorder.
         .target(name: "SessionControl", dependencies: ["AssistCore", "Commands", "Perception", "LiveGuidance", "Storage"]),
 
+        // Reading text aloud: Tesseract, the picture preparation around it, reading order, honesty filters,
+        // and the short-text and page-reading policies.
+        .target(name: "Reading", dependencies: ["AssistCore", "Perception", "CTesseract"], resources: [.copy("Templates")]),
+        // The colour in the centre of the view (basic colour terms, light taken out) and the light detector.
+        .target(name: "ColourAndLight", dependencies: ["AssistCore"], resources: [.copy("Templates")]),
+
         .executableTarget(name: "assist", dependencies: [
             "AssistCore", "Media", "Perception", "Guidance", "Speech", "Hearing", "Evaluation", "Storage", "Prescription",
-            "LiveGuidance", "Commands", "VoiceInput", "LiveHearing", "SessionControl",
+            "LiveGuidance", "Commands", "VoiceInput", "LiveHearing", "SessionControl", "Reading", "ColourAndLight",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -121,5 +131,7 @@ let package = Package(
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "AssistCore"]),
         .testTarget(name: "SessionControlTests", dependencies: ["SessionControl", "LiveGuidance", "Commands", "Storage", "Speech", "AssistCore"]),
         .testTarget(name: "VoiceInputTests", dependencies: ["VoiceInput", "Commands", "Media", "AssistCore"]),
+        .testTarget(name: "ReadingTests", dependencies: ["Reading", "Media", "AssistCore"]),
+        .testTarget(name: "ColourAndLightTests", dependencies: ["ColourAndLight", "Media", "AssistCore"]),
     ]
 )

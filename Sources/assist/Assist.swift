@@ -9,7 +9,8 @@ struct Assist: AsyncParsableCommand {
         abstract: "Offline assistive perception: describes what a camera or picture shows, and fits sound to a hearing loss.",
         subcommands: [See.self, Say.self, Eval.self, Hear.self, SettingsCommand.self, HistoryCommand.self,
                       StatsCommand.self, BackupCommand.self, RxCommand.self, CamerasCommand.self, Devices.self, Bench.self,
-                      ConsoleCommand.self, CtlCommand.self, Listen.self, Wake.self]
+                      ConsoleCommand.self, CtlCommand.self, Listen.self, Wake.self,
+                      Read.self, ColourCommand.self, LightCommand.self]
     )
 
     /// Errors reach the user as one sentence: ours without ArgumentParser's decoration, and its

@@ -131,3 +131,25 @@ extension SpokenOutput {
         do { try output.finish() } catch { throw CommandFailure(userMessage(for: error), exitCode: 1) }
     }
 }
+
+extension SpokenOutput {
+    /// Where a description of pictures (`see`, `read`) is spoken; nil when it is not (--quiet, --json,
+    /// or no audio device, which is said once on standard error: the printed description must not fail for it).
+    static func forDescription(_ speech: SpeechOutputOptions, json: Bool) throws -> SpokenOutput? {
+        if speech.quiet || (json && speech.speakTo == nil && speech.audioDevice == nil) { return nil }
+        do {
+            return try SpokenOutput(speech)
+        } catch let error as AudioDeviceError where speech.audioDevice == nil {
+            SpokenOutput.alertWithoutSound(nil)
+            let sentence = error.userMessage.dropLast()
+            let reason = error == .noAudioDevice || error == .noOutputDevice
+                ? "no audio device was found" : sentence.prefix(1).lowercased() + sentence.dropFirst()
+            FileHandle.standardError.write(Data("The description could not be spoken because \(reason); use --speak-to FILE.wav to render it, or --quiet.\n".utf8))
+            return nil
+        } catch let error as AudioFileError {
+            throw CommandFailure(error.userMessage, exitCode: 1)
+        } catch {
+            throw CommandFailure(userMessage(for: error), exitCode: 2)
+        }
+    }
+}

@@ -74,6 +74,9 @@ struct See: AsyncParsableCommand {
     @Flag(help: "Don't add what is announced to the detection history (assist history) or the usage statistics.")
     var noHistory = false
 
+    @Flag(help: "Pictures: also find faces (how many, where, how far; never who, nor age, gender or mood), labelled face.")
+    var faces = false
+
     func validate() throws {
         guard !images.isEmpty else { throw ValidationError("Give at least one picture to describe, or one live input.") }
         if depth.depth != nil && depth.depthModel != nil {

@@ -20,6 +20,10 @@ extension See {
         } catch {
             throw CommandFailure(userMessage(for: error), exitCode: 2)
         }
+        let faceDetector: FaceDetector?
+        do { faceDetector = faces ? try FaceDetector() : nil } catch {
+            throw CommandFailure("Faces cannot be found: the face cascade of Debian's opencv-data is missing or unreadable.", exitCode: 2)
+        }
         let userData = UserData.open(knownCategories: objectDetector.classNames.names)
         var stored = userData?.currentSettings()
         var analyzer = try makeAnalyzer(objectDetector, depthEstimator, stored: stored)
@@ -35,7 +39,7 @@ extension See {
                 stored = latest
                 analyzer = try makeAnalyzer(objectDetector, depthEstimator, stored: stored)
             }
-            let result = describe(path, with: analyzer)
+            let result = describe(path, with: analyzer, faceDetector: faceDetector)
             results.append(result)
             if let report = result.report, !noHistory {
                 userData?.record(report.announced, mode: "picture description", session: session)
@@ -57,24 +61,8 @@ extension See {
         if results.contains(where: { $0.error != nil }) { throw ExitCode(1) }
     }
 
-    /// Where the description is spoken; nil when it is not (--quiet, --json, or no audio device,
-    /// which is said once on standard error: the printed description must not fail for it).
     private func makeSpokenOutput() throws -> SpokenOutput? {
-        if speech.quiet || (json && speech.speakTo == nil && speech.audioDevice == nil) { return nil }
-        do {
-            return try SpokenOutput(speech)
-        } catch let error as AudioDeviceError where speech.audioDevice == nil {
-            SpokenOutput.alertWithoutSound(nil)
-            let sentence = error.userMessage.dropLast()
-            let reason = error == .noAudioDevice || error == .noOutputDevice
-                ? "no audio device was found" : sentence.prefix(1).lowercased() + sentence.dropFirst()
-            FileHandle.standardError.write(Data("The description could not be spoken because \(reason); use --speak-to FILE.wav to render it, or --quiet.\n".utf8))
-            return nil
-        } catch let error as AudioFileError {
-            throw CommandFailure(error.userMessage, exitCode: 1)
-        } catch {
-            throw CommandFailure(userMessage(for: error), exitCode: 2)
-        }
+        try SpokenOutput.forDescription(speech, json: json)
     }
 
     func makeAnalyzer(_ objectDetector: ObjectDetector, _ depthEstimator: DepthEstimator?,
@@ -91,7 +79,7 @@ extension See {
         }
     }
 
-    private func describe(_ path: String, with analyzer: SceneAnalyzer) -> ImageResult {
+    private func describe(_ path: String, with analyzer: SceneAnalyzer, faceDetector: FaceDetector?) -> ImageResult {
         let url = URL(fileURLWithPath: path)
         let clock = ContinuousClock()
         do {
@@ -101,6 +89,17 @@ extension See {
             var frame = Frame(image: image, sourceName: url.lastPathComponent)
             frame.depth = try depth.measuredDepth(forColorImage: url, image: image)
             var report = try analyzer.analyze(frame)
+            if let faceDetector {
+                // Faces are objects like any other: located by the same geometry, said by the same templates.
+                let found = try analyzer.locator.locate(faceDetector.detect(in: image), in: frame)
+                if !found.isEmpty {
+                    // "No object detected." is no longer true once a face is found.
+                    if report.objects.isEmpty { report.sentences = [] }
+                    report.objects += found
+                    report.announced += found
+                    report.sentences += analyzer.describer.sentences(for: found)
+                }
+            }
             report.timings.decodeMilliseconds = decodeMilliseconds
             return ImageResult(source: url.lastPathComponent, report: report, error: nil)
         } catch {

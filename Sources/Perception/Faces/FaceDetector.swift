@@ -1,0 +1,204 @@
+import AssistCore
+import Foundation
+
+/// Finds frontal faces (that a face is there, its place and size; never who it is, nor age, gender
+/// or mood) with a Haar cascade, the way OpenCV's `CascadeClassifier::detectMultiScale` does:
+/// the picture is shrunk step by step, the cascade's window slides over every size, and the windows
+/// that pass every stage are grouped, a face needing several overlapping windows.
+///
+/// Evaluated here rather than through libopencv-objdetect: the cascade is a small data file from
+/// Debian's opencv-data, and this evaluator (integral images and stumps) is a page of code, where
+/// OpenCV would add its whole core, imgproc and a C++ shim to the build for one function.
+public struct FaceDetector: Sendable {
+    public let cascade: FaceCascade
+    /// Faces turned to the side: OpenCV's profile cascade finds faces looking one way; the mirrored
+    /// picture gives the other. Nil: frontal faces only.
+    public let profileCascade: FaceCascade?
+    /// Each pyramid level is this much smaller than the one before (OpenCV's usual 1.1–1.2).
+    public var scaleStep: Double = 1.15
+    /// A face needs more than this many overlapping windows (OpenCV's `minNeighbors`, usually 3–5);
+    /// fewer is more often a pattern on a shirt or in leaves than a face.
+    public var minimumNeighbours: Int = 4
+    /// Pictures are analysed at most this wide; a face must then span at least the cascade's 24
+    /// pixels, so the smallest face found is about 3 % of the picture's width.
+    public var analysisWidthPixels: Int = 800
+
+    public static let label = "face"
+    /// Not a COCO class: faces get their own index after the detector's 80.
+    public static let classIndex = 80
+
+    public init(cascade: FaceCascade, profileCascade: FaceCascade? = nil) {
+        self.cascade = cascade
+        self.profileCascade = profileCascade
+    }
+
+    /// With Debian's frontal and profile face cascades.
+    public init() throws(FaceCascade.LoadError) {
+        self.init(cascade: try FaceCascade(), profileCascade: try FaceCascade(contentsOf: FaceCascade.debianProfileFacePath))
+    }
+
+    /// Faces in `image`, largest first, as detections labelled "face". Their confidence grows with
+    /// the number of windows that agree (n / (n + 2)); it orders faces but is not a probability.
+    public func detect(in image: RGBImage) -> [Detection] {
+        guard !image.isEmpty else { return [] }
+        let shrink = image.width > analysisWidthPixels ? Double(analysisWidthPixels) / Double(image.width) : 1
+        let width = max(1, Int(Double(image.width) * shrink)), height = max(1, Int(Double(image.height) * shrink))
+        let gray = Self.luma(image, width: width, height: height)
+        var faces = Self.group(windows(of: cascade, in: gray, width: width, height: height), minimumNeighbours: minimumNeighbours)
+        if let profileCascade {
+            let mirrored = Self.mirrored(gray, width: width, height: height)
+            let turnedOneWay = Self.group(windows(of: profileCascade, in: gray, width: width, height: height), minimumNeighbours: minimumNeighbours)
+            let turnedOtherWay = Self.group(windows(of: profileCascade, in: mirrored, width: width, height: height), minimumNeighbours: minimumNeighbours)
+                .map { (x: Double(width) - $0.x - $0.size, y: $0.y, size: $0.size, count: $0.count) }
+            // One face seen by two cascades is one face: the better supported finding stays.
+            for face in (turnedOneWay + turnedOtherWay).sorted(by: { $0.count > $1.count }) {
+                let overlaps = faces.contains { other in
+                    let w = max(0, min(face.x + face.size, other.x + other.size) - max(face.x, other.x))
+                    let h = max(0, min(face.y + face.size, other.y + other.size) - max(face.y, other.y))
+                    return w * h > 0.3 * min(face.size * face.size, other.size * other.size)
+                }
+                if !overlaps { faces.append(face) }
+            }
+        }
+        return faces.map { face in
+            let s = Float(1 / shrink)
+            return Detection(classIndex: Self.classIndex, label: Self.label, confidence: Float(face.count) / Float(face.count + 2),
+                             box: BoundingBox(x0: Float(face.x) * s, y0: Float(face.y) * s,
+                                              x1: Float(face.x + face.size) * s, y1: Float(face.y + face.size) * s))
+        }.sorted { $0.box.area > $1.box.area }
+    }
+
+    /// Every window, at every pyramid level, that passes every stage of `cascade`.
+    private func windows(of cascade: FaceCascade, in gray: [Float], width: Int, height: Int) -> [(x: Double, y: Double, size: Double)] {
+        var windows: [(x: Double, y: Double, size: Double)] = []
+        var scale = 1.0
+        while Double(cascade.windowWidth) * scale <= Double(min(width, height)) {
+            let levelWidth = Int(Double(width) / scale), levelHeight = Int(Double(height) / scale)
+            let level = scale == 1 ? gray : Self.resized(gray, width: width, height: height, to: levelWidth, levelHeight)
+            let step = scale > 2 ? 1 : 2
+            for found in scan(level, of: cascade, width: levelWidth, height: levelHeight, step: step) {
+                windows.append((Double(found.x) * scale, Double(found.y) * scale, Double(cascade.windowWidth) * scale))
+            }
+            scale *= scaleStep
+        }
+        return windows
+    }
+
+    private static func mirrored(_ gray: [Float], width: Int, height: Int) -> [Float] {
+        var out = gray
+        for y in 0..<height { for x in 0..<width { out[y * width + x] = gray[y * width + width - 1 - x] } }
+        return out
+    }
+
+    /// Top-left corners of the windows at one pyramid level that pass every stage.
+    private func scan(_ gray: [Float], of cascade: FaceCascade, width: Int, height: Int, step: Int) -> [(x: Int, y: Int)] {
+        let stride = width + 1
+        var sum = [Double](repeating: 0, count: stride * (height + 1))
+        var squares = sum
+        for y in 0..<height {
+            var rowSum = 0.0, rowSquares = 0.0
+            for x in 0..<width {
+                let v = Double(gray[y * width + x])
+                rowSum += v; rowSquares += v * v
+                sum[(y + 1) * stride + x + 1] = sum[y * stride + x + 1] + rowSum
+                squares[(y + 1) * stride + x + 1] = squares[y * stride + x + 1] + rowSquares
+            }
+        }
+        let windowWidth = cascade.windowWidth, windowHeight = cascade.windowHeight
+        guard width >= windowWidth, height >= windowHeight else { return [] }
+        var found: [(x: Int, y: Int)] = []
+        sum.withUnsafeBufferPointer { integral in
+            squares.withUnsafeBufferPointer { squareIntegral in
+                func box(_ table: UnsafeBufferPointer<Double>, _ x: Int, _ y: Int, _ w: Int, _ h: Int) -> Double {
+                    table[y * stride + x] - table[y * stride + x + w] - table[(y + h) * stride + x] + table[(y + h) * stride + x + w]
+                }
+                // OpenCV normalises by the standard deviation inside the window less a 1-pixel border.
+                let normArea = Double((windowWidth - 2) * (windowHeight - 2))
+                for y in Swift.stride(from: 0, through: height - windowHeight, by: step) {
+                    for x in Swift.stride(from: 0, through: width - windowWidth, by: step) {
+                        let s = box(integral, x + 1, y + 1, windowWidth - 2, windowHeight - 2)
+                        let q = box(squareIntegral, x + 1, y + 1, windowWidth - 2, windowHeight - 2)
+                        let variance = normArea * q - s * s
+                        let norm = Float(variance > 0 ? variance.squareRoot() : 1)
+                        var passed = true
+                        for stage in cascade.stages {
+                            var stageSum: Float = 0
+                            for stump in stage.stumps {
+                                var value: Float = 0
+                                for r in cascade.features[stump.featureIndex].rectangles {
+                                    value += r.weight * Float(box(integral, x + r.x, y + r.y, r.width, r.height))
+                                }
+                                stageSum += value < stump.threshold * norm ? stump.left : stump.right
+                            }
+                            if stageSum < stage.threshold { passed = false; break }
+                        }
+                        if passed { found.append((x, y)) }
+                    }
+                }
+            }
+        }
+        return found
+    }
+
+    /// OpenCV's `groupRectangles` (eps 0.2): windows that nearly coincide form one face, averaged;
+    /// a face inside a larger, better supported one is dropped.
+    static func group(_ windows: [(x: Double, y: Double, size: Double)], minimumNeighbours: Int) -> [(x: Double, y: Double, size: Double, count: Int)] {
+        let eps = 0.2
+        var parent = Array(windows.indices)
+        func root(_ i: Int) -> Int { var i = i; while parent[i] != i { parent[i] = parent[parent[i]]; i = parent[i] }; return i }
+        for i in windows.indices {
+            for j in windows.indices where j > i {
+                let a = windows[i], b = windows[j]
+                let delta = eps * (min(a.size, b.size) + min(a.size, b.size)) * 0.5
+                if abs(a.x - b.x) <= delta && abs(a.y - b.y) <= delta
+                    && abs(a.x + a.size - b.x - b.size) <= delta && abs(a.y + a.size - b.y - b.size) <= delta {
+                    parent[root(i)] = root(j)
+                }
+            }
+        }
+        var clusters: [Int: (x: Double, y: Double, size: Double, count: Int)] = [:]
+        for i in windows.indices {
+            let w = windows[i]
+            let c = clusters[root(i)] ?? (0, 0, 0, 0)
+            clusters[root(i)] = (c.x + w.x, c.y + w.y, c.size + w.size, c.count + 1)
+        }
+        let faces = clusters.values.map { c in (x: c.x / Double(c.count), y: c.y / Double(c.count), size: c.size / Double(c.count), count: c.count) }
+            .filter { $0.count > minimumNeighbours }
+        return faces.filter { face in
+            !faces.contains { other in
+                let d = other.size * eps
+                return other.size > face.size && face.x >= other.x - d && face.y >= other.y - d
+                    && face.x + face.size <= other.x + other.size + d && face.y + face.size <= other.y + other.size + d
+                    && other.count > max(3, face.count)
+            }
+        }
+    }
+
+    private static func luma(_ image: RGBImage, width: Int, height: Int) -> [Float] {
+        var out = [Float](repeating: 0, count: width * height)
+        let xRatio = Double(image.width) / Double(width), yRatio = Double(image.height) / Double(height)
+        image.pixels.withUnsafeBufferPointer { rgb in
+            for y in 0..<height {
+                let sy = min(image.height - 1, Int(Double(y) * yRatio + yRatio / 2))
+                for x in 0..<width {
+                    let sx = min(image.width - 1, Int(Double(x) * xRatio + xRatio / 2))
+                    let i = (sy * image.width + sx) * 3
+                    out[y * width + x] = 0.299 * Float(rgb[i]) + 0.587 * Float(rgb[i + 1]) + 0.114 * Float(rgb[i + 2])
+                }
+            }
+        }
+        return out
+    }
+
+    private static func resized(_ gray: [Float], width: Int, height: Int, to newWidth: Int, _ newHeight: Int) -> [Float] {
+        var out = [Float](repeating: 0, count: newWidth * newHeight)
+        let xRatio = Double(width) / Double(newWidth), yRatio = Double(height) / Double(newHeight)
+        for y in 0..<newHeight {
+            let sy = min(height - 1, Int(Double(y) * yRatio))
+            for x in 0..<newWidth {
+                out[y * newWidth + x] = gray[sy * width + min(width - 1, Int(Double(x) * xRatio))]
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import AssistCore
+import ColourAndLight
+import Foundation
+import Media
+import Speech
+
+struct ColourCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "colour",
+        abstract: "Says the colour in the centre of a picture, where a hand holds a shirt up to the camera.",
+        discussion: """
+        The colour is named with the basic colour terms (red, orange, yellow, green, blue, purple, pink, \
+        brown, black, white, grey), with "light" or "dark" where it helps; the next main colour of the centre \
+        is added when it covers a tenth of it. The light's tint and its unevenness are estimated from the \
+        surroundings and taken out first. --json gives up to three main colours with their shares.
+
+        Examples:
+          assist colour shirt.jpg
+          assist colour shirt.jpg --json
+        """,
+        aliases: ["color"])
+
+    @Argument(help: ArgumentHelp("Pictures (JPEG, PNG, WebP or anything else FFmpeg reads).", valueName: "picture"))
+    var images: [String]
+
+    @Flag(help: "Print the centre colour, the main colours with their shares (0–1) and the light correction as JSON.")
+    var json = false
+
+    @OptionGroup(title: "Speech") var speech: SpeechOutputOptions
+
+    func validate() throws {
+        guard !images.isEmpty else { throw ValidationError("Give at least one picture.") }
+    }
+
+    func run() async throws {
+        let phrases: ColourAndLightPhrases
+        do { phrases = try ColourAndLightPhrases.bundled() } catch { throw CommandFailure(userMessage(for: error), exitCode: 2) }
+        let spoken = try SpokenOutput.forDescription(speech, json: json)
+        struct Result: Encodable { var source: String; var sentence: String?; var colour: ColourReading?; var error: String? }
+        var results: [Result] = []
+        for (index, path) in images.enumerated() {
+            let url = URL(fileURLWithPath: path)
+            var result = Result(source: url.lastPathComponent)
+            do {
+                let reading = ColourNamer().read(try ImageFile(url).decode())
+                result.colour = reading
+                result.sentence = phrases.sentence(for: reading)
+            } catch {
+                result.error = userMessage(for: error)
+            }
+            results.append(result)
+            if !json {
+                if let error = result.error { FileHandle.standardError.write(Data("\(error)\n".utf8)) }
+                if let sentence = result.sentence { print(images.count > 1 ? "\(result.source): \(sentence)" : sentence) }
+            }
+            if let said = result.sentence ?? result.error {
+                spoken?.say(Utterance(images.count > 1 ? ["\(result.source).", said] : [said], priority: .answer, contentKey: "colour#\(index)"))
+            }
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(results), as: UTF8.self))
+        }
+        do { try spoken?.finish() } catch { throw CommandFailure(userMessage(for: error), exitCode: 1) }
+        if results.contains(where: { $0.error != nil }) { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import AssistCore
+import ColourAndLight
+import Foundation
+import Media
+import Speech
+
+struct LightCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "light",
+        abstract: "The light detector: says whether the room is bright, and renders a tone whose pitch follows the light of a video.",
+        discussion: """
+        For a picture: "The room is bright.", "The light is dim." or "It is dark.", with the brightness (0–1) \
+        and the tone's pitch. For a video: the same answer for its first frame, then one line per frame \
+        ("[1.20 s] brightness 0.43, 658 Hz"); --tone-to renders the continuous tone, aligned with the video, \
+        into a WAV file. The live light mode (--mode light of assist see) is not wired yet.
+
+        Examples:
+          assist light room.jpg
+          assist light corridor.mp4 --tone-to light.wav --quiet
+        """)
+
+    @Argument(help: ArgumentHelp("A picture or a video file.", valueName: "input"))
+    var input: String
+
+    @Option(help: ArgumentHelp("Render the tone that follows the light into this WAV file (mono, 22 050 Hz).", valueName: "file.wav"))
+    var toneTo: String?
+
+    @OptionGroup(title: "Speech") var speech: SpeechOutputOptions
+
+    func run() async throws {
+        let phrases: ColourAndLightPhrases
+        do { phrases = try ColourAndLightPhrases.bundled() } catch { throw CommandFailure(userMessage(for: error), exitCode: 2) }
+        let meter = LightMeter()
+        let url = URL(fileURLWithPath: input)
+        var frames: [(seconds: Double, brightness: Double)] = []
+        do {
+            if case .file = VideoInput(argument: input), !Self.isPicture(url) {
+                let source = try VideoFrameSource(.file(url), maximumWidthPixels: 320)
+                while let frame = try source.nextFrame() { frames.append((frame.timestampSeconds, meter.brightness(of: frame.image))) }
+            } else {
+                frames.append((0, meter.brightness(of: try ImageFile(url).decode())))
+            }
+        } catch {
+            throw CommandFailure(userMessage(for: error), exitCode: 1)
+        }
+        guard let first = frames.first else { throw CommandFailure("The video has no frames.", exitCode: 1) }
+        let answer = phrases.sentence(for: meter.level(forBrightness: first.brightness))
+        print(answer)
+        for frame in frames {
+            print(String(format: "[%.2f s] brightness %.2f, %.0f Hz", frame.seconds, frame.brightness, meter.pitchHz(forBrightness: frame.brightness)))
+        }
+        if let toneTo {
+            let rate = 22050.0
+            var tone = LightTone(sampleRateHz: rate)
+            var samples: [Float] = []
+            for (index, frame) in frames.enumerated() {
+                let end = index + 1 < frames.count ? frames[index + 1].seconds : frame.seconds + 0.5
+                let count = max(0, Int((end * rate).rounded()) - samples.count)
+                samples += tone.render(frameCount: count, towards: meter.pitchHz(forBrightness: frame.brightness))
+            }
+            do {
+                let writer = try AudioFileWriter(url: URL(fileURLWithPath: toneTo), sampleRate: rate, channelCount: 1)
+                try writer.write(samples)
+                writer.close()
+            } catch {
+                throw CommandFailure(userMessage(for: error), exitCode: 1)
+            }
+        }
+        if let spoken = try SpokenOutput.forDescription(speech, json: false) {
+            spoken.say(Utterance(answer, priority: .answer, contentKey: "light"))
+            do { try spoken.finish() } catch { throw CommandFailure(userMessage(for: error), exitCode: 1) }
+        }
+    }
+
+    private static func isPicture(_ url: URL) -> Bool {
+        ["jpg", "jpeg", "png", "webp", "bmp", "tif", "tiff", "ppm", "pgm", "gif"].contains(url.pathExtension.lowercased())
+    }
+}

@@ -1,0 +1,82 @@
+import AssistCore
+import Foundation
+import Media
+import Testing
+@testable import Reading
+
+/// Key words as the shared set's rule finds them: case-insensitive, whitespace collapsed.
+private func normalised(_ text: String) -> String {
+    text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+}
+
+@Suite("Reading text in pictures", .serialized)
+struct TextReaderTests {
+    let reader: TextReader
+
+    init() throws {
+        reader = try TextReader()
+    }
+
+    @Test("a clean page is read with its key words")
+    func cleanPage() throws {
+        let reading = try reader.read(ReadingTestFiles.picture("tesseract_phototest.tif"))
+        let text = normalised(reading.text)
+        #expect(text.contains("12 point"))
+        #expect(text.contains("quick brown dog"))
+        #expect(text.contains("lazy fox"))
+        #expect(reading.quarterTurnsApplied == 0)
+    }
+
+    @Test("an upside-down page is turned upright from its orientation and read")
+    func upsideDownPage() throws {
+        let reading = try reader.read(ReadingTestFiles.picture("tesseract_phototest-rotated-180.png"))
+        #expect(reading.quarterTurnsApplied == 2)
+        let text = normalised(reading.text)
+        #expect(text.contains("12 point") && text.contains("quick brown dog") && text.contains("lazy fox"))
+    }
+
+    @Test("a page lying on its side (a quarter turn) is read upright, boxes inside the picture as given")
+    func quarterTurnedPage() throws {
+        let page = GrayImage(try ReadingTestFiles.picture("tesseract_phototest.tif"))
+        let turned = RGBImage(gray: page.rotatedClockwise(quarterTurns: 1))
+        let reading = try reader.read(turned)
+        #expect(reading.quarterTurnsApplied == 3)
+        #expect(normalised(reading.text).contains("quick brown dog"))
+        // The page's first line runs down the right-hand side of the turned picture.
+        let first = try #require(reading.lines.first).box
+        #expect(first.x0 > Float(turned.width) / 2 && first.height > first.width)
+        #expect(reading.lines.allSatisfy { $0.box.x1 <= Float(turned.width) && $0.box.y1 <= Float(turned.height) })
+    }
+
+    @Test("a page tilted by 6 degrees is levelled before reading")
+    func tiltedPage() throws {
+        let page = GrayImage(try ReadingTestFiles.picture("tesseract_phototest.tif"))
+        let tilted = page.rotated(degrees: 6)
+        let tilt = SkewEstimate.clockwiseTiltDegrees(of: tilted)
+        #expect(abs(tilt - 6) <= 1)
+        #expect(SkewEstimate.clockwiseTiltDegrees(of: page) == 0)
+        let reading = try reader.read(RGBImage(gray: tilted))
+        #expect(normalised(reading.text).contains("lazy fox"))
+    }
+
+    @Test("a picture without text reads as nothing, however hard the reader looks")
+    func pictureWithoutText() throws {
+        let pillow = try ReadingTestFiles.picture("vizwizgrounding_pillow.jpg")
+        #expect(try reader.read(pillow).isEmpty)
+        #expect(try reader.read(pillow, effort: .quick).isEmpty)
+        #expect(try reader.read(RGBImage(width: 320, height: 240, filledWith: (128, 128, 128))).isEmpty)
+    }
+
+    @Test("a parking sign in a street photo is read")
+    func streetSign() throws {
+        let text = normalised(try reader.read(ReadingTestFiles.picture("opencv_scenetext01.jpg")).text)
+        #expect(text.contains("parking"))
+        #expect(text.contains("prohibited"))
+    }
+
+    @Test("a missing language is a typed error that names the package")
+    func missingLanguage() {
+        #expect(throws: TextRecognitionError.languageUnavailable("xxx")) { try TextReader(language: "xxx") }
+        #expect(TextRecognitionError.languageUnavailable("xxx").userMessage.contains("tesseract-ocr-xxx"))
+    }
+}
