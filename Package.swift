@@ -55,7 +55,7 @@ let package = Package(
         // Input: images, depth images, video (FFmpeg) and audio files (libsndfile).
         .target(name: "Media", dependencies: ["AssistCore", "CFFmpeg", "CSndFile", "CPortAudio"]),
         // Detection, depth and geometry: OpenVINO wrapper, YOLO detector, direction and distance.
-        .target(name: "Perception", dependencies: ["AssistCore", "COpenVINO"],
+        .target(name: "Perception", dependencies: ["AssistCore", "COpenVINO", .product(name: "Crypto", package: "swift-crypto")],
                 resources: [.copy("Geometry/object-sizes.json")]),
         // What to say: ordering, templates, sentences.
         .target(name: "Guidance", dependencies: ["AssistCore", "Perception"],

@@ -26,12 +26,15 @@ public final class UserDatabase: Sendable {
     public let location: StorageLocation
     /// Set when this opening found the file damaged and replaced it.
     public let recovery: DatabaseRecovery?
+    /// Set when this opening found the history key changed (see `KeyRecovery`).
+    public let keyRecovery: KeyRecovery?
     let pool: DatabasePool
     let cipher: ColumnCipher
 
     private init(location: StorageLocation, recovery: DatabaseRecovery?, pool: DatabasePool, cipher: ColumnCipher) {
         self.location = location
         self.recovery = recovery
+        self.keyRecovery = StorageKeyCheck.reconcile(pool, cipher: cipher)
         self.pool = pool
         self.cipher = cipher
     }
@@ -186,6 +189,7 @@ public final class UserDatabase: Sendable {
                 CREATE INDEX usageSessionByStart ON usageSession(startedAt);
                 """)
         }
+        StorageKeyCheck.register(in: &migrator)
         return migrator
     }()
 
