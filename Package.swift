@@ -108,3 +108,14 @@ let package = Package(
         .testTarget(name: "VoiceInputTests", dependencies: ["VoiceInput", "Commands", "Media", "AssistCore"]),
     ]
 )
+
+// libFuzzer targets for every parser that takes outside bytes (scripts/fuzz). Only in a fuzz build
+// (ASSIST_FUZZ=1 with -sanitize=fuzzer, whose runtime supplies main), so normal builds and CI's
+// test command compile nothing extra for them.
+if Context.environment["ASSIST_FUZZ"] == "1" {
+    package.targets.append(.executableTarget(
+        name: "AssistFuzz",
+        dependencies: ["AssistCore", "Media", "Hearing", "Storage", "Prescription", "Commands"],
+        path: "Fuzz/AssistFuzz",
+        swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+}
