@@ -219,21 +219,31 @@ enum StoreFiles {
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard fd >= 0 else { throw PrescriptionError.storeUnwritable(path: url.path, reason: String(cString: strerror(errno))) }
         let written = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        let writeError = errno
         let synced = fsync(fd)
         close(fd)
         guard written == data.count, synced == 0, rename(temporary.path, url.path) == 0 else {
             unlink(temporary.path)
-            throw PrescriptionError.storeUnwritable(path: url.path, reason: "the disk refused the write")
+            throw PrescriptionError.storeUnwritable(path: url.path, reason: StoreFiles.reason(written < 0 ? writeError : errno))
         }
+    }
+
+    /// The words for why a write failed: a full disk is said as such.
+    static func reason(_ code: Int32) -> String {
+        code == ENOSPC || code == EDQUOT || code == EFBIG ? "there is no room left on the disk" : "the disk refused the write"
     }
 
     static func append(_ line: Data, to url: URL) throws {
         let fd = open(url.path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         guard fd >= 0 else { throw PrescriptionError.storeUnwritable(path: url.path, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
+        let previousLength = lseek(fd, 0, SEEK_END)
         let written = line.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
         guard written == line.count, fsync(fd) == 0 else {
-            throw PrescriptionError.storeUnwritable(path: url.path, reason: "the disk refused the write")
+            let code = errno
+            // Half a line (a full disk) would read as a tampered log for ever after: cut it off.
+            if previousLength >= 0 { _ = ftruncate(fd, previousLength) }
+            throw PrescriptionError.storeUnwritable(path: url.path, reason: StoreFiles.reason(code))
         }
     }
 

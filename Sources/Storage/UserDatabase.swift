@@ -110,6 +110,10 @@ public final class UserDatabase: Sendable {
             throw DamagedFile(reason: error.message ?? "\(error.resultCode)")
         } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
             throw StorageError.diskFull(path: file.path)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_IOERR || error.resultCode == .SQLITE_CANTOPEN {
+            // SQLite's "disk I/O error" on opening is, on a working machine, a full disk or a
+            // folder that cannot be written (issue 16: it reached the user as those words).
+            throw StorageError.databaseUnavailable(path: file.path, reason: "the disk refused a write (it may be full, or the folder read-only)")
         } catch let error as DatabaseError {
             throw StorageError.databaseUnavailable(path: file.path, reason: error.message ?? "\(error.resultCode)")
         }
