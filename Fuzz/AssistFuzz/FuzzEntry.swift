@@ -26,3 +26,18 @@ public func fuzzerTestOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> 
     selected?.run(data)
     return 0
 }
+
+// SwiftPM links an executable target's entry point under the name `<Target>_main` and aliases
+// `main` to it, so libFuzzer's own `main` is never used; this one hands over to libFuzzer's
+// driver, which then works exactly as its `main` would (arguments, corpus folders, options).
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<Int32>,
+                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+                         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32
+
+@_cdecl("AssistFuzz_main")
+public func assistFuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    var count = argc
+    var arguments = argv
+    return LLVMFuzzerRunDriver(&count, &arguments) { bytes, size in fuzzerTestOneInput(bytes, size) }
+}
