@@ -109,6 +109,19 @@ struct ImageInputErrorTests {
         }
     }
 
+    @Test("a PNG header declaring about 4 billion by 4 billion pixels is too large, not an overflow (found by the fuzzer)")
+    func absurdDeclaredSize() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("huge.png")
+        // The header of the fuzzer's input (Fuzz/Regressions/image/png-4-billion-square).
+        let bytes = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52,
+                          0xFF, 0xD7, 0xFF, 0xFF, 0xFB, 0x18, 0x90, 0x00])
+        try bytes.write(to: file)
+        #expect(PictureSize.declared(in: bytes)?.pixels == Int.max)
+        #expect(throws: ImageInputError.self) { try ImageFile(file).decode() }
+    }
+
     @Test("a 16000×16000 PNG is refused as too large at once, and the picture size is read from PNG and JPEG headers")
     func pictureTooLarge() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("too-large-\(UUID())")

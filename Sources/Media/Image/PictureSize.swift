@@ -8,7 +8,12 @@ public struct PictureSize: Sendable, Equatable {
     public let width: Int
     public let height: Int
 
-    public var pixels: Int { width * height }
+    /// Saturating: a header may declare 4 billion by 4 billion (the fuzzer's first find), and
+    /// `width * height` would then trap.
+    public var pixels: Int {
+        let (product, overflow) = width.multipliedReportingOverflow(by: height)
+        return overflow ? Int.max : product
+    }
 
     /// 50 megapixels: a 48-megapixel phone photo (8000×6000) is read; an RGB copy of the cap is
     /// 150 MB, which the perception steps (that scale to 640 pixels anyway) can afford.
