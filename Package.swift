@@ -66,7 +66,7 @@ let package = Package(
         // The OpenVINO wrapper: models read, compiled and run (detection, depth, sentence embeddings).
         .target(name: "Inference", dependencies: ["AssistCore", "COpenVINO"]),
         // Detection, depth and geometry: YOLO detector, direction and distance.
-        .target(name: "Perception", dependencies: ["AssistCore", "Inference"],
+        .target(name: "Perception", dependencies: ["AssistCore", "Inference", .product(name: "Crypto", package: "swift-crypto")],
                 resources: [.copy("Geometry/object-sizes.json")]),
         // What to say: ordering, templates, sentences.
         .target(name: "Guidance", dependencies: ["AssistCore", "Perception"],
@@ -135,3 +135,14 @@ let package = Package(
         .testTarget(name: "ColourAndLightTests", dependencies: ["ColourAndLight", "Media", "AssistCore"]),
     ]
 )
+
+// libFuzzer targets for every parser that takes outside bytes (scripts/fuzz). Only in a fuzz build
+// (ASSIST_FUZZ=1 with -sanitize=fuzzer, whose runtime supplies main), so normal builds and CI's
+// test command compile nothing extra for them.
+if Context.environment["ASSIST_FUZZ"] == "1" {
+    package.targets.append(.executableTarget(
+        name: "AssistFuzz",
+        dependencies: ["AssistCore", "Media", "Hearing", "Storage", "Prescription", "Commands"],
+        path: "Fuzz/AssistFuzz",
+        swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+}

@@ -45,8 +45,34 @@ public struct ModelLocator: Sendable {
         candidateDirectories.first { isDirectory($0) }
     }
 
-    /// The default detector's path, or an error listing where it was looked for.
+    /// The default detector's path, or an error listing where it was looked for. A folder the
+    /// user named (ASSIST_MODELS, or `modelsDirectory` in the config file) must hold it: falling
+    /// back silently would run another model than the one set up, and a config file that is not
+    /// valid JSON is reported rather than ignored (issue 16).
     public func defaultDetector() throws -> URL {
+        if let named = environment["ASSIST_MODELS"], !named.isEmpty {
+            let model = URL(fileURLWithPath: named).appendingPathComponent(Self.defaultDetectorRelativePath)
+            guard FileManager.default.fileExists(atPath: model.path) else {
+                throw ModelLocatorError.notInNamedFolder(setting: "ASSIST_MODELS", folder: named)
+            }
+            return model
+        }
+        let file = Self.configFile(environment: environment)
+        if let data = FileManager.default.contents(atPath: file.path) {
+            guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                throw ModelLocatorError.invalidConfig(path: file.path, reason: "it is not a JSON object")
+            }
+            if let value = object["modelsDirectory"] {
+                guard let path = value as? String, !path.isEmpty else {
+                    throw ModelLocatorError.invalidConfig(path: file.path, reason: "modelsDirectory is not a folder's path")
+                }
+                let model = URL(fileURLWithPath: path).appendingPathComponent(Self.defaultDetectorRelativePath)
+                guard FileManager.default.fileExists(atPath: model.path) else {
+                    throw ModelLocatorError.notInNamedFolder(setting: "modelsDirectory in \(file.path)", folder: path)
+                }
+                return model
+            }
+        }
         for folder in candidateDirectories {
             let model = folder.appendingPathComponent(Self.defaultDetectorRelativePath)
             if FileManager.default.fileExists(atPath: model.path) { return model }
@@ -76,12 +102,19 @@ public struct ModelLocator: Sendable {
 
 public enum ModelLocatorError: UserFacingError, Equatable {
     case defaultModelNotFound(searched: [String])
+    case notInNamedFolder(setting: String, folder: String)
+    case invalidConfig(path: String, reason: String)
 
     public var userMessage: String {
         switch self {
         case .defaultModelNotFound(let searched):
             return "The default detector model \(ModelLocator.defaultDetectorRelativePath) was not found; "
                 + "set ASSIST_MODELS to the folder that holds it (looked in: \(searched.joined(separator: ", ")))."
+        case .notInNamedFolder(let setting, let folder):
+            return "\(setting) names \(folder), which does not hold the default detector model \(ModelLocator.defaultDetectorRelativePath); "
+                + "point it at the folder that holds the model (or remove the setting)."
+        case .invalidConfig(let path, let reason):
+            return "The configuration file \(path) cannot be used: \(reason); fix or remove it."
         }
     }
 }

@@ -40,7 +40,7 @@ public enum HearingError: UserFacingError, Equatable {
         case .unknownFittingRule(let name):
             return "There is no fitting rule called “\(name)”; choose one of \(FittingRule.allCases.map(\.rawValue).joined(separator: ", "))."
         case .sampleRateTooLow(let rate):
-            return "The sample rate \(Int(rate)) Hz is too low for the hearing assistant; it needs at least 44100 Hz."
+            return "The sample rate \(numberText(rate)) Hz is too low for the hearing assistant; it needs at least 44100 Hz."
         case .unsupportedBlockSize(let size):
             return "The block size \(size) is not supported; use 16, 32 or 64 frames, or a multiple of 64."
         case .unsupportedChannelCount(let count):
@@ -58,6 +58,6 @@ public enum HearingError: UserFacingError, Equatable {
         }
     }
 
-    static func hz(_ f: Double) -> String { f.rounded() == f ? "\(Int(f)) Hz" : "\(f) Hz" }
-    static func db(_ v: Double) -> String { v.rounded() == v ? "\(Int(v))" : String(format: "%.1f", v) }
+    static func hz(_ f: Double) -> String { "\(numberText(f)) Hz" }
+    static func db(_ v: Double) -> String { numberText(v, fractionDigits: 1) }
 }

@@ -18,7 +18,7 @@ public enum AudiogramCSV {
             guard !line.isEmpty, !line.hasPrefix("#") else { continue }
             let cells = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             if number == 0, Double(cells[0]) == nil { continue } // the header
-            guard let frequency = Double(cells[0].lowercased().replacingOccurrences(of: "hz", with: "")),
+            guard let frequency = Double(cells[0].lowercased().replacingOccurrences(of: "hz", with: "")), frequency.isFinite,
                   cells.count >= 3, cells.count <= 5 else {
                 throw PrescriptionError.invalidField(field: "audiogram line \(number + 1)",
                                                      reason: "must be frequency,left,right[,left_ucl,right_ucl]")

@@ -8,9 +8,10 @@ import Glibc
 ///
 /// Files, each readable by the user alone (0600 in a 0700 folder):
 ///
-/// - `auth.json`: scrypt's cost and salt, a key-check value, the count of wrong passphrases. No
-///   patient data; it is the only file in clear, because the delay must be enforced before any
-///   key exists.
+/// - `auth.json`: scrypt's cost and salt, a key-check value. No patient data; it is in clear,
+///   because the delay must be enforced before any key exists. Written once, at creation.
+/// - `attempts`: the count of wrong passphrases, authenticated and rewritten in place (see
+///   `AttemptFile`), so unlocking never needs new disk space and the count cannot be edited.
 /// - `state.sealed`: trusted audiologist keys, the active profile, the audit log's head.
 /// - `profiles/<id>.rx`: one imported prescription each, exactly the signed QR text.
 /// - `audit.log`: one sealed, hash-chained entry a line.
@@ -26,11 +27,17 @@ public struct PatientStore: Sendable {
     /// Who the audit log names for what this process does: the login name.
     public let user: String
     public let clock: @Sendable () -> Date
+    /// Told when an access that changes nothing (unlocking, listing, showing) could not be
+    /// written to the audit log, for example on a full disk: the access still works, because
+    /// reading must never need writing, and the user is told what was not recorded.
+    public let unrecordedAccess: @Sendable (String) -> Void
 
     public static let minimumPassphraseCharacters = 6
 
     public init(folder: URL, cost: ScryptCost = .standard, policy: LockoutPolicy = .standard,
-                user: String = PatientStore.currentUser, clock: @escaping @Sendable () -> Date = { Date() }) {
+                user: String = PatientStore.currentUser, clock: @escaping @Sendable () -> Date = { Date() },
+                unrecordedAccess: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.unrecordedAccess = unrecordedAccess
         self.folder = folder
         self.cost = cost
         self.policy = policy
@@ -51,6 +58,7 @@ public struct PatientStore: Sendable {
     }
 
     var authFile: URL { folder.appendingPathComponent("auth.json") }
+    var attemptsFile: URL { folder.appendingPathComponent("attempts") }
 
     /// True once a passphrase has been set.
     public var exists: Bool { FileManager.default.fileExists(atPath: authFile.path) }
@@ -72,6 +80,7 @@ public struct PatientStore: Sendable {
                                   consecutiveFailures: 0, lastFailure: nil, failuresSinceUnlock: 0)
             let store = UnlockedPatientStore(store: self, keys: keys)
             try store.writeState(StoreState(trustedKeys: [], activeProfile: nil, auditCount: 0, auditHead: AuditLog.genesis))
+            try AttemptFile.write(.none, to: attemptsFile, key: AttemptFile.key(salt: auth.salt, keyCheck: auth.keyCheck))
             try StoreFiles.write(try JSONEncoder.sorted.encode(auth), to: authFile)
             try store.audit("created the patient store")
             return store
@@ -80,42 +89,63 @@ public struct PatientStore: Sendable {
 
     /// How long until the next attempt is allowed (0 when it is now), and whether it is a lock.
     public func waitBeforeNextAttempt() throws -> (seconds: Int, isLock: Bool) {
-        let auth = try readAuth()
-        return (remainingWait(auth), policy.isLock(afterFailures: auth.consecutiveFailures))
+        let attempts = readAttempts(try readAuth())
+        return (remainingWait(attempts), policy.isLock(afterFailures: attempts.consecutiveFailures))
     }
 
     /// Opens the store. A wrong passphrase is counted on disk *before* the slow key derivation,
     /// so killing the program mid-attempt does not give a free guess.
     public func unlock(passphrase: String) throws -> UnlockedPatientStore {
         try StoreFiles.withLock(folder) {
-            var auth = try readAuth()
-            let wait = remainingWait(auth)
+            let auth = try readAuth()
+            let attemptKey = AttemptFile.key(salt: auth.salt, keyCheck: auth.keyCheck)
+            var attempts = readAttempts(auth)
+            let wait = remainingWait(attempts)
             if wait > 0 {
-                throw policy.isLock(afterFailures: auth.consecutiveFailures)
+                throw policy.isLock(afterFailures: attempts.consecutiveFailures)
                     ? PrescriptionError.locked(seconds: wait) : PrescriptionError.tryAgainLater(seconds: wait)
             }
-            auth.consecutiveFailures += 1
-            auth.failuresSinceUnlock += 1
-            auth.lastFailure = clock()
-            try writeAuth(auth)
+            attempts.consecutiveFailures += 1
+            attempts.failuresSinceUnlock += 1
+            attempts.lastFailure = clock()
+            try AttemptFile.write(attempts, to: attemptsFile, key: attemptKey)
             let keys = StoreKeys(master: try auth.cost.deriveKey(passphrase: passphrase, salt: auth.salt))
             guard Sealing.open(auth.keyCheck, key: keys.check, context: "key check") == AuthRecord.keyCheckPlaintext else {
-                throw PrescriptionError.wrongPassphrase(attemptsBeforeDelay: max(0, policy.freeAttempts - auth.consecutiveFailures))
+                throw PrescriptionError.wrongPassphrase(attemptsBeforeDelay: max(0, policy.freeAttempts - attempts.consecutiveFailures))
             }
-            let failedBefore = auth.failuresSinceUnlock - 1
-            auth.consecutiveFailures = 0
-            auth.failuresSinceUnlock = 0
-            auth.lastFailure = nil
-            try writeAuth(auth)
+            let failedBefore = attempts.failuresSinceUnlock - 1
+            // In place, so it cannot fail for lack of space; if it fails anyway the next attempt
+            // waits as after one wrong passphrase, which is safe.
+            try? AttemptFile.write(.none, to: attemptsFile, key: attemptKey)
             let store = UnlockedPatientStore(store: self, keys: keys)
-            try store.audit("unlocked the store", detail: failedBefore > 0 ? "after \(failedBefore) wrong passphrase\(failedBefore == 1 ? "" : "s")" : nil)
+            store.auditAccess("unlocked the store", detail: failedBefore > 0 ? "after \(failedBefore) wrong passphrase\(failedBefore == 1 ? "" : "s")" : nil,
+                              holdingLock: true)
             return store
         }
     }
 
-    private func remainingWait(_ auth: AuthRecord) -> Int {
-        guard let last = auth.lastFailure else { return 0 }
-        let until = last.addingTimeInterval(TimeInterval(policy.waitSeconds(afterFailures: auth.consecutiveFailures)))
+    /// The attempt count. A store made before `attempts` existed keeps its count in auth.json. A
+    /// record that is not authentic (edited by hand) counts as a lock from now, written back so
+    /// the lock ends after `lockSeconds` even if the file was merely damaged.
+    func readAttempts(_ auth: AuthRecord) -> AttemptRecord {
+        let key = AttemptFile.key(salt: auth.salt, keyCheck: auth.keyCheck)
+        switch AttemptFile.read(attemptsFile, key: key) {
+        case .valid(let record):
+            return record
+        case .missing:
+            return AttemptRecord(consecutiveFailures: auth.consecutiveFailures, failuresSinceUnlock: auth.failuresSinceUnlock,
+                                 lastFailure: auth.lastFailure)
+        case .notAuthentic:
+            let locked = AttemptRecord(consecutiveFailures: max(policy.lockAfterFailures, 1), failuresSinceUnlock: policy.lockAfterFailures,
+                                       lastFailure: clock())
+            try? AttemptFile.write(locked, to: attemptsFile, key: key)
+            return locked
+        }
+    }
+
+    private func remainingWait(_ attempts: AttemptRecord) -> Int {
+        guard let last = attempts.lastFailure else { return 0 }
+        let until = last.addingTimeInterval(TimeInterval(policy.waitSeconds(afterFailures: attempts.consecutiveFailures)))
         let remaining = until.timeIntervalSince(clock())
         return remaining > 0 ? Int(remaining.rounded(.up)) : 0
     }
@@ -130,12 +160,10 @@ public struct PatientStore: Sendable {
         return auth
     }
 
-    func writeAuth(_ auth: AuthRecord) throws {
-        try StoreFiles.write(try JSONEncoder.sorted.encode(auth), to: authFile)
-    }
 }
 
-/// The clear part of the store: how to derive the key and how many wrong passphrases in a row.
+/// The clear part of the store: how to derive the key. The attempt fields are read only from
+/// stores made before the `attempts` file; new stores keep them 0.
 struct AuthRecord: Codable {
     static let keyCheckPlaintext = Data("AssistiveKit patient store".utf8)
     var version: Int
@@ -195,21 +223,31 @@ enum StoreFiles {
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard fd >= 0 else { throw PrescriptionError.storeUnwritable(path: url.path, reason: String(cString: strerror(errno))) }
         let written = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        let writeError = errno
         let synced = fsync(fd)
         close(fd)
         guard written == data.count, synced == 0, rename(temporary.path, url.path) == 0 else {
             unlink(temporary.path)
-            throw PrescriptionError.storeUnwritable(path: url.path, reason: "the disk refused the write")
+            throw PrescriptionError.storeUnwritable(path: url.path, reason: StoreFiles.reason(written < 0 ? writeError : errno))
         }
+    }
+
+    /// The words for why a write failed: a full disk is said as such.
+    static func reason(_ code: Int32) -> String {
+        code == ENOSPC || code == EDQUOT || code == EFBIG ? "there is no room left on the disk" : "the disk refused the write"
     }
 
     static func append(_ line: Data, to url: URL) throws {
         let fd = open(url.path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         guard fd >= 0 else { throw PrescriptionError.storeUnwritable(path: url.path, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
+        let previousLength = lseek(fd, 0, SEEK_END)
         let written = line.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
         guard written == line.count, fsync(fd) == 0 else {
-            throw PrescriptionError.storeUnwritable(path: url.path, reason: "the disk refused the write")
+            let code = errno
+            // Half a line (a full disk) would read as a tampered log for ever after: cut it off.
+            if previousLength >= 0 { _ = ftruncate(fd, previousLength) }
+            throw PrescriptionError.storeUnwritable(path: url.path, reason: StoreFiles.reason(code))
         }
     }
 

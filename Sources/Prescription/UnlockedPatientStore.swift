@@ -85,12 +85,21 @@ public struct UnlockedPatientStore: Sendable {
             let id = Sealing.randomBytes(4).map { String(format: "%02x", $0) }.joined()
             let record = ProfileRecord(id: id, importedAt: store.clock(), text: verified.text)
             let sealed = try Sealing.seal(try JSONEncoder.sorted.encode(record), key: keys.profiles, context: "profile \(id)")
+            // All or nothing (issue 16: on a full disk the profile stayed while the state and the
+            // audit log did not follow): the profile file, then the audit entry and the state in
+            // one state write; any failure removes the profile file again.
             try StoreFiles.write(sealed, to: profileFile(id))
-            var state = try readState()
-            if verified.document.kind == .fitting, state.activeProfile == nil || makeActive { state.activeProfile = id }
-            try writeState(state)
-            let document = verified.document
-            try audit("imported a prescription", detail: "\(id): \(document.kind == .debug ? "debug" : "fitting") by \(document.audiologist.name) issued \(PrescriptionError.day(document.issued))")
+            var state: StoreState
+            do {
+                state = try readState()
+                if verified.document.kind == .fitting, state.activeProfile == nil || makeActive { state.activeProfile = id }
+                let document = verified.document
+                try audit("imported a prescription", detail: "\(id): \(document.kind == .debug ? "debug" : "fitting") by \(document.audiologist.name) issued \(PrescriptionError.day(document.issued))",
+                          changing: state)
+            } catch {
+                StoreFiles.shred(profileFile(id))
+                throw error
+            }
             if makeActive, state.activeProfile == id { try audit("chose the prescription in use", detail: id) }
             return StoredProfile(id: id, importedAt: record.importedAt, isActive: state.activeProfile == id, verification: .success(verified))
         }
@@ -120,7 +129,7 @@ public struct UnlockedPatientStore: Sendable {
         let verifier = PrescriptionVerifier(trustedKeys: state.trustedKeys, now: store.clock())
         let result = try profileIDs().map { id in load(id, verifier: verifier, active: state.activeProfile) }
             .sorted { ($0.importedAt, $0.id) < ($1.importedAt, $1.id) }
-        try auditLocked("listed the prescriptions")
+        auditAccess("listed the prescriptions")
         return result
     }
 
@@ -131,10 +140,10 @@ public struct UnlockedPatientStore: Sendable {
         let loaded = load(id, verifier: PrescriptionVerifier(trustedKeys: state.trustedKeys, now: store.clock()), active: state.activeProfile)
         switch loaded.verification {
         case .success(let verified):
-            try auditLocked("showed a prescription", detail: id)
+            auditAccess("showed a prescription", detail: id)
             return verified
         case .failure(let error):
-            try auditLocked("refused a stored prescription", detail: "\(id): \(error.refusalReason)")
+            auditAccess("refused a stored prescription", detail: "\(id): \(error.refusalReason)")
             throw PrescriptionError.profileRefused(id: id, reason: error.refusalReason)
         }
     }
@@ -167,7 +176,7 @@ public struct UnlockedPatientStore: Sendable {
         let found = try profileIDs().compactMap { load($0, verifier: verifier, active: nil).prescription }
             .filter { $0.document.kind == .debug }
             .max { $0.document.issued < $1.document.issued }
-        if let found { try auditLocked("entered debugging mode", detail: "authorised by \(found.document.audiologist.name)") }
+        if let found { auditAccess("entered debugging mode", detail: "authorised by \(found.document.audiologist.name)") }
         return found
     }
 
@@ -207,7 +216,7 @@ public struct UnlockedPatientStore: Sendable {
     public func eraseAll() throws {
         try StoreFiles.withLock(folder) {
             for id in (try? profileIDs()) ?? [] { StoreFiles.shred(profileFile(id)) }
-            for file in [stateFile, auditFile, store.authFile] { StoreFiles.shred(file) }
+            for file in [stateFile, auditFile, store.authFile, store.attemptsFile] { StoreFiles.shred(file) }
             try? FileManager.default.removeItem(at: profilesFolder)
         }
         try? FileManager.default.removeItem(at: folder)
@@ -272,8 +281,23 @@ public struct UnlockedPatientStore: Sendable {
     }
 
     /// Appends an entry (the caller holds the folder lock) after checking the chain so far, then moves the head.
-    func audit(_ action: String, detail: String? = nil) throws {
-        var state = try readState()
+    /// Records an access that changes nothing. When the audit log cannot be written (a full
+    /// disk), the access still goes ahead and `PatientStore.unrecordedAccess` is told.
+    /// `holdingLock`: the caller already holds the store's lock (flock is per open file, so
+    /// taking it again from this process would wait for ever).
+    func auditAccess(_ action: String, detail: String? = nil, holdingLock: Bool = false) {
+        do {
+            if holdingLock { try audit(action, detail: detail) } else { try auditLocked(action, detail: detail) }
+        } catch {
+            store.unrecordedAccess("This access (\(action)) could not be written to the prescription audit log: \(userMessage(for: error))")
+        }
+    }
+
+    /// Appends an audit entry and writes `state` (or the current state) with the new log head,
+    /// in that order: an entry past the head is genuine (see `AuditLog.read`), a head past the
+    /// log would be a cut log.
+    func audit(_ action: String, detail: String? = nil, changing newState: StoreState? = nil) throws {
+        var state = try newState ?? readState()
         let (entries, tail) = try AuditLog.read(auditFile, key: keys.audit, headCount: state.auditCount, head: state.auditHead)
         let entry = AuditEntry(sequence: entries.count + 1, time: store.clock(), user: store.user, action: action, detail: detail)
         let line = try AuditLog.line(for: entry, previous: tail, key: keys.audit)

@@ -1,3 +1,4 @@
+import AssistCore
 import Crypto
 import _CryptoExtras
 import Foundation
@@ -83,15 +84,9 @@ public enum Backup {
         encoder.outputFormatting = .sortedKeys
         encoder.dateEncodingStrategy = .secondsSince1970
         let sealed = try seal(try encoder.encode(contents), passphrase: passphrase, keyDerivation: keyDerivation)
-        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(getpid()).partial")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: sealed, attributes: [.posixPermissions: 0o600]) else {
-            throw StorageError.backupUnreadable(path: file.path, reason: "its folder does not exist or is not writable")
-        }
-        if rename(temporary.path, file.path) != 0 {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary.path)
-            throw StorageError.backupUnreadable(path: file.path, reason: reason)
-        }
+        // 0600 from the first byte (a killed export left 0644 temporary files before), and all
+        // or nothing: a failure names what was not saved ("The folder … does not exist, so …").
+        try PrivateFile.write(sealed, to: file)
         return BackupSummary(changedSettings: settings.count, historyEntries: history?.count)
     }
 

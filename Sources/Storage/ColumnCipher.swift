@@ -1,3 +1,4 @@
+import AssistCore
 import Crypto
 import Foundation
 
@@ -31,13 +32,17 @@ struct ColumnCipher: Sendable {
             throw StorageError.keyUnavailable(path: keyFile.path, reason: "its folder cannot be created")
         }
         if let data = FileManager.default.contents(atPath: keyFile.path) {
+            // A key readable by others (made 0644 by hand or by a copy) is narrowed back to 0600.
+            if let mode = (try? FileManager.default.attributesOfItem(atPath: keyFile.path))?[.posixPermissions] as? Int,
+               mode & 0o077 != 0 {
+                chmod(keyFile.path, 0o600)
+            }
             return try cipher(from: data, keyFile: keyFile)
         }
         let fresh = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
         let temporary = folder.appendingPathComponent(".storage.key.\(getpid()).\(UInt64.random(in: 0...UInt64.max))")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: fresh,
-                                             attributes: [.posixPermissions: 0o600]) else {
-            throw StorageError.keyUnavailable(path: keyFile.path, reason: "the folder is not writable")
+        do { try PrivateFile.write(fresh, to: temporary) } catch {
+            throw StorageError.keyUnavailable(path: keyFile.path, reason: error.userMessage)
         }
         defer { unlink(temporary.path) }
         if link(temporary.path, keyFile.path) != 0 && errno != EEXIST {
@@ -54,6 +59,15 @@ struct ColumnCipher: Sendable {
             throw StorageError.keyUnavailable(path: keyFile.path, reason: "it holds \(data.count) bytes instead of 32")
         }
         return ColumnCipher(keyBytes: data, keyFile: keyFile)
+    }
+
+    /// Names the key without revealing it: the first 16 hex digits of SHA-256 over a fixed label
+    /// and the key. Stored in the database, so a replaced key is noticed before any row is read.
+    var fingerprint: String {
+        var hash = SHA256()
+        hash.update(data: Data("assistivekit.storage-key.fingerprint".utf8))
+        hash.update(data: keyBytes)
+        return hash.finalize().prefix(8).map { String(format: "%02x", $0) }.joined()
     }
 
     /// Nonce (12 bytes) + ciphertext + tag (16 bytes). `context` is authenticated, not stored:

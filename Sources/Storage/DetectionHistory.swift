@@ -1,3 +1,4 @@
+import AssistCore
 import Foundation
 import GRDB
 
@@ -24,20 +25,32 @@ public struct AnnouncedDetection: Codable, Equatable, Sendable {
         self.announcedAt = announcedAt
     }
 
-    /// Boundary check for values handed in by the detector pipeline.
-    func validated() throws -> AnnouncedDetection {
+    /// How far ahead of this machine's clock an entry may be dated (another device's clock
+    /// running a little fast); anything later would never expire.
+    static let allowedClockSkewSeconds = 300.0
+
+    /// Boundary check for values handed in by the detector pipeline or read from a backup:
+    /// printable text of bounded length (an escape sequence in a label would be printed raw by
+    /// `history list`), numbers in range, and a time not in the future.
+    func validated(now: Date = Date()) throws -> AnnouncedDetection {
         let label = self.label.trimmingCharacters(in: .whitespaces)
-        guard !label.isEmpty, label.count <= 100 else {
-            throw StorageError.invalidRecord(field: "label", allowed: "1 to 100 characters", given: "\"\(self.label)\"")
+        guard !label.isEmpty, label.count <= 100, label.isPrintable else {
+            throw StorageError.invalidRecord(field: "label", allowed: "1 to 100 printable characters",
+                                             given: "\"\(self.label.withoutControlCharacters.prefix(100))\"")
+        }
+        for (field, text) in [("direction", direction), ("mode", mode)] where text.count > 100 || !text.isPrintable {
+            throw StorageError.invalidRecord(field: field, allowed: "up to 100 printable characters",
+                                             given: "\"\(text.withoutControlCharacters.prefix(100))\"")
+        }
+        guard announcedAt.timeIntervalSince1970.isFinite,
+              announcedAt.timeIntervalSince(now) <= Self.allowedClockSkewSeconds else {
+            throw StorageError.invalidRecord(field: "announcedAt", allowed: "a time that is not in the future", given: "\(announcedAt)")
         }
         guard confidence.isFinite, (0...1).contains(confidence) else {
             throw StorageError.invalidRecord(field: "confidence", allowed: "a number from 0 to 1", given: "\(confidence)")
         }
         if let distanceMeters, !(distanceMeters.isFinite && distanceMeters >= 0) {
             throw StorageError.invalidRecord(field: "distanceMeters", allowed: "a distance of 0 meters or more", given: "\(distanceMeters)")
-        }
-        guard announcedAt.timeIntervalSince1970.isFinite else {
-            throw StorageError.invalidRecord(field: "announcedAt", allowed: "a valid time", given: "\(announcedAt)")
         }
         var copy = self
         copy.label = label
@@ -102,7 +115,10 @@ public struct DetectionHistory: Sendable {
 
     /// Stores several detections in one transaction (all or none), then applies the retention.
     public func record(_ detections: [AnnouncedDetection], now: Date = Date()) throws {
-        let rows = try detections.map { try seal($0.validated()) }
+        // "The future" is judged by the later of the given time (a test clock, the purge's
+        // reference) and this machine's clock, so neither can make a present entry look future.
+        let latest = max(now, Date())
+        let rows = try detections.map { try seal($0.validated(now: latest)) }
         try database.write { db in
             for row in rows { try row.insert(db) }
             try Self.purge(db, now: now)
@@ -114,7 +130,7 @@ public struct DetectionHistory: Sendable {
         let rows = try database.read { db in
             try DetectionRow.order(Column("announcedAt").desc, Column("id").desc).limit(count).fetchAll(db)
         }
-        return try rows.reversed().map(open)
+        return rows.reversed().compactMap { try? open($0) }
     }
 
     /// Detections matching `query`, oldest first. Times are filtered in SQL; label and text
@@ -126,7 +142,9 @@ public struct DetectionHistory: Sendable {
             if let until = query.until { request = request.filter(Column("announcedAt") < until.timeIntervalSince1970) }
             return try request.fetchAll(db)
         }
-        var matches = try rows.map(open)
+        // A row that does not open (edited on disk, sealed with another key) is left out rather
+        // than hiding every other entry; `unreadableCount` says how many there are.
+        var matches = rows.compactMap { try? open($0) }
         if let label = query.label?.lowercased() {
             matches = matches.filter { $0.label.lowercased() == label }
         }
@@ -139,6 +157,13 @@ public struct DetectionHistory: Sendable {
         return matches
     }
 
+    /// How many stored detections cannot be opened with the current key (edited on disk).
+    /// Rows of a lost key are not counted here: they are kept aside (see `UserDatabase.keyRecovery`).
+    public func unreadableCount() throws -> Int {
+        let rows = try database.read { db in try DetectionRow.fetchAll(db) }
+        return rows.filter { (try? open($0)) == nil }.count
+    }
+
     /// How many detections are stored.
     public func count() throws -> Int {
         try database.read { db in try DetectionRow.fetchCount(db) }
@@ -149,8 +174,10 @@ public struct DetectionHistory: Sendable {
     public func clear(before: Date? = nil) throws -> Int {
         try database.write { db in
             if let before {
+                try db.execute(sql: "DELETE FROM detectionSetAside WHERE announcedAt < ?", arguments: [before.timeIntervalSince1970])
                 return try DetectionRow.filter(Column("announcedAt") < before.timeIntervalSince1970).deleteAll(db)
             }
+            try db.execute(sql: "DELETE FROM detectionSetAside")
             return try DetectionRow.deleteAll(db)
         }
     }
@@ -166,6 +193,8 @@ public struct DetectionHistory: Sendable {
     static func purge(_ db: Database, now: Date) throws -> Int {
         let retentionSeconds = try SettingsStore.load(db).historyRetentionHours * 3600
         let cutoff = now.timeIntervalSince1970 - retentionSeconds
+        // Entries kept aside after a key change expire like the others.
+        try db.execute(sql: "DELETE FROM detectionSetAside WHERE announcedAt < ?", arguments: [cutoff])
         return try DetectionRow.filter(Column("announcedAt") < cutoff).deleteAll(db)
     }
 
@@ -180,13 +209,16 @@ public struct DetectionHistory: Sendable {
     func open(_ row: DetectionRow) throws -> AnnouncedDetection {
         let data = try database.cipher.open(row.sealed, context: Self.context(row.announcedAt))
         let payload = try JSONDecoder().decode(SealedDetection.self, from: data)
-        return AnnouncedDetection(label: payload.label, confidence: payload.confidence, direction: payload.direction,
-                                  distanceMeters: payload.distanceMeters, mode: payload.mode,
+        // Rows stored before labels were validated may hold control characters; they are never
+        // handed on to be printed or spoken as they are.
+        return AnnouncedDetection(label: payload.label.withoutControlCharacters, confidence: payload.confidence,
+                                  direction: payload.direction.withoutControlCharacters,
+                                  distanceMeters: payload.distanceMeters, mode: payload.mode.withoutControlCharacters,
                                   announcedAt: Date(timeIntervalSince1970: row.announcedAt))
     }
 
     /// Binds a sealed payload to its timestamp, so editing a row's time on disk is detected.
-    private static func context(_ time: Double) -> Data {
+    static func context(_ time: Double) -> Data {
         Data("assistivekit.detection.v1|\(time.bitPattern)".utf8)
     }
 }

@@ -38,6 +38,10 @@ public enum JSONValue: Codable, Equatable, Sendable, CustomStringConvertible {
     public var jsonText: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // A value typed as "nan" or "inf" is refused by validation, and the refusal quotes it:
+        // in words, not as "?" (JSON has no such numbers, so the encoder would otherwise throw).
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "infinity", negativeInfinity: "minus infinity", nan: "not a number")
         return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
     }
 

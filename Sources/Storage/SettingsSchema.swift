@@ -21,7 +21,7 @@ public enum SettingKind: Sendable {
     public var allowed: String {
         switch self {
         case .number(let range, let unit):
-            return "a number from \(format(range.lowerBound)) to \(format(range.upperBound))\(unit.map { " \($0)" } ?? "")"
+            return "a number from \(numberText(range.lowerBound)) to \(numberText(range.upperBound))\(unit.map { " \($0)" } ?? "")"
         case .wholeNumber(let range, let unit):
             return "a whole number from \(range.lowerBound) to \(range.upperBound)\(unit.map { " \($0)" } ?? "")"
         case .onOff: return "on or off"
@@ -35,9 +35,6 @@ public enum SettingKind: Sendable {
     }
 }
 
-private func format(_ value: Double) -> String {
-    value.rounded() == value ? String(Int(value)) : String(value)
-}
 
 /// One setting: its dotted name, what it does, what it accepts, and where it lives in `Settings`.
 public struct SettingDefinition: Sendable {
@@ -96,8 +93,9 @@ public struct SettingDefinition: Sendable {
             guard case .number(let number) = value, number.isFinite, range.contains(number) else { throw refused }
             return value
         case .wholeNumber(let range, _):
-            guard case .number(let number) = value, number.rounded() == number, number.isFinite,
-                  range.contains(Int(number)) else { throw refused }
+            // Compared as Doubles: Int(number) traps beyond Int's range (1e19 crashed `settings set`).
+            guard case .number(let number) = value, number.isFinite, number.rounded() == number,
+                  Double(range.lowerBound) <= number, number <= Double(range.upperBound) else { throw refused }
             return value
         case .onOff:
             guard case .bool = value else { throw refused }

@@ -26,12 +26,15 @@ public final class UserDatabase: Sendable {
     public let location: StorageLocation
     /// Set when this opening found the file damaged and replaced it.
     public let recovery: DatabaseRecovery?
+    /// Set when this opening found the history key changed (see `KeyRecovery`).
+    public let keyRecovery: KeyRecovery?
     let pool: DatabasePool
     let cipher: ColumnCipher
 
     private init(location: StorageLocation, recovery: DatabaseRecovery?, pool: DatabasePool, cipher: ColumnCipher) {
         self.location = location
         self.recovery = recovery
+        self.keyRecovery = StorageKeyCheck.reconcile(pool, cipher: cipher)
         self.pool = pool
         self.cipher = cipher
     }
@@ -107,6 +110,10 @@ public final class UserDatabase: Sendable {
             throw DamagedFile(reason: error.message ?? "\(error.resultCode)")
         } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
             throw StorageError.diskFull(path: file.path)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_IOERR || error.resultCode == .SQLITE_CANTOPEN {
+            // SQLite's "disk I/O error" on opening is, on a working machine, a full disk or a
+            // folder that cannot be written (issue 16: it reached the user as those words).
+            throw StorageError.databaseUnavailable(path: file.path, reason: "the disk refused a write (it may be full, or the folder read-only)")
         } catch let error as DatabaseError {
             throw StorageError.databaseUnavailable(path: file.path, reason: error.message ?? "\(error.resultCode)")
         }
@@ -186,6 +193,7 @@ public final class UserDatabase: Sendable {
                 CREATE INDEX usageSessionByStart ON usageSession(startedAt);
                 """)
         }
+        StorageKeyCheck.register(in: &migrator)
         return migrator
     }()
 

@@ -41,7 +41,11 @@ struct DetectorOptions: ParsableArguments {
     }
 
     func makeDetector(core: InferenceCore) throws -> ObjectDetector {
-        try ObjectDetector(modelURL: modelURL(), labelsFile: labels.map { URL(fileURLWithPath: $0) },
-                           options: inferenceOptions, core: core)
+        let detector = try ObjectDetector(modelURL: modelURL(), labelsFile: labels.map { URL(fileURLWithPath: $0) },
+                                          options: inferenceOptions, core: core)
+        if !detector.hasClassNames {
+            UserData.warn("The model \(detector.modelURL.lastPathComponent) has no class names (no metadata.yaml or labels file beside it, and no --labels), so objects are only numbered.")
+        }
+        return detector
     }
 }

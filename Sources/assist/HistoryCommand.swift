@@ -49,6 +49,11 @@ struct HistoryCommand: ParsableCommand {
                                      until: try until.map { try HistoryTime.parse($0, option: "--until") },
                                      text: search, limit: limit)
             let detections = try history.list(query)
+            // One entry that does not open (changed on disk) is left out, never the whole list.
+            let unreadable = try history.unreadableCount()
+            if unreadable > 0 {
+                UserData.warn("\(unreadable == 1 ? "1 history entry cannot" : "\(unreadable) history entries cannot") be read (changed on disk) and \(unreadable == 1 ? "is" : "are") not shown.")
+            }
             if json { try SettingsStorageAccess.printJSON(detections); return }
             if detections.isEmpty { print("No detections match."); return }
             let formatter = ISO8601DateFormatter()

@@ -43,7 +43,7 @@ struct RxKeygen: ParsableCommand {
                                                prompt: "Passphrase for the new signing key: ", confirm: true)
         let sealed = try key.encryptedFileData(passphrase: passphrase)
         try RxFiles.writePrivate(sealed, to: output + ".key")
-        try key.publicKey.fileData().write(to: URL(fileURLWithPath: output + ".pub"))
+        try PrivateFile.write(key.publicKey.fileData(), to: URL(fileURLWithPath: output + ".pub"))
         print("Wrote \(output).key (keep it private) and \(output).pub (give it to your patients).")
         print("Fingerprint: \(key.publicKey.fingerprint)  (read it aloud when a patient trusts your key)")
     }
@@ -123,8 +123,11 @@ struct RxCreate: ParsableCommand {
             maximum = Int(options.maximumOutputSPL.rounded())
             levelReference = options.levelReference
         } else if let audiogram {
-            guard let text = try? String(contentsOfFile: audiogram, encoding: .utf8) else {
+            guard let bytes = FileManager.default.contents(atPath: audiogram) else {
                 throw CommandFailure("The audiogram file \(audiogram) does not exist or is not readable.")
+            }
+            guard let text = String(bytes: bytes, encoding: .utf8) else {
+                throw CommandFailure("The audiogram file \(audiogram) is not UTF-8 text; save it as a UTF-8 CSV file.")
             }
             audiogramValue = try AudiogramCSV.parse(text)
         } else {
@@ -144,8 +147,14 @@ struct RxCreate: ParsableCommand {
             maximumOutputSPL: maximum, programs: programList)
         let text = try signingKey.sign(document)
         let code = try QRCode(encoding: text)
-        try code.pngData().write(to: URL(fileURLWithPath: output + ".png"))
-        try Data(code.svg().utf8).write(to: URL(fileURLWithPath: output + ".svg"))
+        // 0600 like `rx export`: the code decodes to the patient's name, number, birth year and audiogram.
+        // Both or neither: a PNG without its SVG (disk full) would look like a finished prescription.
+        let png = URL(fileURLWithPath: output + ".png"), svg = URL(fileURLWithPath: output + ".svg")
+        try PrivateFile.write(code.pngData(), to: png)
+        do { try PrivateFile.write(Data(code.svg().utf8), to: svg) } catch {
+            try? FileManager.default.removeItem(at: png)
+            throw error
+        }
         if !quiet { print(code.terminalText()) }
         print("Signed \(document.kind == .debug ? "debug " : "")prescription for \(patient): \(output).png, \(output).svg "
               + "(QR version \(code.version), \(code.width)×\(code.width) modules, \(text.count) characters).")
@@ -174,9 +183,13 @@ enum RxFiles {
     /// Creates `path` readable by the user alone; refuses to replace an existing file.
     static func writePrivate(_ data: Data, to path: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard fd >= 0 else { throw CommandFailure("\(path) cannot be created: \(String(cString: strerror(errno))).") }
+        guard fd >= 0 else { throw FileNotSavedError(path: path, errno: errno) }
         defer { close(fd) }
         let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard written == data.count else { throw CommandFailure("\(path) could not be written completely.") }
+        guard written == data.count else {
+            let error = written < 0 ? FileNotSavedError(path: path, errno: errno) : FileNotSavedError(path: path, reason: .noSpace)
+            unlink(path)
+            throw error
+        }
     }
 }

@@ -59,7 +59,9 @@ struct RxStoreOptions: ParsableArguments {
     var passphraseFile: String?
 
     func open(createIfMissing: Bool = false) throws -> UnlockedPatientStore {
-        let store = PatientStore(folder: PatientStore.defaultFolder())
+        let store = PatientStore(folder: PatientStore.defaultFolder(), unrecordedAccess: { sentence in
+            FileHandle.standardError.write(Data((sentence + "\n").utf8))
+        })
         if !store.exists {
             guard createIfMissing else { throw PrescriptionError.storeNotCreated(path: store.folder.path) }
             print("First use: choose a passphrase or PIN (at least \(PatientStore.minimumPassphraseCharacters) characters) for your prescriptions.")

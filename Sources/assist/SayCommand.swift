@@ -66,7 +66,10 @@ struct Say: AsyncParsableCommand {
         if let direction, !(-90...90).contains(direction) {
             throw ValidationError("--direction must be from -90 (left) to 90 (right) degrees, not \(direction).")
         }
-        if let vibrate, vibrate < 0 { throw ValidationError("--vibrate takes a distance in meters, 0 or more, not \(vibrate).") }
+        // `vibrate < 0` let NaN through, and NaN crashed the pattern's pulse count (issue 16).
+        if let vibrate, !(vibrate >= 0 && vibrate.isFinite) {
+            throw ValidationError("--vibrate takes a distance in meters, 0 or more, not \(numberText(vibrate)).")
+        }
     }
 
     func run() async throws {

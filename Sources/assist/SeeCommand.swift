@@ -128,6 +128,11 @@ struct CameraOptions: ParsableArguments {
     @Option(help: ArgumentHelp("How far the camera looks down, in degrees (0 = level).", valueName: "degrees"))
     var cameraPitch: Double = Perception.CameraSettings.defaultPitchDownDegrees
 
+    /// Bad camera values are bad usage (exit 64), refused before any work like every other option.
+    func validate() throws {
+        do { _ = try settings() } catch let error as CameraSettingsError { throw ValidationError(error.userMessage) }
+    }
+
     func settings(storedFieldOfViewDegrees: Double? = nil) throws -> Perception.CameraSettings {
         try Self.cameraSettings(fov: fov ?? storedFieldOfViewDegrees ?? Perception.CameraSettings.defaultHorizontalFieldOfViewDegrees,
                                 fovAxis: fovAxis, intrinsics: intrinsics, cameraHeight: cameraHeight, cameraPitch: cameraPitch)

@@ -144,9 +144,11 @@ extension See {
             writeTranscript(session)
             throw CommandFailure(error.userMessage, exitCode: error.kind.exitStatus)
         }
-        writeTranscript(session)
+        let transcriptSaved = writeTranscript(session)
         if case .streamStopped(let reason) = ending, reason != sentences.streamStopped { UserData.warn(reason) }
         if ending.exitStatus != 0 { throw ExitCode(ending.exitStatus) }
+        // An output the user asked for that was not saved is a failure, not a success (issue 16).
+        if !transcriptSaved { throw ExitCode(1) }
     }
 
     /// Every `--at` line must be a command the command language understands: refused at start, not at its moment.
@@ -159,9 +161,9 @@ extension See {
             switch language.interpret(line.text) {
             case .understood: continue
             case .notUnderstood:
-                throw CommandFailure("--at: \"\(line.text)\" is not a command assist understands; try scan now, explore, are there any obstacles, find chair, navigation mode, ignore people, pause, resume or exit.", exitCode: 2)
+                throw CommandFailure("--at: \"\(line.text)\" is not a command assist understands; try scan now, explore, are there any obstacles, find chair, navigation mode, ignore people, pause, resume or exit.", exitCode: 64)
             case let other:
-                throw CommandFailure("--at: \"\(line.text)\": \(language.reply(to: other))", exitCode: 2)
+                throw CommandFailure("--at: \"\(line.text)\": \(language.reply(to: other))", exitCode: 64)
             }
         }
     }
@@ -175,12 +177,16 @@ extension See {
         return stored?.scanning.mode.guidanceMode ?? .continuous
     }
 
-    private func writeTranscript(_ session: GuidanceSession) {
-        guard let path = live.transcript else { return }
+    /// Writes --transcript (mode 0600: it records what was around the user); false when it was not saved.
+    @discardableResult
+    private func writeTranscript(_ session: GuidanceSession) -> Bool {
+        guard let path = live.transcript else { return true }
         do {
-            try SubRipTranscript.render(session.transcript()).write(toFile: path, atomically: true, encoding: .utf8)
+            try PrivateFile.write(Data(SubRipTranscript.render(session.transcript()).utf8), to: URL(fileURLWithPath: path))
+            return true
         } catch {
-            UserData.warn("The transcript could not be written to \(path): \(error.localizedDescription)")
+            UserData.warn("The transcript was not saved: \(error.userMessage)")
+            return false
         }
     }
 

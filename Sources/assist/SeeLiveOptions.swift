@@ -37,17 +37,18 @@ struct LiveOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A folder of pictures is played at this many pictures per second.", valueName: "per second"))
     var folderRate: Double = 1
 
-    /// Checked when the live loop starts rather than in `validate()`: the live contract gives a bad
-    /// option exit status 2, like every other start-up failure (ArgumentParser's own is 64).
+    /// Checked when the live loop starts rather than in `validate()`; a bad option is bad usage,
+    /// exit status 64 like ArgumentParser's own (issue 16: one status per kind of failure).
     func check() throws(CommandFailure) {
-        func bad(_ sentence: String) -> CommandFailure { CommandFailure(sentence, exitCode: 2) }
+        func bad(_ sentence: String) -> CommandFailure { CommandFailure(sentence, exitCode: 64) }
         if mode != nil && find != nil { throw bad("Use either --mode or --find, not both.") }
         _ = try guidanceMode()
-        if let interval, !(interval > 0 && interval.isFinite) { throw bad("--interval must be a number of seconds above 0, not \(interval).") }
-        if !(watchdog > 0 && watchdog.isFinite) { throw bad("--watchdog must be a number of seconds above 0, not \(watchdog).") }
-        if !(afterUse >= 0 && afterUse.isFinite) { throw bad("--after-use must be 0 (never) or a number of minutes, not \(afterUse).") }
-        if let frameCost, !(frameCost >= 0 && frameCost.isFinite) { throw bad("--frame-cost must be 0 or more seconds, not \(frameCost).") }
-        if !(folderRate > 0 && folderRate.isFinite) { throw bad("--folder-rate must be above 0, not \(folderRate).") }
+        // Bounded above: an interval of 1e19 s overflowed the session's sample count (issue 16).
+        if let interval, !(interval > 0 && interval <= 3600) { throw bad("--interval must be a number of seconds above 0 and at most 3600, not \(numberText(interval)).") }
+        if !(watchdog > 0 && watchdog <= 600) { throw bad("--watchdog must be a number of seconds above 0 and at most 600, not \(numberText(watchdog)).") }
+        if !(afterUse >= 0 && afterUse <= 1440) { throw bad("--after-use must be 0 (never) or a number of minutes up to 1440, not \(numberText(afterUse)).") }
+        if let frameCost, !(frameCost >= 0 && frameCost <= 60) { throw bad("--frame-cost must be from 0 to 60 seconds, not \(numberText(frameCost)).") }
+        if !(folderRate >= 0.01 && folderRate <= 1000) { throw bad("--folder-rate must be from 0.01 to 1000 pictures per second, not \(numberText(folderRate)).") }
         if let find, find.trimmingCharacters(in: .whitespaces).isEmpty { throw bad("--find needs a category, for example --find chair.") }
         _ = try scheduledLines()
     }
@@ -57,7 +58,7 @@ struct LiveOptions: ParsableArguments {
         guard let mode else { return nil }
         guard let known = ScanningMode(name: mode) else {
             let names = ScanningMode.allCases.map(\.rawValue)
-            throw CommandFailure("--mode must be \(names.dropLast().joined(separator: ", ")) or \(names.last!), not \(mode).", exitCode: 2)
+            throw CommandFailure("--mode must be \(names.dropLast().joined(separator: ", ")) or \(names.last!), not \(mode).", exitCode: 64)
         }
         return known.guidanceMode
     }
@@ -68,12 +69,12 @@ struct LiveOptions: ParsableArguments {
         var lines: [ScheduledLine] = []
         for text in at {
             guard let colon = text.firstIndex(of: ":"),
-                  let seconds = Double(text[..<colon].trimmingCharacters(in: .whitespaces)), seconds >= 0, seconds.isFinite else {
-                throw CommandFailure("--at takes SECONDS:COMMAND, for example --at \"3:scan now\", not \"\(text)\".", exitCode: 2)
+                  let seconds = Double(text[..<colon].trimmingCharacters(in: .whitespaces)), seconds >= 0, seconds <= 86_400 else {
+                throw CommandFailure("--at takes SECONDS:COMMAND, for example --at \"3:scan now\", not \"\(text)\".", exitCode: 64)
             }
             let phrase = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             guard !phrase.isEmpty else {
-                throw CommandFailure("--at takes SECONDS:COMMAND, for example --at \"3:scan now\", not \"\(text)\".", exitCode: 2)
+                throw CommandFailure("--at takes SECONDS:COMMAND, for example --at \"3:scan now\", not \"\(text)\".", exitCode: 64)
             }
             lines.append(ScheduledLine(atSeconds: seconds, text: phrase))
         }

@@ -87,7 +87,13 @@ extension See {
             let image = try ImageFile(url).decode()
             let decodeMilliseconds = (clock.now - start).milliseconds
             var frame = Frame(image: image, sourceName: url.lastPathComponent)
-            frame.depth = try depth.measuredDepth(forColorImage: url, image: image)
+            do {
+                frame.depth = try depth.measuredDepth(forColorImage: url, image: image)
+            } catch where depth.depth == nil {
+                // A depth file found beside the picture that cannot be used is no reason to skip
+                // the picture: distances fall back to the estimate from the picture (issue 16).
+                UserData.warn("\(userMessage(for: error)) Distances in \(url.lastPathComponent) are estimated from the picture instead.")
+            }
             var report = try analyzer.analyze(frame)
             if let faceDetector {
                 // Faces are objects like any other: located by the same geometry, said by the same templates.

@@ -80,20 +80,33 @@ struct SettingsCommand: ParsableCommand {
         @Argument(help: "The setting's name, such as detection.confidenceThreshold.")
         var key: String
 
-        @Argument(help: "The new value: a number, on/off, a name, or a comma-separated list.")
-        var value: String
+        // Every word not taken by --json, including ones that start with "-": otherwise a negative
+        // number (camera.fieldOfViewDegrees -5) was taken for an unknown option (issue 16).
+        @Argument(parsing: .allUnrecognized, help: "The new value: a number, on/off, a name, or a comma-separated list.")
+        var words: [String] = []
+
+        /// The value as typed; words given without quotes are joined by single spaces.
+        var value: String { words.joined(separator: " ") }
 
         @Flag(help: "Print the stored value as JSON.")
         var json = false
 
         func validate() throws {
             _ = try SettingsSchema.definition(for: key)
+            guard !words.isEmpty else { throw ValidationError("Give the new value for \(key) after its name.") }
         }
 
         func run() throws {
             let database = try SettingsStorageAccess.open()
             let store = SettingsStore(database: database, validator: SettingsStorageAccess.validator())
-            let settings = try store.set(key, text: value)
+            let settings: Storage.Settings
+            do { settings = try store.set(key, text: value) } catch let error as StorageError {
+                switch error {
+                // A value the setting does not allow is bad usage, like a bad option (exit 64).
+                case .invalidSetting, .unknownCategory, .conflictingSettings: throw CommandFailure(error.userMessage, exitCode: 64)
+                default: throw error
+                }
+            }
             let definition = try SettingsSchema.definition(for: key)
             if json {
                 try SettingsStorageAccess.printJSON([definition.key: definition.value(in: settings)])

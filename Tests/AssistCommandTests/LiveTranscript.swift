@@ -194,6 +194,8 @@ enum LiveSentences {
     static let detectionFailed = "Detection failed."
     static let unreadableFrames = session("unreadableFrames")
     static let unreadableInput = session("unreadableInput")
+    /// Media's sentence for pictures the decoder found damaged (issue 16).
+    static let damagedVideo = "The video is damaged; some pictures could not be read."
     static let noObject = view("noObject")
     static let tooDark = view("tooDark")
 

@@ -159,16 +159,16 @@ struct SeeLiveTests {
         #expect(stored.standardOutput.hasPrefix("scanning.mode = navigate"), "\(stored.standardOutput)")
     }
 
-    @Test("a bad --at command and a bad --mode are refused at start with exit status 2")
+    @Test("a bad --at command and a bad --mode are bad usage, refused at start with exit status 64")
     func badOptions() throws {
         let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let video = try AssistBinary.busVideo(seconds: 3, in: folder)
         let badAt = try AssistBinary.run(["see", video.path, "--quiet", "--at", "2:dance"])
-        #expect(badAt.status == 2)
+        #expect(badAt.status == 64)
         #expect(badAt.standardError.contains("\"dance\" is not a command"))
         let badMode = try AssistBinary.run(["see", video.path, "--quiet", "--mode", "sideways"])
-        #expect(badMode.status == 2)
+        #expect(badMode.status == 64)
         #expect(badMode.standardError.contains("--mode must be continuous, on-demand, explore or navigate"))
     }
 

@@ -39,6 +39,23 @@ struct ModelLocatorTests {
         }
     }
 
+    @Test("an ASSIST_MODELS folder without the model, and a config file that is not JSON, are reported by name")
+    func namedFolderWithoutModel() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("models-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        // ../shared/models would have the model: it must not be used in place of the named folder.
+        let named = ModelLocator(environment: ["ASSIST_MODELS": folder.path, "HOME": "/nonexistent"], workingDirectory: checkout, executableURL: nil)
+        #expect(throws: ModelLocatorError.notInNamedFolder(setting: "ASSIST_MODELS", folder: folder.path)) { try named.defaultDetector() }
+
+        let config = ModelLocator.configFile(environment: ["HOME": folder.path])
+        try FileManager.default.createDirectory(at: config.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("{ modelsDirectory: nowhere".utf8).write(to: config)
+        let configured = ModelLocator(environment: ["HOME": folder.path], workingDirectory: checkout, executableURL: nil)
+        #expect(throws: ModelLocatorError.invalidConfig(path: config.path, reason: "it is not a JSON object")) { try configured.defaultDetector() }
+    }
+
     @Test("the shared models folder next to the checkout is found from the working directory")
     func sharedFolder() {
         let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

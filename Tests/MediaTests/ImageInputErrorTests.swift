@@ -103,7 +103,45 @@ struct ImageInputErrorTests {
         let png = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IEND", [])
         let file = folder.appendingPathComponent("huge.png")
         try Data(png).write(to: file)
-        #expect(throws: ImageInputError.damaged(path: file.path)) { try ImageFile(file).decode() }
+        // Issue 16: a picture this large is too large, said as such, before anything is decoded.
+        #expect(throws: ImageInputError.tooLarge(path: file.path, size: PictureSize(width: 100_000, height: 100_000))) {
+            try ImageFile(file).decode()
+        }
+    }
+
+    @Test("a PNG header declaring about 4 billion by 4 billion pixels is too large, not an overflow (found by the fuzzer)")
+    func absurdDeclaredSize() throws {
+        let folder = try TestFiles.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("huge.png")
+        // The header of the fuzzer's input (Fuzz/Regressions/image/png-4-billion-square).
+        let bytes = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52,
+                          0xFF, 0xD7, 0xFF, 0xFF, 0xFB, 0x18, 0x90, 0x00])
+        try bytes.write(to: file)
+        #expect(PictureSize.declared(in: bytes)?.pixels == Int.max)
+        #expect(throws: ImageInputError.self) { try ImageFile(file).decode() }
+    }
+
+    @Test("a 16000×16000 PNG is refused as too large at once, and the picture size is read from PNG and JPEG headers")
+    func pictureTooLarge() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("too-large-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The header of a 16000×16000 grey PNG (its pixel data does not matter: it is never read).
+        let side: [UInt8] = [0x00, 0x00, 0x3E, 0x80]   // 16000, big-endian
+        let ihdr: [UInt8] = [0, 0, 0, 13] + Array("IHDR".utf8) + side + side + [8, 0, 0, 0, 0] + [0, 0, 0, 0]
+        let file = folder.appendingPathComponent("big.png")
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + ihdr).write(to: file)
+        do {
+            _ = try ImageFile(file).decode()
+            Issue.record("a 16000×16000 picture was decoded")
+        } catch {
+            #expect(error.userMessage == "The picture is too large: big.png is 16000 by 16000 pixels, and pictures of up to 50 megapixels are read.")
+        }
+        #expect(PictureSize.declared(atPath: TestFiles.bus.path) == PictureSize(width: 810, height: 1080))
+        let png = folder.appendingPathComponent("bus.png")
+        try TestFiles.ffmpeg(["-i", TestFiles.bus.path, png.path])
+        #expect(PictureSize.declared(atPath: png.path) == PictureSize(width: 810, height: 1080))
     }
 
     @Test("permission denied when opening maps to the unreadable sentence")

@@ -47,10 +47,21 @@ struct GeometryCameraTests {
         #expect(throws: CameraSettingsError.self) { try CameraSettings(lens: .horizontalFieldOfView(degrees: degrees)) }
     }
 
-    @Test("a camera height of zero or less is rejected")
-    func badHeight() {
-        #expect(throws: CameraSettingsError.heightNotPositive(meters: 0)) { try CameraSettings(heightAboveFloorMeters: 0) }
-        #expect(throws: CameraSettingsError.heightNotPositive(meters: -1.3)) { try CameraSettings(heightAboveFloorMeters: -1.3) }
+    @Test("a camera height of zero or less, or absurdly high, is rejected", arguments: [0, -1.3, 1e308, .infinity, .nan, 10.5])
+    func badHeight(meters: Double) {
+        #expect(throws: CameraSettingsError.self) { try CameraSettings(heightAboveFloorMeters: meters) }
+    }
+
+    @Test("intrinsics of 1e308 are refused in one sentence rather than making distances infinite (issue 16)")
+    func absurdIntrinsics() {
+        #expect(throws: CameraSettingsError.focalLengthOutOfRange(name: "focal length x", value: 1e308)) {
+            try CameraIntrinsics(focalLengthXPixels: 1e308, focalLengthYPixels: 1e308, principalPointXPixels: 1e308, principalPointYPixels: 1e308)
+        }
+        #expect(throws: CameraSettingsError.principalPointOutOfRange(name: "principal point x", value: 1e308)) {
+            try CameraIntrinsics(focalLengthXPixels: 500, focalLengthYPixels: 500, principalPointXPixels: 1e308, principalPointYPixels: 1)
+        }
+        let message = CameraSettingsError.heightOutOfRange(meters: 1e308).userMessage
+        #expect(message == "The camera's height above the floor must be more than 0 and at most 10 meters, not 1e+308.")
     }
 
     @Test("a tilt of 90° or more and non-positive focal lengths are rejected")

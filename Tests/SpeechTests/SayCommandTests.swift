@@ -68,7 +68,7 @@ struct SayCommandTests {
         let voice = try Assist.run(["say", "Hello.", "--voice", "xx-nowhere", "--speak-to", wav.path])
         #expect(voice.status == 1 && voice.errors.hasPrefix("The voice xx-nowhere is not installed; installed voices: ") && voice.errors.contains(" en-us,"))
         let path = try Assist.run(["say", "Hello.", "--speak-to", "/nonexistent/folder/out.wav"])
-        #expect(path.status == 1 && path.errors == "The audio file /nonexistent/folder/out.wav could not be written: no such file or directory.\n")
+        #expect(path.status == 1 && path.errors == "The audio file /nonexistent/folder/out.wav could not be written (no such file or directory), so it was not saved.\n")
     }
 
     @Test("--vibrate vibrates where a device can; without one it says once that haptic feedback is not available")

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import AssistCore
 @testable import Storage
 
 @Suite("Detection history")
@@ -139,27 +140,57 @@ struct DetectionHistoryTests {
         #expect(largest < 512)
     }
 
-    @Test("history sealed with another key is reported as such, not returned as garbage")
-    func otherKey() throws {
+    @Test("a lost key is said once; older rows are kept aside, not mixed, and come back with the old key")
+    func lostKey() throws {
         let storage = try TemporaryStorage()
         defer { storage.remove() }
         do {
             let database = try storage.open()
-            try DetectionHistory(database: database).record(detection("car", at: referenceNow), now: referenceNow)
+            #expect(database.keyRecovery == nil)
+            try DetectionHistory(database: database).record([detection("car", at: referenceNow), detection("dog", at: referenceNow)],
+                                                            now: referenceNow)
             try database.close()
         }
+        let oldKey = try Data(contentsOf: storage.location.keyFile)
         try FileManager.default.removeItem(at: storage.location.keyFile)
-        let history = DetectionHistory(database: try storage.open())
-        guard case .historyKeyMismatch? = storageError({ _ = try history.recent() }) else {
-            Issue.record("expected historyKeyMismatch")
-            return
+        do {
+            let database = try storage.open()
+            let recovery = try #require(database.keyRecovery)
+            #expect(recovery.setAside == 2 && recovery.restored == 0)
+            #expect(recovery.userMessage.contains("2 earlier history entries") && recovery.userMessage.contains("kept aside"))
+            let history = DetectionHistory(database: database)
+            #expect(try history.recent().isEmpty)
+            try history.record(detection("bus", at: referenceNow.addingTimeInterval(1)), now: referenceNow.addingTimeInterval(1))
+            #expect(try history.list().map(\.label) == ["bus"])
+            try database.close()
         }
-        try history.clear()
-        try history.record(detection("bus", at: referenceNow), now: referenceNow)
-        #expect(try history.recent().map(\.label) == ["bus"])
+        // Said once: the next opening finds the key it recorded.
+        do {
+            let database = try storage.open()
+            #expect(database.keyRecovery == nil)
+            try database.close()
+        }
+        // The old key put back: its rows return, and the new key's row is kept aside in turn.
+        try FileManager.default.removeItem(at: storage.location.keyFile)
+        try oldKey.write(to: storage.location.keyFile)
+        let database = try storage.open()
+        let recovery = try #require(database.keyRecovery)
+        #expect(recovery.restored == 2 && recovery.setAside == 1)
+        #expect(try DetectionHistory(database: database).list().map(\.label).sorted() == ["car", "dog"])
     }
 
-    @Test("a detection moved to another time on disk fails its integrity check")
+    @Test("a storage key readable by others is narrowed back to 0600")
+    func keyPermissions() throws {
+        let storage = try TemporaryStorage()
+        defer { storage.remove() }
+        try storage.open().close()
+        chmod(storage.location.keyFile.path, 0o644)
+        _ = try storage.open()
+        let mode = try FileManager.default.attributesOfItem(atPath: storage.location.keyFile.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+
+    @Test("a detection moved to another time on disk is left out; it never hides the others")
     func movedRow() throws {
         let storage = try TemporaryStorage()
         defer { storage.remove() }
@@ -167,9 +198,42 @@ struct DetectionHistoryTests {
         let history = DetectionHistory(database: database)
         try history.record(detection("car", at: referenceNow), now: referenceNow)
         try database.pool.write { db in try db.execute(sql: "UPDATE detection SET announcedAt = announcedAt - 5") }
-        guard case .historyKeyMismatch? = storageError({ _ = try history.recent() }) else {
-            Issue.record("expected the edited row to be refused")
-            return
-        }
+        try history.record(detection("dog", at: referenceNow.addingTimeInterval(1)), now: referenceNow.addingTimeInterval(1))
+        #expect(try history.recent().map(\.label) == ["dog"])
+        #expect(try history.list().map(\.label) == ["dog"])
+        #expect(try history.unreadableCount() == 1)
+    }
+
+    @Test("imported entries must be printable text of bounded length and not dated in the future",
+          arguments: ["\u{1B}[2J\u{1B}[31mPWNED\u{1B}[0m\nfake line", "car\r", "a\u{202E}b", String(repeating: "x", count: 101)])
+    func hostileLabels(label: String) throws {
+        guard case .invalidRecord(let field, _, let given)? = storageError({
+            _ = try detection(label, at: referenceNow).validated(now: referenceNow)
+        }) else { Issue.record("\(label.debugDescription) was accepted"); return }
+        #expect(field == "label")
+        #expect(given.isPrintable)
+    }
+
+    @Test("an entry dated in the future is refused; one a few seconds ahead (clock skew) is not")
+    func futureDates() throws {
+        guard case .invalidRecord(let field, _, _)? = storageError({
+            _ = try detection("car", at: referenceNow.addingTimeInterval(86_400 * 365 * 74)).validated(now: referenceNow)
+        }) else { Issue.record("a date in 2100 was accepted"); return }
+        #expect(field == "announcedAt")
+        _ = try detection("car", at: referenceNow.addingTimeInterval(30)).validated(now: referenceNow)
+    }
+
+    @Test("a row stored with control characters before validation is handed on without them")
+    func storedControlCharacters() throws {
+        let storage = try TemporaryStorage()
+        defer { storage.remove() }
+        let database = try storage.open()
+        let history = DetectionHistory(database: database)
+        // Sealed directly, as an older version would have stored it.
+        let row = try history.seal(detection("\u{1B}[2Jcar\nfake", at: referenceNow))
+        try database.pool.write { db in try row.insert(db) }
+        let label = try #require(try history.list().first?.label)
+        #expect(label.isPrintable && label.contains("car"))
+        #expect(SpokenReport.recentDetections(try history.recent(), units: .metric).isPrintable)
     }
 }

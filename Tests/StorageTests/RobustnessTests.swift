@@ -165,7 +165,8 @@ struct RobustnessTests {
         try history.record((0..<20).map { detection("chair", at: Date().addingTimeInterval(Double($0))) })
         let before = try history.list()
 
-        let big = (0..<5000).map { detection("sofa", direction: String(repeating: "far to the left ", count: 4), at: Date().addingTimeInterval(Double($0))) }
+        // Dated in the past: an entry dated in the future is refused before the disk is touched.
+        let big = (0..<5000).map { detection("sofa", direction: String(repeating: "far to the left ", count: 4), at: Date().addingTimeInterval(-Double($0))) }
         guard case .diskFull(let path)? = storageError({ try history.record(big) }) else {
             Issue.record("expected diskFull")
             return

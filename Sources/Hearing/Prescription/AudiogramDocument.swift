@@ -90,7 +90,7 @@ public struct AudiogramDocument: Codable, Sendable, Equatable {
         var result: [Double: Double] = [:]
         for (key, value) in table {
             let trimmed = key.lowercased().replacingOccurrences(of: "hz", with: "").trimmingCharacters(in: .whitespaces)
-            guard let f = Double(trimmed) else { throw HearingError.notAFrequency(key) }
+            guard let f = Double(trimmed), f.isFinite else { throw HearingError.notAFrequency(key) }
             result[f] = value
         }
         return result

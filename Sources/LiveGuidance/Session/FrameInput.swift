@@ -126,6 +126,7 @@ final class UnreadableFrameSkipper: FrameSource {
                 throw error
             } catch {
                 failedSinceLastFrame = true
+                if case .damagedPictures? = error as? VideoInputError { counts.markDamaged() }
                 let unreadable: Int
                 if case .notAVideo? = error as? VideoInputError, framesRead > 0 {
                     unreadable = counts.increment(by: Self.damagedPacketsFFmpegGivesUpAfter)
@@ -154,7 +155,7 @@ final class UnreadableFrameSkipper: FrameSource {
 
     static func endsTheInput(_ error: VideoInputError) -> Bool {
         switch error {
-        case .imageUnreadable, .failed, .notAVideo: return false
+        case .imageUnreadable, .failed, .notAVideo, .damagedPictures: return false
         default: return true
         }
     }
@@ -162,6 +163,10 @@ final class UnreadableFrameSkipper: FrameSource {
     /// Unreadable frames: in a row now, and in all.
     final class Counter: Sendable {
         private let state = Mutex<(inARow: Int, longestRun: Int, total: Int)>((0, 0, 0))
+        /// Set once the decoder reported a damaged picture (issue 16): said at once, not after a run.
+        private let damage = Mutex(false)
+        func markDamaged() { damage.withLock { $0 = true } }
+        var sawDamage: Bool { damage.withLock { $0 } }
         func increment(by count: Int = 1) -> Int {
             state.withLock {
                 $0.inARow += count

@@ -233,6 +233,12 @@ extension GuidanceSession {
     }
 
     func noticeUnreadableFrames() {
+        // Pictures the decoder found damaged are said as damage (issue 16), in place of the notice
+        // that some pictures are skipped: one sentence, at the first damaged picture.
+        if let skipper, !toldUnreadableFrames, skipper.skipCounter.sawDamage {
+            toldUnreadableFrames = true
+            degrade("unreadable frames", saying: VideoInputError.damagedPictures(name: skipper.name).userMessage)
+        }
         guard let skipper, !toldUnreadableFrames,
               skipper.skipCounter.longestRun >= configuration.unreadableFramesBeforeNotice else { return }
         toldUnreadableFrames = true
@@ -268,7 +274,13 @@ extension GuidanceSession {
     /// The source threw: a lost camera is tried again; anything else ends the run.
     func inputFailed(_ error: any Error) async {
         if let fault = error as? SessionFault, case .unreadableInput = fault {
-            end(.unreadableInput, saying: Utterance(sentences.unreadableInput, priority: .hazard, contentKey: "session:unreadable",
+            // A damaged video is said to be damaged even when the damage ends the run before it
+            // could be told: one phrase, so the 3-s cut by phrases cannot drop either half.
+            var closing = sentences.unreadableInput
+            if let skipper, skipper.skipCounter.sawDamage, !toldUnreadableFrames {
+                closing = VideoInputError.damagedPictures(name: skipper.name).userMessage + " " + closing
+            }
+            end(.unreadableInput, saying: Utterance(closing, priority: .hazard, contentKey: "session:unreadable",
                                                     earcon: .error),
                 event: "unreadable input")
             return
@@ -287,6 +299,8 @@ extension GuidanceSession {
         }
         var phrases = [sentences.streamStopped]
         if case .camera = input.kind { phrases.append(userMessage(for: error)) }
+        // A file cut short is said as such, not as a stream that stopped.
+        if case .endedEarly? = error as? VideoInputError { phrases = [userMessage(for: error)] }
         end(.streamStopped(reason: userMessage(for: error)),
             saying: Utterance(phrases, priority: .hazard, contentKey: "session:stream-stopped", earcon: .stopped),
             event: "stream stopped")

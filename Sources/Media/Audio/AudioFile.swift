@@ -15,7 +15,7 @@ public enum AudioFileError: UserFacingError, Equatable {
         case .missing(let path): return "The audio file \(path) does not exist."
         case .notAudio(let path): return "The file \(path) is not an audio file libsndfile can read."
         case .unreadable(let path, let reason): return "The audio file \(path) could not be read: \(reason)."
-        case .unwritable(let path, let reason): return "The audio file \(path) could not be written: \(reason)."
+        case .unwritable(let path, let reason): return "The audio file \(path) could not be written (\(reason)), so it was not saved."
         case .empty(let path): return "The audio file \(path) contains no sound."
         }
     }
@@ -131,7 +131,18 @@ public final class AudioFileWriter {
         guard let handle else { throw AudioFileError.unwritable(path: path, reason: "the file is already closed") }
         let frames = samples.count / channelCount
         let written = samples.withUnsafeBufferPointer { sf_writef_float(handle, $0.baseAddress, sf_count_t(frames)) }
-        if Int(written) != frames { throw AudioFileError.unwritable(path: path, reason: Self.reason(String(cString: sf_strerror(handle)))) }
+        if Int(written) != frames {
+            let reason = Self.reason(String(cString: sf_strerror(handle)))
+            discard()
+            throw AudioFileError.unwritable(path: path, reason: reason)
+        }
+    }
+
+    /// Closes and deletes the file: a write failed (a full disk), and a half-written or 0-byte
+    /// file must not be left looking like a finished one (issue 16).
+    public func discard() {
+        close()
+        unlink(path)
     }
 
     public func close() {

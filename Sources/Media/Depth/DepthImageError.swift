@@ -49,6 +49,7 @@ public enum DepthImageError: UserFacingError, Equatable {
         case .noPictureStream, .noDecoder, .unrecognisedData: self = .notADepthImage(path: path, found: "no picture FFmpeg can read")
         case .damagedData: self = .damaged(path: path)
         case .ffmpeg(_, let description): self = .decodingFailed(path: path, reason: description)
+        case .tooLarge: self = .decodingFailed(path: path, reason: "the picture has more than \(PictureSize.maximumPixels / 1_000_000) megapixels")
         }
     }
 

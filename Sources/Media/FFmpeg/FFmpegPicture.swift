@@ -23,6 +23,8 @@ enum FFmpegPictureFailure: Error, Equatable {
     case damagedData
     /// Any other FFmpeg failure, with FFmpeg's own description of `code`.
     case ffmpeg(code: Int32, description: String)
+    /// More pixels than `PictureSize.maximumPixels`: refused before decoding.
+    case tooLarge(PictureSize?)
 }
 
 /// FFmpeg's error codes that are C macros Swift cannot import. `FFERRTAG(a,b,c,d)` in
@@ -278,6 +280,8 @@ private final class DecodingSession {
         if codecContext.pointee.codec_id == AV_CODEC_ID_MJPEG {
             codecContext.pointee.err_recognition |= AV_EF_EXPLODE
         }
+        // For formats whose header `PictureSize` does not read: FFmpeg refuses to allocate more.
+        codecContext.pointee.max_pixels = Int64(PictureSize.maximumPixels)
         let openCodecStatus = avcodec_open2(codecContext, decoder, nil)
         guard openCodecStatus >= 0 else { throw Self.failure(decodingWith: openCodecStatus, isKnownFormat: false) }
         guard let packet = av_packet_alloc() else { throw .ffmpeg(code: -ENOMEM, description: "out of memory") }

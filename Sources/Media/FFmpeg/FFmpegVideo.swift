@@ -19,6 +19,12 @@ enum FFmpegVideoFailure: Error, Equatable {
     case readFailed(errno: Int32)
     /// Any other FFmpeg failure, with FFmpeg's own description of `code`.
     case ffmpeg(code: Int32, description: String)
+    /// A picture the decoder could not read whole: its packet was refused, the decoder concealed
+    /// errors in it, or it is predicted from such a picture (every picture until the next key
+    /// frame). Reading can go on; the picture is not handed on, so it is never described.
+    case damagedPicture
+    /// The input ended before the pictures its container declares (a file cut short).
+    case endedEarly(playedSeconds: Double, declaredSeconds: Double)
 }
 
 /// What to open and how: FFmpeg's URL (a path, "file:…", "rtsp://…", "/dev/video0"), the
@@ -42,6 +48,16 @@ final class FFmpegVideoDecoder {
     private var decodedFrames = 0
     private var inputEnded = false
     private var decoderDrained = false
+    /// Pictures until the next clean key frame are built on a damaged one, so damaged too.
+    private var damagedUntilKeyFrame = false
+    private var damagedInARow = 0
+    /// Pictures that came out of the decoder or were refused as damaged: compared with what the
+    /// container declares, it tells a file cut short from one that ended.
+    private var picturesSeen = 0
+    private var toldEndedEarly = false
+    /// What the container declares: its frame count and duration (0 when unknown).
+    private let declaredFrameCount: Int
+    private let declaredSeconds: Double
 
     /// The stream's nominal frame rate (its average, else its base rate); nil when unknown.
     let framesPerSecond: Double?
@@ -79,6 +95,11 @@ final class FFmpegVideoDecoder {
         self.codecContext = codecContext
         let copyStatus = avcodec_parameters_to_context(codecContext, stream.pointee.codecpar)
         guard copyStatus >= 0 else { throw Self.failure(openingWith: copyStatus) }
+        // FFmpeg's MJPEG decoder fills a damaged JPEG's rows with whatever it decoded and reports
+        // success; with "explode" the damage is an error, so the picture is refused, not described.
+        if codecContext.pointee.codec_id == AV_CODEC_ID_MJPEG {
+            codecContext.pointee.err_recognition |= AV_EF_EXPLODE
+        }
         let openCodecStatus = avcodec_open2(codecContext, decoder, nil)
         guard openCodecStatus >= 0 else { throw Self.failure(openingWith: openCodecStatus) }
         guard let packet = av_packet_alloc() else { throw .ffmpeg(code: -ENOMEM, description: "out of memory") }
@@ -89,6 +110,10 @@ final class FFmpegVideoDecoder {
         framesPerSecond = rate.num > 0 && rate.den > 0 ? Double(rate.num) / Double(rate.den) : nil
         width = Int(codecContext.pointee.width)
         height = Int(codecContext.pointee.height)
+        declaredFrameCount = max(0, Int(stream.pointee.nb_frames))
+        let streamSeconds = stream.pointee.duration > 0 ? Double(stream.pointee.duration) * timeBaseSeconds : 0
+        declaredSeconds = streamSeconds > 0 ? streamSeconds
+            : formatContext.pointee.duration > 0 ? Double(formatContext.pointee.duration) / 1_000_000 : 0
     }
 
     deinit {
@@ -102,18 +127,30 @@ final class FFmpegVideoDecoder {
     /// clock; nil once the input has ended and the decoder has given out what it held.
     func nextFrame(maximumWidth: Int?) throws(FFmpegVideoFailure) -> (image: RGBImage, timestampSeconds: Double)? {
         guard let formatContext, let codecContext, let packet else { return nil }
-        var damagedInARow = 0
         while !decoderDrained {
             let receiveStatus = avcodec_receive_frame(codecContext, picture.frame)
             if receiveStatus >= 0 {
                 guard picture.width > 0, picture.height > 0 else { continue }
+                picturesSeen += 1
+                let frame = picture.frame.pointee
+                // FFmpeg conceals bitstream errors and hands the picture out flagged; a scene
+                // described from it would be invented (issue 16: "Refrigerator, 2 meters").
+                if frame.decode_error_flags != 0 || frame.flags & AV_FRAME_FLAG_CORRUPT != 0 {
+                    damagedUntilKeyFrame = true
+                } else if frame.key_frame != 0 {
+                    damagedUntilKeyFrame = false
+                }
+                if damagedUntilKeyFrame {
+                    _ = timestampOfPicture()
+                    throw try damaged()
+                }
+                damagedInARow = 0
                 return (try convertedPicture(maximumWidth: maximumWidth), timestampOfPicture())
             }
             if receiveStatus == FFmpegErrorCode.endOfFile { decoderDrained = true; break }
-            if receiveStatus == FFmpegErrorCode.invalidData {   // a damaged picture: skipped like a damaged packet
-                damagedInARow += 1
-                if damagedInARow >= Self.maximumDamagedPacketsInARow { throw .noVideoStream }
-                continue
+            if receiveStatus == FFmpegErrorCode.invalidData {   // a damaged picture
+                picturesSeen += 1
+                throw try damaged()
             }
             guard receiveStatus == FFmpegErrorCode.tryAgain else {
                 throw .ffmpeg(code: receiveStatus, description: FFmpegErrorCode.describe(receiveStatus))
@@ -133,17 +170,41 @@ final class FFmpegVideoDecoder {
             defer { av_packet_unref(packet) }
             guard packet.pointee.stream_index == streamIndex else { continue }
             let sendStatus = avcodec_send_packet(codecContext, packet)
-            if sendStatus == FFmpegErrorCode.invalidData {
-                damagedInARow += 1
-                if damagedInARow >= Self.maximumDamagedPacketsInARow { throw .noVideoStream }
-                continue
+            if sendStatus == FFmpegErrorCode.invalidData {   // a damaged packet: its picture is lost
+                picturesSeen += 1
+                throw try damaged()
             }
-            damagedInARow = 0
             if sendStatus < 0 && sendStatus != FFmpegErrorCode.tryAgain {
                 throw .ffmpeg(code: sendStatus, description: FFmpegErrorCode.describe(sendStatus))
             }
         }
+        if !toldEndedEarly, let early = endedEarly() {
+            toldEndedEarly = true
+            throw early
+        }
         return nil
+    }
+
+    /// One more damaged picture; from `maximumDamagedPacketsInARow` in a row on, the input is
+    /// not video at all.
+    private func damaged() throws(FFmpegVideoFailure) -> FFmpegVideoFailure {
+        damagedUntilKeyFrame = true
+        damagedInARow += 1
+        if damagedInARow >= Self.maximumDamagedPacketsInARow { throw .noVideoStream }
+        return .damagedPicture
+    }
+
+    /// The input ended with fewer pictures than its container declares: more than one picture
+    /// missing (an encoder may declare one that never comes), or, without a declared count,
+    /// more than half a second short of the declared duration.
+    private func endedEarly() -> FFmpegVideoFailure? {
+        let played = framesPerSecond.map { Double(picturesSeen) / $0 } ?? 0
+        if declaredFrameCount > 0 {
+            guard picturesSeen < declaredFrameCount - 1 else { return nil }
+        } else {
+            guard declaredSeconds > 0, framesPerSecond != nil, played < declaredSeconds - 0.5 else { return nil }
+        }
+        return .endedEarly(playedSeconds: played, declaredSeconds: declaredSeconds)
     }
 
     private func convertedPicture(maximumWidth: Int?) throws(FFmpegVideoFailure) -> RGBImage {

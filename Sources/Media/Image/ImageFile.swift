@@ -20,6 +20,9 @@ public struct ImageFile: Sendable, Equatable {
         if let problem = InputFileProblem.check(path: path) {
             throw ImageInputError(problem, path: path)
         }
+        if let size = PictureSize.declared(atPath: path), size.pixels > PictureSize.maximumPixels {
+            throw ImageInputError.tooLarge(path: path, size: size)
+        }
         do {
             let picture = try FFmpegPicture.decodeFirstPicture(atPath: path)
             let orientation = Self.orientation(of: picture)

@@ -17,11 +17,13 @@ public enum ImageInputError: UserFacingError, Equatable {
     case damaged(path: String)
     /// FFmpeg failed for another reason; `reason` is FFmpeg's own description.
     case decodingFailed(path: String, reason: String)
+    /// More than `PictureSize.maximumPixels`; the size when the header told it.
+    case tooLarge(path: String, size: PictureSize?)
 
     public var path: String {
         switch self {
         case .fileNotFound(let path), .unreadable(let path), .isFolder(let path), .emptyFile(let path),
-             .notAnImage(let path), .damaged(let path), .decodingFailed(let path, _):
+             .notAnImage(let path), .damaged(let path), .decodingFailed(let path, _), .tooLarge(let path, _):
             return path
         }
     }
@@ -43,6 +45,10 @@ public enum ImageInputError: UserFacingError, Equatable {
             return "The image in \(name) is damaged or cut short, so it could not be read."
         case .decodingFailed(_, let reason):
             return "The image in \(name) could not be decoded (FFmpeg: \(reason))."
+        case .tooLarge(_, let size):
+            let limit = PictureSize.maximumPixels / 1_000_000
+            if let size { return "The picture is too large: \(name) is \(size.width) by \(size.height) pixels, and pictures of up to \(limit) megapixels are read." }
+            return "The picture is too large: \(name) has more than \(limit) megapixels, the most that is read."
         }
     }
 
@@ -62,11 +68,15 @@ public enum ImageInputError: UserFacingError, Equatable {
         case .noPictureStream, .noDecoder, .unrecognisedData: self = .notAnImage(path: path)
         case .damagedData: self = .damaged(path: path)
         case .ffmpeg(_, let description): self = .decodingFailed(path: path, reason: description)
+        case .tooLarge(let size): self = .tooLarge(path: path, size: size)
         }
     }
 }
 
 /// The last path component, for sentences.
 func fileName(of path: String) -> String {
-    path.split(separator: "/").last.map(String.init) ?? path
+    // A stream is named by its whole address: its last part ("video" of rtsp://host/video) says
+    // nothing about which stream it was (issue 16).
+    if path.contains("://") { return path }
+    return path.split(separator: "/").last.map(String.init) ?? path
 }

@@ -37,6 +37,7 @@ public final class VideoFrameSource: FrameSource {
                 case .cannotOpen(let code), .readFailed(let code): return .openingCamera(device, errno: code)
                 case .noVideoStream, .noDecoder: return .notACamera(device: device)
                 case .ffmpeg(_, let reason): return .failed(name: device, reason: reason)
+                case .damagedPicture, .endedEarly: return .notACamera(device: device)
                 }
             }
             // A camera without MJPEG makes FFmpeg's v4l2 input fail with EINVAL ("the driver
@@ -99,6 +100,10 @@ public final class VideoFrameSource: FrameSource {
             decoded = try decoder.nextFrame(maximumWidth: maximumWidthPixels)
         } catch {
             switch (input, error) {
+            case (_, .damagedPicture):
+                throw .damagedPictures(name: name)
+            case (.file(let url), .endedEarly(let played, let declared)):
+                throw .endedEarly(name: url.path, playedSeconds: played, declaredSeconds: declared)
             case (.camera(let device, _), .readFailed(let code)):
                 throw framesRead > 0 ? .readingCamera(device, errno: code) : .openingCamera(device, errno: code)
             case (.camera(let device, _), _):

@@ -30,6 +30,10 @@ public enum VideoInputError: UserFacingError, Equatable {
     case folderHasNoImages(path: String)
     /// Anything else, with FFmpeg's own description.
     case failed(name: String, reason: String)
+    /// Some pictures of a video could not be read whole and were skipped (never described).
+    case damagedPictures(name: String)
+    /// A video file ended before the pictures it declares: it was cut short.
+    case endedEarly(name: String, playedSeconds: Double, declaredSeconds: Double)
 
     public var userMessage: String {
         switch self {
@@ -59,6 +63,10 @@ public enum VideoInputError: UserFacingError, Equatable {
             return "The folder \(fileName(of: path)) holds no pictures."
         case .failed(let name, let reason):
             return "The video from \(fileName(of: name)) could not be read (FFmpeg: \(reason))."
+        case .damagedPictures:
+            return "The video is damaged; some pictures could not be read."
+        case .endedEarly(let name, let played, let declared):
+            return "The video \(fileName(of: name)) ends early, after \(numberText(played, fractionDigits: 1)) of its \(numberText(declared, fractionDigits: 1)) seconds; it is cut short or damaged."
         }
     }
 
@@ -90,6 +98,8 @@ public enum VideoInputError: UserFacingError, Equatable {
         case .cannotOpen(let code), .readFailed(let code): return .failed(name: path, reason: String(cString: strerror(code)))
         case .noVideoStream, .noDecoder: return .notAVideo(name: path)
         case .ffmpeg(_, let description): return .failed(name: path, reason: description)
+        case .damagedPicture: return .damagedPictures(name: path)
+        case .endedEarly(let played, let declared): return .endedEarly(name: path, playedSeconds: played, declaredSeconds: declared)
         }
     }
 
@@ -98,6 +108,8 @@ public enum VideoInputError: UserFacingError, Equatable {
         case .cannotOpen, .readFailed: return .streamUnreachable(url: url)
         case .noVideoStream, .noDecoder: return .notAVideo(name: url)
         case .ffmpeg(_, let description): return .failed(name: url, reason: description)
+        case .damagedPicture: return .damagedPictures(name: url)
+        case .endedEarly: return .streamEnded(url: url)
         }
     }
 }

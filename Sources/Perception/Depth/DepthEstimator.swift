@@ -39,7 +39,8 @@ public final class DepthEstimator {
         self.outputKind = outputKind
         self.normalization = normalization
         let core = try core ?? InferenceCore()
-        let model = try core.readModel(at: modelURL)
+        try ModelChecksums.verify(modelURL)
+        let model = try ObjectDetector.usable(modelURL) { () throws(InferenceError) in try core.readModel(at: modelURL) }
         let name = modelURL.lastPathComponent
         let input = try model.input(at: 0)
         guard input.dimensions.count == 4, input.dimensions[0] == 1, input.dimensions[1] == 3 else {
@@ -49,7 +50,7 @@ public final class DepthEstimator {
         inputWidth = input.dimensions[3]
         let output = try model.output(at: 0).dimensions
         guard Self.outputPlane(output) != nil else { throw DepthModelError.unsupportedOutput(model: name, shape: output) }
-        compiled = try core.compile(model, options: options)
+        compiled = try ObjectDetector.usable(modelURL) { () throws(InferenceError) in try core.compile(model, options: options) }
         request = try compiled.makeRequest()
     }
 

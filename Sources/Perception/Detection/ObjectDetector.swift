@@ -70,7 +70,8 @@ public final class ObjectDetector {
         self.modelURL = modelURL
         self.options = options
         let core = try core ?? InferenceCore()
-        let model = try core.readModel(at: modelURL)
+        try ModelChecksums.verify(modelURL)
+        let model = try Self.usable(modelURL) { () throws(InferenceError) in try core.readModel(at: modelURL) }
         let name = modelURL.lastPathComponent
 
         guard try model.inputCount() >= 1, try model.outputCount() >= 1 else {
@@ -91,9 +92,24 @@ public final class ObjectDetector {
         self.layout = layout
         classNames = names ?? ClassNames(names: (0..<layout.classCount).map { "object \($0)" }, source: "none found")
 
-        compiled = try core.compile(model, options: options)
+        compiled = try Self.usable(modelURL) { () throws(InferenceError) in try core.compile(model, options: options) }
         request = try compiled.makeRequest()
     }
+
+    /// OpenVINO's own words for a damaged model ("Incorrect weights in bin file!.") become one
+    /// sentence about the file; a missing file or an unavailable device keep their own.
+    static func usable<T>(_ model: URL, _ body: () throws(InferenceError) -> T) throws -> T {
+        do { return try body() } catch {
+            switch error {
+            case .modelFileMissing, .deviceUnavailable: throw error
+            default: throw ModelFileError.unusable(path: model.path)
+            }
+        }
+    }
+
+    /// True when the model came with no class names (no metadata.yaml, labels file or names
+    /// beside it): objects are then only numbered, which the user should hear once.
+    public var hasClassNames: Bool { classNames.source != "none found" }
 
     /// The precision OpenVINO actually compiled with (it may differ from the hint on some devices).
     public var compiledPrecision: String? { compiled.property("INFERENCE_PRECISION_HINT") }

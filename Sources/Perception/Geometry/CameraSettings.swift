@@ -13,15 +13,22 @@ public struct CameraIntrinsics: Sendable, Equatable, Codable {
     public let principalPointXPixels: Double
     public let principalPointYPixels: Double
 
+    /// Focal lengths a real camera can have for pictures up to 100,000 pixels across: a 1° field
+    /// of view at that width is about 5.7 million pixels, and below 1 pixel nothing is resolved.
+    /// Unbounded values made distances infinite and crashed (issue 16: 1e308).
+    public static let focalLengthRangePixels: ClosedRange<Double> = 1...10_000_000
+    /// The principal point lies on the picture or near it; these bounds only keep arithmetic finite.
+    public static let principalPointRangePixels: ClosedRange<Double> = -1_000_000...1_000_000
+
     public init(focalLengthXPixels: Double, focalLengthYPixels: Double,
                 principalPointXPixels: Double, principalPointYPixels: Double) throws {
         for (name, value) in [("focal length x", focalLengthXPixels), ("focal length y", focalLengthYPixels)]
-        where !(value.isFinite && value > 0) {
-            throw CameraSettingsError.focalLengthNotPositive(name: name, value: value)
+        where !Self.focalLengthRangePixels.contains(value) {
+            throw CameraSettingsError.focalLengthOutOfRange(name: name, value: value)
         }
         for (name, value) in [("principal point x", principalPointXPixels), ("principal point y", principalPointYPixels)]
-        where !value.isFinite {
-            throw CameraSettingsError.principalPointNotFinite(name: name, value: value)
+        where !Self.principalPointRangePixels.contains(value) {
+            throw CameraSettingsError.principalPointOutOfRange(name: name, value: value)
         }
         self.focalLengthXPixels = focalLengthXPixels
         self.focalLengthYPixels = focalLengthYPixels
@@ -72,6 +79,9 @@ public struct CameraSettings: Sendable, Equatable {
     public static let defaultHorizontalFieldOfViewDegrees = 70.0
     public static let defaultHeightAboveFloorMeters = 1.3
     public static let defaultPitchDownDegrees = 0.0
+    /// A worn or hand-held camera, or one on a pole or a balcony: higher is not a walking aid, and
+    /// an unbounded height (1e308) made ground-contact distances infinite and crashed (issue 16).
+    public static let maximumHeightAboveFloorMeters = 10.0
 
     public let lens: CameraLens
     public let heightAboveFloorMeters: Double
@@ -87,8 +97,8 @@ public struct CameraSettings: Sendable, Equatable {
         case .calibrated:
             break
         }
-        guard heightAboveFloorMeters.isFinite, heightAboveFloorMeters > 0 else {
-            throw CameraSettingsError.heightNotPositive(meters: heightAboveFloorMeters)
+        guard heightAboveFloorMeters > 0, heightAboveFloorMeters <= Self.maximumHeightAboveFloorMeters else {
+            throw CameraSettingsError.heightOutOfRange(meters: heightAboveFloorMeters)
         }
         guard pitchDownDegrees.isFinite, abs(pitchDownDegrees) < 90 else {
             throw CameraSettingsError.pitchOutOfRange(degrees: pitchDownDegrees)
@@ -136,24 +146,26 @@ public struct CameraSettings: Sendable, Equatable {
 /// A camera setting outside what a pinhole camera can have.
 public enum CameraSettingsError: UserFacingError, Equatable {
     case fieldOfViewOutOfRange(degrees: Double)
-    case heightNotPositive(meters: Double)
+    case heightOutOfRange(meters: Double)
     case pitchOutOfRange(degrees: Double)
-    case focalLengthNotPositive(name: String, value: Double)
-    case principalPointNotFinite(name: String, value: Double)
+    case focalLengthOutOfRange(name: String, value: Double)
+    case principalPointOutOfRange(name: String, value: Double)
     case imageSizeNotPositive(width: Int, height: Int)
 
     public var userMessage: String {
         switch self {
         case .fieldOfViewOutOfRange(let degrees):
-            return "The camera's field of view must be between 0 and 180 degrees (exclusive), not \(degrees)."
-        case .heightNotPositive(let meters):
-            return "The camera's height above the floor must be more than 0 meters, not \(meters)."
+            return "The camera's field of view must be between 0 and 180 degrees (exclusive), not \(numberText(degrees))."
+        case .heightOutOfRange(let meters):
+            return "The camera's height above the floor must be more than 0 and at most \(numberText(CameraSettings.maximumHeightAboveFloorMeters)) meters, not \(numberText(meters))."
         case .pitchOutOfRange(let degrees):
-            return "The camera's downward tilt must be between -90 and 90 degrees (exclusive), not \(degrees)."
-        case .focalLengthNotPositive(let name, let value):
-            return "The camera's \(name) must be more than 0 pixels, not \(value)."
-        case .principalPointNotFinite(let name, let value):
-            return "The camera's \(name) must be a finite number of pixels, not \(value)."
+            return "The camera's downward tilt must be between -90 and 90 degrees (exclusive), not \(numberText(degrees))."
+        case .focalLengthOutOfRange(let name, let value):
+            let range = CameraIntrinsics.focalLengthRangePixels
+            return "The camera's \(name) must be from \(numberText(range.lowerBound)) to \(numberText(range.upperBound)) pixels, not \(numberText(value))."
+        case .principalPointOutOfRange(let name, let value):
+            let range = CameraIntrinsics.principalPointRangePixels
+            return "The camera's \(name) must be from \(numberText(range.lowerBound)) to \(numberText(range.upperBound)) pixels, not \(numberText(value))."
         case .imageSizeNotPositive(let width, let height):
             return "The image must be at least 1 by 1 pixel to measure angles in it, not \(width) by \(height)."
         }

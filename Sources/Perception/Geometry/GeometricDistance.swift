@@ -100,11 +100,17 @@ public struct GeometricDistance: Sendable {
 
     /// Both cues, combined when both work (see `DistanceCue.combined`); `.unknown` when neither does.
     public func estimate(box: BoundingBox, label: String) -> DistanceEstimate {
-        let size = objectSizeCue(box: box, label: label)
-        let floor = groundContactCue(box: box, label: label)
+        // A cue that is not a positive finite distance (a degenerate box, extreme intrinsics) is
+        // dropped here: `DistanceEstimate` refuses such a value, and "unknown" is the honest answer.
+        func usable(_ cue: DistanceCue?) -> DistanceCue? {
+            guard let cue, cue.meters.isFinite, cue.meters > 0, cue.relativeError.isFinite, cue.relativeError > 0 else { return nil }
+            return cue
+        }
+        let size = usable(objectSizeCue(box: box, label: label))
+        let floor = usable(groundContactCue(box: box, label: label))
         switch (size, floor) {
         case let (size?, floor?):
-            guard let both = DistanceCue.combined([size, floor]) else { return .unknown }
+            guard let both = usable(DistanceCue.combined([size, floor])) else { return .unknown }
             return DistanceEstimate(meters: both.meters, method: .combined, relativeError: both.relativeError)
         case let (size?, nil):
             return DistanceEstimate(meters: size.meters, method: .objectSize, relativeError: size.relativeError)

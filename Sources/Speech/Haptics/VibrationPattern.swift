@@ -22,7 +22,8 @@ public struct VibrationPattern: Sendable, Equatable {
     /// closer, more pulses (up to 4 at 0.5 m), longer and stronger, closer together — urgency
     /// felt without counting.
     public static func obstacle(distanceMeters: Double) -> VibrationPattern {
-        let closeness = min(max((5 - distanceMeters) / 4.5, 0), 1)
+        // An unknown distance (NaN) is felt as far: min/max pass NaN through, and Int(NaN) traps.
+        let closeness = distanceMeters.isNaN ? 0 : min(max((5 - distanceMeters) / 4.5, 0), 1)
         return VibrationPattern(pulseCount: 1 + Int((closeness * 3).rounded()),
                                 pulseSeconds: 0.08 + 0.07 * closeness,
                                 gapSeconds: 0.15 - 0.08 * closeness,
