@@ -21,10 +21,11 @@ struct PhrasebookTests {
         #expect(describer.sentences(for: [located("person", meters: 2, degrees: 30)]) == ["Right: person at 2 meters."])
     }
 
-    @Test("every COCO label has a singular and a plural name")
+    @Test("every COCO label, and face, has a singular and a plural name")
     func objectNames() throws {
         let english = try Phrasebook.bundled()
-        #expect(english.objects.count == 80)
+        #expect(english.objects.count == 81)  // the 80 COCO classes and "face" (assist see --faces)
+        #expect(english.objectName(label: "face", count: 2) == "faces")
         #expect(english.objectName(label: "person", count: 2) == "people")
         #expect(english.objectName(label: "bus", count: 1) == "bus")
         #expect(english.objectName(label: "tv", count: 3) == "TVs")
