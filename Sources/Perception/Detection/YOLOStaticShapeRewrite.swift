@@ -40,7 +40,10 @@ struct YOLOStaticShapeRewrite {
         let oldAnchors = old.x.count, newAnchors = new.x.count
         let oldGrid = (oldWidth / largest, oldHeight / largest), newGrid = (newWidth / largest, newHeight / largest)
 
-        var lines = irText.components(separatedBy: "\n")
+        // Split on "\n" scalars: OpenVINO writes CRLF, and Swift sees "\r\n" as one Character, so a
+        // Character split would not find the lines. Each line keeps its "\r"; joining restores the text.
+        var lines = irText.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { String(String.UnicodeScalarView($0)) }
         var weights = weights
         let layers = Self.layers(in: lines)
         var consumers: [String: [(type: String, port: String)]] = [:]
@@ -56,7 +59,7 @@ struct YOLOStaticShapeRewrite {
             guard let dataLine = layer.dataLine else { continue }
             let data = lines[dataLine]
             let shape = (Self.attribute("shape", in: data) ?? "").split(separator: ",")
-                .compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+                .compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
             switch layer.type {
             case "Parameter":
                 guard shape == [1, 3, oldHeight, oldWidth] else {
@@ -143,7 +146,7 @@ struct YOLOStaticShapeRewrite {
     private static func replaceDimensions(in lines: inout [String], layer: Layer, from: [Int], to: [Int]) throws(Failure) {
         let dims = layer.lines.filter { lines[$0].contains("<dim>") }
         let values = dims.map { lines[$0].replacingOccurrences(of: "<dim>", with: "").replacingOccurrences(of: "</dim>", with: "")
-            .trimmingCharacters(in: .whitespaces) }
+            .trimmingCharacters(in: .whitespacesAndNewlines) }
         guard values == from.map(String.init) else {
             throw Failure(reason: "layer \(layer.id)'s port dimensions \(values) do not match its shape \(from)")
         }
