@@ -20,8 +20,8 @@ struct BenchVision: AsyncParsableCommand {
         discussion: """
         Each picture is described --runs times after --warmup runs; the table gives the median and 95th \
         percentile per stage. With rectangular input (the default) the same picture is also run, interleaved \
-        run by run, through the model's square input, so "inference, square input" and "raw inference, square \
-        input" are measured in the same run and under the same load. "raw inference" runs the compiled model alone on the same input, the floor \
+        run by run, through the model's square input, so "inference, square" and "raw inference, square" \
+        are measured in the same run and under the same load. "raw inference" runs the compiled model alone on the same input, the floor \
         the pipeline is measured against; "overhead" is everything except decoding and inference, as a \
         share of raw inference.
 
@@ -85,7 +85,7 @@ struct BenchVision: AsyncParsableCommand {
                 detections = report.objects.map(\.detection).sorted { $0.confidence > $1.confidence }
                 let squareInference = try square?.detect(image, settings: squareSettings).timings.inferenceMilliseconds
                 guard run >= warmup else { continue }
-                if let squareInference { record("inference, square input", squareInference) }
+                if let squareInference { record("inference, square", squareInference) }
                 let t = report.timings
                 record("decode", t.decodeMilliseconds)
                 record("quality check", t.qualityCheckMilliseconds)
@@ -103,11 +103,11 @@ struct BenchVision: AsyncParsableCommand {
                 let squareRaw = try square?.rawInference()
                 guard run >= warmup else { continue }
                 record("raw inference", raw)
-                if let squareRaw { record("raw inference, square input", squareRaw) }
+                if let squareRaw { record("raw inference, square", squareRaw) }
             }
             var stages = ["decode", "quality check", "pre-process", "inference", "post-process", "distance", "sentences",
                           "total", "total without decode", "overhead", "raw inference"]
-            if square != nil { stages += ["inference, square input", "raw inference, square input"] }
+            if square != nil { stages += ["inference, square", "raw inference, square"] }
             let used = analyzer.detector.lastInputSize
             let rows = stages.map { StageStatistic(stage: $0, values: samples[$0] ?? []) }
             results.append(VisionBenchResult(image: url.lastPathComponent, model: analyzer.detector.modelURL.lastPathComponent,
@@ -214,8 +214,8 @@ struct VisionBenchResult: Encodable {
                                 pipeline / raw, overhead / raw * 100))
         }
         if let squareWidth = squareInputWidth, let squareHeight = squareInputHeight,
-           let inference = median["inference"], let squareInference = median["inference, square input"], squareInference > 0,
-           let raw = median["raw inference"], let squareRaw = median["raw inference, square input"], squareRaw > 0 {
+           let inference = median["inference"], let squareInference = median["inference, square"], squareInference > 0,
+           let raw = median["raw inference"], let squareRaw = median["raw inference, square"], squareRaw > 0 {
             lines.append(String(format: "input %d×%d against square %d×%d: inference %.2f ms against %.2f ms (ratio %.3f), raw inference %.2f ms against %.2f ms (ratio %.3f)",
                                 inputWidth, inputHeight, squareWidth, squareHeight, inference, squareInference,
                                 inference / squareInference, raw, squareRaw, raw / squareRaw))

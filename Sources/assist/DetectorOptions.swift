@@ -22,7 +22,7 @@ struct DetectorOptions: ParsableArguments {
     @Option(help: "Inference precision: f32 (most accurate, the default), bf16 or f16 (faster on CPUs and GPUs that support them).")
     var precision: InferencePrecision = .f32
 
-    @Option(help: "Detector input shape: rectangular (the frame's aspect, long side at the model's size, short side rounded up to 32: 640×480 for 4:3; the default) or square (the model's own, e.g. 640×640).")
+    @Option(help: "Detector input shape: rectangular (the frame's aspect, long side at the model's size, short side rounded up to 32: 640×480 for 4:3; the default), rectangular-padded (half a stride more first, as Ultralytics' validation: 640×512 for 4:3) or square (the model's own, e.g. 640×640).")
     var inputShape: DetectorInputShape = .default
 
     @Flag(help: "Don't use OpenVINO's compiled-model cache (in ~/.cache/assistivekit/openvino).")

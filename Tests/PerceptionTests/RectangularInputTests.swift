@@ -31,6 +31,14 @@ struct RectangularInputShapeTests {
         #expect(size(720, 1280) == DetectorInputSize(width: 384, height: 640))
     }
 
+    @Test("the padded rectangle adds half a stride before rounding up: 4:3 → 640×512, 16:9 → 640×384")
+    func padded() {
+        #expect(size(640, 480, .rectangularPadded) == DetectorInputSize(width: 640, height: 512))
+        #expect(size(1280, 720, .rectangularPadded) == DetectorInputSize(width: 640, height: 384))
+        #expect(size(810, 1080, .rectangularPadded) == DetectorInputSize(width: 512, height: 640))
+        #expect(size(640, 640, .rectangularPadded) == model640)   // never above the model's square
+    }
+
     @Test("square frames, square input, a 320 model and extreme strips")
     func others() {
         #expect(size(500, 500) == model640)
