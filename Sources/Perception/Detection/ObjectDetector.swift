@@ -156,11 +156,6 @@ public final class ObjectDetector {
     /// Cancels a running `detect` from another thread (the watchdog's way out of a hung inference).
     public func cancel() { withCurrent { $0.request.cancel() } }
 
-    /// Compiles the shape for `width`×`height` frames now, so the first frame does not wait for it.
-    public func prepare(forFrameWidth width: Int, height: Int) throws {
-        _ = try shaped(for: inputSize(forFrameWidth: width, height: height))
-    }
-
     public func detect(_ image: RGBImage, settings: DetectorSettings = DetectorSettings()) throws -> DetectionResult {
         guard !image.isEmpty else { throw DetectorError.emptyImage(source: "given") }
         let shaped = try shaped(for: inputSize(forFrameWidth: image.width, height: image.height))

@@ -31,7 +31,7 @@ struct YOLOStaticShapeRewrite {
 
     /// The rewritten IR text and weights.
     func rewrite(irText: String, weights: [UInt8]) throws(Failure) -> (irText: String, weights: [UInt8]) {
-        let largest = Self.strides.last!
+        let largest = DetectorInputSize.stride
         guard newWidth % largest == 0, newHeight % largest == 0, oldWidth % largest == 0, oldHeight % largest == 0 else {
             throw Failure(reason: "its sides must be multiples of \(largest)")
         }
@@ -54,7 +54,8 @@ struct YOLOStaticShapeRewrite {
             consumers[from, default: []].append((typeByID[to] ?? "", port))
         }
 
-        var changedParameter = false, changedAnchors = false
+        // An export that decodes boxes outside the graph has no anchors to move; that is fine.
+        var changedParameter = false
         for layer in layers {
             guard let dataLine = layer.dataLine else { continue }
             let data = lines[dataLine]
@@ -106,15 +107,12 @@ struct YOLOStaticShapeRewrite {
                     lines[dataLine] = rewritten
                     try Self.replaceDimensions(in: &lines, layer: layer, from: shape,
                                                to: Array(shape.dropLast()) + [newAnchors])
-                    changedAnchors = true
                 }
             default:
                 continue
             }
         }
         guard changedParameter else { throw Failure(reason: "it has no 1×3×height×width input") }
-        // An export that decodes boxes outside the graph has no anchors to move; that is fine.
-        _ = changedAnchors
         return (lines.joined(separator: "\n"), weights)
     }
 
@@ -130,8 +128,8 @@ struct YOLOStaticShapeRewrite {
         var open: Layer?
         for (index, line) in lines.enumerated() {
             if line.contains("<layer "), let id = attribute("id", in: line), let type = attribute("type", in: line) {
-                open = Layer(id: id, type: type, lines: index..<(index + 1), dataLine: nil)
-                if line.contains("/>") && !line.contains("<data") { result.append(open!); open = nil }
+                let layer = Layer(id: id, type: type, lines: index..<(index + 1), dataLine: nil)
+                if line.contains("/>") { result.append(layer); open = nil } else { open = layer }
             } else if var layer = open {
                 if layer.dataLine == nil, line.contains("<data ") { layer.dataLine = index }
                 layer.lines = layer.lines.lowerBound..<(index + 1)
