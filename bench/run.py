@@ -150,8 +150,9 @@ def vision_interleaved(assist, models, images, runs, warmup):
     """
     results = []
     for model_path, backends in models:
-        servers = {"ours": Server([assist, "bench", "vision", "--serve", "--model", model_path, "--confidence",
-                                   str(CONFIDENCE), "--iou", str(IOU)])}
+        # The reference letterboxes to the model's square, so ours does too: same input, comparable detections.
+        servers = {"ours": Server([assist, "bench", "vision", "--serve", "--input-shape", "square", "--model", model_path,
+                                   "--confidence", str(CONFIDENCE), "--iou", str(IOU)])}
         meta = {}
         for backend in backends:
             servers[backend] = Server([PYTHON, REFERENCE, "serve", "--backend", backend, "--model", model_path,
@@ -204,7 +205,7 @@ def accuracy(assist, models, dataset):
     for model_path, backends in models:
         log(f"accuracy: {os.path.basename(model_path)} on {os.path.basename(dataset)}")
         start = time.perf_counter()
-        ours = run_json([assist, "eval", "detection", dataset, "--model", model_path, "--json"],
+        ours = run_json([assist, "eval", "detection", dataset, "--input-shape", "square", "--model", model_path, "--json"],
                         stderr=subprocess.DEVNULL)
         ours_seconds = time.perf_counter() - start
         row = {"model": os.path.basename(model_path), "ours": {**ours["accuracy"], "seconds": ours_seconds},

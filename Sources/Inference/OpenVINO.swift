@@ -132,6 +132,37 @@ public final class InferenceCore: @unchecked Sendable {
         return InferenceModel(handle: model)
     }
 
+    /// Reads an OpenVINO IR given as text and weights in memory (an IR rewritten before reading,
+    /// e.g. for a new input size); `name` is what errors call it.
+    public func readModel(irText: String, weights: [UInt8], name: String) throws(InferenceError) -> InferenceModel {
+        var shape = ov_shape_t()
+        let dims = [Int64(weights.count)]
+        try check(ov_shape_create(1, dims, &shape), "describe the weights of \(name)")
+        defer { ov_shape_free(&shape) }
+        // OpenVINO allocates the tensor; the model keeps it (see `InferenceModel.weights`).
+        var tensor: OpaquePointer?
+        try check(ov_tensor_create(U8, shape, &tensor), "hold the weights of \(name)")
+        guard let tensor else { throw .openVINO(operation: "hold the weights of \(name)", status: -1, detail: "") }
+        var data: UnsafeMutableRawPointer?
+        let reached = ov_tensor_data(tensor, &data)
+        guard reached == OK, let data else {
+            ov_tensor_free(tensor)
+            throw .openVINO(operation: "reach the weights of \(name)", status: reached.rawValue, detail: "")
+        }
+        weights.withUnsafeBytes { if let base = $0.baseAddress { data.copyMemory(from: base, byteCount: $0.count) } }
+        var model: OpaquePointer?
+        let utf8 = Array(irText.utf8)
+        let status = utf8.withUnsafeBufferPointer { text in
+            text.withMemoryRebound(to: CChar.self) { ov_core_read_model_from_memory_buffer(handle, $0.baseAddress, $0.count, tensor, &model) }
+        }
+        guard status == OK, let model else {
+            let detail = ov_get_last_err_msg().map { String(cString: $0) } ?? ""
+            ov_tensor_free(tensor)
+            throw .modelUnreadable(path: name, detail: Self.shortReason(detail))
+        }
+        return InferenceModel(handle: model, weights: tensor)
+    }
+
     /// Compiles a model for the device in `options`, ready to create inference requests.
     public func compile(_ model: InferenceModel, options: InferenceOptions) throws(InferenceError) -> CompiledModel {
         if options.device != .cpu && options.device != .auto {
@@ -166,7 +197,7 @@ public final class InferenceCore: @unchecked Sendable {
                       "compile the model for \(options.device.rawValue)")
         }
         guard let compiled else { throw .openVINO(operation: "compile the model", status: -1, detail: "") }
-        return CompiledModel(handle: compiled)
+        return CompiledModel(handle: compiled, source: model)
     }
 
     static func shortReason(_ detail: String) -> String {
@@ -179,8 +210,17 @@ public final class InferenceCore: @unchecked Sendable {
 /// A model read from disk, before compilation. Inspect its ports here.
 public final class InferenceModel: @unchecked Sendable {
     let handle: OpaquePointer
-    init(handle: OpaquePointer) { self.handle = handle }
-    deinit { ov_model_free(handle) }
+    /// Weights read from memory: the model's constants may point into this tensor, so it lives
+    /// as long as the model.
+    private let weights: OpaquePointer?
+    init(handle: OpaquePointer, weights: OpaquePointer? = nil) {
+        self.handle = handle
+        self.weights = weights
+    }
+    deinit {
+        ov_model_free(handle)
+        if let weights { ov_tensor_free(weights) }
+    }
 
     public func inputCount() throws(InferenceError) -> Int {
         var count = 0
@@ -209,6 +249,18 @@ public final class InferenceModel: @unchecked Sendable {
         return try describe(port, name: "output \(index)")
     }
 
+    /// Gives input 0 a new static shape, e.g. [1, 3, 480, 640] for a fully convolutional
+    /// detector fed 4:3 frames. Changes this model in place: compile it again afterwards; models
+    /// compiled before keep their own shape.
+    public func reshapeInput(to dimensions: [Int]) throws(InferenceError) {
+        var partial = ov_partial_shape_t()
+        let dims = dimensions.map(Int64.init)
+        try check(ov_partial_shape_create_static(Int64(dims.count), dims, &partial),
+                  "describe the input shape \(dimensions)")
+        defer { ov_partial_shape_free(&partial) }
+        try check(ov_model_reshape_single_input(handle, partial), "reshape the model's input to \(dimensions)")
+    }
+
     private func describe(_ port: OpaquePointer?, name: String) throws(InferenceError) -> TensorDescription {
         var partial = ov_partial_shape_t()
         try check(ov_port_get_partial_shape(port, &partial), "read the shape of \(name)")
@@ -226,7 +278,12 @@ public final class InferenceModel: @unchecked Sendable {
 /// A model compiled for one device; makes inference requests.
 public final class CompiledModel: @unchecked Sendable {
     let handle: OpaquePointer
-    init(handle: OpaquePointer) { self.handle = handle }
+    /// Kept so weights read from memory outlive every compiled model that may share them.
+    private let source: InferenceModel
+    init(handle: OpaquePointer, source: InferenceModel) {
+        self.handle = handle
+        self.source = source
+    }
     deinit { ov_compiled_model_free(handle) }
 
     public func makeRequest() throws(InferenceError) -> InferenceRequest {

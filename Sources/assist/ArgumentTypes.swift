@@ -10,6 +10,7 @@ extension InferenceDevice: ExpressibleByArgument {
     public init?(argument: String) { self.init(rawValue: argument.uppercased()) }
 }
 extension InferencePrecision: ExpressibleByArgument {}
+extension DetectorInputShape: ExpressibleByArgument {}
 extension DistanceUnit: ExpressibleByArgument {
     public init?(argument: String) { self.init(name: argument) }
 }

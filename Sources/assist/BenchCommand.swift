@@ -19,7 +19,9 @@ struct BenchVision: AsyncParsableCommand {
         abstract: "Times decode, quality check, pre-process, inference, post-process, distance and sentences on pictures, beside raw OpenVINO inference.",
         discussion: """
         Each picture is described --runs times after --warmup runs; the table gives the median and 95th \
-        percentile per stage. "raw inference" runs the compiled model alone on the same input, the floor \
+        percentile per stage. With rectangular input (the default) the same picture is also run, interleaved \
+        run by run, through the model's square input, so "inference, square" and "raw inference, square" \
+        are measured in the same run and under the same load. "raw inference" runs the compiled model alone on the same input, the floor \
         the pipeline is measured against; "overhead" is everything except decoding and inference, as a \
         share of raw inference.
 
@@ -63,6 +65,9 @@ struct BenchVision: AsyncParsableCommand {
         let analyzer = try SceneAnalyzer(detector: try detector.makeDetector(core: core),
                                          locator: try ObjectLocator(), describer: describer, iouThreshold: iou)
         if serve { return try serveRequests(analyzer: analyzer) }
+        // The square input beside the rectangular one, for the ratio; not needed when square is what runs.
+        let square = analyzer.detector.inputShape == .square ? nil : try detector.makeDetector(core: core, inputShape: .square)
+        let squareSettings = DetectorSettings(confidenceThreshold: confidence, iouThreshold: iou)
         var results: [VisionBenchResult] = []
         for url in pictures {
             let clock = ContinuousClock()
@@ -78,7 +83,9 @@ struct BenchVision: AsyncParsableCommand {
                 report.timings.decodeMilliseconds = decode
                 imageSize = (image.width, image.height)
                 detections = report.objects.map(\.detection).sorted { $0.confidence > $1.confidence }
+                let squareInference = try square?.detect(image, settings: squareSettings).timings.inferenceMilliseconds
                 guard run >= warmup else { continue }
+                if let squareInference { record("inference, square", squareInference) }
                 let t = report.timings
                 record("decode", t.decodeMilliseconds)
                 record("quality check", t.qualityCheckMilliseconds)
@@ -93,14 +100,23 @@ struct BenchVision: AsyncParsableCommand {
             }
             for run in 0..<(warmup + runs) {
                 let raw = try analyzer.detector.rawInference()
-                if run >= warmup { record("raw inference", raw) }
+                let squareRaw = try square?.rawInference()
+                guard run >= warmup else { continue }
+                record("raw inference", raw)
+                if let squareRaw { record("raw inference, square", squareRaw) }
             }
-            let stages = ["decode", "quality check", "pre-process", "inference", "post-process", "distance", "sentences",
+            var stages = ["decode", "quality check", "pre-process", "inference", "post-process", "distance", "sentences",
                           "total", "total without decode", "overhead", "raw inference"]
+            if square != nil { stages += ["inference, square", "raw inference, square"] }
+            let used = analyzer.detector.lastInputSize
             let rows = stages.map { StageStatistic(stage: $0, values: samples[$0] ?? []) }
             results.append(VisionBenchResult(image: url.lastPathComponent, model: analyzer.detector.modelURL.lastPathComponent,
                                              precision: analyzer.detector.compiledPrecision ?? detector.precision.rawValue,
                                              runs: runs, stages: rows, imageWidth: imageSize.width, imageHeight: imageSize.height,
+                                             inputShape: analyzer.detector.inputShape.rawValue,
+                                             inputWidth: used.width, inputHeight: used.height,
+                                             squareInputWidth: square?.lastInputSize.width,
+                                             squareInputHeight: square?.lastInputSize.height,
                                              detections: detections))
         }
         if json {
@@ -176,11 +192,18 @@ struct VisionBenchResult: Encodable {
     var stages: [StageStatistic]
     var imageWidth: Int
     var imageHeight: Int
+    /// "rectangular" or "square", and the detector input size the picture ran at.
+    var inputShape: String
+    var inputWidth: Int
+    var inputHeight: Int
+    /// The square input timed beside it (absent when square is what runs).
+    var squareInputWidth: Int?
+    var squareInputHeight: Int?
     /// What the last timed run found, highest confidence first: compared with the reference pipeline's.
     var detections: [Detection]
 
     func table() -> String {
-        var lines = ["\(image) with \(model) (\(precision)), median and p95 of \(runs) runs:"]
+        var lines = ["\(image) (\(imageWidth)×\(imageHeight)) with \(model) (\(precision)), \(inputShape) input \(inputWidth)×\(inputHeight), median and p95 of \(runs) runs:"]
         for row in stages {
             lines.append(row.stage.padding(toLength: 22, withPad: " ", startingAt: 0)
                          + String(format: "%8.2f ms %8.2f ms", row.medianMilliseconds, row.percentile95Milliseconds))
@@ -189,6 +212,13 @@ struct VisionBenchResult: Encodable {
         if let raw = median["raw inference"], raw > 0, let overhead = median["overhead"], let pipeline = median["total without decode"] {
             lines.append(String(format: "pipeline without decode / raw inference: %.3f (overhead %.1f %% of raw inference; target at most 20 %%)",
                                 pipeline / raw, overhead / raw * 100))
+        }
+        if let squareWidth = squareInputWidth, let squareHeight = squareInputHeight,
+           let inference = median["inference"], let squareInference = median["inference, square"], squareInference > 0,
+           let raw = median["raw inference"], let squareRaw = median["raw inference, square"], squareRaw > 0 {
+            lines.append(String(format: "input %d×%d against square %d×%d: inference %.2f ms against %.2f ms (ratio %.3f), raw inference %.2f ms against %.2f ms (ratio %.3f)",
+                                inputWidth, inputHeight, squareWidth, squareHeight, inference, squareInference,
+                                inference / squareInference, raw, squareRaw, raw / squareRaw))
         }
         return lines.joined(separator: "\n")
     }

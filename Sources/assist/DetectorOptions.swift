@@ -22,6 +22,9 @@ struct DetectorOptions: ParsableArguments {
     @Option(help: "Inference precision: f32 (most accurate, the default), bf16 or f16 (faster on CPUs and GPUs that support them).")
     var precision: InferencePrecision = .f32
 
+    @Option(help: "Detector input shape: rectangular (the frame's aspect, long side at the model's size, short side rounded up to 32: 640×480 for 4:3; the default), rectangular-padded (half a stride more first, as Ultralytics' validation: 640×512 for 4:3) or square (the model's own, e.g. 640×640).")
+    var inputShape: DetectorInputShape = .default
+
     @Flag(help: "Don't use OpenVINO's compiled-model cache (in ~/.cache/assistivekit/openvino).")
     var noModelCache = false
 
@@ -40,9 +43,13 @@ struct DetectorOptions: ParsableArguments {
         return try ModelLocator().defaultDetector()
     }
 
-    func makeDetector(core: InferenceCore) throws -> ObjectDetector {
+    /// `inputShape` overrides `--input-shape` (the bench runs both); `shapeCacheCapacity` is how
+    /// many input shapes stay compiled (a dataset of many aspects needs more than a camera).
+    func makeDetector(core: InferenceCore, inputShape: DetectorInputShape? = nil,
+                      shapeCacheCapacity: Int = 4) throws -> ObjectDetector {
         let detector = try ObjectDetector(modelURL: modelURL(), labelsFile: labels.map { URL(fileURLWithPath: $0) },
-                                          options: inferenceOptions, core: core)
+                                          options: inferenceOptions, inputShape: inputShape ?? self.inputShape,
+                                          shapeCacheCapacity: shapeCacheCapacity, core: core)
         if !detector.hasClassNames {
             UserData.warn("The model \(detector.modelURL.lastPathComponent) has no class names (no metadata.yaml or labels file beside it, and no --labels), so objects are only numbered.")
         }

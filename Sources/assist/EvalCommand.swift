@@ -49,7 +49,8 @@ struct EvalDetection: AsyncParsableCommand {
         let settings = try DetectorSettings(confidenceThreshold: confidence, iouThreshold: iou,
                                             maximumDetections: maxDetections, multiLabel: !singleLabel).validated()
         let data = try YOLODataset(at: URL(fileURLWithPath: dataset))
-        let detector = try self.detector.makeDetector(core: InferenceCore())
+        // A dataset holds many aspects: keep each rectangular shape compiled once.
+        let detector = try self.detector.makeDetector(core: InferenceCore(), shapeCacheCapacity: 32)
         let evaluator = DetectionEvaluator(dataset: data, classNames: detector.classNames.names)
         let clock = ContinuousClock()
         let start = clock.now
@@ -70,10 +71,11 @@ struct EvalDetection: AsyncParsableCommand {
             return
         }
         print(report.accuracy.table())
-        print(String(format: "mAP50-95 %.4f  mAP50 %.4f  (%d images, %d instances; model %@, precision %@; %.1f s)",
+        print(String(format: "mAP50-95 %.4f  mAP50 %.4f  (%d images, %d instances; model %@, precision %@, %@ input: %@; %.1f s)",
                      report.accuracy.meanAveragePrecision50to95, report.accuracy.meanAveragePrecision50,
                      report.accuracy.imageCount, report.accuracy.instanceCount, detector.modelURL.lastPathComponent,
-                     detector.compiledPrecision ?? self.detector.precision.rawValue, seconds))
+                     detector.compiledPrecision ?? self.detector.precision.rawValue, detector.inputShape.rawValue,
+                     detector.compiledInputSizes.map(\.description).sorted().joined(separator: ", "), seconds))
         for skipped in report.skippedImages { print("skipped \(skipped.image): \(skipped.reason)") }
     }
 }

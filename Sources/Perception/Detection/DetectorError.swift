@@ -7,6 +7,8 @@ public enum DetectorError: UserFacingError, Equatable {
     case labelsUnreadable(path: String)
     case emptyImage(source: String)
     case invalidSetting(name: String, value: String, allowed: String)
+    /// The model cannot run at another input size (its export fixed sizes inside the graph).
+    case cannotResize(model: String, size: String, reason: String)
 
     public var userMessage: String {
         switch self {
@@ -22,6 +24,8 @@ public enum DetectorError: UserFacingError, Equatable {
             return "The image \(source) has no pixels."
         case .invalidSetting(let name, let value, let allowed):
             return "The \(name) \(value) is not allowed; it must be \(allowed)."
+        case .cannotResize(let model, let size, let reason):
+            return "The model \(model) cannot run at the input size \(size): \(reason); use --input-shape square."
         }
     }
 }

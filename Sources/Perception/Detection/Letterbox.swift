@@ -1,6 +1,6 @@
 import AssistCore
 
-/// How an image is fitted into the detector's square input: scaled by `scale` to keep its
+/// How an image is fitted into the detector's input (square or the minimal rectangle): scaled by `scale` to keep its
 /// aspect ratio, centred, and padded with grey (114) — Ultralytics' `LetterBox`, with its exact
 /// rounding, so our boxes land where the reference implementation's do.
 public struct Letterbox: Sendable, Equatable {

@@ -54,22 +54,58 @@ public struct DetectionResult: Sendable {
 
 /// A YOLO detector (Ultralytics export, OpenVINO IR or ONNX) running through OpenVINO.
 ///
-/// Owns one inference request, so one detector serves one thread at a time.
+/// With `.rectangular` input the model is reshaped to each frame's aspect (see
+/// `DetectorInputSize.forFrame`) and compiled once per shape; the few shapes in use are kept
+/// compiled, the least recently used dropped beyond `shapeCacheCapacity`.
+///
+/// Owns one inference request per shape and uses one at a time, so one detector serves one
+/// thread at a time (`cancel` may come from another).
 public final class ObjectDetector {
     public let modelURL: URL
     public let classNames: ClassNames
+    /// The output layout at the model's own input size.
     public let layout: YOLOOutputLayout
+    /// The model's own input size, as exported.
     public let inputWidth: Int
     public let inputHeight: Int
     public let options: InferenceOptions
-    private let compiled: CompiledModel
-    private let request: InferenceRequest
+    public let inputShape: DetectorInputShape
+    public let shapeCacheCapacity: Int
+
+    /// One compiled shape: its model, request and output layout (anchors change with the shape).
+    private final class ShapedModel {
+        let size: DetectorInputSize
+        let compiled: CompiledModel
+        let request: InferenceRequest
+        let layout: YOLOOutputLayout
+        init(size: DetectorInputSize, compiled: CompiledModel, request: InferenceRequest, layout: YOLOOutputLayout) {
+            self.size = size
+            self.compiled = compiled
+            self.request = request
+            self.layout = layout
+        }
+    }
+
+    private let core: InferenceCore
+    /// Most recently used last.
+    private var shapes: [ShapedModel]
+    /// The shape of the last detection, which `cancel` and `rawInference` act on.
+    private var current: ShapedModel
+    /// Why this model cannot run at other sizes, once found: from then on every frame runs at the
+    /// model's own size (the square path, always correct, only slower). Commands print it.
+    public private(set) var resizeFailure: DetectorError?
+    /// Guards `current` against `cancel` from the watchdog's thread.
+    private let currentLock = NSLock()
 
     public init(modelURL: URL, labelsFile: URL? = nil, options: InferenceOptions = InferenceOptions(),
+                inputShape: DetectorInputShape = .default, shapeCacheCapacity: Int = 4,
                 core: InferenceCore? = nil) throws {
         self.modelURL = modelURL
         self.options = options
+        self.inputShape = inputShape
+        self.shapeCacheCapacity = max(1, shapeCacheCapacity)
         let core = try core ?? InferenceCore()
+        self.core = core
         try ModelChecksums.verify(modelURL)
         let model = try Self.usable(modelURL) { () throws(InferenceError) in try core.readModel(at: modelURL) }
         let name = modelURL.lastPathComponent
@@ -92,8 +128,12 @@ public final class ObjectDetector {
         self.layout = layout
         classNames = names ?? ClassNames(names: (0..<layout.classCount).map { "object \($0)" }, source: "none found")
 
-        compiled = try Self.usable(modelURL) { () throws(InferenceError) in try core.compile(model, options: options) }
-        request = try compiled.makeRequest()
+        // The model's own shape is compiled now, so a model or device problem shows at start-up.
+        let compiled = try Self.usable(modelURL) { () throws(InferenceError) in try core.compile(model, options: options) }
+        let native = ShapedModel(size: DetectorInputSize(width: inputWidth, height: inputHeight), compiled: compiled,
+                                 request: try compiled.makeRequest(), layout: layout)
+        shapes = [native]
+        current = native
     }
 
     /// OpenVINO's own words for a damaged model ("Incorrect weights in bin file!.") become one
@@ -111,19 +151,36 @@ public final class ObjectDetector {
     /// beside it): objects are then only numbered, which the user should hear once.
     public var hasClassNames: Bool { classNames.source != "none found" }
 
+    /// The model's own input size, as exported.
+    public var modelInputSize: DetectorInputSize { DetectorInputSize(width: inputWidth, height: inputHeight) }
+
+    /// The input size a `width`×`height` frame runs at with this detector's `inputShape`.
+    public func inputSize(forFrameWidth width: Int, height: Int) -> DetectorInputSize {
+        guard resizeFailure == nil else { return modelInputSize }
+        return DetectorInputSize.forFrame(width: width, height: height, model: modelInputSize, shape: inputShape)
+    }
+
+    /// The input size of the last detection (the model's own before the first).
+    public var lastInputSize: DetectorInputSize { withCurrent { $0.size } }
+
+    /// The input sizes compiled now, least recently used first.
+    public var compiledInputSizes: [DetectorInputSize] { shapes.map(\.size) }
+
     /// The precision OpenVINO actually compiled with (it may differ from the hint on some devices).
-    public var compiledPrecision: String? { compiled.property("INFERENCE_PRECISION_HINT") }
+    public var compiledPrecision: String? { withCurrent { $0.compiled.property("INFERENCE_PRECISION_HINT") } }
 
     /// Cancels a running `detect` from another thread (the watchdog's way out of a hung inference).
-    public func cancel() { request.cancel() }
+    public func cancel() { withCurrent { $0.request.cancel() } }
 
     public func detect(_ image: RGBImage, settings: DetectorSettings = DetectorSettings()) throws -> DetectionResult {
         guard !image.isEmpty else { throw DetectorError.emptyImage(source: "given") }
+        let shaped = try shaped(for: inputSize(forFrameWidth: image.width, height: image.height))
+        let request = shaped.request
         let clock = ContinuousClock()
         let start = clock.now
 
         let letterbox = Letterbox(sourceWidth: image.width, sourceHeight: image.height,
-                                  targetWidth: inputWidth, targetHeight: inputHeight)
+                                  targetWidth: shaped.size.width, targetHeight: shaped.size.height)
         try request.withInput { letterbox.fill($0, from: image) }
         let preprocessed = clock.now
 
@@ -131,8 +188,8 @@ public final class ObjectDetector {
         let inferred = clock.now
 
         let detections = try request.withOutput(at: 0) { _, output in
-            let candidates = layout.candidates(from: output, threshold: settings.confidenceThreshold,
-                                               multiLabel: settings.multiLabel)
+            let candidates = shaped.layout.candidates(from: output, threshold: settings.confidenceThreshold,
+                                                      multiLabel: settings.multiLabel)
             return nonMaximumSuppression(candidates, iouThreshold: settings.iouThreshold, classAware: true,
                                          maximumCount: settings.maximumDetections)
                 .map { candidate in
@@ -148,12 +205,84 @@ public final class ObjectDetector {
                                       postprocessMilliseconds: (finished - inferred).milliseconds))
     }
 
-    /// Inference alone on whatever the input tensor holds: the floor a pipeline is measured against.
+    /// Inference alone on whatever the input tensor of the last detection's shape holds: the
+    /// floor a pipeline is measured against.
     public func rawInference() throws -> Double {
+        let request = withCurrent { $0.request }
         let clock = ContinuousClock()
         let start = clock.now
         try request.infer()
         return (clock.now - start).milliseconds
+    }
+
+    /// The compiled model for `size`, compiling it (once) when it is new, and making it current.
+    private func shaped(for size: DetectorInputSize) throws -> ShapedModel {
+        if let index = shapes.firstIndex(where: { $0.size == size }) {
+            let found = shapes.remove(at: index)
+            shapes.append(found)
+            currentLock.withLock { current = found }
+            return found
+        }
+        let name = modelURL.lastPathComponent
+        let model: InferenceModel
+        do {
+            model = try readModel(resizedTo: size)
+        } catch let failure as DetectorError {
+            guard case .cannotResize = failure, size != modelInputSize else { throw failure }
+            resizeFailure = failure
+            return try shaped(for: modelInputSize)
+        }
+        let outputShape = try model.output(at: 0).dimensions
+        guard let layout = YOLOOutputLayout.recognise(shape: outputShape, knownClassCount: classNames.names.count),
+              layout.classCount == self.layout.classCount else {
+            throw DetectorError.unknownOutputLayout(model: name, shape: outputShape, classCount: classNames.names.count)
+        }
+        let compiled = try core.compile(model, options: options)
+        let made = ShapedModel(size: size, compiled: compiled, request: try compiled.makeRequest(), layout: layout)
+        if shapes.count >= shapeCacheCapacity { shapes.removeFirst(shapes.count - shapeCacheCapacity + 1) }
+        shapes.append(made)
+        currentLock.withLock { current = made }
+        return made
+    }
+
+    /// The model read afresh and given input `size`: through OpenVINO's reshape where the
+    /// export allows it, else (a static Ultralytics IR, whose graph holds sizes as constants)
+    /// through `YOLOStaticShapeRewrite`.
+    private func readModel(resizedTo size: DetectorInputSize) throws -> InferenceModel {
+        let dimensions = [1, 3, size.height, size.width]
+        let name = modelURL.lastPathComponent
+        let model = try core.readModel(at: modelURL)
+        let reshapeFailure: InferenceError
+        do throws(InferenceError) {
+            try model.reshapeInput(to: dimensions)
+            return model
+        } catch {
+            reshapeFailure = error
+        }
+        guard modelURL.pathExtension.lowercased() == "xml" else {
+            throw DetectorError.cannotResize(model: name, size: size.description,
+                                             reason: "OpenVINO could not reshape it (\(reshapeFailure.userMessage))")
+        }
+        let weightsURL = modelURL.deletingPathExtension().appendingPathExtension("bin")
+        guard let text = try? String(contentsOf: modelURL, encoding: .utf8),
+              let weights = try? Data(contentsOf: weightsURL) else {
+            throw DetectorError.cannotResize(model: name, size: size.description, reason: "its files could not be read again")
+        }
+        let rewrite = YOLOStaticShapeRewrite(oldWidth: inputWidth, oldHeight: inputHeight,
+                                             newWidth: size.width, newHeight: size.height)
+        let rewritten: (irText: String, weights: [UInt8])
+        do throws(YOLOStaticShapeRewrite.Failure) {
+            rewritten = try rewrite.rewrite(irText: text, weights: [UInt8](weights))
+        } catch {
+            throw DetectorError.cannotResize(model: name, size: size.description, reason: error.reason)
+        }
+        let resized = try core.readModel(irText: rewritten.irText, weights: rewritten.weights, name: name)
+        try resized.reshapeInput(to: dimensions)   // already that shape; confirms OpenVINO agrees
+        return resized
+    }
+
+    private func withCurrent<R>(_ body: (ShapedModel) throws -> R) rethrows -> R {
+        try currentLock.withLock { try body(current) }
     }
 }
 
