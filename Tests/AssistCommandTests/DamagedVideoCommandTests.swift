@@ -5,7 +5,7 @@ import Testing
 /// machine's load does not matter): what the transcript says, and the exit status.
 @Suite("assist see on damaged and cut-short videos")
 struct DamagedVideoCommandTests {
-    static let damagedSentence = "The video is damaged; some pictures could not be read."
+    static let damagedSentence = "Damaged video: some pictures were skipped."
 
     private func render(_ video: URL, in folder: URL) throws -> (output: AssistBinary.Output, transcript: String) {
         let transcript = folder.appendingPathComponent("\(video.lastPathComponent).srt")
@@ -47,7 +47,8 @@ struct DamagedVideoCommandTests {
         let damaged = folder.appendingPathComponent("\(kind).mp4")
         try Data(bytes).write(to: damaged)
         let (output, transcript) = try render(damaged, in: folder)
-        #expect(transcript.contains(Self.damagedSentence), "\(transcript)\n\(output.standardError)")
+        // Heard in two parts (with its tone it is longer than 3 s): look for the first.
+        #expect(transcript.contains(String(Self.damagedSentence.prefix { $0 != ":" })), "\(transcript)\n\(output.standardError)")
         #expect(output.status != 0)
         #expect(!transcript.contains("Refrigerator"))
     }

@@ -74,10 +74,12 @@ struct LiveFaultTests {
         defer { fixtures.remove() }
         let modelFolder = fixtures.folder.appendingPathComponent("stalling-model")
         try FileManager.default.createDirectory(at: modelFolder, withIntermediateDirectories: true)
-        let model = try LiveStallingModel.write(to: modelFolder)
+        // 240 layers take about 2 s on an idle 2-core machine (60 took 0.5 s, under the watchdog
+        // when nothing else ran), and a busy machine only makes them slower: 8 times the limit.
+        let model = try LiveStallingModel.write(to: modelFolder, layers: 240)
         let video = try fixtures.frozenFrame(seconds: 5)
         let clock = ContinuousClock(), start = clock.now
-        let run = try LiveRun.run(video.path, ["--mode", "continuous", "--model", model.path, "--watchdog", "1"], in: fixtures, json: true,
+        let run = try LiveRun.run(video.path, ["--mode", "continuous", "--model", model.path, "--watchdog", "0.25"], in: fixtures, json: true,
                                   frameCost: nil)
         let elapsed = clock.now - start
         LiveScenarioChecks.expectFramed(run, closing: LiveSentences.detectionFailed, status: 1)

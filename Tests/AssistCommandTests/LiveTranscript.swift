@@ -158,6 +158,13 @@ struct LiveRun {
     }
 
     /// The transcript, one entry a line, for failure messages.
+    /// Everything said, in order, as one text: a message longer than 3 s is heard in parts (one
+    /// transcript entry each), so a sentence is looked for across entries, not within one.
+    var spokenText: String { transcript.map(\.spoken).joined(separator: " ") }
+
+    /// How many times `sentence` was said, whether whole or in parts.
+    func timesSaid(_ sentence: String) -> Int { spokenText.components(separatedBy: sentence).count - 1 }
+
     var transcriptListing: String {
         transcript.map(\.description).joined(separator: "\n") + (standardError.isEmpty ? "" : "\nstderr: \(standardError)")
     }
@@ -195,7 +202,7 @@ enum LiveSentences {
     static let unreadableFrames = session("unreadableFrames")
     static let unreadableInput = session("unreadableInput")
     /// Media's sentence for pictures the decoder found damaged (issue 16).
-    static let damagedVideo = "The video is damaged; some pictures could not be read."
+    static let damagedVideo = "Damaged video: some pictures were skipped."
     static let noObject = view("noObject")
     static let tooDark = view("tooDark")
 

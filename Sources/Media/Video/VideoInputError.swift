@@ -64,7 +64,7 @@ public enum VideoInputError: UserFacingError, Equatable {
         case .failed(let name, let reason):
             return "The video from \(fileName(of: name)) could not be read (FFmpeg: \(reason))."
         case .damagedPictures:
-            return "The video is damaged; some pictures could not be read."
+            return "Damaged video: some pictures were skipped."
         case .endedEarly(let name, let played, let declared):
             return "The video \(fileName(of: name)) ends early, after \(numberText(played, fractionDigits: 1)) of its \(numberText(declared, fractionDigits: 1)) seconds; it is cut short or damaged."
         }
