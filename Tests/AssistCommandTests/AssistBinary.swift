@@ -29,7 +29,10 @@ enum AssistBinary {
         var standardError: String
     }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+    /// `eachLine` sees each line of standard output as it is printed (on this thread, while the
+    /// process runs): a test can act on what the process has done, not on how long it took.
+    static func run(_ arguments: [String], environment: [String: String] = [:],
+                    eachLine: ((Substring) -> Void)? = nil) throws -> Output {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
@@ -56,7 +59,18 @@ enum AssistBinary {
         process.standardOutput = out
         process.standardError = try FileHandle(forWritingTo: errorFile)
         try process.run()
-        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
+        var stdoutData = Data()
+        if let eachLine {
+            var seen = 0
+            while case let chunk = out.fileHandleForReading.availableData, !chunk.isEmpty {
+                stdoutData.append(chunk)
+                guard let end = stdoutData.lastIndex(of: UInt8(ascii: "\n")), end >= seen else { continue }
+                String(decoding: stdoutData[seen..<end], as: UTF8.self).split(separator: "\n").forEach(eachLine)
+                seen = end + 1
+            }
+        } else {
+            stdoutData = out.fileHandleForReading.readDataToEndOfFile()
+        }
         process.waitUntilExit()
         let stderrData = (try? Data(contentsOf: errorFile)) ?? Data()
         return Output(status: process.terminationStatus,

@@ -81,7 +81,7 @@ struct CtlTests {
         let srt = folder.appendingPathComponent("session.srt")
         let see = try RunningAssist(["see", video.path, "--quiet", "--transcript", srt.path], folder: folder)
         defer { see.stop() }
-        try #require(see.wait(seconds: 60) { see.output.contains("Bus, ") }, "continuous mode announces the bus: \(see.output)")
+        try #require(see.wait(seconds: 180) { see.output.contains("Bus, ") }, "continuous mode announces the bus: \(see.output)")
         // Only the user may open the socket.
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: see.socket.path)[.posixPermissions] as? Int)
         #expect(mode == 0o600)
@@ -97,13 +97,13 @@ struct CtlTests {
         #expect(ignore.standardOutput == "People will no longer be announced.\n")
         Thread.sleep(forTimeInterval: 1)  // the session reads stored settings every 200 ms
         #expect(try see.ctl("scan now").status == 0)
-        #expect(see.wait(seconds: 20) { see.output.components(separatedBy: "Bus, ").count >= 3 }, "the scan describes the bus again")
+        #expect(see.wait(seconds: 90) { see.output.components(separatedBy: "Bus, ").count >= 3 }, "the scan describes the bus again")
 
         let threshold = try see.ctl("--json", "set confidence threshold to 0.95")
         #expect(threshold.standardOutput == #"{"intent":"setConfidence","reply":"Confidence threshold set to 95 percent.","understood":true}"# + "\n")
         Thread.sleep(forTimeInterval: 1)
         #expect(try see.ctl("scan now").status == 0)
-        #expect(see.wait(seconds: 20) { see.output.contains("No object detected.") }, "nothing is as certain as 95 %: \(see.output)")
+        #expect(see.wait(seconds: 90) { see.output.contains("No object detected.") }, "nothing is as certain as 95 %: \(see.output)")
 
         let unclear = try see.ctl("banana telephone umbrella sky")
         #expect(unclear.status == 1)
@@ -136,11 +136,11 @@ struct CtlTests {
         let video = try AssistBinary.busVideo(seconds: 30, in: folder)
         let console = try RunningAssist(["console", video.path, "--quiet", "--mode", "on-demand"], folder: folder)
         defer { console.stop() }
-        try #require(console.wait(seconds: 60) { FileManager.default.fileExists(atPath: console.socket.path) })
+        try #require(console.wait(seconds: 180) { FileManager.default.fileExists(atPath: console.socket.path) })
         // Short answers only: a normal end lets what is being said finish, in real time.
         console.input.fileHandleForWriting.write(Data("ignore chairs\nvolume up\nfind a unicorn\n".utf8))
         // The unicorn answer is two parts (it is longer than 3 s): exit once both were heard.
-        #expect(console.wait(seconds: 20) { console.output.contains("to hear what I can") }, "\(console.output)")
+        #expect(console.wait(seconds: 90) { console.output.contains("to hear what I can") }, "\(console.output)")
         console.input.fileHandleForWriting.write(Data("exit\n".utf8))
         console.process.waitUntilExit()
         #expect(console.process.terminationStatus == 0)

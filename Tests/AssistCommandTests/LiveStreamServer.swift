@@ -10,6 +10,7 @@ import Glibc
 final class LiveStreamServer: @unchecked Sendable {
     let url: String
     private let process = Process()
+    private let stopping = NSLock()   // stop() may come from the output reader and a guard timer at once
 
     init() throws {
         let port = try Self.freePort()
@@ -26,6 +27,8 @@ final class LiveStreamServer: @unchecked Sendable {
 
     /// Kills the server (SIGKILL: no goodbye to the client, as when the sender vanishes).
     func stop() {
+        stopping.lock()
+        defer { stopping.unlock() }
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()

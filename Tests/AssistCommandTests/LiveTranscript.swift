@@ -136,18 +136,17 @@ struct LiveRun {
     /// Runs `assist see INPUT --speak-to … --transcript … ARGUMENTS` in a folder of its own.
     /// `frameCost` (seconds of input time counted per analysed frame, --frame-cost) makes which
     /// frames are analysed, and so the transcript, the same on a loaded machine as on a quiet
-    /// one; nil uses the measured processing time. `meanwhile` runs on another thread once the
-    /// process has started (to kill a stream server).
+    /// one; nil uses the measured processing time. `eachLine` sees each line printed, as it is
+    /// printed (to kill a stream server once something was announced).
     static func run(_ input: String, _ arguments: [String], in fixtures: LiveFixtures, json: Bool = false,
-                    frameCost: Double? = 0.25, meanwhile: (@Sendable () -> Void)? = nil) throws -> LiveRun {
+                    frameCost: Double? = 0.25, eachLine: ((Substring) -> Void)? = nil) throws -> LiveRun {
         let name = UUID().uuidString.prefix(8)
         let wav = fixtures.folder.appendingPathComponent("speech-\(name).wav")
         let srt = fixtures.folder.appendingPathComponent("transcript-\(name).srt")
         var all = ["see", input, "--speak-to", wav.path, "--transcript", srt.path] + arguments
         if json { all.append("--json") }
         if let frameCost { all += ["--frame-cost", String(frameCost)] }
-        if let meanwhile { DispatchQueue.global().async { meanwhile() } }
-        let output = try AssistBinary.run(all)
+        let output = try AssistBinary.run(all, eachLine: eachLine)
         let transcriptText = (try? String(contentsOf: srt, encoding: .utf8)) ?? ""
         let frames = json ? output.standardOutput.split(separator: "\n").compactMap { line in
             try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]

@@ -251,6 +251,20 @@ struct UtteranceQueueTests {
         let tutorialParts = [first] + first.laterParts
         #expect(tutorialParts.flatMap(\.utterance.phrases).joined(separator: " ") == tutorial)
         #expect(tutorialParts.allSatisfy { $0.durationSeconds <= 3 }, "\(tutorialParts.map(\.durationSeconds))")
+
+        // A word the voice spells out for seconds (a stream's address in a start-up failure) is
+        // cut after its punctuation, else in halves: still no part over 3 s, no character lost.
+        let address = "http://127.0.0.1:34433/camera.mjpeg"
+        let failure = "Assistive Vision could not start: The video stream at \(address) could not be reached."
+        guard case .queued(let opening) = queue.enqueue(Utterance(failure, priority: .answer)) else { Issue.record("not queued"); return }
+        let failureParts = [opening] + opening.laterParts
+        #expect(failureParts.allSatisfy { $0.durationSeconds <= 3 }, "\(failureParts.map(\.durationSeconds))")
+        #expect(failureParts.flatMap(\.utterance.phrases).joined().filter { $0 != " " } == failure.filter { $0 != " " })
+        let digits = String(repeating: "7", count: 80)
+        guard case .queued(let number) = queue.enqueue(Utterance(digits, priority: .answer)) else { Issue.record("not queued"); return }
+        let numberParts = [number] + number.laterParts
+        #expect(numberParts.allSatisfy { $0.durationSeconds <= 3 }, "\(numberParts.map(\.durationSeconds))")
+        #expect(numberParts.flatMap(\.utterance.phrases).joined() == digits)
     }
 
     @Test("between the parts of a long answer a new object is said first; stop holds the rest, more goes on, repeat says the last part again")

@@ -491,7 +491,22 @@ public final class UtteranceQueue: Sendable {
 
     /// A phrase too long to say in one part, in smaller pieces: its sentences, else its clauses
     /// (after ; or :, then after ,), else its words. Joined with spaces they give the phrase back.
+    /// A single word too long for one part (an address or a path, which the voice spells out for
+    /// seconds) is cut after its punctuation ("http://host:port/" "camera." "mjpeg"), else in
+    /// halves: no part may run past the limit, and the pieces are still every character of it.
     static func split(_ phrase: String) -> [String] {
+        let words = phrase.split(separator: " ", omittingEmptySubsequences: true)
+        if words.count == 1, let word = words.first, word.count > 1 {
+            var pieces: [String] = [], current = ""
+            for character in word {
+                current.append(character)
+                if !character.isLetter && !character.isNumber { pieces.append(current); current = "" }
+            }
+            if !current.isEmpty { pieces.append(current) }
+            if pieces.count > 1 { return pieces }
+            let middle = word.index(word.startIndex, offsetBy: word.count / 2)
+            return [String(word[..<middle]), String(word[middle...])]
+        }
         let sentences = Utterance.sentences(in: phrase)
         if sentences.count > 1 { return sentences }
         for marks in [";:", ","] {
