@@ -23,6 +23,14 @@ enum AssistBinary {
                 { try? FileManager.default.removeItem(at: home) })
     }
 
+    /// `see` with the watchdog at 10 minutes unless the test sets its own: the 4 s default guards a
+    /// user against a hung model, but a test machine running a dozen processes on two cores can
+    /// take that long for one honest inference, and a busy machine must not fail a test.
+    static func patient(_ arguments: [String]) -> [String] {
+        guard arguments.first == "see", !arguments.contains("--watchdog") else { return arguments }
+        return arguments + ["--watchdog", "600"]
+    }
+
     struct Output {
         var status: Int32
         var standardOutput: String
@@ -35,7 +43,7 @@ enum AssistBinary {
                     eachLine: ((Substring) -> Void)? = nil) throws -> Output {
         let process = Process()
         process.executableURL = url
-        process.arguments = arguments
+        process.arguments = patient(arguments)
         process.currentDirectoryURL = checkout
         var env = ProcessInfo.processInfo.environment
         // Keep tests out of the user's real folders: a shared cache (compiled models), and fresh

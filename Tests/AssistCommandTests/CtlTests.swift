@@ -25,7 +25,7 @@ struct CtlTests {
             env["XDG_RUNTIME_DIR"] = folder.appendingPathComponent("run").path
             environment = env
             process.executableURL = AssistBinary.url
-            process.arguments = arguments
+            process.arguments = AssistBinary.patient(arguments)
             process.currentDirectoryURL = AssistBinary.checkout
             process.environment = env
             process.standardOutput = try FileHandle(forWritingTo: outputFile)
