@@ -27,7 +27,7 @@ public struct AccessGuard: Sendable {
 
     public static func randomToken() -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        return (0..<32).map { _ -> String in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined(separator: "")
     }
 
     /// Why a request is refused, as the one sentence the browser shows.

@@ -28,9 +28,9 @@ struct HistoryPage: Sendable {
         if unreadable > 0 {
             body += "<p class=\"message warning\" role=\"alert\">\(unreadable == 1 ? "1 history entry cannot" : "\(unreadable) history entries cannot") be read (changed on disk) and \(unreadable == 1 ? "is" : "are") not shown.</p>"
         }
-        let options = (["<option value=\"\"\(chosen == nil ? " selected" : "")>Every label</option>"] + labels.map { name in
+        let options = (["<option value=\"\"\(chosen == nil ? " selected" : "")>Every label</option>"] + labels.map { name -> String in
             "<option value=\"\(escaped(name))\"\(chosen == name.lowercased() ? " selected" : "")>\(escaped(name))</option>"
-        }).joined()
+        }).joined(separator: "")
         body += """
         <section aria-labelledby="filter-heading"><h2 id="filter-heading">Filter</h2>
         <form method="get" action="/history" class="row">
@@ -56,7 +56,7 @@ struct HistoryPage: Sendable {
             let formatter = ISO8601DateFormatter()
             formatter.timeZone = .current
             body += "<table><caption>\(escaped(what)), oldest first (\(shown.count))</caption><thead><tr>"
-                + ["Time", "Label", "Direction", "Distance", "Mode"].map { "<th scope=\"col\">\($0)</th>" }.joined()
+                + ["Time", "Label", "Direction", "Distance", "Mode"].map { (name: String) -> String in "<th scope=\"col\">\(name)</th>" }.joined(separator: "")
                 + "</tr></thead><tbody>"
             for detection in shown {
                 let distance = detection.distanceMeters.map { String(format: "%.1f m", $0) } ?? "unknown"

@@ -42,11 +42,14 @@ struct PageMessage: Sendable, Equatable {
 /// an action. The message is a live region (alert for a refusal, status for a confirmation) and
 /// page.js moves focus to it, so a screen reader says the outcome of the form just sent.
 func pageDocument(_ page: WebPage, body: String, message: PageMessage? = nil) -> String {
-    let navigation = WebPage.allCases.map { item in
+    // Closures that build HTML name their String type: GRDB's SQL (visible through Storage) is
+    // also built by interpolation and has its own joined(), and once the navigation came out as
+    // a dump of SQL elements.
+    let navigation = WebPage.allCases.map { item -> String in
         let current = item == page ? " aria-current=\"page\"" : ""
         return "<li><a href=\"\(item.path)\"\(current)>\(item.title)</a></li>"
-    }.joined()
-    let messageHTML = message.map { message in
+    }.joined(separator: "")
+    let messageHTML = message.map { message -> String in
         let role = message.isWarning ? "alert" : "status"
         let kind = message.isWarning ? "warning" : "confirmation"
         return "<p id=\"message\" class=\"message \(kind)\" role=\"\(role)\" tabindex=\"-1\">\(escaped(message.text))</p>"

@@ -127,9 +127,9 @@ struct SettingsPage: Sendable {
     }
 
     private func select(id: String, options: [String], chosen: String, describedBy: String, invalid: String) -> String {
-        let items = options.map { option in
+        let items = options.map { option -> String in
             "<option value=\"\(escaped(option))\"\(option == chosen ? " selected" : "")>\(escaped(option))</option>"
-        }.joined()
+        }.joined(separator: "")
         return "<select id=\"\(id)\" name=\"value\" aria-describedby=\"\(describedBy)\"\(invalid)>\(items)</select>"
     }
 }

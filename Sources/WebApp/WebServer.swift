@@ -98,7 +98,7 @@ public struct WebApp: Sendable {
 
     /// One server-sent event; a sentence is one line, but a line break is split into data lines.
     static func event(_ sentence: String) -> String {
-        sentence.split(separator: "\n", omittingEmptySubsequences: false).map { "data: \($0)\n" }.joined() + "\n"
+        sentence.split(separator: "\n", omittingEmptySubsequences: false).map { (line: Substring) -> String in "data: \(line)\n" }.joined(separator: "") + "\n"
     }
 
     static func form(_ request: Request) async throws -> FormFields {
@@ -188,7 +188,9 @@ struct AccessMiddleware: RouterMiddleware {
         }
         response.headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
         response.headers[.init("X-Content-Type-Options")!] = "nosniff"
-        response.headers[.init("Referrer-Policy")!] = "no-referrer"
+        // Not no-referrer: with it Chromium sends "Origin: null" on the pages' own forms, which
+        // the cross-site check must refuse. same-origin tells other sites nothing either.
+        response.headers[.init("Referrer-Policy")!] = "same-origin"
         return response
     }
 

@@ -132,6 +132,10 @@ class WebAppInBrowser(unittest.TestCase):
     def active(self):
         return self.driver.switch_to.active_element
 
+    def from_the_top(self):
+        """Puts the keyboard at the start of the page, as after loading it (a click could press a button)."""
+        self.driver.execute_script("if (document.activeElement) document.activeElement.blur(); window.scrollTo(0, 0);")
+
     def tab_to(self, predicate, limit=400):
         """Presses Tab until the focused element satisfies `predicate`; returns how many presses."""
         for presses in range(1, limit + 1):
@@ -230,7 +234,9 @@ class WebAppInBrowser(unittest.TestCase):
                 self.open(page)
                 width = self.driver.execute_script("return document.documentElement.scrollWidth")
                 if width > 320:
-                    overflowing[page] = width
+                    overflowing[page] = [width] + self.driver.execute_script(
+                        "return [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > 321)"
+                        ".slice(0, 5).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))")
                 self.driver.save_screenshot(str(SCREENSHOTS / f"{page}-400-percent.png"))
         finally:
             self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
@@ -242,7 +248,7 @@ class WebAppInBrowser(unittest.TestCase):
             focusable = self.driver.execute_script(
                 "return document.querySelectorAll('a[href], button, input:not([type=hidden]), select').length")
             seen = set()
-            self.driver.find_element(By.TAG_NAME, "body").click()
+            self.from_the_top()
             for _ in range(focusable + 2):
                 self.active().send_keys(Keys.TAB)
                 element = self.active()
@@ -259,7 +265,7 @@ class WebAppInBrowser(unittest.TestCase):
 
     def test_setting_changed_with_the_keyboard_is_what_settings_show_reports(self):
         self.open("settings")
-        self.driver.find_element(By.TAG_NAME, "body").click()
+        self.from_the_top()
         presses = self.tab_to(lambda e: e.get_attribute("id") == "setting-speech-pitch")
         field = self.active()
         field.send_keys(Keys.CONTROL, "a")
@@ -298,7 +304,7 @@ class WebAppInBrowser(unittest.TestCase):
         """The history here is empty (no session recorded anything); filtering with data is
         covered in process by WebAppTests. This checks the form works from the keyboard."""
         self.open("history")
-        self.driver.find_element(By.TAG_NAME, "body").click()
+        self.from_the_top()
         self.tab_to(lambda e: e.get_attribute("id") == "label-filter")
         self.active().send_keys(Keys.TAB)
         self.assertEqual(self.active().text, "Show")
@@ -309,14 +315,14 @@ class WebAppInBrowser(unittest.TestCase):
 
     def test_help_reached_with_the_keyboard(self):
         self.open("live")
-        self.driver.find_element(By.TAG_NAME, "body").click()
+        self.from_the_top()
         self.tab_to(lambda e: e.text == "Help")
         self.active().send_keys(Keys.ENTER)
         WebDriverWait(self.driver, 10).until(lambda d: d.find_element(By.TAG_NAME, "h1").text == "Help")
         tutorial = self.driver.find_elements(By.CSS_SELECTOR, ".tutorial li")
         self.assertGreater(len(tutorial), 3)
         # The skip link leads past the navigation to the page's content.
-        self.driver.find_element(By.TAG_NAME, "body").click()
+        self.from_the_top()
         self.active().send_keys(Keys.TAB)
         self.assertEqual(self.active().text, "Skip to the main content")
         self.active().send_keys(Keys.ENTER)
@@ -331,7 +337,7 @@ class WebAppInBrowser(unittest.TestCase):
             "window.addedAt = null;"
             "new MutationObserver(() => { if (window.addedAt === null) window.addedAt = performance.now(); })"
             ".observe(document.getElementById('spoken'), {childList: true});")
-        self.driver.find_element(By.TAG_NAME, "body").click()
+        self.from_the_top()
         self.tab_to(lambda e: e.text == "Scan now")
         self.driver.execute_script("window.pressedAt = performance.now();")
         started = time.monotonic()

@@ -131,6 +131,19 @@ struct PagesTests {
         #expect(page.contains("value=\"\(escaped(language.example(for: .scanNow)))\">Scan now</button>"))
     }
 
+    @Test("every page has the skip link, the navigation with the current page marked, and one main region")
+    func frame() async throws {
+        let web = try WebTestApp()
+        defer { web.remove() }
+        for page in WebPage.allCases {
+            let body = try await web.request(.get, page.path).body
+            #expect(body.contains("<a class=\"skip\" href=\"#main\">Skip to the main content</a>"))
+            #expect(body.contains("<nav aria-label=\"Pages\"><ul><li><a href=\"/live\""), "\(page)")
+            #expect(body.contains("<li><a href=\"\(page.path)\" aria-current=\"page\">\(page.title)</a></li>"), "\(page)")
+            #expect(body.components(separatedBy: "<main").count == 2)
+        }
+    }
+
     @Test("a sentence with a line break stays one server-sent event")
     func eventFormat() {
         #expect(WebApp.event("A chair ahead.") == "data: A chair ahead.\n\n")
