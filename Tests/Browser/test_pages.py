@@ -126,6 +126,12 @@ class WebAppInBrowser(unittest.TestCase):
             ".catch(e => done([{id: 'axe-error', help: String(e), nodes: []}]));", WCAG_TAGS)
         return result
 
+    def message(self):
+        """The outcome shown after a form was sent, read in one script call (a page being
+        replaced cannot leave a stale element behind)."""
+        return self.driver.execute_script(
+            "const m = document.getElementById('message'); return m ? [m.textContent, m.getAttribute('role')] : [null, null]")
+
     def assist(self, *arguments):
         return subprocess.run([BINARY, *arguments], env=self.env, capture_output=True, text=True, timeout=60)
 
@@ -197,7 +203,7 @@ class WebAppInBrowser(unittest.TestCase):
         field = self.driver.find_element(By.ID, "setting-speech-volumePercent")
         field.clear()
         field.send_keys("5", Keys.ENTER)
-        WebDriverWait(self.driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#message[role=alert]"))
+        WebDriverWait(self.driver, 10).until(lambda d: self.message()[1] == "alert")
         violations = self.axe_violations()
         if violations:
             problems["settings (refused value)"] = violations
@@ -271,9 +277,8 @@ class WebAppInBrowser(unittest.TestCase):
         field.send_keys(Keys.CONTROL, "a")
         field.send_keys("63")
         field.send_keys(Keys.ENTER)
-        WebDriverWait(self.driver, 10).until(lambda d: d.find_elements(By.ID, "message"))
-        message = self.driver.find_element(By.ID, "message")
-        self.assertEqual(message.text, "speech.pitch is now 63.")
+        WebDriverWait(self.driver, 10).until(lambda d: self.message()[0] is not None)
+        self.assertEqual(self.message(), ["speech.pitch is now 63.", "status"])
         self.assertEqual(self.active().get_attribute("id"), "message", "focus moves to the outcome")
         shown = self.assist("settings", "show", "speech.pitch", "--json")
         self.assertEqual(json.loads(shown.stdout)["value"], 63, shown.stderr)
@@ -285,9 +290,9 @@ class WebAppInBrowser(unittest.TestCase):
         self.active().send_keys(Keys.TAB)
         self.assertEqual(self.active().get_attribute("aria-label"), "Save units")
         self.active().send_keys(Keys.SPACE)
-        WebDriverWait(self.driver, 10).until(lambda d: "units is now" in d.find_element(By.ID, "message").text)
+        WebDriverWait(self.driver, 10).until(lambda d: "units is now" in (self.message()[0] or ""))
         stored = json.loads(self.assist("settings", "show", "units", "--json").stdout)["value"]
-        self.assertIn(self.driver.find_element(By.ID, "message").text, [f"units is now {stored}."])
+        self.assertEqual(self.message()[0], f"units is now {stored}.")
         self.assertTrue(json.loads(self.assist("settings", "show", "units", "--json").stdout)["changed"])
 
         # A refused value: the same sentence as the command line, and nothing stored.
@@ -296,8 +301,8 @@ class WebAppInBrowser(unittest.TestCase):
         self.tab_to(lambda e: e.get_attribute("id") == "setting-speech-volumePercent")
         self.active().send_keys(Keys.CONTROL, "a")
         self.active().send_keys("5", Keys.ENTER)
-        WebDriverWait(self.driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#message[role=alert]"))
-        self.assertEqual(self.driver.find_element(By.ID, "message").text, cli.stderr.strip())
+        WebDriverWait(self.driver, 10).until(lambda d: self.message()[1] == "alert")
+        self.assertEqual(self.message()[0], cli.stderr.strip())
         self.assertFalse(json.loads(self.assist("settings", "show", "speech.volumePercent", "--json").stdout)["changed"])
 
     def test_history_filtered_with_the_keyboard(self):
