@@ -36,6 +36,9 @@ enum WebPage: String, CaseIterable, Sendable {
 struct PageMessage: Sendable, Equatable {
     var text: String
     var isWarning: Bool
+    /// The field a refusal is about, linked from the message so the user goes straight to it.
+    var fieldID: String? = nil
+    var fieldName: String? = nil
 }
 
 /// Every page's frame: skip link, banner with the navigation, one main region, the message after
@@ -52,7 +55,10 @@ func pageDocument(_ page: WebPage, body: String, message: PageMessage? = nil) ->
     let messageHTML = message.map { message -> String in
         let role = message.isWarning ? "alert" : "status"
         let kind = message.isWarning ? "warning" : "confirmation"
-        return "<p id=\"message\" class=\"message \(kind)\" role=\"\(role)\" tabindex=\"-1\">\(escaped(message.text))</p>"
+        let link = message.fieldID.map { id in
+            "<p class=\"field-link\"><a href=\"#\(id)\">Go to \(escaped(message.fieldName ?? "the field")) to correct it</a></p>"
+        } ?? ""
+        return "<p id=\"message\" class=\"message \(kind)\" role=\"\(role)\" tabindex=\"-1\">\(escaped(message.text))</p>" + link
     } ?? ""
     return """
     <!DOCTYPE html>

@@ -25,9 +25,16 @@ struct SettingsPage: Sendable {
             return Outcome(message: PageMessage(text: definition.changedSentence(in: settings), isWarning: false),
                            key: definition.key, refusedText: nil, accepted: true)
         } catch {
-            return Outcome(message: PageMessage(text: userMessage(for: error), isWarning: true),
+            let known = SettingsSchema.definitions.contains { $0.key == key }
+            return Outcome(message: PageMessage(text: userMessage(for: error), isWarning: true,
+                                                fieldID: known ? Self.fieldID(key) : nil, fieldName: known ? key : nil),
                            key: key, refusedText: text, accepted: false)
         }
+    }
+
+    /// The id of a setting's control: "speech.pitch" → "setting-speech-pitch".
+    static func fieldID(_ key: String) -> String {
+        "setting-" + key.replacingOccurrences(of: ".", with: "-")
     }
 
     /// Returns `key` to its default, as `assist settings reset KEY` does.
@@ -80,7 +87,7 @@ struct SettingsPage: Sendable {
     /// One setting: a labelled control, its help and allowed values tied to it by
     /// aria-describedby, a Save button, and a Reset button when it differs from the default.
     private func field(_ definition: SettingDefinition, settings: Settings, formToken: String, outcome: Outcome?) -> String {
-        let id = "setting-" + definition.key.replacingOccurrences(of: ".", with: "-")
+        let id = Self.fieldID(definition.key)
         let value = definition.value(in: settings)
         let defaultValue = definition.value(in: .defaults)
         let shown = outcome?.refusedText ?? definition.typedText(for: value)

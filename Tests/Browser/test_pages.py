@@ -303,6 +303,12 @@ class WebAppInBrowser(unittest.TestCase):
         self.active().send_keys("5", Keys.ENTER)
         WebDriverWait(self.driver, 10).until(lambda d: self.message()[1] == "alert")
         self.assertEqual(self.message()[0], cli.stderr.strip())
+        # From the message, one Tab and Enter lead back to the refused field, marked invalid.
+        self.active().send_keys(Keys.TAB)
+        self.assertEqual(self.active().text, "Go to speech.volumePercent to correct it")
+        self.active().send_keys(Keys.ENTER)
+        self.assertEqual(self.active().get_attribute("id"), "setting-speech-volumePercent")
+        self.assertEqual(self.active().get_attribute("aria-invalid"), "true")
         self.assertFalse(json.loads(self.assist("settings", "show", "speech.volumePercent", "--json").stdout)["changed"])
 
     def test_history_filtered_with_the_keyboard(self):

@@ -40,6 +40,7 @@ struct PagesTests {
         let reply = try await web.request(.post, "/settings", form: ["key": "speech.volumePercent", "value": "5", "form_token": "form-secret"])
         #expect(reply.status == .unprocessableContent)
         #expect(reply.body.contains("role=\"alert\" tabindex=\"-1\">\(escaped(expected))</p>"))
+        #expect(reply.body.contains("<a href=\"#setting-speech-volumePercent\">Go to speech.volumePercent to correct it</a>"))
         // The field is marked and keeps what was typed, so it can be corrected.
         #expect(reply.body.contains("value=\"5\" aria-describedby=\"setting-speech-volumePercent-help setting-speech-volumePercent-error\" aria-invalid=\"true\""))
         #expect(try web.store.current().speech.volumePercent == Storage.Settings.defaults.speech.volumePercent)
