@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 import SessionControl
 import Storage
 
@@ -78,7 +79,8 @@ public struct WebApp: Sendable {
             return Response(status: .ok, headers: headers, body: ResponseBody { writer in
                 // A comment first, so the browser knows at once that the stream is open.
                 try await writer.write(ByteBuffer(string: ": open\n\n"))
-                for await sentence in stream {
+                // Ends when the server stops: an open page must not hold up Ctrl-C.
+                for await sentence in stream.cancelOnGracefulShutdown() {
                     try await writer.write(ByteBuffer(string: Self.event(sentence)))
                 }
                 try await writer.finish(nil)
