@@ -31,7 +31,7 @@ struct LivePage: Sendable {
         <section aria-labelledby="said-heading"><h2 id="said-heading">Said by the session</h2>
         <ol id="spoken" class="spoken" role="log" aria-live="polite" aria-relevant="additions" aria-labelledby="said-heading">
         """
-        for sentence in sentences.recent { body += "<li>\(escaped(sentence))</li>" }
+        for sentence in sentences.recent { body += "<li>\(escaped(sentence.text))</li>" }
         body += "</ol></section>"
         body += "<section aria-labelledby=\"commands-heading\"><h2 id=\"commands-heading\">Commands</h2>"
         body += "<form method=\"post\" action=\"/live/command\" class=\"commands\" data-live-command>"

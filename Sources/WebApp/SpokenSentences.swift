@@ -1,27 +1,37 @@
 import Foundation
 import Synchronization
 
+/// One sentence the session said, with the time it reached the web app (sent to the page, which
+/// uses it to measure how long the sentence took to show).
+public struct SpokenSentence: Sendable, Equatable {
+    public var text: String
+    public var publishedAt: Date
+}
+
 /// The sentences the session said, handed to every open Live page as they come (server-sent
 /// events). Nothing is kept beyond the last few, for a page opened a moment later: what the page
 /// shows is not stored.
 public final class SpokenSentences: Sendable {
     private struct State {
-        var listeners: [Int: AsyncStream<String>.Continuation] = [:]
+        var listeners: [Int: AsyncStream<SpokenSentence>.Continuation] = [:]
         var nextID = 0
-        var recent: [String] = []
+        var recent: [SpokenSentence] = []
         var finished = false
     }
     private let state = Mutex(State())
+    private let now: @Sendable () -> Date
     /// Sentences a newly opened page shows at once.
     public let recentLimit: Int
 
-    public init(recentLimit: Int = 5) {
+    public init(recentLimit: Int = 5, now: @escaping @Sendable () -> Date = { Date() }) {
         self.recentLimit = recentLimit
+        self.now = now
     }
 
-    /// Hands `sentence` to every listener now.
-    public func publish(_ sentence: String) {
-        let listeners = state.withLock { state -> [AsyncStream<String>.Continuation] in
+    /// Hands `text` to every listener now.
+    public func publish(_ text: String) {
+        let sentence = SpokenSentence(text: text, publishedAt: now())
+        let listeners = state.withLock { state -> [AsyncStream<SpokenSentence>.Continuation] in
             state.recent.append(sentence)
             if state.recent.count > recentLimit { state.recent.removeFirst(state.recent.count - recentLimit) }
             return Array(state.listeners.values)
@@ -30,11 +40,11 @@ public final class SpokenSentences: Sendable {
     }
 
     /// The last few sentences, oldest first.
-    public var recent: [String] { state.withLock { $0.recent } }
+    public var recent: [SpokenSentence] { state.withLock { $0.recent } }
 
     /// Every sentence published from now on, until `finish()` or the consumer stops.
-    public func listen() -> AsyncStream<String> {
-        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(100))
+    public func listen() -> AsyncStream<SpokenSentence> {
+        let (stream, continuation) = AsyncStream<SpokenSentence>.makeStream(bufferingPolicy: .bufferingNewest(100))
         let id = state.withLock { state -> Int? in
             guard !state.finished else { return nil }
             defer { state.nextID += 1 }
@@ -50,7 +60,7 @@ public final class SpokenSentences: Sendable {
 
     /// Ends every listener (the server is stopping, so open pages let go at once).
     public func finish() {
-        let listeners = state.withLock { state -> [AsyncStream<String>.Continuation] in
+        let listeners = state.withLock { state -> [AsyncStream<SpokenSentence>.Continuation] in
             state.finished = true
             defer { state.listeners = [:] }
             return Array(state.listeners.values)

@@ -98,9 +98,12 @@ public struct WebApp: Sendable {
         return router
     }
 
-    /// One server-sent event; a sentence is one line, but a line break is split into data lines.
-    static func event(_ sentence: String) -> String {
-        sentence.split(separator: "\n", omittingEmptySubsequences: false).map { (line: Substring) -> String in "data: \(line)\n" }.joined(separator: "") + "\n"
+    /// One server-sent event: its id is when the sentence reached the web app, in milliseconds
+    /// since 1970 (the page measures the delay to showing it); a line break becomes data lines.
+    static func event(_ sentence: SpokenSentence) -> String {
+        "id: \(Int64((sentence.publishedAt.timeIntervalSince1970 * 1000).rounded()))\n"
+            + sentence.text.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { (line: Substring) -> String in "data: \(line)\n" }.joined(separator: "") + "\n"
     }
 
     static func form(_ request: Request) async throws -> FormFields {

@@ -122,7 +122,7 @@ struct PagesTests {
         #expect(reply.status == .ok)
         #expect(web.sent.all == ["scan now"])
         var iterator = listening.makeAsyncIterator()
-        #expect(await iterator.next() == "Scanning for scan now.")
+        #expect(await iterator.next()?.text == "Scanning for scan now.")
         let find = try await web.request(.post, "/live/command", form: ["find": " a chair ", "form_token": "form-secret"])
         #expect(find.body.contains("Scanning for find a chair."))
         #expect(web.sent.all == ["scan now", "find a chair"])
@@ -145,9 +145,19 @@ struct PagesTests {
         }
     }
 
-    @Test("a sentence with a line break stays one server-sent event")
+    @Test("a sentence is one server-sent event, stamped with when it reached the web app, even with a line break")
     func eventFormat() {
-        #expect(WebApp.event("A chair ahead.") == "data: A chair ahead.\n\n")
-        #expect(WebApp.event("one\ntwo") == "data: one\ndata: two\n\n")
+        let at = Date(timeIntervalSince1970: 1_790_000_000.25)
+        #expect(WebApp.event(SpokenSentence(text: "A chair ahead.", publishedAt: at)) == "id: 1790000000250\ndata: A chair ahead.\n\n")
+        #expect(WebApp.event(SpokenSentence(text: "one\ntwo", publishedAt: at)) == "id: 1790000000250\ndata: one\ndata: two\n\n")
+    }
+
+    @Test("the session's printed sentences are read from its output, other lines are not")
+    func printedSentences() {
+        #expect(LiveSessionProcess.sentence(printed: "[12.4 s] A chair, 2 meters, ahead.") == "A chair, 2 meters, ahead.")
+        #expect(LiveSessionProcess.sentence(printed: "[0.0 s] Assistive Vision activated.") == "Assistive Vision activated.")
+        #expect(LiveSessionProcess.sentence(printed: "Scanning.") == nil)
+        #expect(LiveSessionProcess.sentence(printed: "[soon s] no") == nil)
+        #expect(LiveSessionProcess.sentence(printed: "[1.0 s] ") == nil)
     }
 }

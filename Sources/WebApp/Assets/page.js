@@ -15,6 +15,10 @@ document.addEventListener("DOMContentLoaded", () => {
     events.onmessage = (event) => {
       const item = document.createElement("li");
       item.textContent = event.data;
+      // The event's id is when the sentence reached the web app (ms since 1970, same computer):
+      // kept so the delay to showing it can be measured.
+      const publishedAt = Number(event.lastEventId);
+      if (publishedAt > 0) item.dataset.delayMs = String(Date.now() - publishedAt);
       spoken.appendChild(item);
       while (spoken.children.length > 50) spoken.removeChild(spoken.firstElementChild);
     };
