@@ -27,12 +27,6 @@ struct LivePage: Sendable {
         var body = running
             ? "<p class=\"lead\" id=\"session-state\">A session is running; these buttons send it commands as <code>assist ctl</code> does.</p>"
             : "<p class=\"message warning\" id=\"session-state\">No session is running, so these buttons have nothing to control: start one with <code>assist see VIDEO</code> or <code>assist console</code>, then reload this page.</p>"
-        body += """
-        <section aria-labelledby="said-heading"><h2 id="said-heading">Said by the session</h2>
-        <ol id="spoken" class="spoken" role="log" aria-live="polite" aria-relevant="additions" aria-labelledby="said-heading">
-        """
-        for sentence in sentences.recent { body += "<li>\(escaped(sentence.text))</li>" }
-        body += "</ol></section>"
         body += "<section aria-labelledby=\"commands-heading\"><h2 id=\"commands-heading\">Commands</h2>"
         body += "<form method=\"post\" action=\"/live/command\" class=\"commands\" data-live-command>"
         body += "<input type=\"hidden\" name=\"\(AccessGuard.formField)\" value=\"\(formToken)\">"
@@ -49,6 +43,14 @@ struct LivePage: Sendable {
         <p id="find-help" class="help">An object to look for, such as a chair or a person.</p>
         </form></section>
         """
+        // The commands come first and the growing list of sentences after them, so the buttons
+        // stay where they are (at 400 % zoom too) while sentences arrive.
+        body += """
+        <section aria-labelledby="said-heading"><h2 id="said-heading">Said by the session</h2>
+        <ol id="spoken" class="spoken" role="log" aria-live="polite" aria-relevant="additions" aria-labelledby="said-heading">
+        """
+        for sentence in sentences.recent { body += "<li>\(escaped(sentence.text))</li>" }
+        body += "</ol></section>"
         return pageDocument(.live, body: body, message: message)
     }
 
