@@ -12,9 +12,17 @@ struct HelpPage: Sendable {
         ("navigate", "Navigation mode"), ("find", "Find mode"),
     ]
 
-    func render() -> String {
+    func render(formToken: String) -> String {
         var body = "<p class=\"lead\">Say or type these in <code>assist see</code>, send them with <code>assist ctl</code>, or use the buttons on the Live page.</p>"
-        body += "<section aria-labelledby=\"tutorial-heading\"><h2 id=\"tutorial-heading\">Tutorial</h2><ol class=\"tutorial\">"
+        body += "<section aria-labelledby=\"tutorial-heading\"><h2 id=\"tutorial-heading\">Tutorial</h2>"
+        // Played by the session itself (its voice, its queue, "stop talking" silences it); the
+        // answer and what it says then show on the Live page.
+        body += """
+        <form method="post" action="/live/command">
+        <input type="hidden" name="\(AccessGuard.formField)" value="\(formToken)">
+        <button type="submit" name="command" value="\(escaped(language.example(for: .tutorial)))">Play the tutorial in the running session</button>
+        </form><ol class="tutorial">
+        """
         for sentence in language.tutorial { body += "<li>\(escaped(sentence))</li>" }
         body += "</ol></section>"
         body += "<section aria-labelledby=\"modes-heading\"><h2 id=\"modes-heading\">What you can say in each mode</h2>"

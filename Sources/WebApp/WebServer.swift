@@ -53,7 +53,7 @@ public struct WebApp: Sendable {
         router.get("/history") { request, _ in
             html(history.render(label: request.uri.queryParameters["label"].map(String.init)))
         }
-        router.get("/help") { _, _ in html(help.render()) }
+        router.get("/help") { _, _ in html(help.render(formToken: access.formToken)) }
         router.get("/live") { _, _ in html(live.render(formToken: access.formToken)) }
         router.post("/live/command") { request, _ in
             let form = try await Self.form(request)

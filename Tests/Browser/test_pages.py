@@ -345,6 +345,12 @@ class WebAppInBrowser(BrowserCase):
         WebDriverWait(self.driver, 10).until(lambda d: d.find_element(By.TAG_NAME, "h1").text == "Help")
         tutorial = self.driver.find_elements(By.CSS_SELECTOR, ".tutorial li")
         self.assertGreater(len(tutorial), 3)
+        # The tutorial's play button asks the session to say it (Space presses the button).
+        self.tab_to(lambda e: e.text == "Play the tutorial in the running session")
+        self.active().send_keys(Keys.SPACE)
+        WebDriverWait(self.driver, 10).until(lambda d: self.message()[0] == "The session heard: tutorial.")
+        self.assertEqual(self.session.lines[-1], "tutorial")
+        self.open("help")
         # The skip link leads past the navigation to the page's content.
         self.from_the_top()
         self.active().send_keys(Keys.TAB)

@@ -111,6 +111,7 @@ struct PagesTests {
         for sentence in language.tutorial { #expect(page.contains(escaped(sentence))) }
         for intent in CommandIntent.allCases { #expect(page.contains("<td>\(escaped(language.example(for: intent)))</td>")) }
         #expect(page.contains(escaped(language.help(mode: "continuous"))))
+        #expect(page.contains("value=\"\(escaped(language.example(for: .tutorial)))\">Play the tutorial in the running session</button>"))
     }
 
     @Test("a Live button sends the command language's phrase to the session and its answer goes to every open page")
