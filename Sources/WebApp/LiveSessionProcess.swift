@@ -25,17 +25,18 @@ public final class LiveSessionProcess: Sendable {
         process.standardOutput = output
         process.standardError = FileHandle.standardError
         let finished = self.finished
-        process.terminationHandler = { _ in
-            finished.value.withLock { $0 = true }
-            sentences.publish("The live session has ended.")
-        }
+        process.terminationHandler = { _ in finished.value.withLock { $0 = true } }
         try process.run()
         self.process = process
         let reader = Thread {
             var pending = Data()
             while true {
                 let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
+                // The end of its output is the end of the session, told after its last sentence.
+                if chunk.isEmpty {
+                    sentences.publish("The live session has ended.")
+                    break
+                }
                 pending.append(chunk)
                 while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
                     let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
