@@ -58,6 +58,18 @@ struct PagesTests {
         #expect(setting.body.contains("There is no setting called speech.pitchh"))
     }
 
+    @Test("saving any setting as the form shows it changes nothing (the shown text reads back as the stored value)")
+    func roundTrip() async throws {
+        let web = try WebTestApp()
+        defer { web.remove() }
+        for definition in SettingsSchema.definitions {
+            let shown = definition.typedText(for: definition.value(in: .defaults))
+            let reply = try await web.request(.post, "/settings", form: ["key": definition.key, "value": shown, "form_token": "form-secret"])
+            #expect(reply.status == .ok, "\(definition.key): \(shown)")
+            #expect(definition.value(in: try web.store.current()) == definition.value(in: .defaults), "\(definition.key)")
+        }
+    }
+
     @Test("reset returns a setting to its default")
     func reset() async throws {
         let web = try WebTestApp()
