@@ -59,9 +59,17 @@ struct SettingsPage: Sendable {
         <p class="lead">Each setting is checked before it is stored, exactly as <code>assist settings set</code> checks it; \
         a running <code>assist see</code> follows the change at once.</p>
         """
+        // The page is long (every setting): links to each group first, so nobody scrolls through all of it.
+        var groups: [String] = []
+        for definition in SettingsSchema.definitions where !groups.contains(Self.group(of: definition.key)) {
+            groups.append(Self.group(of: definition.key))
+        }
+        body += "<nav aria-label=\"Setting groups\" class=\"groups\"><ul>" + groups.map { (group: String) -> String in
+            "<li><a href=\"#group-\(group)\">\(escaped(Self.groupTitle(group)))</a></li>"
+        }.joined(separator: "") + "</ul></nav>"
         var currentGroup = ""
         for definition in SettingsSchema.definitions {
-            let group = definition.key.split(separator: ".").count > 1 ? String(definition.key.split(separator: ".")[0]) : "general"
+            let group = Self.group(of: definition.key)
             if group != currentGroup {
                 if !currentGroup.isEmpty { body += "</section>" }
                 currentGroup = group
@@ -71,6 +79,11 @@ struct SettingsPage: Sendable {
         }
         if !currentGroup.isEmpty { body += "</section>" }
         return pageDocument(.settings, body: body, message: outcome?.message)
+    }
+
+    /// "speech.pitch" → "speech"; a key without a dot is in "general".
+    static func group(of key: String) -> String {
+        key.contains(".") ? String(key.split(separator: ".")[0]) : "general"
     }
 
     static func groupTitle(_ group: String) -> String {

@@ -86,6 +86,7 @@ struct PagesTests {
         let web = try WebTestApp()
         defer { web.remove() }
         let page = try await web.request(.get, "/settings").body
+        #expect(page.contains("<nav aria-label=\"Setting groups\" class=\"groups\"><ul><li><a href=\"#group-detection\">Detection</a></li>"))
         for definition in SettingsSchema.definitions {
             let id = "setting-" + definition.key.replacingOccurrences(of: ".", with: "-")
             #expect(page.contains("<label for=\"\(id)\">\(definition.key)</label>"), "\(definition.key)")
