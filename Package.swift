@@ -25,11 +25,17 @@ let package = Package(
         .library(name: "SessionControl", targets: ["SessionControl"]),
         .library(name: "Reading", targets: ["Reading"]),
         .library(name: "ColourAndLight", targets: ["ColourAndLight"]),
+        .library(name: "WebApp", targets: ["WebApp"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+        // No traits: the web app needs neither swift-configuration nor full Foundation.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.14.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
     ],
     targets: [
         // C libraries, one system-library target each (headers and link flags only).
@@ -110,9 +116,19 @@ let package = Package(
         // The colour in the centre of the view (basic colour terms, light taken out) and the light detector.
         .target(name: "ColourAndLight", dependencies: ["AssistCore"], resources: [.copy("Templates")]),
 
+        // The local web app (assist serve): loopback only, token-guarded pages over the same settings,
+        // history, help and session commands as the command line.
+        .target(name: "WebApp", dependencies: [
+            "AssistCore", "Storage", "SessionControl", "Commands", "LiveGuidance",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ], resources: [.copy("Assets")]),
+
         .executableTarget(name: "assist", dependencies: [
             "AssistCore", "Media", "Perception", "Guidance", "Speech", "Hearing", "Evaluation", "Storage", "Prescription",
-            "LiveGuidance", "Commands", "VoiceInput", "LiveHearing", "SessionControl", "Reading", "ColourAndLight",
+            "LiveGuidance", "Commands", "VoiceInput", "LiveHearing", "SessionControl", "Reading", "ColourAndLight", "WebApp",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -133,6 +149,10 @@ let package = Package(
         .testTarget(name: "VoiceInputTests", dependencies: ["VoiceInput", "Commands", "Media", "AssistCore"]),
         .testTarget(name: "ReadingTests", dependencies: ["Reading", "Media", "AssistCore"]),
         .testTarget(name: "ColourAndLightTests", dependencies: ["ColourAndLight", "Media", "AssistCore"]),
+        .testTarget(name: "WebAppTests", dependencies: ["WebApp", "Storage", "AssistCore", "Commands", "SessionControl",
+                                                        .product(name: "Hummingbird", package: "hummingbird"),
+                                                        .product(name: "Logging", package: "swift-log"),
+                                                        .product(name: "NIOCore", package: "swift-nio")]),
     ]
 )
 

@@ -11,7 +11,7 @@ struct Assist: AsyncParsableCommand {
         subcommands: [See.self, Say.self, Eval.self, Hear.self, SettingsCommand.self, HistoryCommand.self,
                       StatsCommand.self, BackupCommand.self, RxCommand.self, CamerasCommand.self, Devices.self, Bench.self,
                       ConsoleCommand.self, CtlCommand.self, Listen.self, Wake.self,
-                      Read.self, ColourCommand.self, LightCommand.self]
+                      Read.self, ColourCommand.self, LightCommand.self, ServeCommand.self]
     )
 
     /// Errors reach the user as one sentence: ours without ArgumentParser's decoration, and its

@@ -1,0 +1,87 @@
+import Foundation
+
+/// Text made safe to put in HTML, in an element or a quoted attribute.
+func escaped(_ text: String) -> String {
+    var result = ""
+    result.reserveCapacity(text.count)
+    for character in text {
+        switch character {
+        case "&": result += "&amp;"
+        case "<": result += "&lt;"
+        case ">": result += "&gt;"
+        case "\"": result += "&quot;"
+        case "'": result += "&#39;"
+        default: result.append(character)
+        }
+    }
+    return result
+}
+
+/// The pages of the web app, in the order of the navigation.
+enum WebPage: String, CaseIterable, Sendable {
+    case live, history, settings, help
+
+    var path: String { "/" + rawValue }
+    var title: String {
+        switch self {
+        case .live: return "Live"
+        case .history: return "History"
+        case .settings: return "Settings"
+        case .help: return "Help"
+        }
+    }
+}
+
+/// A message shown at the top of a page after an action: a confirmation or a refusal.
+struct PageMessage: Sendable, Equatable {
+    var text: String
+    var isWarning: Bool
+    /// The field a refusal is about, linked from the message so the user goes straight to it.
+    var fieldID: String? = nil
+    var fieldName: String? = nil
+}
+
+/// Every page's frame: skip link, banner with the navigation, one main region, the message after
+/// an action. The message is a live region (alert for a refusal, status for a confirmation) and
+/// page.js moves focus to it, so a screen reader says the outcome of the form just sent.
+func pageDocument(_ page: WebPage, body: String, message: PageMessage? = nil) -> String {
+    // Closures that build HTML name their String type: GRDB's SQL (visible through Storage) is
+    // also built by interpolation and has its own joined(), and once the navigation came out as
+    // a dump of SQL elements.
+    let navigation = WebPage.allCases.map { item -> String in
+        let current = item == page ? " aria-current=\"page\"" : ""
+        return "<li><a href=\"\(item.path)\"\(current)>\(item.title)</a></li>"
+    }.joined(separator: "")
+    let messageHTML = message.map { message -> String in
+        let role = message.isWarning ? "alert" : "status"
+        let kind = message.isWarning ? "warning" : "confirmation"
+        let link = message.fieldID.map { id in
+            "<p class=\"field-link\"><a href=\"#\(id)\">Go to \(escaped(message.fieldName ?? "the field")) to correct it</a></p>"
+        } ?? ""
+        return "<p id=\"message\" class=\"message \(kind)\" role=\"\(role)\" tabindex=\"-1\">\(escaped(message.text))</p>" + link
+    } ?? ""
+    return """
+    <!DOCTYPE html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>\(page.title) – AssistiveKit</title>
+    <link rel="stylesheet" href="/assets/app.css">
+    <script src="/assets/page.js" defer></script>
+    </head>
+    <body>
+    <a class="skip" href="#main">Skip to the main content</a>
+    <header>
+    <p class="product">AssistiveKit</p>
+    <nav aria-label="Pages"><ul>\(navigation)</ul></nav>
+    </header>
+    <main id="main" tabindex="-1">
+    <h1>\(page.title)</h1>
+    \(messageHTML)
+    \(body)
+    </main>
+    </body>
+    </html>
+    """
+}

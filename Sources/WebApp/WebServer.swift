@@ -1,0 +1,207 @@
+import AssistCore
+import Commands
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import SessionControl
+import Storage
+
+/// `assist serve`: the web app on 127.0.0.1, its pages over the same settings, history, help and
+/// session commands as the command line. Built from values (storage, language, how to reach the
+/// session) so tests drive its router in process.
+public struct WebApp: Sendable {
+    public static let defaultPort = 8470
+
+    public let access: AccessGuard
+    let settings: SettingsPage
+    let history: HistoryPage
+    let help: HelpPage
+    let live: LivePage
+    let sendToSession: SessionCommandSender
+    public let sentences: SpokenSentences
+
+    public init(access: AccessGuard = AccessGuard(), store: SettingsStore, history: DetectionHistory, language: CommandLanguage,
+                sentences: SpokenSentences = SpokenSentences(), sessionRunning: @escaping @Sendable () -> Bool,
+                sendToSession: @escaping SessionCommandSender) {
+        self.access = access
+        self.settings = SettingsPage(store: store)
+        self.history = HistoryPage(history: history)
+        self.help = HelpPage(language: language)
+        self.live = LivePage(language: language, sentences: sentences, sessionRunning: sessionRunning)
+        self.sendToSession = sendToSession
+        self.sentences = sentences
+    }
+
+    /// Every route, behind the access check.
+    public func router() -> Router<WebContext> {
+        let router = Router(context: WebContext.self)
+        router.add(middleware: AccessMiddleware(access: access))
+        router.get("/") { _, _ in Self.redirect(to: WebPage.live.path) }
+        router.get("/settings") { _, _ in html(settings.render(formToken: access.formToken)) }
+        router.post("/settings") { request, _ in
+            let form = try await Self.form(request)
+            let outcome = settings.change(key: form["key"] ?? "", text: form["value"] ?? "")
+            return html(settings.render(formToken: access.formToken, outcome: outcome), status: outcome.accepted ? .ok : .unprocessableContent)
+        }
+        router.post("/settings/reset") { request, _ in
+            let form = try await Self.form(request)
+            let outcome = settings.reset(key: form["key"] ?? "")
+            return html(settings.render(formToken: access.formToken, outcome: outcome), status: outcome.accepted ? .ok : .unprocessableContent)
+        }
+        router.get("/history") { request, _ in
+            html(history.render(label: request.uri.queryParameters["label"].map(String.init)))
+        }
+        router.get("/help") { _, _ in html(help.render(formToken: access.formToken)) }
+        router.get("/live") { _, _ in html(live.render(formToken: access.formToken)) }
+        router.post("/live/command") { request, _ in
+            let form = try await Self.form(request)
+            let wantsJSON = request.headers[.accept]?.contains("application/json") ?? false
+            guard let line = LivePage.line(from: form) else {
+                let sentence = "Choose a command, or type what to find."
+                return wantsJSON ? json(ControlReply(understood: false, intent: nil, reply: sentence), status: .unprocessableContent)
+                    : html(live.render(formToken: access.formToken, message: PageMessage(text: sentence, isWarning: true)), status: .unprocessableContent)
+            }
+            let reply: ControlReply
+            do { reply = try await sendToSession(line) } catch {
+                reply = ControlReply(understood: false, intent: nil, reply: userMessage(for: error))
+            }
+            sentences.publish(reply.reply)
+            if wantsJSON { return json(reply) }
+            return html(live.render(formToken: access.formToken, message: PageMessage(text: reply.reply, isWarning: !reply.understood)))
+        }
+        router.get("/live/events") { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "text/event-stream; charset=utf-8"
+            headers[.cacheControl] = "no-store"
+            let stream = sentences.listen()
+            return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+                // A comment first, so the browser knows at once that the stream is open.
+                try await writer.write(ByteBuffer(string: ": open\n\n"))
+                // Ends when the server stops: an open page must not hold up Ctrl-C.
+                for await sentence in stream.cancelOnGracefulShutdown() {
+                    try await writer.write(ByteBuffer(string: Self.event(sentence)))
+                }
+                try await writer.finish(nil)
+            })
+        }
+        router.get("/assets/:name") { _, context in
+            guard let name = context.parameters.get("name"), let asset = WebAssets.asset(named: name) else {
+                return plain("There is no such file.", status: .notFound)
+            }
+            var headers = HTTPFields()
+            headers[.contentType] = asset.contentType
+            headers[.cacheControl] = "no-cache"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: asset.text)))
+        }
+        return router
+    }
+
+    /// One server-sent event: its id is when the sentence reached the web app, in milliseconds
+    /// since 1970 (the page measures the delay to showing it); a line break becomes data lines.
+    static func event(_ sentence: SpokenSentence) -> String {
+        "id: \(Int64((sentence.publishedAt.timeIntervalSince1970 * 1000).rounded()))\n"
+            + sentence.text.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { (line: Substring) -> String in "data: \(line)\n" }.joined(separator: "") + "\n"
+    }
+
+    static func form(_ request: Request) async throws -> FormFields {
+        var request = request
+        let body = try await request.collectBody(upTo: 64 * 1024)
+        return FormFields(encoded: String(buffer: body))
+    }
+
+    static func redirect(to path: String) -> Response {
+        var headers = HTTPFields()
+        headers[.location] = path
+        return Response(status: .seeOther, headers: headers)
+    }
+
+    /// Runs the server on 127.0.0.1:`port` (0: a free port) until SIGINT or SIGTERM; calls
+    /// `started` with the port once it listens.
+    public func run(port: Int, started: @escaping @Sendable (Int) -> Void) async throws {
+        var logger = Logger(label: "assist serve")
+        logger.logLevel = .error
+        let sentences = self.sentences
+        let app = Application(
+            router: router(),
+            configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: nil),
+            onServerRunning: { channel in started(channel.localAddress?.port ?? port) },
+            logger: logger)
+        guard (0...65535).contains(port) else { throw WebAppError.invalidPort(port) }
+        defer { sentences.finish() }
+        do { try await app.runService() } catch let error as IOError {
+            throw WebAppError.binding(error, port: port)
+        }
+    }
+}
+
+func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+    var headers = HTTPFields()
+    headers[.contentType] = "text/html; charset=utf-8"
+    headers[.cacheControl] = "no-store"
+    return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+}
+
+func plain(_ text: String, status: HTTPResponse.Status) -> Response {
+    var headers = HTTPFields()
+    headers[.contentType] = "text/plain; charset=utf-8"
+    return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text + "\n")))
+}
+
+func json(_ reply: ControlReply, status: HTTPResponse.Status = .ok) -> Response {
+    var headers = HTTPFields()
+    headers[.contentType] = "application/json"
+    let data = (try? JSONEncoder().encode(reply)) ?? Data("{}".utf8)
+    return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+}
+
+/// Refuses every request that fails `AccessGuard.check`, with its sentence; sets the cookie and
+/// drops the token from the address when it came there; adds the headers that keep the pages
+/// local (no outside resource, no framing, no referrer).
+struct AccessMiddleware: RouterMiddleware {
+    typealias Context = WebContext
+    let access: AccessGuard
+
+    func handle(_ request: Request, context: WebContext, next: (Request, WebContext) async throws -> Response) async throws -> Response {
+        var request = request
+        let isChange = request.method == .post
+        var formToken: String?
+        if isChange {
+            // Read the form here, then hand the handler a body it can read again.
+            let body = try await request.collectBody(upTo: 64 * 1024)
+            formToken = FormFields(encoded: String(buffer: body))[AccessGuard.formField]
+            request.body = RequestBody(buffer: body)
+        }
+        let origin = request.headers[.origin] ?? request.headers[.referer].flatMap(Self.origin(ofReferer:))
+        let queryToken = request.uri.queryParameters["token"].map(String.init)
+        let result = access.check(host: request.head.authority, queryToken: queryToken,
+                                  cookieHeader: request.headers[.cookie], isChange: isChange, origin: origin, formToken: formToken)
+        var response: Response
+        switch result {
+        case .failure(let refusal):
+            response = plain(refusal.sentence, status: .init(code: refusal.statusCode))
+        case .success(.allowed(let setCookie)):
+            if setCookie && !isChange {
+                // The token leaves the address bar (and the history) once the cookie holds it.
+                response = WebApp.redirect(to: request.uri.path.isEmpty ? "/" : request.uri.path)
+                response.headers[.setCookie] = access.cookie
+            } else {
+                response = try await next(request, context)
+            }
+        }
+        response.headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+        response.headers[.init("X-Content-Type-Options")!] = "nosniff"
+        // Not no-referrer: with it Chromium sends "Origin: null" on the pages' own forms, which
+        // the cross-site check must refuse. same-origin tells other sites nothing either.
+        response.headers[.init("Referrer-Policy")!] = "same-origin"
+        return response
+    }
+
+    /// "http://127.0.0.1:8470/settings" → "http://127.0.0.1:8470".
+    static func origin(ofReferer referer: String) -> String? {
+        guard let url = URL(string: referer), let scheme = url.scheme, let host = url.host else { return nil }
+        return "\(scheme)://\(host)\(url.port.map { ":\($0)" } ?? "")"
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Commands
+import Foundation
+import SessionControl
+import Storage
+import WebApp
+
+/// `assist serve`: the local web app (Live, History, Settings, Help) for low-vision users and
+/// screen readers, on this computer only.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the accessible web app (live commands, history, settings, help) on 127.0.0.1 only.",
+        discussion: """
+        Prints the address to open, with a random access token that changes every run; without it \
+        every page is refused. Settings changed there are the ones assist settings show reports, and the \
+        Live page sends commands to the running assist see or assist console session, as assist ctl does. \
+        With --input, a session is started on that input as assist see would, and what it says appears \
+        on the Live page as it is said. Nothing outside this computer can connect, and the pages load \
+        nothing from elsewhere.
+
+        Examples:
+          assist serve
+          assist serve --port 0
+          assist serve --input camera
+        """)
+
+    @Option(help: ArgumentHelp("The port on 127.0.0.1 (0 picks a free one).", valueName: "port"))
+    var port = WebApp.defaultPort
+
+    @Option(help: ArgumentHelp("Also start a live session on this input, as assist see INPUT: a video, camera, camera:N, /dev/videoN, a stream or a folder of pictures.", valueName: "input"))
+    var input: String?
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError(WebAppError.invalidPort(port).userMessage) }
+    }
+
+    func run() async throws {
+        let database = try SettingsStorageAccess.open()
+        let validator = SettingsStorageAccess.validator()
+        let store = SettingsStore(database: database, validator: validator)
+        let wanted = (try? store.current().speech.language) ?? "en"
+        let language = try CommandLanguage(language: CommandLanguage.bundledLanguages().contains(wanted) ? wanted : "en",
+                                           categories: validator.knownCategories)
+        let control = ControlClient()
+        let app = WebApp(store: store, history: DetectionHistory(database: database), language: language,
+                         sessionRunning: { FileManager.default.fileExists(atPath: control.socketPath) },
+                         sendToSession: { line in try await control.sendAway(line) })
+        let session = try input.map { input in
+            try LiveSessionProcess(executable: Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]),
+                                   input: input, sentences: app.sentences)
+        }
+        defer { session?.stop() }
+        do {
+            try await app.run(port: port) { [token = app.access.accessToken] boundPort in
+                // Written at once (not buffered): a script waits for this line to learn the port.
+                FileHandle.standardOutput.write(Data("assist serve: open http://127.0.0.1:\(boundPort)/?token=\(token) in a browser on this computer; Ctrl-C stops it.\n".utf8))
+            }
+        } catch let error as WebAppError {
+            throw CommandFailure(error.userMessage, exitCode: 1)
+        }
+    }
+}

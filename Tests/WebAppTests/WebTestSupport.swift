@@ -1,0 +1,97 @@
+import Commands
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import SessionControl
+import Storage
+@testable import WebApp
+
+/// A web app over a fresh pair of XDG folders, driven through its router in process: no socket,
+/// no browser, the same access checks and pages.
+struct WebTestApp {
+    let root: URL
+    let database: UserDatabase
+    let store: SettingsStore
+    let history: DetectionHistory
+    let app: WebApp
+    let host = "127.0.0.1:8470"
+    /// The lines the Live page sent to the session, in order.
+    let sent = SentLines()
+
+    final class SentLines: @unchecked Sendable {
+        private let lock = NSLock()
+        private var lines: [String] = []
+        func append(_ line: String) { lock.withLock { lines.append(line) } }
+        var all: [String] { lock.withLock { lines } }
+    }
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("assistivekit-web-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let environment = ["XDG_DATA_HOME": root.appendingPathComponent("data").path,
+                           "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
+                           "HOME": root.appendingPathComponent("home").path]
+        database = try UserDatabase.open(StorageLocation(environment: environment))
+        let validator = SettingsValidator(knownCategories: SettingsValidator.cocoCategories)
+        store = SettingsStore(database: database, validator: validator)
+        history = DetectionHistory(database: database)
+        let language = try CommandLanguage(language: "en", categories: validator.knownCategories)
+        let sent = self.sent
+        app = WebApp(access: AccessGuard(accessToken: "access-secret", formToken: "form-secret"), store: store, history: history,
+                     language: language, sessionRunning: { true },
+                     sendToSession: { line in
+                         sent.append(line)
+                         return ControlReply(understood: true, intent: "scanNow", reply: "Scanning for \(line).")
+                     })
+    }
+
+    func remove() {
+        try? database.close()
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    struct Reply {
+        var status: HTTPResponse.Status
+        var headers: HTTPFields
+        var body: String
+    }
+
+    /// One request through the router, with the session cookie unless `cookie` says otherwise.
+    func request(_ method: HTTPRequest.Method, _ path: String, cookie: String? = "assist_access=access-secret",
+                 form: [String: String]? = nil, origin: String? = "http://127.0.0.1:8470", host: String? = nil) async throws -> Reply {
+        var fields = HTTPFields()
+        if let cookie { fields[.cookie] = cookie }
+        if method == .post, let origin { fields[.origin] = origin }
+        var body = ByteBuffer()
+        if let form {
+            fields[.contentType] = "application/x-www-form-urlencoded"
+            body = ByteBuffer(string: form.map { "\(Self.encode($0.key))=\(Self.encode($0.value))" }.joined(separator: "&"))
+        }
+        let head = HTTPRequest(method: method, scheme: "http", authority: host ?? self.host, path: path, headerFields: fields)
+        let response = try await app.router().buildResponder().respond(to: Request(head: head, body: RequestBody(buffer: body)),
+                                                                        context: WebContext(logger: Logger(label: "web-tests")))
+        let collected = Collected()
+        try await response.body.write(CollectingWriter(target: collected))
+        return Reply(status: response.status, headers: response.headers, body: String(buffer: collected.buffer))
+    }
+
+    static func encode(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+}
+
+final class Collected: @unchecked Sendable {
+    var buffer = ByteBuffer()
+}
+
+struct CollectingWriter: ResponseBodyWriter {
+    let target: Collected
+    mutating func write(_ buffer: ByteBuffer) async throws {
+        var buffer = buffer
+        target.buffer.writeBuffer(&buffer)
+    }
+    consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
+}
