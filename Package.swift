@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "SessionControl", targets: ["SessionControl"]),
         .library(name: "Reading", targets: ["Reading"]),
         .library(name: "ColourAndLight", targets: ["ColourAndLight"]),
+        .library(name: "PictureAnswers", targets: ["PictureAnswers"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -109,10 +110,15 @@ let package = Package(
         .target(name: "Reading", dependencies: ["AssistCore", "Perception", "CTesseract"], resources: [.copy("Templates")]),
         // The colour in the centre of the view (basic colour terms, light taken out) and the light detector.
         .target(name: "ColourAndLight", dependencies: ["AssistCore"], resources: [.copy("Templates")]),
+        // The live session's questions about the newest frame (read the text or the page, colour, light,
+        // faces), answered by Reading, ColourAndLight and Perception's face detector.
+        .target(name: "PictureAnswers", dependencies: ["AssistCore", "LiveGuidance", "Perception", "Reading", "ColourAndLight"],
+                resources: [.copy("Templates")]),
 
         .executableTarget(name: "assist", dependencies: [
             "AssistCore", "Media", "Perception", "Guidance", "Speech", "Hearing", "Evaluation", "Storage", "Prescription",
             "LiveGuidance", "Commands", "VoiceInput", "LiveHearing", "SessionControl", "Reading", "ColourAndLight",
+            "PictureAnswers",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -126,7 +132,8 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
         .testTarget(name: "PrescriptionTests", dependencies: ["Prescription", "Hearing", "Media", "AssistCore"]),
         .testTarget(name: "AssistCommandTests", dependencies: ["AssistCore"]),
-        .testTarget(name: "LiveGuidanceTests", dependencies: ["LiveGuidance", "Guidance", "Perception", "Speech", "Media"]),
+        .testTarget(name: "LiveGuidanceTests", dependencies: ["LiveGuidance", "Guidance", "Perception", "Speech", "Media",
+                                                            "PictureAnswers", "Reading"]),
         .testTarget(name: "LiveHearingTests", dependencies: ["LiveHearing", "Hearing", "Prescription", "Speech"]),
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "AssistCore"]),
         .testTarget(name: "SessionControlTests", dependencies: ["SessionControl", "LiveGuidance", "Commands", "Storage", "Speech", "AssistCore"]),

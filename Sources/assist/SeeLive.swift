@@ -6,6 +6,7 @@ import Guidance
 import LiveGuidance
 import Media
 import Perception
+import PictureAnswers
 import Speech
 import Storage
 import Synchronization
@@ -69,6 +70,8 @@ extension See {
             configuration.scheduledLines = try live.scheduledLines()
             configuration.corridor = corridor
             configuration.classNames = models?.classNames
+            // "Read the text", "what colour is this", …: Tesseract and the cascades load at the first question.
+            configuration.pictureQuestions = try PictureAnswers(wordsPerMinute: speech.voiceSettings.wordsPerMinute)
         } catch {
             throw CommandFailure(userMessage(for: error), exitCode: 2)
         }
