@@ -66,6 +66,7 @@ extension See {
                                                  batterySaver: live.batterySaver || (stored?.batterySaver ?? false),
                                                  battery: offline ? nil : BatteryMonitor())
             configuration.watchdogSeconds = live.watchdog
+            configuration.questionWatchdogSeconds = max(configuration.questionWatchdogSeconds, live.watchdog)
             configuration.afterUseSeconds = live.afterUse > 0 ? live.afterUse * 60 : nil
             configuration.scheduledLines = try live.scheduledLines()
             configuration.corridor = corridor
