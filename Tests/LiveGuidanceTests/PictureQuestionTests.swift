@@ -6,6 +6,7 @@ import Perception
 import PictureAnswers
 import Reading
 import Speech
+import Synchronization
 import Testing
 
 /// "Read the text", "read the page", "what colour is this", "is the light on", "how many faces" in a
@@ -177,6 +178,38 @@ struct PictureQuestionTests {
         #expect(said.dropFirst().first?.contains("opencv-data") == true)
         // The light is still answered after the two failures: the session went on.
         #expect(["The room is bright.", "The light is dim.", "It is dark."].contains(said.last ?? ""))
+    }
+
+    /// Answers every question with "Secret text.", and the first time, while it is still working,
+    /// the user says "stop" (sent through the session's controls, as the console or voice would).
+    final class StoppedWhileWorking: PictureQuestions {
+        let controls = Mutex<SessionControls?>(nil)
+        let calls = Mutex(0)
+        func answer(_ question: PictureQuestion, about frame: Frame) throws(PictureQuestionError) -> [String] {
+            let first = calls.withLock { count -> Bool in
+                count += 1
+                return count == 1
+            }
+            if first { controls.withLock { $0 }?.send(.stopTalking) }
+            return ["Secret text."]
+        }
+    }
+
+    @Test("\"stop\" said while the answer is still being worked out: that answer is never said; the next question is answered")
+    func stopWhileWorking() async throws {
+        let answers = StoppedWhileWorking()
+        let grey = RGBImage(width: 64, height: 48, filledWith: (128, 128, 128))
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 40, picture: grey) }
+        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 1, command: .ask(.readText)),
+                                                   ScheduledCommand(atSeconds: 2, command: .ask(.readText))]
+        harness.configuration.pictureQuestions = answers
+        let session = try harness.makeSession(mode: .onDemand)
+        answers.controls.withLock { $0 = session.controls }
+        _ = try await session.run()
+        #expect(answers.calls.withLock { $0 } == 2)
+        let said = Self.answers(harness)
+        #expect(said.map(\.utterance.text) == ["Secret text."])
+        #expect(said.first.map { $0.timeSeconds >= 2 } == true, "only the second question's answer is said")
     }
 
     @Test("a session built without answers says so in one sentence")
