@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "Reading", targets: ["Reading"]),
         .library(name: "ColourAndLight", targets: ["ColourAndLight"]),
         .library(name: "WebApp", targets: ["WebApp"]),
+        .library(name: "PictureAnswers", targets: ["PictureAnswers"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -115,6 +116,10 @@ let package = Package(
         .target(name: "Reading", dependencies: ["AssistCore", "Perception", "CTesseract"], resources: [.copy("Templates")]),
         // The colour in the centre of the view (basic colour terms, light taken out) and the light detector.
         .target(name: "ColourAndLight", dependencies: ["AssistCore"], resources: [.copy("Templates")]),
+        // The live session's questions about the newest frame (read the text or the page, colour, light,
+        // faces), answered by Reading, ColourAndLight and Perception's face detector.
+        .target(name: "PictureAnswers", dependencies: ["AssistCore", "LiveGuidance", "Perception", "Reading", "ColourAndLight"],
+                resources: [.copy("Templates")]),
 
         // The local web app (assist serve): loopback only, token-guarded pages over the same settings,
         // history, help and session commands as the command line.
@@ -128,7 +133,8 @@ let package = Package(
 
         .executableTarget(name: "assist", dependencies: [
             "AssistCore", "Media", "Perception", "Guidance", "Speech", "Hearing", "Evaluation", "Storage", "Prescription",
-            "LiveGuidance", "Commands", "VoiceInput", "LiveHearing", "SessionControl", "Reading", "ColourAndLight", "WebApp",
+            "LiveGuidance", "Commands", "VoiceInput", "LiveHearing", "SessionControl", "Reading", "ColourAndLight",
+            "WebApp", "PictureAnswers",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -142,7 +148,8 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
         .testTarget(name: "PrescriptionTests", dependencies: ["Prescription", "Hearing", "Media", "AssistCore"]),
         .testTarget(name: "AssistCommandTests", dependencies: ["AssistCore"]),
-        .testTarget(name: "LiveGuidanceTests", dependencies: ["LiveGuidance", "Guidance", "Perception", "Speech", "Media"]),
+        .testTarget(name: "LiveGuidanceTests", dependencies: ["LiveGuidance", "Guidance", "Perception", "Speech", "Media",
+                                                            "PictureAnswers", "Reading"]),
         .testTarget(name: "LiveHearingTests", dependencies: ["LiveHearing", "Hearing", "Prescription", "Speech"]),
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "AssistCore"]),
         .testTarget(name: "SessionControlTests", dependencies: ["SessionControl", "LiveGuidance", "Commands", "Storage", "Speech", "AssistCore"]),

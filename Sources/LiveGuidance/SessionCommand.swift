@@ -6,6 +6,8 @@ public enum SessionCommand: Sendable, Equatable {
     case scanNow
     /// "Explore scene": a structured summary of the newest frame.
     case explore
+    /// "Read the text", "what colour is this", …: answered from the newest frame (see `PictureQuestions`).
+    case ask(PictureQuestion)
     /// "Are there any obstacles?": one answer about the walking corridor.
     case checkObstacles
     /// "Enable continuous scanning", "switch to on-demand", "enable scene navigation".

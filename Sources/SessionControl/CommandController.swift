@@ -150,6 +150,11 @@ public final class CommandController: Sendable {
         case .stopTalking: return .stopTalking
         case .more: return .more
         case .exit: return .quit
+        case .readText: return .ask(.readText)
+        case .readPage: return .ask(.readPage)
+        case .describeColour: return .ask(.colour)
+        case .checkLight: return .ask(.light)
+        case .countFaces: return .ask(.countFaces)
         default: return nil
         }
     }

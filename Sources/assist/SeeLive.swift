@@ -6,6 +6,7 @@ import Guidance
 import LiveGuidance
 import Media
 import Perception
+import PictureAnswers
 import Speech
 import Storage
 import Synchronization
@@ -65,10 +66,13 @@ extension See {
                                                  batterySaver: live.batterySaver || (stored?.batterySaver ?? false),
                                                  battery: offline ? nil : BatteryMonitor())
             configuration.watchdogSeconds = live.watchdog
+            configuration.questionWatchdogSeconds = max(configuration.questionWatchdogSeconds, live.watchdog)
             configuration.afterUseSeconds = live.afterUse > 0 ? live.afterUse * 60 : nil
             configuration.scheduledLines = try live.scheduledLines()
             configuration.corridor = corridor
             configuration.classNames = models?.classNames
+            // "Read the text", "what colour is this", …: Tesseract and the cascades load at the first question.
+            configuration.pictureQuestions = try PictureAnswers(wordsPerMinute: speech.voiceSettings.wordsPerMinute)
         } catch {
             throw CommandFailure(userMessage(for: error), exitCode: 2)
         }

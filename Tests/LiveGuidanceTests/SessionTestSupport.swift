@@ -15,13 +15,17 @@ final class ScriptedFrameSource: FrameSource {
     let framesPerSecond: Double
     let unreadable: Set<Int>
     let endError: VideoInputError?
+    /// What every frame shows; nil: a small grey picture.
+    let picture: RGBImage?
     private var index = 0
 
-    init(frameCount: Int, framesPerSecond: Double = 10, unreadable: Set<Int> = [], endError: VideoInputError? = nil) {
+    init(frameCount: Int, framesPerSecond: Double = 10, unreadable: Set<Int> = [], endError: VideoInputError? = nil,
+         picture: RGBImage? = nil) {
         self.frameCount = frameCount
         self.framesPerSecond = framesPerSecond
         self.unreadable = unreadable
         self.endError = endError
+        self.picture = picture
     }
 
     func nextFrame() throws -> Frame? {
@@ -33,7 +37,7 @@ final class ScriptedFrameSource: FrameSource {
         if unreadable.contains(index) {
             throw VideoInputError.imageUnreadable(.notAnImage(path: "frame\(index).png"))
         }
-        return Frame(image: RGBImage(width: 16, height: 12, filledWith: (128, 128, 128)),
+        return Frame(image: picture ?? RGBImage(width: 16, height: 12, filledWith: (128, 128, 128)),
                      timestampSeconds: Double(index) / framesPerSecond, sourceName: name)
     }
 }
@@ -109,6 +113,7 @@ final class SessionHarness {
             clock: .input(audio: audio, frameCostSeconds: frameCostSeconds))
         // Generous: a busy test machine must not trip it; the watchdog's own test sets a short limit.
         configuration.watchdogSeconds = 60
+        configuration.questionWatchdogSeconds = 600
     }
 
     /// Live instead: the wall clock, with the queue played in real time into nothing.

@@ -48,6 +48,9 @@ extension GuidanceSession {
         case .scanNow: request(.scanNow, at: time)
         case .explore: request(.explore, at: time)
         case .checkObstacles: request(.checkObstacles, at: time)
+        case .ask(let question):
+            wakeFromAfterUse(at: time)
+            pendingQuestions.append(question)
         case .setMode(let mode):
             wakeFromAfterUse(at: time)
             sayAll(policy.setMode(mode, atSeconds: time), at: time)
@@ -195,6 +198,7 @@ extension GuidanceSession {
     /// On demand, with no request for a while: the camera (a live input) and the model are given back.
     func checkAfterUse() {
         guard let limit = configuration.afterUseSeconds, state != .afterUse, ending == nil, !requestPending,
+              pendingQuestions.isEmpty,
               !analysesContinuously, nowSeconds - lastRequestSeconds >= limit else { return }
         analyzer = nil
         analyzers.release()

@@ -151,7 +151,7 @@ extension GuidanceSession {
             }
             // Newest frame wins: wait out the pacing (an interval, the battery saver), but a
             // request or a command cuts the wait short.
-            if !requestPending {
+            if !requestPending && pendingQuestions.isEmpty {
                 let wait = pacing.waitSeconds(sinceLastFrame: lastTakeSeconds.map { nowSeconds - $0 },
                                               consumerWorkedSeconds: lastWorkSeconds)
                 if wait > 0 {
@@ -210,7 +210,13 @@ extension GuidanceSession {
     /// processing seconds (as `cost` maps the measured ones) or nil when the frame gave nothing.
     func analyseAndGuide(_ frame: Frame, captureSeconds: Double, captureMilliseconds: Double,
                          cost: (Double) -> Double) async -> Double? {
-        guard let analyzer else { return nil }
+        var questionSeconds: Double?
+        if !pendingQuestions.isEmpty {
+            questionSeconds = await answerQuestions(about: frame, cost: cost)
+            // Only the question was asked (on demand, paused): the frame needs nothing more.
+            guard requestPending || (!paused && analysesContinuously), ending == nil else { return questionSeconds }
+        }
+        guard let analyzer else { return questionSeconds }
         let wantsCorridor = policy.wantsCorridor
         let corridorCue = configuration.corridor
         let workStart = ContinuousClock.now
@@ -265,6 +271,59 @@ extension GuidanceSession {
                                 announcements: records.flatMap { $0 }, timings: timings,
                                 mentioned: heard.flatMap { $0.0.mentions })
         pending(cycle, captureSeconds: captureSeconds)
+        publishSnapshot()
+        return processing
+    }
+
+    /// Answers the questions asked about the picture from `frame`, on a thread of its own under the
+    /// question watchdog (commands are taken meanwhile; "stop" or "exit" drops the answer). Each
+    /// answer is said as one `.answer` utterance, so the queue's 3-s parts, "more" and "stop" apply.
+    /// Returns the processing seconds (as `cost` maps them), or nil when nothing was worked out.
+    func answerQuestions(about frame: Frame, cost: (Double) -> Double) async -> Double? {
+        let questions = pendingQuestions
+        pendingQuestions = []
+        let asked = nowSeconds
+        guard let answering = configuration.pictureQuestions else {
+            for question in questions {
+                say(Utterance(sentences.questionUnavailable, priority: .answer,
+                              contentKey: "question:\(question.rawValue)@\(asked)"), at: asked)
+            }
+            return nil
+        }
+        let silencedBefore = silenceRequests.value
+        let workStart = ContinuousClock.now
+        let outcome = await AnalysisWatchdog(limitSeconds: configuration.questionWatchdogSeconds).run(abandonedBy: quitting) {
+            questions.map { question in
+                (question, Result { () throws(PictureQuestionError) -> [String] in try answering.answer(question, about: frame) })
+            }
+        }
+        let processing = cost((ContinuousClock.now - workStart).seconds)
+        // Offline, the answer is heard after its processing, on the input clock.
+        let spokenAt = configuration.isOffline ? asked + processing : nowSeconds
+        renderAudio(upTo: spokenAt)
+        switch outcome {
+        case .abandoned:
+            return nil
+        case .timedOut:
+            say(Utterance(sentences.questionTimedOut, priority: .answer, contentKey: "question:timed-out@\(spokenAt)",
+                          earcon: .error), at: spokenAt)
+        case .finished(.failure(let error)):
+            say(Utterance(userMessage(for: error), priority: .answer, contentKey: "question:failed@\(spokenAt)",
+                          earcon: .error), at: spokenAt)
+        case .finished(.success(let answers)):
+            // "Stop" or "exit" while it was being worked out: the user asked for silence.
+            guard silenceRequests.value == silencedBefore, ending == nil else { break }
+            for (question, answer) in answers {
+                let spoken: [String]
+                switch answer {
+                case .success(let said): spoken = said
+                case .failure(let error): spoken = [error.userMessage]
+                }
+                // Keyed by time: the same question asked again later is answered again.
+                say(Utterance(spoken, priority: .answer, contentKey: "question:\(question.rawValue)@\(spokenAt)"),
+                    at: spokenAt)
+            }
+        }
         publishSnapshot()
         return processing
     }

@@ -51,6 +51,10 @@ public final class GuidanceSession {
     var batterySaverByBattery = false
     var lastBatteryCheckSeconds = 0.0
     var requestPending = false
+    /// Questions about the picture asked since the last frame was taken, answered on the next one.
+    var pendingQuestions: [PictureQuestion] = []
+    /// Every "stop" and "exit" as it is sent: an answer worked out meanwhile is not said.
+    let silenceRequests = SilenceRequests()
     var lastRequestSeconds = 0.0
     var degradedReasons: Set<String> = []
     var toldUnreadableFrames = false
@@ -103,11 +107,14 @@ public final class GuidanceSession {
             + configuration.scheduledLines.map { ScheduledItem(atSeconds: $0.atSeconds, action: .line($0.text)) }
         // Stable: items given for the same moment keep their order.
         scheduled = items.enumerated().sorted { ($0.element.atSeconds, $0.offset) < ($1.element.atSeconds, $1.offset) }.map(\.element)
-        let queue = feedback.queue, quitting = quitting
+        let queue = feedback.queue, quitting = quitting, silenceRequests = silenceRequests
         controls.actImmediately { command in
             switch command {
-            case .stopTalking: queue.stop()
+            case .stopTalking:
+                silenceRequests.note()
+                queue.stop()
             case .quit:
+                silenceRequests.note()
                 queue.abandonPlanning()
                 queue.stop()
                 quitting.abandon()
@@ -265,7 +272,7 @@ public final class GuidanceSession {
 
     var wantsFrameAnalysed: Bool {
         guard state != .afterUse, ending == nil else { return false }
-        if requestPending { return true }
+        if requestPending || !pendingQuestions.isEmpty { return true }
         return !paused && analysesContinuously
     }
 }

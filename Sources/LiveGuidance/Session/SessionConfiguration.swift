@@ -27,6 +27,12 @@ public struct SessionConfiguration {
     public var batteryCheckSeconds = 30.0
     /// One analysis taking longer than this stops the run with "Detection failed.".
     public var watchdogSeconds = 4.0
+    /// Answers "read the text", "what colour is this" and the like; nil: such questions are
+    /// answered with `SessionSentences.questionUnavailable`.
+    public var pictureQuestions: (any PictureQuestions)?
+    /// A question about the picture taking longer than this is given up (a page is read in about
+    /// 2 s; a big photo on a busy machine may take several times that), and the session goes on.
+    public var questionWatchdogSeconds = 20.0
     /// In on-demand and explore modes, camera and model are released after this long without a
     /// request; nil never.
     public var afterUseSeconds: Double? = 300

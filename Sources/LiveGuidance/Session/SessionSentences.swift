@@ -35,6 +35,10 @@ public struct SessionSentences: Sendable, Equatable, Decodable {
     public var unreadableFrames: String
     public var unreadableInput: String
     public var detectionError: String
+    /// A question about the picture ("read the text") in a session built without the means to answer it.
+    public var questionUnavailable: String
+    /// A question about the picture took longer than `questionWatchdogSeconds`.
+    public var questionTimedOut: String
 
     public init(json: Data) throws {
         self = try JSONDecoder().decode(SessionSentences.self, from: json)

@@ -1,0 +1,48 @@
+import AssistCore
+import Foundation
+import Synchronization
+
+/// A question the user asks about what the camera sees now, answered from the newest frame rather
+/// than by the object detector: "read the text", "read the page", "what colour is this", "is the
+/// light on", "how many faces".
+public enum PictureQuestion: String, Sendable, Equatable, CaseIterable {
+    /// Short text (a sign, a label): one quick reading of the frame.
+    case readText
+    /// A whole page: the thorough reading, said in parts the user can stop and continue ("more").
+    case readPage
+    /// The colour in the centre of the view.
+    case colour
+    /// Whether the room is bright, dim or dark.
+    case light
+    /// How many faces are in view (never who, nor age, gender or mood).
+    case countFaces
+}
+
+/// Answers questions about one frame. The session hands it the newest frame on a thread of its own
+/// (under a watchdog), so it may block for as long as a page takes to read; it must not keep the frame.
+///
+/// Lives here as a protocol so the live loop stays free of Tesseract and the face cascades: the
+/// program that builds the session passes an implementation (`PictureAnswers` in its own target).
+public protocol PictureQuestions: Sendable {
+    /// The sentences to say, in order (a long text in as many sentences as it needs; the queue
+    /// cuts them into parts of at most 3 s). Throws when the question cannot be answered at all
+    /// (a missing language or cascade), with the one sentence that says why.
+    func answer(_ question: PictureQuestion, about frame: Frame) throws(PictureQuestionError) -> [String]
+}
+
+/// Why a question about the picture got no answer; its sentence is said as it is.
+public struct PictureQuestionError: Error, Equatable, Sendable, UserFacingError {
+    public let userMessage: String
+
+    public init(_ sentence: String) {
+        userMessage = sentence
+    }
+}
+
+/// Counts every "stop" and "exit" the moment it is sent, so an answer that was being worked out
+/// meanwhile is dropped rather than said after the user asked for silence.
+final class SilenceRequests: Sendable {
+    private let count = Mutex(0)
+    func note() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
+}

@@ -1,0 +1,129 @@
+import AssistCore
+import ColourAndLight
+import Foundation
+import LiveGuidance
+import Perception
+import Reading
+import Synchronization
+
+/// Answers the live session's questions about the newest frame with the same code the command-line
+/// tools use: `TextReader` (`assist read`), `ColourNamer` and `LightMeter` (`assist colour`,
+/// `assist light`) and `FaceDetector` (`assist see --faces`), worded by their own phrase files.
+///
+/// The recogniser and the cascades are loaded at the first question that needs them, so a session
+/// that is never asked to read does not pay for Tesseract, and a missing language or cascade is
+/// one sentence when asked rather than a session that cannot start.
+public final class PictureAnswers: PictureQuestions {
+    public struct Phrases: Sendable, Equatable, Decodable {
+        public var noFaces: String
+        public var oneFace: String
+        public var faces: String
+        public var facesUnavailable: String
+        public var readingUnavailable: String
+
+        public static func bundled(language: String = "en") throws(PictureQuestionError) -> Phrases {
+            guard let url = Bundle.module.url(forResource: language, withExtension: "json", subdirectory: "Templates"),
+                  let data = try? Data(contentsOf: url),
+                  let phrases = try? JSONDecoder().decode(Phrases.self, from: data) else {
+                throw PictureQuestionError("The sentences for questions about the picture in \"\(language)\" are missing or damaged.")
+            }
+            return phrases
+        }
+    }
+
+    /// How the recogniser and the face detector are made; replaced in tests to stand for a
+    /// missing language or cascade.
+    public struct Makers: Sendable {
+        public var textReader: @Sendable () throws(TextRecognitionError) -> TextReader
+        public var faceDetector: @Sendable () throws(FaceCascade.LoadError) -> FaceDetector
+
+        public init(textReader: @escaping @Sendable () throws(TextRecognitionError) -> TextReader,
+                    faceDetector: @escaping @Sendable () throws(FaceCascade.LoadError) -> FaceDetector) {
+            self.textReader = textReader
+            self.faceDetector = faceDetector
+        }
+
+        /// Tesseract in `language` (e.g. "eng", "eng+fra"), Debian's face cascades.
+        public static func standard(language: String = "eng") -> Makers {
+            Makers(textReader: { () throws(TextRecognitionError) in try TextReader(language: language) },
+                   faceDetector: { () throws(FaceCascade.LoadError) in try FaceDetector() })
+        }
+    }
+
+    private let makers: Makers
+    private let wordsPerMinute: Int
+    private let phrases: Phrases
+    private let readingPhrases: ReadingPhrases
+    private let colourPhrases: ColourAndLightPhrases
+    /// Tesseract's API object is not thread-safe: one question reads at a time.
+    private let reader = Mutex<TextReader?>(nil)
+    private let faces = Mutex<FaceDetector?>(nil)
+
+    /// `wordsPerMinute`: the voice's rate, so each part of a page fits in 3 s (`PageReading`).
+    public init(makers: Makers = .standard(), wordsPerMinute: Int, language: String = "en") throws(PictureQuestionError) {
+        self.makers = makers
+        self.wordsPerMinute = wordsPerMinute
+        phrases = try Phrases.bundled(language: language)
+        do {
+            readingPhrases = try ReadingPhrases.bundled(language: language)
+            colourPhrases = try ColourAndLightPhrases.bundled(language: language)
+        } catch {
+            throw PictureQuestionError("The sentences for reading, colours and light in \"\(language)\" are missing or damaged.")
+        }
+    }
+
+    public func answer(_ question: PictureQuestion, about frame: Frame) throws(PictureQuestionError) -> [String] {
+        switch question {
+        case .readText:
+            // Short text (a sign, a label), said whole. Asked once, so read thoroughly: the quick
+            // pass made for short-text mode's every frame drops doubtful words that a second
+            // binarisation recovers ("lazy fox." on the test label), and one answer may take a second.
+            let reading = try read(frame.image, effort: .thorough)
+            return reading.isEmpty ? [readingPhrases.noText] : reading.lines.map(\.text)
+        case .readPage:
+            // A page: the thorough reading, in parts of at most 3 s, then "End of page.".
+            let reading = try read(frame.image, effort: .thorough)
+            guard !reading.isEmpty else { return [readingPhrases.noText] }
+            return PageReading(reading, wordsPerMinute: wordsPerMinute).parts + [readingPhrases.pageEnd]
+        case .colour:
+            return [colourPhrases.sentence(for: ColourNamer().read(frame.image))]
+        case .light:
+            let meter = LightMeter()
+            return [colourPhrases.sentence(for: meter.level(forBrightness: meter.brightness(of: frame.image)))]
+        case .countFaces:
+            let count = try faceDetector().detect(in: frame.image).count
+            switch count {
+            case 0: return [phrases.noFaces]
+            case 1: return [phrases.oneFace]
+            default: return [phrases.faces.replacingOccurrences(of: "{count}", with: String(count))]
+            }
+        }
+    }
+
+    private func read(_ image: RGBImage, effort: ReadingEffort) throws(PictureQuestionError) -> TextReading {
+        let result = reader.withLock { stored -> Result<TextReading, TextRecognitionError> in
+            do throws(TextRecognitionError) {
+                let loaded: TextReader
+                if let stored { loaded = stored } else { loaded = try makers.textReader() }
+                stored = loaded
+                return .success(try loaded.read(image, effort: effort))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch result {
+        case .success(let reading): return reading
+        case .failure(let error):
+            throw PictureQuestionError(phrases.readingUnavailable.replacingOccurrences(of: "{reason}", with: error.userMessage))
+        }
+    }
+
+    private func faceDetector() throws(PictureQuestionError) -> FaceDetector {
+        let made = faces.withLock { stored -> FaceDetector? in
+            if stored == nil { stored = try? makers.faceDetector() }
+            return stored
+        }
+        guard let made else { throw PictureQuestionError(phrases.facesUnavailable) }
+        return made
+    }
+}

@@ -1,0 +1,223 @@
+import AssistCore
+import Foundation
+@testable import LiveGuidance
+import Media
+import Perception
+import PictureAnswers
+import Reading
+import Speech
+import Synchronization
+import Testing
+
+/// "Read the text", "read the page", "what colour is this", "is the light on", "how many faces" in a
+/// session: answered from the newest frame by the real readers (Tesseract, the colour namer, the light
+/// meter, the face cascades), said through the queue, on the input clock.
+@Suite("questions about the picture in a live session")
+struct PictureQuestionTests {
+    /// `<checkout>/../shared/data`, found from this file's own path.
+    static let sharedData: URL = {
+        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
+            folder = folder.deletingLastPathComponent()
+        }
+        return folder.appendingPathComponent("../shared/data").standardizedFileURL
+    }()
+
+    static func picture(_ path: String) throws -> RGBImage {
+        try ImageFile(sharedData.appendingPathComponent(path)).decode()
+    }
+
+    /// A label in view: two lines of the shared test page ("The quick brown dog jumped over the /
+    /// lazy fox. The quick brown dog jumped"), alone on a white 640×480 frame.
+    static func label() throws -> RGBImage {
+        let page = try picture("text/tesseract_phototest.tif")
+        var pixels = [UInt8](repeating: 255, count: page.width * page.height * 3)
+        let rows = 190..<260
+        for y in rows {
+            let start = y * page.width * 3, end = start + page.width * 3
+            pixels[start..<end] = page.pixels[start..<end]
+        }
+        return RGBImage(width: page.width, height: page.height, pixels: pixels)
+    }
+
+    /// Half size (a camera frame's 640 pixels across): every second pixel of every second row.
+    static func halved(_ image: RGBImage) -> RGBImage {
+        let width = image.width / 2, height = image.height / 2
+        var pixels: [UInt8] = []
+        pixels.reserveCapacity(width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let p = image.pixel(x: x * 2, y: y * 2)
+                pixels += [p.r, p.g, p.b]
+            }
+        }
+        return RGBImage(width: width, height: height, pixels: pixels)
+    }
+
+    /// The columns `x..<x+width` of `image`, full height.
+    static func cropped(_ image: RGBImage, x: Int, width: Int) -> RGBImage {
+        var pixels: [UInt8] = []
+        pixels.reserveCapacity(width * image.height * 3)
+        for y in 0..<image.height {
+            let start = (y * image.width + x) * 3
+            pixels += image.pixels[start..<start + width * 3]
+        }
+        return RGBImage(width: width, height: image.height, pixels: pixels)
+    }
+
+    /// Lower case, whitespace collapsed, so line breaks of the page do not matter.
+    static func normalised(_ text: String) -> String {
+        text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// An on-demand session over `seconds` of frames showing `picture`, with `commands` at their moments.
+    static func run(showing picture: RGBImage, seconds: Double = 12, commands: [ScheduledCommand],
+                    answers: (any PictureQuestions)? = nil) async throws -> (harness: SessionHarness, transcript: [TranscriptEntry]) {
+        let frames = Int(seconds * 10)
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: frames, picture: picture) }
+        harness.configuration.scheduledCommands = commands
+        harness.configuration.pictureQuestions = try answers ?? PictureAnswers(wordsPerMinute: 175)
+        let (session, ending) = try await harness.run(mode: .onDemand)
+        #expect(ending == .inputEnded)
+        return (harness, session.transcript())
+    }
+
+    /// What was said as an answer at or after `seconds` (the activation and the end are not answers).
+    static func answers(_ harness: SessionHarness, from seconds: Double = 0) -> [SpokenLine] {
+        harness.said.filter { $0.utterance.priority == .answer && $0.timeSeconds >= seconds }
+    }
+
+    @Test("\"read the text\" at 2 s says the text of the label then in view, soon after 2 s")
+    func readText() async throws {
+        let (harness, transcript) = try await Self.run(showing: try Self.label(),
+                                                       commands: [ScheduledCommand(atSeconds: 2, command: .ask(.readText))])
+        let said = Self.answers(harness)
+        #expect(said.count == 1)
+        let answer = try #require(said.first)
+        #expect(answer.timeSeconds >= 2 && answer.timeSeconds < 2.5)
+        #expect(Self.normalised(answer.utterance.text)
+            == "the quick brown dog jumped over the lazy fox. the quick brown dog jumped")
+        // Heard, not only queued: the first words are in the transcript from 2 s on.
+        #expect(transcript.contains { $0.startSeconds >= 2 && Self.normalised($0.text).contains("the quick brown dog jumped over") })
+    }
+
+    @Test("\"read the page\" says the page in parts of at most 3 s, ending with \"End of page.\"")
+    func readPage() async throws {
+        let page = try Self.picture("text/tesseract_phototest.tif")
+        let (_, transcript) = try await Self.run(showing: page, seconds: 40,
+                                                 commands: [ScheduledCommand(atSeconds: 1, command: .ask(.readPage))])
+        let heard = transcript.filter { $0.startSeconds >= 1 }
+        #expect(heard.count > 2)
+        #expect(heard.allSatisfy { $0.endSeconds - $0.startSeconds <= 3.05 })
+        let all = Self.normalised(heard.map(\.text).joined(separator: " "))
+        #expect(all.contains("12 point") && all.contains("quick brown dog") && all.contains("lazy fox"))
+        #expect(heard.contains { $0.text.contains("End of page.") })
+    }
+
+    @Test("\"stop\" while a page is being read silences it at once; \"more\" carries on where it stopped")
+    func stopDuringPage() async throws {
+        let page = try Self.picture("text/tesseract_phototest.tif")
+        let (_, transcript) = try await Self.run(showing: page, seconds: 20, commands: [
+            ScheduledCommand(atSeconds: 1, command: .ask(.readPage)),
+            ScheduledCommand(atSeconds: 2.5, command: .stopTalking),
+            ScheduledCommand(atSeconds: 10, command: .more),
+        ])
+        let page1 = try #require(transcript.first { $0.startSeconds >= 1 && $0.startSeconds < 2.5 })
+        #expect(page1.endSeconds <= 2.55, "the part being said ends at the stop")
+        // Nothing of the page between the stop and "more".
+        #expect(!transcript.contains { $0.startSeconds > 2.5 && $0.startSeconds < 10 })
+        let resumed = transcript.filter { $0.startSeconds >= 10 }
+        #expect(!resumed.isEmpty)
+        #expect(!resumed.contains { $0.text == page1.text }, "more goes on with the next part")
+    }
+
+    @Test("\"what colour is this\" on a red frame says red")
+    func colour() async throws {
+        let red = RGBImage(width: 320, height: 240, filledWith: (220, 20, 30))
+        let (harness, _) = try await Self.run(showing: red, seconds: 3, commands: [ScheduledCommand(atSeconds: 1, command: .ask(.colour))])
+        let answer = try #require(Self.answers(harness).first)
+        #expect(answer.utterance.text.lowercased().hasPrefix("red") || answer.utterance.text.lowercased().contains(" red"))
+    }
+
+    @Test("\"is the light on\" on a dark frame says it is dark; on a bright one, that the room is bright")
+    func light() async throws {
+        let dark = RGBImage(width: 320, height: 240, filledWith: (8, 8, 10))
+        let (inTheDark, _) = try await Self.run(showing: dark, seconds: 3, commands: [ScheduledCommand(atSeconds: 1, command: .ask(.light))])
+        #expect(Self.answers(inTheDark).map(\.utterance.text) == ["It is dark."])
+        let bright = RGBImage(width: 320, height: 240, filledWith: (230, 225, 220))
+        let (inTheLight, _) = try await Self.run(showing: bright, seconds: 3, commands: [ScheduledCommand(atSeconds: 1, command: .ask(.light))])
+        #expect(Self.answers(inTheLight).map(\.utterance.text) == ["The room is bright."])
+    }
+
+    @Test("\"how many faces\" with the right-hand half of zidane.jpg in view says one face")
+    func countFaces() async throws {
+        // The right-hand man, whose frontal face the cascade finds (see FaceDetectorTests); the
+        // left half, with Zidane's turned face and the blurred crowd, is out of view.
+        let zidane = try Self.picture("images/zidane.jpg")
+        let rightHalf = Self.halved(Self.cropped(zidane, x: zidane.width / 2, width: zidane.width / 2))
+        let (harness, _) = try await Self.run(showing: rightHalf, seconds: 3,
+                                              commands: [ScheduledCommand(atSeconds: 1, command: .ask(.countFaces))])
+        #expect(Self.answers(harness).map(\.utterance.text) == ["One face."])
+    }
+
+    @Test("a missing Tesseract language or face cascade is one clear sentence, and the session goes on")
+    func missingData() async throws {
+        let broken = try PictureAnswers(makers: PictureAnswers.Makers(
+            textReader: { () throws(TextRecognitionError) in try TextReader(language: "xxx") },
+            faceDetector: { () throws(FaceCascade.LoadError) in FaceDetector(cascade: try FaceCascade(contentsOf: "/nonexistent/cascade.xml")) }),
+            wordsPerMinute: 175)
+        let grey = RGBImage(width: 64, height: 48, filledWith: (128, 128, 128))
+        let (harness, _) = try await Self.run(showing: grey, seconds: 4, commands: [
+            ScheduledCommand(atSeconds: 1, command: .ask(.readText)),
+            ScheduledCommand(atSeconds: 2, command: .ask(.countFaces)),
+            ScheduledCommand(atSeconds: 3, command: .ask(.light)),
+        ], answers: broken)
+        let said = Self.answers(harness).map(\.utterance.text)
+        #expect(said.count == 3)
+        #expect(said.first?.contains("tesseract-ocr-xxx") == true)
+        #expect(said.dropFirst().first?.contains("opencv-data") == true)
+        // The light is still answered after the two failures: the session went on.
+        #expect(["The room is bright.", "The light is dim.", "It is dark."].contains(said.last ?? ""))
+    }
+
+    /// Answers every question with "Secret text.", and the first time, while it is still working,
+    /// the user says "stop" (sent through the session's controls, as the console or voice would).
+    final class StoppedWhileWorking: PictureQuestions {
+        let controls = Mutex<SessionControls?>(nil)
+        let calls = Mutex(0)
+        func answer(_ question: PictureQuestion, about frame: Frame) throws(PictureQuestionError) -> [String] {
+            let first = calls.withLock { count -> Bool in
+                count += 1
+                return count == 1
+            }
+            if first { controls.withLock { $0 }?.send(.stopTalking) }
+            return ["Secret text."]
+        }
+    }
+
+    @Test("\"stop\" said while the answer is still being worked out: that answer is never said; the next question is answered")
+    func stopWhileWorking() async throws {
+        let answers = StoppedWhileWorking()
+        let grey = RGBImage(width: 64, height: 48, filledWith: (128, 128, 128))
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 40, picture: grey) }
+        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 1, command: .ask(.readText)),
+                                                   ScheduledCommand(atSeconds: 2, command: .ask(.readText))]
+        harness.configuration.pictureQuestions = answers
+        let session = try harness.makeSession(mode: .onDemand)
+        answers.controls.withLock { $0 = session.controls }
+        _ = try await session.run()
+        #expect(answers.calls.withLock { $0 } == 2)
+        let said = Self.answers(harness)
+        #expect(said.map(\.utterance.text) == ["Secret text."])
+        #expect(said.first.map { $0.timeSeconds >= 2 } == true, "only the second question's answer is said")
+    }
+
+    @Test("a session built without answers says so in one sentence")
+    func noAnswers() async throws {
+        let grey = RGBImage(width: 64, height: 48, filledWith: (128, 128, 128))
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 30, picture: grey) }
+        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 1, command: .ask(.colour))]
+        _ = try await harness.run(mode: .onDemand)
+        #expect(Self.answers(harness).map(\.utterance.text) == [try SessionSentences.bundled().questionUnavailable])
+    }
+}
