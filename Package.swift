@@ -76,7 +76,7 @@ let package = Package(
         // Hearing-aid processing chain.
         .target(name: "Hearing", dependencies: ["AssistCore", "CKissFFT"]),
         // Accuracy measurement (mAP on labelled image sets, distance error on RGB-D frames).
-        .target(name: "Evaluation", dependencies: ["AssistCore", "Perception"]),
+        .target(name: "Evaluation", dependencies: ["AssistCore", "Perception", "Media"]),
         // Settings, detection history, usage statistics and backup: SQLite (GRDB), encrypted columns.
         .target(name: "Storage", dependencies: [
             "AssistCore",
@@ -99,10 +99,12 @@ let package = Package(
         .target(name: "VoiceInput", dependencies: ["AssistCore", "Media", "Commands", "CPocketSphinx", "CLinuxInput"]),
 
         // The live hearing session's rules: typed commands, what is said, a prescription expiring, on an injected clock.
-        .target(name: "LiveHearing", dependencies: ["AssistCore", "Hearing", "Prescription", "Speech"]),
-        // Driving a running session: the command controller (the command language's one caller),
-        // settings changes, the control socket, the detection-history recorder.
-        .target(name: "SessionControl", dependencies: ["AssistCore", "Commands", "Perception", "LiveGuidance", "Storage"]),
+        .target(name: "LiveHearing", dependencies: ["AssistCore", "Hearing", "Prescription", "Speech", "Media"]),
+        // Running the vision assistant: pictures described, a live run (model lifecycle, speech route,
+        // effective settings), and driving it: the command controller (the command language's one
+        // caller), settings changes, the control socket, console, voice and keys, the history recorder.
+        .target(name: "SessionControl", dependencies: ["AssistCore", "Commands", "Perception", "LiveGuidance", "Storage",
+                                                        "Inference", "Guidance", "Media", "Speech", "VoiceInput"]),
 
         // Reading text aloud: Tesseract, the picture preparation around it, reading order, honesty filters,
         // and the short-text and page-reading policies.
@@ -110,9 +112,12 @@ let package = Package(
         // The colour in the centre of the view (basic colour terms, light taken out) and the light detector.
         .target(name: "ColourAndLight", dependencies: ["AssistCore"], resources: [.copy("Templates")]),
 
+        // Speed and accuracy measurements behind `assist bench` and `assist say --benchmark`: they print numbers.
+        .target(name: "Benchmarks", dependencies: ["AssistCore", "Media", "Perception", "Guidance", "Speech", "Commands", "VoiceInput"]),
+
         .executableTarget(name: "assist", dependencies: [
             "AssistCore", "Media", "Perception", "Guidance", "Speech", "Hearing", "Evaluation", "Storage", "Prescription",
-            "LiveGuidance", "Commands", "VoiceInput", "LiveHearing", "SessionControl", "Reading", "ColourAndLight",
+            "LiveGuidance", "Commands", "VoiceInput", "LiveHearing", "SessionControl", "Reading", "ColourAndLight", "Benchmarks",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -127,9 +132,9 @@ let package = Package(
         .testTarget(name: "PrescriptionTests", dependencies: ["Prescription", "Hearing", "Media", "AssistCore"]),
         .testTarget(name: "AssistCommandTests", dependencies: ["AssistCore"]),
         .testTarget(name: "LiveGuidanceTests", dependencies: ["LiveGuidance", "Guidance", "Perception", "Speech", "Media"]),
-        .testTarget(name: "LiveHearingTests", dependencies: ["LiveHearing", "Hearing", "Prescription", "Speech"]),
+        .testTarget(name: "LiveHearingTests", dependencies: ["LiveHearing", "Hearing", "Prescription", "Speech", "Media"]),
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "AssistCore"]),
-        .testTarget(name: "SessionControlTests", dependencies: ["SessionControl", "LiveGuidance", "Commands", "Storage", "Speech", "AssistCore"]),
+        .testTarget(name: "SessionControlTests", dependencies: ["SessionControl", "LiveGuidance", "Commands", "Storage", "Speech", "AssistCore", "Guidance", "Media", "Perception"]),
         .testTarget(name: "VoiceInputTests", dependencies: ["VoiceInput", "Commands", "Media", "AssistCore"]),
         .testTarget(name: "ReadingTests", dependencies: ["Reading", "Media", "AssistCore"]),
         .testTarget(name: "ColourAndLightTests", dependencies: ["ColourAndLight", "Media", "AssistCore"]),

@@ -4,6 +4,7 @@ import Storage
 
 #if canImport(Glibc)
 import Glibc
+import SessionControl
 #endif
 
 struct BackupCommand: ParsableCommand {

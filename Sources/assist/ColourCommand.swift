@@ -35,7 +35,7 @@ struct ColourCommand: AsyncParsableCommand {
 
     func run() async throws {
         let phrases: ColourAndLightPhrases
-        do { phrases = try ColourAndLightPhrases.bundled() } catch { throw CommandFailure(userMessage(for: error), exitCode: 2) }
+        do { phrases = try ColourAndLightPhrases.bundled() } catch { throw CommandFailure(userMessage(for: error), status: .startupFailed) }
         let spoken = try SpokenOutput.forDescription(speech, json: json)
         struct Result: Encodable { var source: String; var sentence: String?; var colour: ColourReading?; var error: String? }
         var results: [Result] = []
@@ -63,7 +63,7 @@ struct ColourCommand: AsyncParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             print(String(decoding: try encoder.encode(results), as: UTF8.self))
         }
-        do { try spoken?.finish() } catch { throw CommandFailure(userMessage(for: error), exitCode: 1) }
+        do { try spoken?.finish() } catch { throw CommandFailure(userMessage(for: error), status: .failed) }
         if results.contains(where: { $0.error != nil }) { throw ExitCode(1) }
     }
 }

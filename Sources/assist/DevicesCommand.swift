@@ -17,7 +17,7 @@ struct Devices: AsyncParsableCommand {
     func run() async throws {
         let outputs: [AudioDevice]
         do { outputs = try SoundCardPlayback.outputDevices() } catch {
-            throw CommandFailure(userMessage(for: error), exitCode: 1)
+            throw CommandFailure(userMessage(for: error), status: .failed)
         }
         if outputs.isEmpty {
             print("No audio output device was found; speech can still be rendered into a file with --speak-to FILE.wav.")

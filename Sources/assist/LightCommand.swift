@@ -30,7 +30,7 @@ struct LightCommand: AsyncParsableCommand {
 
     func run() async throws {
         let phrases: ColourAndLightPhrases
-        do { phrases = try ColourAndLightPhrases.bundled() } catch { throw CommandFailure(userMessage(for: error), exitCode: 2) }
+        do { phrases = try ColourAndLightPhrases.bundled() } catch { throw CommandFailure(userMessage(for: error), status: .startupFailed) }
         let meter = LightMeter()
         let url = URL(fileURLWithPath: input)
         var frames: [(seconds: Double, brightness: Double)] = []
@@ -42,9 +42,9 @@ struct LightCommand: AsyncParsableCommand {
                 frames.append((0, meter.brightness(of: try ImageFile(url).decode())))
             }
         } catch {
-            throw CommandFailure(userMessage(for: error), exitCode: 1)
+            throw CommandFailure(userMessage(for: error), status: .failed)
         }
-        guard let first = frames.first else { throw CommandFailure("The video has no frames.", exitCode: 1) }
+        guard let first = frames.first else { throw CommandFailure("The video has no frames.", status: .failed) }
         let answer = phrases.sentence(for: meter.level(forBrightness: first.brightness))
         print(answer)
         for frame in frames {
@@ -64,12 +64,12 @@ struct LightCommand: AsyncParsableCommand {
                 try writer.write(samples)
                 writer.close()
             } catch {
-                throw CommandFailure(userMessage(for: error), exitCode: 1)
+                throw CommandFailure(userMessage(for: error), status: .failed)
             }
         }
         if let spoken = try SpokenOutput.forDescription(speech, json: false) {
             spoken.say(Utterance(answer, priority: .answer, contentKey: "light"))
-            do { try spoken.finish() } catch { throw CommandFailure(userMessage(for: error), exitCode: 1) }
+            do { try spoken.finish() } catch { throw CommandFailure(userMessage(for: error), status: .failed) }
         }
     }
 

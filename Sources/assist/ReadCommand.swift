@@ -56,7 +56,7 @@ struct Read: AsyncParsableCommand {
             reader = try TextReader(language: language, filter: PlausibleText(minimumConfidence: minimumConfidence))
             phrases = try ReadingPhrases.bundled()
         } catch {
-            throw CommandFailure(userMessage(for: error), exitCode: 2)
+            throw CommandFailure(userMessage(for: error), status: .startupFailed)
         }
         let spoken = try SpokenOutput.forDescription(speech, json: json)
         let wordsPerPart = SpokenParts.wordsFitting(seconds: SpokenParts.defaultMaximumSeconds,
@@ -99,7 +99,7 @@ struct Read: AsyncParsableCommand {
             print(String(decoding: try encoder.encode(results), as: UTF8.self))
         }
         do { try spoken?.finish() } catch {
-            throw CommandFailure(userMessage(for: error), exitCode: 1)
+            throw CommandFailure(userMessage(for: error), status: .failed)
         }
         if results.contains(where: { $0.error != nil }) { throw ExitCode(1) }
     }

@@ -112,14 +112,14 @@ struct RxImport: AsyncParsableCommand {
             profile = try unlocked.importPrescription(text: text, allowingAnotherPatient: true, makeActive: use)
         }
         guard let verified = profile.prescription else { return }
-        print("Imported \(profile.id): \(RxDescription.summary(verified.document)).")
+        print("Imported \(profile.id): \(PrescriptionDescription.summary(verified.document)).")
         if profile.isActive { print("It is now the prescription in use."); return }
         guard verified.document.kind == .fitting else { return }
         // A newer fitting for the same patient waits until the patient chooses it: a change of
         // what they hear is never a side effect of an import.
         if let inUse, inUse.document.patient.isSamePerson(as: verified.document.patient), verified.document.issued > inUse.document.issued {
-            let question = "It is newer than the prescription in use (issued \(RxDescription.day(verified.document.issued)), "
-                + "the one in use \(RxDescription.day(inUse.document.issued)))."
+            let question = "It is newer than the prescription in use (issued \(PrescriptionDescription.day(verified.document.issued)), "
+                + "the one in use \(PrescriptionDescription.day(inUse.document.issued)))."
             if isatty(STDIN_FILENO) != 0 {
                 print(question + " Use it now? [y/N] ", terminator: "")
                 if readLine()?.lowercased().hasPrefix("y") == true {
@@ -180,7 +180,7 @@ struct RxList: ParsableCommand {
         for profile in profiles {
             let mark = profile.isActive ? "*" : " "
             switch profile.verification {
-            case .success(let verified): print("\(mark) \(profile.id)  \(RxDescription.summary(verified.document))")
+            case .success(let verified): print("\(mark) \(profile.id)  \(PrescriptionDescription.summary(verified.document))")
             case .failure(let error): print("\(mark) \(profile.id)  REFUSED: \(error.userMessage)")
             }
         }
@@ -205,7 +205,7 @@ struct RxShow: ParsableCommand {
             guard let active = try unlocked.activePrescription() else { throw CommandFailure("No prescription is in use; `assist rx list` shows the stored ones.") }
             verified = active
         }
-        print(RxDescription.details(verified))
+        print(PrescriptionDescription.details(verified))
     }
 }
 
@@ -257,7 +257,7 @@ struct RxExport: ParsableCommand {
 
     func run() throws {
         let unlocked = try store.open()
-        try RxFiles.writePrivate(try unlocked.exportAll(), to: file)
+        try PrivateFile.write(try unlocked.exportAll(), to: URL(fileURLWithPath: file), replacing: false)
         print("Exported all patient data to \(file); it is not encrypted, keep it safe.")
     }
 }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Storage
+import SessionControl
+import Speech
 
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
