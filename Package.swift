@@ -86,7 +86,7 @@ let package = Package(
         ]),
         // Signed prescriptions: canonical payload, QR codes (qrencode, zbar), trust, the encrypted patient store.
         .target(name: "Prescription", dependencies: [
-            "AssistCore", "Hearing", "Media", "CZBar", "CQREncode",
+            "AssistCore", "Hearing", "Media", "Speech", "CZBar", "CQREncode",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
@@ -108,9 +108,9 @@ let package = Package(
 
         // Reading text aloud: Tesseract, the picture preparation around it, reading order, honesty filters,
         // and the short-text and page-reading policies.
-        .target(name: "Reading", dependencies: ["AssistCore", "Perception", "CTesseract"], resources: [.copy("Templates")]),
+        .target(name: "Reading", dependencies: ["AssistCore", "Perception", "CTesseract", "Media", "Speech"], resources: [.copy("Templates")]),
         // The colour in the centre of the view (basic colour terms, light taken out) and the light detector.
-        .target(name: "ColourAndLight", dependencies: ["AssistCore"], resources: [.copy("Templates")]),
+        .target(name: "ColourAndLight", dependencies: ["AssistCore", "Media", "Speech"], resources: [.copy("Templates")]),
 
         // Speed and accuracy measurements behind `assist bench` and `assist say --benchmark`: they print numbers.
         .target(name: "Benchmarks", dependencies: ["AssistCore", "Media", "Perception", "Guidance", "Speech", "Commands", "VoiceInput"]),

@@ -75,3 +75,28 @@ extension DistanceEvaluation.Output {
         return lines.joined(separator: "\n")
     }
 }
+
+extension DetectionEvaluator {
+    /// Runs `detector` on every picture of the dataset with `settings` (`assist eval detection`);
+    /// `progress` is told every 16 pictures and at the end.
+    public func run(detector: ObjectDetector, settings: DetectorSettings,
+                    progress: (_ done: Int, _ total: Int) -> Void) -> DetectionEvaluationReport {
+        run(detect: { url in
+            let image = try ImageFile(url).decode()
+            return (image.width, image.height, try detector.detect(image, settings: settings).detections)
+        }, progress: { done, total in
+            if done % 16 == 0 || done == total { progress(done, total) }
+        })
+    }
+}
+
+extension DetectionEvaluationReport {
+    /// The summary line under the per-class table: both mAPs, the counts, the model and how it ran.
+    public func summaryLine(detector: ObjectDetector, requestedPrecision: String, seconds: Double) -> String {
+        String(format: "mAP50-95 %.4f  mAP50 %.4f  (%d images, %d instances; model %@, precision %@, %@ input: %@; %.1f s)",
+               accuracy.meanAveragePrecision50to95, accuracy.meanAveragePrecision50,
+               accuracy.imageCount, accuracy.instanceCount, detector.modelURL.lastPathComponent,
+               detector.compiledPrecision ?? requestedPrecision, detector.inputShape.rawValue,
+               detector.compiledInputSizes.map(\.description).sorted().joined(separator: ", "), seconds)
+    }
+}

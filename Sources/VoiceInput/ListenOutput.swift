@@ -96,3 +96,25 @@ public struct ListenOutput: Encodable, Sendable {
         }
     }
 }
+
+/// `assist listen`: the command language's recogniser and listener as a live session uses them
+/// for speech (what would hide things is asked about), triggered always, by a wake phrase, or
+/// by a push-to-talk key.
+public struct CommandListening {
+    public let language: CommandLanguage
+    public let listener: CommandListener<CommandDecision>
+    /// Words the grammar needs that have no pronunciation (left out, so never recognised).
+    public let missingWords: [String]
+
+    public init(language: CommandLanguage, wakePhrase: String?, pushToTalk: Bool, logFile: URL?) throws {
+        self.language = language
+        let vocabulary = VoiceCommandVocabulary(language: language, wakePhrase: wakePhrase)
+        let tuning = DecoderTuning()
+        let recognizer = try CommandRecognizer(grammar: vocabulary.grammar, tuning: tuning, logFile: logFile)
+        missingWords = recognizer.pronunciationCheck.missingWords
+        let trigger: ListeningTrigger = pushToTalk ? .pushToTalk : wakePhrase.map { .wakePhrase($0) } ?? .always
+        let understanding = (try? CommandUnderstanding.load(language: language)) ?? CommandUnderstanding(language: language, classifier: nil)
+        listener = CommandListener<CommandDecision>(recognizer: recognizer, trigger: trigger, tuning: tuning,
+                                                    understand: { understanding.decide($0, channel: .spoken(certain: false)) })
+    }
+}

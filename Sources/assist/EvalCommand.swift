@@ -54,15 +54,10 @@ struct EvalDetection: AsyncParsableCommand {
         let evaluator = DetectionEvaluator(dataset: data, classNames: detector.classNames.names)
         let clock = ContinuousClock()
         let start = clock.now
-        let report = evaluator.run(detect: { url in
-            let image = try ImageFile(url).decode()
-            return (image.width, image.height, try detector.detect(image, settings: settings).detections)
-        }, progress: { done, total in
-            if done % 16 == 0 || done == total {
-                FileHandle.standardError.write(Data("\r\(done)/\(total) images".utf8))
-                if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
-            }
-        })
+        let report = evaluator.run(detector: detector, settings: settings) { done, total in
+            FileHandle.standardError.write(Data("\r\(done)/\(total) images".utf8))
+            if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+        }
         let seconds = (clock.now - start).milliseconds / 1000
         if json {
             let encoder = JSONEncoder()
@@ -71,11 +66,7 @@ struct EvalDetection: AsyncParsableCommand {
             return
         }
         print(report.accuracy.table())
-        print(String(format: "mAP50-95 %.4f  mAP50 %.4f  (%d images, %d instances; model %@, precision %@, %@ input: %@; %.1f s)",
-                     report.accuracy.meanAveragePrecision50to95, report.accuracy.meanAveragePrecision50,
-                     report.accuracy.imageCount, report.accuracy.instanceCount, detector.modelURL.lastPathComponent,
-                     detector.compiledPrecision ?? self.detector.precision.rawValue, detector.inputShape.rawValue,
-                     detector.compiledInputSizes.map(\.description).sorted().joined(separator: ", "), seconds))
+        print(report.summaryLine(detector: detector, requestedPrecision: self.detector.precision.rawValue, seconds: seconds))
         for skipped in report.skippedImages { print("skipped \(skipped.image): \(skipped.reason)") }
     }
 }

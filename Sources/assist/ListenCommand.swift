@@ -52,18 +52,12 @@ struct Listen: ParsableCommand {
 
     func run() throws {
         let language = try CommandLanguage(language: "en", categories: SettingsStorageAccess.validator().knownCategories)
-        let vocabulary = VoiceCommandVocabulary(language: language, wakePhrase: wakePhrase)
-        let tuning = DecoderTuning()
-        let recognizer = try CommandRecognizer(grammar: vocabulary.grammar, tuning: tuning,
-                                               logFile: logFile.map { URL(fileURLWithPath: $0) })
-        if !recognizer.pronunciationCheck.missingWords.isEmpty {
-            FileHandle.standardError.write(Data("Words that cannot be recognised (no pronunciation): \(recognizer.pronunciationCheck.missingWords.joined(separator: ", ")).\n".utf8))
+        let listening = try CommandListening(language: language, wakePhrase: wakePhrase, pushToTalk: pushToTalk,
+                                             logFile: logFile.map { URL(fileURLWithPath: $0) })
+        if !listening.missingWords.isEmpty {
+            FileHandle.standardError.write(Data("Words that cannot be recognised (no pronunciation): \(listening.missingWords.joined(separator: ", ")).\n".utf8))
         }
-        let trigger: ListeningTrigger = pushToTalk ? .pushToTalk : wakePhrase.map { .wakePhrase($0) } ?? .always
-        // Meaning as in a live session, for speech: what would hide things is asked about.
-        let understanding = (try? CommandUnderstanding.load(language: language)) ?? CommandUnderstanding(language: language, classifier: nil)
-        let listener = CommandListener<CommandDecision>(recognizer: recognizer, trigger: trigger, tuning: tuning,
-                                                        understand: { understanding.decide($0, channel: .spoken(certain: false)) })
+        let listener = listening.listener
         let source: SpeechAudioSource
         if let file {
             source = try AudioFileSpeechSource(url: URL(fileURLWithPath: file))

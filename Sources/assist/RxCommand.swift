@@ -5,10 +5,6 @@ import Hearing
 import Media
 import Prescription
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 struct RxCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rx",
@@ -27,28 +23,13 @@ struct RxCommand: ParsableCommand {
     )
 }
 
-/// Where a passphrase comes from: a file's first line, an environment variable, or the
-/// terminal with echo off (getpass).
+/// The passphrase of the patient store or the signing key; a failure is one sentence, exit 1.
 enum RxPassphrase {
     static func read(file: String?, environment variable: String, prompt: String, confirm: Bool) throws -> String {
-        if let file {
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-                throw CommandFailure("The passphrase file \(file) does not exist or is not readable.")
-            }
-            return String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
-        }
-        if let value = ProcessInfo.processInfo.environment[variable], !value.isEmpty { return value }
-        guard isatty(STDIN_FILENO) != 0 else {
-            throw CommandFailure("No passphrase: give --passphrase-file, set \(variable), or run in a terminal.")
-        }
-        let first = ask(prompt)
-        if confirm, ask("Repeat it: ") != first { throw CommandFailure("The two entries differ; nothing was changed.") }
-        return first
-    }
-
-    private static func ask(_ text: String) -> String {
-        guard let pointer = getpass(text) else { return "" }
-        return String(cString: pointer)
+        do {
+            return try PassphraseSource(file: file, environmentVariable: variable)
+                .read(prompt: prompt, repeatPrompt: confirm ? "Repeat it: " : nil, mismatch: "The two entries differ; nothing was changed.")
+        } catch { throw CommandFailure(error.userMessage) }
     }
 }
 

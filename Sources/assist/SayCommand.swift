@@ -90,16 +90,7 @@ struct Say: AsyncParsableCommand {
             SpokenOutput.alertWithoutSound(vibration)
             throw CommandFailure("\(error.userMessage) To hear it later, render it with --speak-to FILE.wav.", status: .failed)
         }
-        // Each sentence is its own message, so a long text is read whole; the tone and the
-        // vibration go with the first.
-        let sentences = text.map { Utterance.sentences(in: $0) } ?? []
-        var utterances = sentences.enumerated().map { number, sentence in
-            Utterance(sentence, priority: .answer, directionDegrees: direction, contentKey: "say#\(number)",
-                      earcon: number == 0 ? tone : nil, severity: severity)
-        }
-        if utterances.isEmpty {
-            utterances = [.tone(tone ?? .obstacleHazard, priority: .answer, directionDegrees: direction, severity: severity)]
-        }
+        let utterances = Utterance.toSay(text: text, tone: tone, directionDegrees: direction, severity: severity)
         var voiceFailed = false
         for (number, utterance) in utterances.enumerated() {
             let outcome = output.say(utterance, vibrating: number == 0 ? vibrate.map { VibrationPattern.obstacle(distanceMeters: $0) } : nil)

@@ -67,19 +67,12 @@ struct LiveOptions: ParsableArguments {
     /// `--at` values as typed lines on the session clock, for the command language (the same as
     /// `assist ctl` and `assist console`); whether each is understood is checked at start by `See`.
     func scheduledLines() throws(CommandFailure) -> [ScheduledLine] {
-        var lines: [ScheduledLine] = []
-        for text in at {
-            guard let colon = text.firstIndex(of: ":"),
-                  let seconds = Double(text[..<colon].trimmingCharacters(in: .whitespaces)), seconds >= 0, seconds <= 86_400 else {
+        try at.map { text throws(CommandFailure) in
+            guard let line = ScheduledLine(option: text) else {
                 throw CommandFailure("--at takes SECONDS:COMMAND, for example --at \"3:scan now\", not \"\(text)\".", status: .badUsage)
             }
-            let phrase = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            guard !phrase.isEmpty else {
-                throw CommandFailure("--at takes SECONDS:COMMAND, for example --at \"3:scan now\", not \"\(text)\".", status: .badUsage)
-            }
-            lines.append(ScheduledLine(atSeconds: seconds, text: phrase))
+            return line
         }
-        return lines
     }
 
     /// The live-only options given, for the error when they come with pictures.
