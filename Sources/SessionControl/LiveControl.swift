@@ -56,7 +56,7 @@ public final class LiveControl: Sendable {
 }
 
 /// `assist console`: one command per line from standard input. Each answer is printed once: as
-/// the session prints what is heard, when it is heard (see `LivePrinter`); only under `--json`,
+/// the session prints what is heard, when it is heard (see `HeardLinePrinter`); only under `--json`,
 /// where heard lines are not printed, is the reply printed here. The end of input ends the
 /// session, as "exit".
 enum ConsoleReader {

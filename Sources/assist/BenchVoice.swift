@@ -68,48 +68,15 @@ struct BenchVoice: ParsableCommand {
     @Flag(help: "Print the recognition grammar (JSGF, after the pronunciation check) and the pronunciations built for it, then stop.")
     var printGrammar = false
 
+    private var plan: VoiceBenchmarkPlan {
+        VoiceBenchmarkPlan(rates: rates, snr: snr, conditions: conditions, decoderOptions: decoderOption)
+    }
+
     func validate() throws {
-        guard !conditionNames.isEmpty, conditionNames.allSatisfy(["clean", "white", "babble"].contains) else {
-            throw ValidationError("--conditions must be a comma-separated list of clean, white and babble.")
-        }
-        guard !parsedSNRs.isEmpty, parsedSNRs.count == snr.split(separator: ",").count, parsedSNRs.allSatisfy({ $0 > -20 && $0 < 80 }) else {
-            throw ValidationError("--snr must be comma-separated decibels between -20 and 80, such as 10,20,30.")
-        }
-        guard decoderOption.allSatisfy({ $0.hasPrefix("-") && $0.contains("=") }) else {
-            throw ValidationError("--decoder-option must look like -name=value, such as -cmn=live.")
-        }
+        if let problem = plan.problem { throw ValidationError(problem) }
         guard phrasesPerCommand >= 1 else { throw ValidationError("--phrases-per-command must be at least 1.") }
-        guard parsedRates.count == rateList.count, !parsedRates.isEmpty, parsedRates.allSatisfy({ $0 > 0.3 && $0 < 3 }) else {
-            throw ValidationError("--rates must be comma-separated numbers between 0.3 and 3, such as 0.8,1.0,1.25.")
-        }
+        if let problem = plan.rateProblem { throw ValidationError(problem) }
     }
-
-    private var conditionNames: [String] {
-        conditions.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-    }
-
-    private var parsedSNRs: [Double] { snr.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
-
-    private var parsedConditions: [TestCondition] {
-        conditionNames.flatMap { name -> [TestCondition] in
-            switch name {
-            case "clean": return [.clean]
-            case "white": return parsedSNRs.map { .noisy(.white, snrDecibels: $0) }
-            case "babble": return parsedSNRs.map { .noisy(.babble, snrDecibels: $0) }
-            default: return []
-            }
-        }
-    }
-
-    private var extraDecoderArguments: [String] {
-        decoderOption.flatMap { option -> [String] in
-            let parts = option.split(separator: "=", maxSplits: 1).map(String.init)
-            return [parts[0], parts.count > 1 ? parts[1] : ""]
-        }
-    }
-
-    private var rateList: [Substring] { rates.split(separator: ",") }
-    private var parsedRates: [Double] { rateList.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
 
     func run() throws {
         let folder = keepAudio.map { URL(fileURLWithPath: $0) }
@@ -119,7 +86,7 @@ struct BenchVoice: ParsableCommand {
             language: try CommandLanguage(language: "en", categories: SettingsStorageAccess.validator().knownCategories))
         var tuning = DecoderTuning(postSpeechFrames: postSpeechFrames, vadThreshold: vadThreshold,
                                    beamExponent: beam, wordBeamExponent: wordBeam)
-        tuning.extraArguments = extraDecoderArguments
+        tuning.extraArguments = plan.extraDecoderArguments
         let recognizer = try CommandRecognizer(grammar: vocabulary.grammar, tuning: tuning,
                                                logFile: logFile.map { URL(fileURLWithPath: $0) })
         if printGrammar {
@@ -128,8 +95,8 @@ struct BenchVoice: ParsableCommand {
             return
         }
         var benchmark = CommandRecognitionBenchmark(
-            commands: vocabulary.benchmarkCommands(perIntent: phrasesPerCommand), speakingRates: parsedRates,
-            conditions: parsedConditions, understand: vocabulary.meaning(of:))
+            commands: vocabulary.benchmarkCommands(perIntent: phrasesPerCommand), speakingRates: plan.rates,
+            conditions: plan.conditions, understand: vocabulary.meaning(of:))
         benchmark.pushToTalk = pushToTalk
         let trials = try benchmark.run(recognizer: recognizer, workFolder: folder)
         let human = skipHuman ? HumanSpeechResult(recordings: []) : try HumanSpeechBenchmark().run()

@@ -97,7 +97,7 @@ struct HistoryCommand: ParsableCommand {
             let units = try SettingsStore(database: database, validator: SettingsStorageAccess.validator()).current().units
             let sentence = SpokenReport.recentDetections(detections, units: units)
             if json { try SettingsStorageAccess.printJSON(Output(sentence: sentence, detections: detections)) } else { print(sentence) }
-            if !json || speech.speakTo != nil || speech.audioDevice != nil { try SpokenOutput.speakReport(sentence, options: speech) }
+            try SpokenOutput.speakReport(sentence, options: speech, json: json)
         }
     }
 

@@ -50,8 +50,8 @@ struct SpeechOutputOptions: ParsableArguments {
 }
 
 extension SpokenOutput {
-    static func speakReport(_ sentence: String, options: SpeechOutputOptions) throws {
-        try speakReport(sentence, options: options.choice)
+    static func speakReport(_ sentence: String, options: SpeechOutputOptions, json: Bool) throws {
+        try speakReport(sentence, options: options.choice, json: json)
     }
 
     static func forDescription(_ speech: SpeechOutputOptions, json: Bool) throws -> SpokenOutput? {

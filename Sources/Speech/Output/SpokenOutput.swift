@@ -94,8 +94,9 @@ public final class SpokenOutput {
 extension SpokenOutput {
     /// Speaks a report the user asked for, in full; with no audio device the report is still
     /// printed by the caller and standard error says once why it was not heard.
-    public static func speakReport(_ sentence: String, options: SpeechChoice) throws {
-        guard !options.quiet else { return }
+    /// With `json`, the report is spoken only when a file or device was asked for.
+    public static func speakReport(_ sentence: String, options: SpeechChoice, json: Bool = false) throws {
+        guard !options.quiet, !json || options.speakTo != nil || options.audioDevice != nil else { return }
         let output: SpokenOutput
         do {
             output = try SpokenOutput(options, maximumSpeechSeconds: 600)
