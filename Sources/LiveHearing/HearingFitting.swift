@@ -70,3 +70,21 @@ public struct HearingFitting: Sendable {
         return Fitted(settings: settings, hearing: hearing, store: unlocked, debugging: debugging)
     }
 }
+
+extension HearingFitting.Fitted {
+    /// The settings a live start hears through, at the user's volume: the gentle ramp-in is for
+    /// the first start after a new prescription only (which fitting last started is kept sealed
+    /// in the patient store); an audiogram file (no store) always ramps in.
+    public func liveSettings(volumeSteps: Int) -> HearingAidSettings {
+        var live = settings
+        live.volumeSteps = volumeSteps
+        live.startupRampSeconds = store?.startupRampSeconds(for: live.prescription) ?? 2
+        return live
+    }
+
+    /// Thresholds can be changed while listening only where the store holds a valid debug
+    /// prescription (checked at the first change), or where `--debug-threshold` unlocked it.
+    public var liveDebugging: LiveDebugging? {
+        debugging ?? store.map { LiveDebugging(mode: nil, store: $0, signed: hearing, initialChanges: []) }
+    }
+}

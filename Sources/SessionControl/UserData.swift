@@ -89,6 +89,14 @@ public enum StoredVoiceSpeech {
     }
 
     /// The voice settings from the user's stored speech settings, or the defaults.
+    /// The voice a command speaks in: what it was given (nil: not given) over the stored speech
+    /// settings over the defaults.
+    public static func voice(_ voice: String?, wordsPerMinute: Int?, pitch: Int?, volumePercent: Int?) -> SpeechVoiceSettings {
+        let stored = Self.voice(from: storedSettings())
+        return SpeechVoiceSettings(voice: voice ?? stored.voice, wordsPerMinute: wordsPerMinute ?? stored.wordsPerMinute,
+                                   pitch: pitch ?? stored.pitch, volumePercent: volumePercent ?? stored.volumePercent)
+    }
+
     public static func voice(from stored: Storage.Settings?) -> SpeechVoiceSettings {
         guard let speech = stored?.speech else { return SpeechVoiceSettings() }
         return SpeechVoiceSettings(voice: speech.voice, wordsPerMinute: speech.rateWordsPerMinute,

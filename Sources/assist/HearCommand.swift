@@ -138,19 +138,14 @@ struct HearProcess: AsyncParsableCommand {
                 if json { FileHandle.standardError.write(Data((line + "\n").utf8)) } else { print(line) }
             }
             let fitted = try fitting.fitted(tell: show)
-            var settings = fitted.settings
-            settings.volumeSteps = volume
-            guard live else { return try processFile(settings: settings) }
-            // The gentle ramp-in is for the first start after a new prescription only; which
-            // fitting last started is kept sealed in the patient store. An audiogram file
-            // (no store) always ramps in.
-            settings.startupRampSeconds = fitted.store?.startupRampSeconds(for: settings.prescription) ?? 2
-            // Thresholds can be changed while listening only where the store holds a valid
-            // debug prescription (checked at the first change).
-            let debugging = fitted.debugging
-                ?? fitted.store.map { LiveDebugging(mode: nil, store: $0, signed: fitted.hearing, initialChanges: []) }
+            guard live else {
+                var settings = fitted.settings
+                settings.volumeSteps = volume
+                return try processFile(settings: settings)
+            }
+            let settings = fitted.liveSettings(volumeSteps: volume)
             let summary = try LiveHearingAid(
-                settings: settings, prescribed: fitted.hearing, debugging: debugging, inputDevice: inputDevice,
+                settings: settings, prescribed: fitted.hearing, debugging: fitted.liveDebugging, inputDevice: inputDevice,
                 outputDevice: outputDevice, sampleRate: sampleRate, bufferSize: bufferSize, monitorFile: monitor,
                 durationSeconds: duration, announcementVoice: StoredVoiceSpeech.voice(from: StoredVoiceSpeech.storedSettings()),
                 show: show

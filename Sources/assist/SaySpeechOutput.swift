@@ -43,9 +43,7 @@ struct SpeechOutputOptions: ParsableArguments {
 
     /// The voice: what the command line gives, else the user's stored speech settings, else the defaults.
     var voiceSettings: SpeechVoiceSettings {
-        let stored = StoredVoiceSpeech.voice(from: StoredVoiceSpeech.storedSettings())
-        return SpeechVoiceSettings(voice: voice ?? stored.voice, wordsPerMinute: rate ?? stored.wordsPerMinute,
-                                   pitch: pitch ?? stored.pitch, volumePercent: volume ?? stored.volumePercent)
+        StoredVoiceSpeech.voice(voice, wordsPerMinute: rate, pitch: pitch, volumePercent: volume)
     }
 }
 

@@ -51,4 +51,24 @@ struct AidedRecordingTests {
             _ = try AidedRecording(settings: try Self.settings()).process(input, into: folder.appendingPathComponent("out.wav"))
         }
     }
+
+    @Test("an audiogram file needs no store: it always ramps in at a live start, at the chosen volume, and unlocks no debugging")
+    func audiogramFileFitting() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fitting-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("me.json")
+        try Data(#"{"rule": "nal-r", "left": {"thresholds": {"500": 30, "1000": 40, "2000": 55}}, "right": {"thresholds": {"500": 30, "1000": 45, "2000": 60}}}"#.utf8)
+            .write(to: file)
+        var told: [String] = []
+        let fitted = try HearingFitting(audiogramFile: file.path, program: "quiet")
+            .fitted(openStore: { throw AudioFileError.missing(path: "no store may be opened for an audiogram file") },
+                    tell: { told.append($0) })
+        #expect(told.isEmpty)
+        #expect(fitted.store == nil && fitted.liveDebugging == nil)
+        let live = fitted.liveSettings(volumeSteps: -2)
+        #expect(live.startupRampSeconds == 2)
+        #expect(live.volumeSteps == -2)
+        #expect(live.program == .quiet)
+    }
 }
