@@ -27,4 +27,12 @@ public enum LiveInputArgument {
         if case .file(let url) = input, !videoExtensions.contains(url.pathExtension.lowercased()) { return nil }
         return input
     }
+
+    /// The live input a command line names, or nil for pictures: "camera" is the stored
+    /// `camera.device`; with the battery saver the camera gives a smaller picture.
+    public static func resolve(_ argument: String, batterySaver: Bool, folderRate: Double) -> VideoInput? {
+        let format = batterySaver ? CameraFormat.standard.batterySaving : CameraFormat.standard
+        let storedCamera = argument == "camera" ? StoredVoiceSpeech.storedSettings()?.camera.device : nil
+        return classify(argument, storedCamera: storedCamera, cameraFormat: format, folderRate: folderRate)
+    }
 }

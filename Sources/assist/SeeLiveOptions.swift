@@ -92,9 +92,6 @@ struct LiveOptions: ParsableArguments {
 extension See {
     /// The live input, when the command names one (else the inputs are pictures).
     var liveInput: VideoInput? {
-        guard let first = images.first else { return nil }
-        let format = live.batterySaver ? CameraFormat.standard.batterySaving : CameraFormat.standard
-        let storedCamera = first == "camera" ? StoredVoiceSpeech.storedSettings()?.camera.device : nil
-        return LiveInputArgument.classify(first, storedCamera: storedCamera, cameraFormat: format, folderRate: live.folderRate)
+        images.first.flatMap { LiveInputArgument.resolve($0, batterySaver: live.batterySaver, folderRate: live.folderRate) }
     }
 }

@@ -77,12 +77,8 @@ struct SettingsCommand: ParsableCommand {
             let database = try SettingsStorageAccess.open()
             let store = SettingsStore(database: database, validator: SettingsStorageAccess.validator())
             let settings: Storage.Settings
-            do { settings = try store.set(key, text: value) } catch let error as StorageError {
-                switch error {
-                // A value the setting does not allow is bad usage, like a bad option (exit 64).
-                case .invalidSetting, .unknownCategory, .conflictingSettings: throw CommandFailure(error.userMessage, status: .badUsage)
-                default: throw error
-                }
+            do { settings = try store.set(key, text: value) } catch let error as StorageError where error.status == .badUsage {
+                throw CommandFailure(error.userMessage, status: .badUsage)
             }
             let definition = try SettingsSchema.definition(for: key)
             if json {
