@@ -80,3 +80,25 @@ extension QRCode {
         }
     }
 }
+
+extension Audiogram {
+    /// Thresholds typed at a terminal (`assist rx create` without `--audiogram`), ear by ear and
+    /// frequency by frequency: `prompt` shows the question (`newline` false: the answer follows on
+    /// the same line), `readLine` gives the answer (nil: input ended). An empty answer skips a
+    /// frequency (it is interpolated); anything that is not a number is refused by name.
+    public static func typedIn(prompt: (_ text: String, _ newline: Bool) -> Void, readLine: () -> String?) throws -> Audiogram {
+        func ask(_ ear: Ear) throws -> EarAudiogram {
+            prompt("\(ear.name.capitalized) ear: threshold in dB HL at each frequency (Enter to skip).", true)
+            var thresholds: [Double: Double] = [:]
+            for f in AudiometricFrequency.all {
+                prompt("  \(Int(f)) Hz: ", false)
+                guard let line = readLine()?.trimmingCharacters(in: .whitespaces) else { break }
+                if line.isEmpty { continue }
+                guard let value = Double(line) else { throw CommandFailure("“\(line)” is not a number of dB HL.") }
+                thresholds[f] = value
+            }
+            return try EarAudiogram(ear: ear, thresholdsHL: thresholds)
+        }
+        return Audiogram(left: try ask(.left), right: try ask(.right))
+    }
+}

@@ -131,18 +131,6 @@ struct RxCreate: ParsableCommand {
 
     /// Thresholds typed at the terminal, ear by ear; an empty answer skips a frequency.
     static func askAudiogram() throws -> Audiogram {
-        func ask(_ ear: Ear) throws -> EarAudiogram {
-            print("\(ear.name.capitalized) ear: threshold in dB HL at each frequency (Enter to skip).")
-            var thresholds: [Double: Double] = [:]
-            for f in AudiometricFrequency.all {
-                print("  \(Int(f)) Hz: ", terminator: "")
-                guard let line = readLine()?.trimmingCharacters(in: .whitespaces) else { break }
-                if line.isEmpty { continue }
-                guard let value = Double(line) else { throw CommandFailure("“\(line)” is not a number of dB HL.") }
-                thresholds[f] = value
-            }
-            return try EarAudiogram(ear: ear, thresholdsHL: thresholds)
-        }
-        return Audiogram(left: try ask(.left), right: try ask(.right))
+        try Audiogram.typedIn(prompt: { text, newline in print(text, terminator: newline ? "\n" : "") }, readLine: { readLine() })
     }
 }
