@@ -91,11 +91,8 @@ struct HistoryCommand: ParsableCommand {
 
         func run() throws {
             let database = try SettingsStorageAccess.open()
-            let history = DetectionHistory(database: database)
-            try history.purgeExpired()
-            let detections = try history.recent(count)
             let units = try SettingsStore(database: database, validator: SettingsStorageAccess.validator()).current().units
-            let sentence = SpokenReport.recentDetections(detections, units: units)
+            let (detections, sentence) = try DetectionHistory(database: database).recentReport(count, units: units)
             if json { try SettingsStorageAccess.printJSON(Output(sentence: sentence, detections: detections)) } else { print(sentence) }
             try SpokenOutput.speakReport(sentence, options: speech, json: json)
         }
