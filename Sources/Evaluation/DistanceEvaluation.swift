@@ -31,8 +31,7 @@ public struct DistanceEvaluation {
 
     /// The frames in ../shared/data/depth registered to their colour image (TUM and SUN; NYU is not).
     public static func defaultFrames() -> [URL] {
-        guard let models = ModelLocator().modelsDirectory() else { return [] }
-        let folder = models.deletingLastPathComponent().appendingPathComponent("data/depth")
+        guard let folder = ModelLocator().sharedDataDirectory()?.appendingPathComponent("depth") else { return [] }
         return ["TUM_color.png", "SUN_color.jpg"].map { folder.appendingPathComponent($0) }
             .filter { FileManager.default.fileExists(atPath: $0.path) }
     }

@@ -92,7 +92,7 @@ struct BenchVision: AsyncParsableCommand {
     }
 
     static func defaultImage() throws -> URL {
-        guard let models = ModelLocator().modelsDirectory() else { throw CommandFailure("../shared/data/images/bus.jpg was not found; name a picture.") }
-        return models.deletingLastPathComponent().appendingPathComponent("data/images/bus.jpg")
+        guard let data = ModelLocator().sharedDataDirectory() else { throw CommandFailure("../shared/data/images/bus.jpg was not found; name a picture.") }
+        return data.appendingPathComponent("images/bus.jpg")
     }
 }
