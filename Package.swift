@@ -83,7 +83,7 @@ let package = Package(
         // Hearing-aid processing chain.
         .target(name: "Hearing", dependencies: ["AssistCore", "CKissFFT"]),
         // Accuracy measurement (mAP on labelled image sets, distance error on RGB-D frames).
-        .target(name: "Evaluation", dependencies: ["AssistCore", "Perception"]),
+        .target(name: "Evaluation", dependencies: ["AssistCore", "Perception", "Media"]),
         // Settings, detection history, usage statistics and backup: SQLite (GRDB), encrypted columns.
         .target(name: "Storage", dependencies: [
             "AssistCore",
@@ -93,7 +93,7 @@ let package = Package(
         ]),
         // Signed prescriptions: canonical payload, QR codes (qrencode, zbar), trust, the encrypted patient store.
         .target(name: "Prescription", dependencies: [
-            "AssistCore", "Hearing", "Media", "CZBar", "CQREncode",
+            "AssistCore", "Hearing", "Media", "Speech", "CZBar", "CQREncode",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
@@ -106,20 +106,25 @@ let package = Package(
         .target(name: "VoiceInput", dependencies: ["AssistCore", "Media", "Commands", "CPocketSphinx", "CLinuxInput"]),
 
         // The live hearing session's rules: typed commands, what is said, a prescription expiring, on an injected clock.
-        .target(name: "LiveHearing", dependencies: ["AssistCore", "Hearing", "Prescription", "Speech"]),
-        // Driving a running session: the command controller (the command language's one caller),
-        // settings changes, the control socket, the detection-history recorder.
-        .target(name: "SessionControl", dependencies: ["AssistCore", "Commands", "Perception", "LiveGuidance", "Storage"]),
+        .target(name: "LiveHearing", dependencies: ["AssistCore", "Hearing", "Prescription", "Speech", "Media"]),
+        // Running the vision assistant: pictures described, a live run (model lifecycle, speech route,
+        // effective settings), and driving it: the command controller (the command language's one
+        // caller), settings changes, the control socket, console, voice and keys, the history recorder.
+        .target(name: "SessionControl", dependencies: ["AssistCore", "Commands", "Perception", "LiveGuidance", "Storage",
+                                                        "Inference", "Guidance", "Media", "Speech", "VoiceInput", "PictureAnswers"]),
 
         // Reading text aloud: Tesseract, the picture preparation around it, reading order, honesty filters,
         // and the short-text and page-reading policies.
-        .target(name: "Reading", dependencies: ["AssistCore", "Perception", "CTesseract"], resources: [.copy("Templates")]),
+        .target(name: "Reading", dependencies: ["AssistCore", "Perception", "CTesseract", "Media", "Speech"], resources: [.copy("Templates")]),
         // The colour in the centre of the view (basic colour terms, light taken out) and the light detector.
-        .target(name: "ColourAndLight", dependencies: ["AssistCore"], resources: [.copy("Templates")]),
+        .target(name: "ColourAndLight", dependencies: ["AssistCore", "Media", "Speech"], resources: [.copy("Templates")]),
         // The live session's questions about the newest frame (read the text or the page, colour, light,
         // faces), answered by Reading, ColourAndLight and Perception's face detector.
         .target(name: "PictureAnswers", dependencies: ["AssistCore", "LiveGuidance", "Perception", "Reading", "ColourAndLight"],
                 resources: [.copy("Templates")]),
+
+        // Speed and accuracy measurements behind `assist bench` and `assist say --benchmark`: they print numbers.
+        .target(name: "Benchmarks", dependencies: ["AssistCore", "Media", "Perception", "Guidance", "Speech", "Commands", "VoiceInput"]),
 
         // The local web app (assist serve): loopback only, token-guarded pages over the same settings,
         // history, help and session commands as the command line.
@@ -133,7 +138,7 @@ let package = Package(
 
         .executableTarget(name: "assist", dependencies: [
             "AssistCore", "Media", "Perception", "Guidance", "Speech", "Hearing", "Evaluation", "Storage", "Prescription",
-            "LiveGuidance", "Commands", "VoiceInput", "LiveHearing", "SessionControl", "Reading", "ColourAndLight",
+            "LiveGuidance", "Commands", "VoiceInput", "LiveHearing", "SessionControl", "Reading", "ColourAndLight", "Benchmarks",
             "WebApp", "PictureAnswers",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -150,9 +155,9 @@ let package = Package(
         .testTarget(name: "AssistCommandTests", dependencies: ["AssistCore"]),
         .testTarget(name: "LiveGuidanceTests", dependencies: ["LiveGuidance", "Guidance", "Perception", "Speech", "Media",
                                                             "PictureAnswers", "Reading"]),
-        .testTarget(name: "LiveHearingTests", dependencies: ["LiveHearing", "Hearing", "Prescription", "Speech"]),
+        .testTarget(name: "LiveHearingTests", dependencies: ["LiveHearing", "Hearing", "Prescription", "Speech", "Media"]),
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "AssistCore"]),
-        .testTarget(name: "SessionControlTests", dependencies: ["SessionControl", "LiveGuidance", "Commands", "Storage", "Speech", "AssistCore"]),
+        .testTarget(name: "SessionControlTests", dependencies: ["SessionControl", "LiveGuidance", "Commands", "Storage", "Speech", "AssistCore", "Guidance", "Media", "Perception"]),
         .testTarget(name: "VoiceInputTests", dependencies: ["VoiceInput", "Commands", "Media", "AssistCore"]),
         .testTarget(name: "ReadingTests", dependencies: ["Reading", "Media", "AssistCore"]),
         .testTarget(name: "ColourAndLightTests", dependencies: ["ColourAndLight", "Media", "AssistCore"]),

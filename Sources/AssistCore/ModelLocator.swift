@@ -45,6 +45,12 @@ public struct ModelLocator: Sendable {
         candidateDirectories.first { isDirectory($0) }
     }
 
+    /// The shared data beside the models folder (../shared/data: pictures, videos, depth frames),
+    /// which the benchmarks and evaluations default to; nil without a models folder.
+    public func sharedDataDirectory() -> URL? {
+        modelsDirectory()?.deletingLastPathComponent().appendingPathComponent("data")
+    }
+
     /// The default detector's path, or an error listing where it was looked for. A folder the
     /// user named (ASSIST_MODELS, or `modelsDirectory` in the config file) must hold it: falling
     /// back silently would run another model than the one set up, and a config file that is not

@@ -116,3 +116,10 @@ public enum PrivateFile {
         chmod(url.path, permissions)
     }
 }
+
+/// A report file (monitor JSON, SVG plot) that could not be written.
+public struct OutputFileError: UserFacingError {
+    public let path: String
+    public init(path: String) { self.path = path }
+    public var userMessage: String { "The file \(path) could not be written; check that its folder exists and is writable." }
+}

@@ -181,9 +181,8 @@ public final class CommandController: Sendable {
         case .recentDetections:
             guard let storage else { return unavailable(nil) }
             do {
-                _ = try storage.history.purgeExpired()
                 let units = (try? storage.settings.current().units) ?? .metric
-                return SpokenReport.recentDetections(try storage.history.recent(10), units: units)
+                return try storage.history.recentReport(10, units: units).sentence
             } catch { return unavailable(error) }
         case .usageStats:
             guard let storage else { return unavailable(nil) }

@@ -1,13 +1,6 @@
 import Foundation
 
-extension JSONValue {
-    /// Text for people: a name without JSON's quotes, anything else as compact JSON (what
-    /// `assist settings show` prints).
-    public var displayText: String {
-        if case .string(let text) = self { return text }
-        return jsonText
-    }
-}
+// JSONValue.displayText (text for people) is defined with the settings schema.
 
 extension SettingDefinition {
     /// `value` written the way it is typed after `assist settings set`, so that `parse(text:)`

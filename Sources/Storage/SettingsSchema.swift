@@ -250,3 +250,38 @@ public enum SettingsSchema {
                           write: { settings, value in settings[keyPath: path] = try value.decoded(as: Value.self) })
     }
 }
+
+/// One setting as `assist settings show` prints it (and `--json` writes it).
+public struct SettingEntry: Encodable, Sendable {
+    public var key: String
+    public var value: JSONValue
+    public var defaultValue: JSONValue
+    public var changed: Bool
+    public var allowed: String
+    public var help: String
+
+    enum CodingKeys: String, CodingKey { case key, value, defaultValue = "default", changed, allowed, help }
+
+    public init(_ definition: SettingDefinition, in settings: Settings) {
+        key = definition.key
+        value = definition.value(in: settings)
+        defaultValue = definition.value(in: .defaults)
+        changed = value != defaultValue
+        allowed = definition.allowed
+        help = definition.help
+    }
+
+    /// Two lines for people: the value (and the default when changed), then what it accepts.
+    public var description: String {
+        "\(key) = \(value.displayText)\(changed ? "  (changed; default \(defaultValue.displayText))" : "")\n"
+            + "    \(help) Allowed: \(allowed)."
+    }
+}
+
+extension JSONValue {
+    /// Text for people: a name without JSON's quotes, anything else as compact JSON.
+    public var displayText: String {
+        if case .string(let text) = self { return text }
+        return jsonText
+    }
+}

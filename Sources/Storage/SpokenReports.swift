@@ -65,3 +65,13 @@ public enum SpokenReport {
         items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items.last!
     }
 }
+
+extension DetectionHistory {
+    /// The answer to "What did you detect recently?" (`assist history recent`, and the spoken
+    /// command): expired entries purged first, then the newest `count`, and the sentence said.
+    public func recentReport(_ count: Int = 10, units: MeasurementUnits) throws -> (detections: [AnnouncedDetection], sentence: String) {
+        _ = try purgeExpired()
+        let detections = try recent(count)
+        return (detections, SpokenReport.recentDetections(detections, units: units))
+    }
+}

@@ -1,10 +1,8 @@
 import ArgumentParser
+import AssistCore
 import Foundation
+import SessionControl
 import Storage
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 struct BackupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -65,30 +63,13 @@ struct BackupCommand: ParsableCommand {
     }
 }
 
+/// The backup's passphrase; a failure is bad usage (exit 64), as ArgumentParser reports it.
 enum BackupPassphrase {
     static func read(file: String?, confirm: Bool) throws -> String {
-        if let file {
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-                throw ValidationError("The passphrase file \(file) does not exist or is not readable.")
-            }
-            return String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
-        }
-        if let fromEnvironment = ProcessInfo.processInfo.environment["ASSIST_BACKUP_PASSPHRASE"], !fromEnvironment.isEmpty {
-            return fromEnvironment
-        }
-        guard isatty(STDIN_FILENO) != 0 else {
-            throw ValidationError("No passphrase: give --passphrase-file, set ASSIST_BACKUP_PASSPHRASE, or run in a terminal.")
-        }
-        let first = prompt("Backup passphrase: ")
-        if confirm, prompt("Repeat the passphrase: ") != first {
-            throw ValidationError("The two passphrases differ; nothing was written.")
-        }
-        return first
-    }
-
-    /// Reads a line with echo off (getpass), so the passphrase never shows on screen.
-    private static func prompt(_ text: String) -> String {
-        guard let pointer = getpass(text) else { return "" }
-        return String(cString: pointer)
+        do {
+            return try PassphraseSource(file: file, environmentVariable: "ASSIST_BACKUP_PASSPHRASE")
+                .read(prompt: "Backup passphrase: ", repeatPrompt: confirm ? "Repeat the passphrase: " : nil,
+                      mismatch: "The two passphrases differ; nothing was written.")
+        } catch { throw ValidationError(error.userMessage) }
     }
 }

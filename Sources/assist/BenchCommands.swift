@@ -1,5 +1,6 @@
 import ArgumentParser
 import AssistCore
+import Benchmarks
 import Commands
 import Foundation
 
@@ -48,66 +49,9 @@ struct BenchCommands: ParsableCommand {
             do { phrases += try LabelledPhrase.parse(contents) } catch { throw CommandFailure("\(file): \(error)") }
         }
         let language = try CommandLanguage(language: "en", categories: COCOClasses.names)
-        if let tune { return try tuneThresholds(language: language, nonCommandsFile: tune) }
-        let decide: (String) -> CommandDecision
-        var timings: [Double] = []
-        switch method {
-        case "patterns":
-            decide = language.decideByPatterns
-        default:
-            let understanding = try CommandUnderstanding.load(language: language)
-            let input: InputChannel = channel == "typed" ? .typed : .spoken(certain: channel == "certain")
-            decide = { text in
-                let start = ContinuousClock.now
-                let decision = understanding.decide(text, channel: input)
-                let elapsed = ContinuousClock.now - start
-                timings.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
-                return decision
-            }
-        }
-        let score = CommandScore.measure(phrases, decide: decide)
-        if mistakes {
-            for mistake in score.mistakes { print("\(mistake.text)\t→ \(mistake.got)\t(meant \(mistake.expected))") }
-        }
-        func percent(_ share: Double) -> String { String(format: "%.1f %%", share * 100) }
-        print("method \(method), channel \(channel)")
-        print("commands: \(score.commands); right \(score.right) (\(percent(score.rightShare))), wrong action \(score.wrong) (\(percent(score.wrongShare))), asked \(score.asked), refused \(score.refused)")
-        print("non-commands: \(score.nonCommands); acted on \(score.nonCommandsActedOn) (\(percent(score.nonCommandsActedOnShare))), asked \(score.nonCommandsAsked)")
-        if !timings.isEmpty {
-            let sorted = timings.sorted()
-            print(String(format: "time per line: median %.2f ms, 95th percentile %.2f ms (%d lines, debug or release as built)",
-                         sorted[sorted.count / 2], sorted[min(sorted.count - 1, sorted.count * 95 / 100)], sorted.count))
-        }
+        if let tune { return lines(try CommandBenchmark.tuneThresholds(language: language, nonCommandsFile: tune)) }
+        lines(try CommandBenchmark.run(phrases, language: language, method: method, channel: channel, listsMistakes: mistakes))
     }
 
-    /// Prints, for a grid of act thresholds and margins, the share of held-in examples acted on
-    /// rightly and wrongly (leave-one-out) and the share of tuning non-commands acted on.
-    private func tuneThresholds(language: CommandLanguage, nonCommandsFile: String) throws {
-        guard let contents = try? String(contentsOfFile: nonCommandsFile, encoding: .utf8) else {
-            throw CommandFailure("\(nonCommandsFile) could not be read.")
-        }
-        let nonCommands = try LabelledPhrase.parse(contents).filter { $0.expected == nil }.map(\.text)
-        let understanding = try CommandUnderstanding.load(language: language)
-        guard let classifier = understanding.classifier else { return }
-        let examples = classifier.leaveOneOut()
-        let others = try nonCommands.map { ($0, try classifier.rank($0)) }
-        let exampleScores = examples.map { ($0.intent, understanding.choose(from: $0.ranking, words: understanding.words($0.text))) }
-        let otherScores = others.map { understanding.choose(from: $0.1, words: understanding.words($0.0)) }
-        print("act similarity, margin: examples right / wrong (leave-one-out, \(examples.count)), non-commands acted on (\(others.count))")
-        for act in stride(from: Float(0.40), through: 0.80, by: 0.05) {
-            for margin in [Float(0), 0.02, 0.04, 0.06, 0.08, 0.1] {
-                var right = 0, wrong = 0
-                for (intent, score) in exampleScores where score.similarity >= act && score.margin >= margin {
-                    if ExpectedCommand(intent: intent).isMet(by: Command(score.intent)) { right += 1 } else { wrong += 1 }
-                    _ = score
-                }
-                let acted = otherScores.filter { $0.similarity >= act && $0.margin >= margin }.count
-                print(String(format: "%.2f, %.2f: %5.1f %% / %4.1f %%, %4.1f %%", act, margin,
-                             Double(right) * 100 / Double(examples.count), Double(wrong) * 100 / Double(examples.count),
-                             Double(acted) * 100 / Double(max(1, others.count))))
-            }
-        }
-        let sims = otherScores.map(\.similarity).sorted()
-        print(String(format: "non-commands' best similarity: median %.2f, max %.2f", sims[sims.count / 2], sims.last ?? 0))
-    }
+    private func lines(_ lines: [String]) { lines.forEach { print($0) } }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Hearing
-import Media
+import LiveHearing
 
 /// Hidden: processes a file through the fitted chain with noise reduction on or bypassed, so the
 /// benchmark can score speech quality with and without it under the same prescription and program
@@ -29,21 +29,9 @@ struct BenchHearingFile: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             var settings = try fitting.settings()
-            settings.startupRampSeconds = 0
             if noNoiseReduction { settings.bypass.insert(.noiseReduction) }
-            let reader = try AudioFileReader(url: URL(fileURLWithPath: input))
-            let format = try ProcessingFormat(sampleRate: reader.sampleRate, blockSize: 64, inputChannels: reader.channelCount)
-            let processor = HearingAidProcessor(control: try HearingAidControl(settings: settings))
-            try processor.prepare(format)
-            var samples = try reader.read(maxFrames: reader.frameCount)
-            // Flush the chain's delay with silence and drop it at the start, so OUT lines up with IN.
-            samples.append(contentsOf: [Float](repeating: 0, count: processor.latencyFrames * reader.channelCount))
-            var processed = processor.processAll(samples)
-            processed.removeFirst(min(processor.latencyFrames * 2, processed.count))
-            let writer = try AudioFileWriter(url: URL(fileURLWithPath: output), sampleRate: reader.sampleRate, channelCount: 2,
-                                             encoding: .float32)
-            try writer.write(processed)
-            writer.close()
+            _ = try AidedRecording(settings: settings, encoding: .float32)
+                .process(URL(fileURLWithPath: input), into: URL(fileURLWithPath: output))
         }
     }
 }

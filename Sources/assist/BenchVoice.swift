@@ -1,8 +1,9 @@
 import ArgumentParser
 import AssistCore
+import Benchmarks
 import Foundation
 import Commands
-import Storage
+import SessionControl
 import VoiceInput
 
 struct BenchVoice: ParsableCommand {
@@ -67,48 +68,15 @@ struct BenchVoice: ParsableCommand {
     @Flag(help: "Print the recognition grammar (JSGF, after the pronunciation check) and the pronunciations built for it, then stop.")
     var printGrammar = false
 
+    private var plan: VoiceBenchmarkPlan {
+        VoiceBenchmarkPlan(rates: rates, snr: snr, conditions: conditions, decoderOptions: decoderOption)
+    }
+
     func validate() throws {
-        guard !conditionNames.isEmpty, conditionNames.allSatisfy(["clean", "white", "babble"].contains) else {
-            throw ValidationError("--conditions must be a comma-separated list of clean, white and babble.")
-        }
-        guard !parsedSNRs.isEmpty, parsedSNRs.count == snr.split(separator: ",").count, parsedSNRs.allSatisfy({ $0 > -20 && $0 < 80 }) else {
-            throw ValidationError("--snr must be comma-separated decibels between -20 and 80, such as 10,20,30.")
-        }
-        guard decoderOption.allSatisfy({ $0.hasPrefix("-") && $0.contains("=") }) else {
-            throw ValidationError("--decoder-option must look like -name=value, such as -cmn=live.")
-        }
+        if let problem = plan.problem { throw ValidationError(problem) }
         guard phrasesPerCommand >= 1 else { throw ValidationError("--phrases-per-command must be at least 1.") }
-        guard parsedRates.count == rateList.count, !parsedRates.isEmpty, parsedRates.allSatisfy({ $0 > 0.3 && $0 < 3 }) else {
-            throw ValidationError("--rates must be comma-separated numbers between 0.3 and 3, such as 0.8,1.0,1.25.")
-        }
+        if let problem = plan.rateProblem { throw ValidationError(problem) }
     }
-
-    private var conditionNames: [String] {
-        conditions.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-    }
-
-    private var parsedSNRs: [Double] { snr.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
-
-    private var parsedConditions: [TestCondition] {
-        conditionNames.flatMap { name -> [TestCondition] in
-            switch name {
-            case "clean": return [.clean]
-            case "white": return parsedSNRs.map { .noisy(.white, snrDecibels: $0) }
-            case "babble": return parsedSNRs.map { .noisy(.babble, snrDecibels: $0) }
-            default: return []
-            }
-        }
-    }
-
-    private var extraDecoderArguments: [String] {
-        decoderOption.flatMap { option -> [String] in
-            let parts = option.split(separator: "=", maxSplits: 1).map(String.init)
-            return [parts[0], parts.count > 1 ? parts[1] : ""]
-        }
-    }
-
-    private var rateList: [Substring] { rates.split(separator: ",") }
-    private var parsedRates: [Double] { rateList.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
 
     func run() throws {
         let folder = keepAudio.map { URL(fileURLWithPath: $0) }
@@ -118,7 +86,7 @@ struct BenchVoice: ParsableCommand {
             language: try CommandLanguage(language: "en", categories: SettingsStorageAccess.validator().knownCategories))
         var tuning = DecoderTuning(postSpeechFrames: postSpeechFrames, vadThreshold: vadThreshold,
                                    beamExponent: beam, wordBeamExponent: wordBeam)
-        tuning.extraArguments = extraDecoderArguments
+        tuning.extraArguments = plan.extraDecoderArguments
         let recognizer = try CommandRecognizer(grammar: vocabulary.grammar, tuning: tuning,
                                                logFile: logFile.map { URL(fileURLWithPath: $0) })
         if printGrammar {
@@ -127,8 +95,8 @@ struct BenchVoice: ParsableCommand {
             return
         }
         var benchmark = CommandRecognitionBenchmark(
-            commands: vocabulary.benchmarkCommands(perIntent: phrasesPerCommand), speakingRates: parsedRates,
-            conditions: parsedConditions, understand: vocabulary.meaning(of:))
+            commands: vocabulary.benchmarkCommands(perIntent: phrasesPerCommand), speakingRates: plan.rates,
+            conditions: plan.conditions, understand: vocabulary.meaning(of:))
         benchmark.pushToTalk = pushToTalk
         let trials = try benchmark.run(recognizer: recognizer, workFolder: folder)
         let human = skipHuman ? HumanSpeechResult(recordings: []) : try HumanSpeechBenchmark().run()
@@ -141,56 +109,5 @@ struct BenchVoice: ParsableCommand {
         } else {
             print(report.table())
         }
-    }
-}
-
-struct VoiceBenchReport: Encodable {
-    let trials: [RecognitionTrial]
-    let human: HumanSpeechResult
-    let missingWords: [String]
-    let addedWords: [String: String]
-    let summaries: [String: RecognitionSummary]
-
-    init(trials: [RecognitionTrial], human: HumanSpeechResult, missingWords: [String], addedWords: [String: String]) {
-        self.addedWords = addedWords
-        self.trials = trials
-        self.human = human
-        self.missingWords = missingWords
-        var summaries = Dictionary(grouping: trials, by: \.condition).mapValues(RecognitionSummary.init)
-        summaries["all noisy"] = RecognitionSummary(trials.filter { !$0.isClean })
-        self.summaries = summaries
-    }
-
-    func table() -> String {
-        var lines = ["Command recognition (festival cmu_us_slt_arctic_hts, \(Set(trials.map(\.speakingRate)).count) rates):"]
-        func ms(_ value: Double?) -> String { value.map { String(format: "%.0f ms", $0) } ?? "–" }
-        for (name, summary) in summaries.sorted(by: { $0.key < $1.key }) {
-            lines.append(String(format: "  %-32@ %3d/%3d = %5.1f %%   latency median %@, worst %@%@",
-                                name as NSString, summary.correct, summary.trials, summary.accuracy * 100,
-                                ms(summary.medianLatencyMilliseconds) as NSString, ms(summary.worstLatencyMilliseconds) as NSString,
-                                (summary.unclosed > 0 ? "  (\(summary.unclosed) not closed by the detector)" : "") as NSString))
-            lines.append(String(format: "  %-32@ wrong command acted on %d, refused as too noisy %d, recogniser alone %d/%d right, median estimated SNR %@",
-                                "" as NSString, summary.wrongActions, summary.refusedAsTooNoisy, summary.recognizedCorrectly, summary.trials,
-                                (summary.medianEstimatedSNRDecibels.map { String(format: "%.1f dB", $0) } ?? "∞") as NSString))
-        }
-        let wrong = trials.filter { !$0.correct && !$0.refusedAsTooNoisy }
-        if !wrong.isEmpty {
-            lines.append("Misrecognised:")
-            for trial in wrong {
-                lines.append("  “\(trial.said)” ×\(trial.speakingRate), \(trial.condition): heard “\(trial.heard)” (confidence \(String(format: "%.2f", trial.confidence)), \(trial.estimatedSNRDecibels.map { String(format: "%.1f dB", $0) } ?? "∞"))")
-            }
-        }
-        if !addedWords.isEmpty {
-            lines.append("Pronunciations built for words the dictionary lacks: " + addedWords.sorted { $0.key < $1.key }.map { "\($0.key) [\($0.value)]" }.joined(separator: ", "))
-        }
-        let refused = trials.filter(\.refusedAsTooNoisy).count
-        if refused > 0 { lines.append("Refused as too noisy (the user hears so, nothing is done): \(refused) trials, not listed.") }
-        if !missingWords.isEmpty { lines.append("Words without a pronunciation (left out of the grammar): \(missingWords.joined(separator: ", "))") }
-        lines.append(String(format: "Recorded human speech (pocketsphinx-testdata, general language model): WER %.1f %% over %d words in %d recordings",
-                            human.wordErrors.rate * 100, human.wordErrors.referenceWords, human.recordings.count))
-        for recording in human.recordings {
-            lines.append("  \(recording.name): “\(recording.heard)” (\(recording.wordErrors.errors)/\(recording.wordErrors.referenceWords) errors)")
-        }
-        return lines.joined(separator: "\n")
     }
 }

@@ -35,35 +35,19 @@ struct ColourCommand: AsyncParsableCommand {
 
     func run() async throws {
         let phrases: ColourAndLightPhrases
-        do { phrases = try ColourAndLightPhrases.bundled() } catch { throw CommandFailure(userMessage(for: error), exitCode: 2) }
+        do { phrases = try ColourAndLightPhrases.bundled() } catch { throw CommandFailure(userMessage(for: error), status: .startupFailed) }
         let spoken = try SpokenOutput.forDescription(speech, json: json)
-        struct Result: Encodable { var source: String; var sentence: String?; var colour: ColourReading?; var error: String? }
-        var results: [Result] = []
-        for (index, path) in images.enumerated() {
-            let url = URL(fileURLWithPath: path)
-            var result = Result(source: url.lastPathComponent)
-            do {
-                let reading = ColourNamer().read(try ImageFile(url).decode())
-                result.colour = reading
-                result.sentence = phrases.sentence(for: reading)
-            } catch {
-                result.error = userMessage(for: error)
-            }
-            results.append(result)
-            if !json {
-                if let error = result.error { FileHandle.standardError.write(Data("\(error)\n".utf8)) }
-                if let sentence = result.sentence { print(images.count > 1 ? "\(result.source): \(sentence)" : sentence) }
-            }
-            if let said = result.sentence ?? result.error {
-                spoken?.say(Utterance(images.count > 1 ? ["\(result.source).", said] : [said], priority: .answer, contentKey: "colour#\(index)"))
-            }
+        let results = PictureColours(phrases: phrases).describe(images, spoken: spoken) { result in
+            guard !json else { return }
+            if let error = result.error { FileHandle.standardError.write(Data("\(error)\n".utf8)) }
+            if let sentence = result.sentence { print(images.count > 1 ? "\(result.source): \(sentence)" : sentence) }
         }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             print(String(decoding: try encoder.encode(results), as: UTF8.self))
         }
-        do { try spoken?.finish() } catch { throw CommandFailure(userMessage(for: error), exitCode: 1) }
+        do { try spoken?.finish() } catch { throw CommandFailure(userMessage(for: error), status: .failed) }
         if results.contains(where: { $0.error != nil }) { throw ExitCode(1) }
     }
 }

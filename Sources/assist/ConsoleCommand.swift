@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import AssistCore
+import SessionControl
 
 /// `assist console`: the live session of `assist see`, driven by commands typed one per line.
 struct ConsoleCommand: AsyncParsableCommand {
@@ -34,11 +36,11 @@ struct ConsoleCommand: AsyncParsableCommand {
         do {
             see = try See.parse(seeArguments)
         } catch {
-            throw CommandFailure(See.message(for: error), exitCode: 2)
+            throw CommandFailure(See.message(for: error), status: .startupFailed)
         }
         guard see.liveInput != nil else {
             throw CommandFailure("assist console needs a video, a camera, a stream or a folder of pictures, not \(seeArguments[0]).",
-                                 exitCode: 2)
+                                 status: .startupFailed)
         }
         try await LiveControl.$readsConsole.withValue(true) {
             try await see.run()

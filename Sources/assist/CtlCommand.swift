@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SessionControl
+import AssistCore
 
 /// `assist ctl`: sends one command to the running session, as a keyboard shortcut would.
 struct CtlCommand: ParsableCommand {
@@ -50,11 +51,11 @@ struct CtlCommand: ParsableCommand {
             guard let line = socket.readLine() else { throw ControlSocketError.noReply }
             replyLine = line
         } catch let error as ControlSocketError {
-            if case .noSession = error { throw CommandFailure(error.userMessage, exitCode: 2) }
-            throw CommandFailure(error.userMessage, exitCode: 1)
+            if case .noSession = error { throw CommandFailure(error.userMessage, status: .startupFailed) }
+            throw CommandFailure(error.userMessage, status: .failed)
         }
         guard let reply = try? JSONDecoder().decode(ControlReply.self, from: Data(replyLine.utf8)) else {
-            throw CommandFailure("The session's answer could not be read: \(replyLine)", exitCode: 1)
+            throw CommandFailure("The session's answer could not be read: \(replyLine)", status: .failed)
         }
         print(json ? replyLine : reply.reply)
         if !reply.understood { throw ExitCode(1) }

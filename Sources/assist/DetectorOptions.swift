@@ -2,6 +2,7 @@ import ArgumentParser
 import AssistCore
 import Foundation
 import Perception
+import SessionControl
 
 /// Options that choose and run the detector, shared by every command that detects.
 struct DetectorOptions: ParsableArguments {
@@ -32,27 +33,12 @@ struct DetectorOptions: ParsableArguments {
         guard threads >= 0 else { throw ValidationError("--threads must be 0 (all cores) or a positive number.") }
     }
 
-    var inferenceOptions: InferenceOptions {
-        var options = InferenceOptions(device: device, threadCount: threads, precision: precision)
-        if noModelCache { options.cacheDirectory = nil }
-        return options
+    var choice: DetectorChoice {
+        DetectorChoice(modelPath: model, labelsPath: labels, device: device, threads: threads, precision: precision,
+                       inputShape: inputShape, usesModelCache: !noModelCache)
     }
 
-    func modelURL() throws -> URL {
-        if let model { return URL(fileURLWithPath: model) }
-        return try ModelLocator().defaultDetector()
-    }
-
-    /// `inputShape` overrides `--input-shape` (the bench runs both); `shapeCacheCapacity` is how
-    /// many input shapes stay compiled (a dataset of many aspects needs more than a camera).
-    func makeDetector(core: InferenceCore, inputShape: DetectorInputShape? = nil,
-                      shapeCacheCapacity: Int = 4) throws -> ObjectDetector {
-        let detector = try ObjectDetector(modelURL: modelURL(), labelsFile: labels.map { URL(fileURLWithPath: $0) },
-                                          options: inferenceOptions, inputShape: inputShape ?? self.inputShape,
-                                          shapeCacheCapacity: shapeCacheCapacity, core: core)
-        if !detector.hasClassNames {
-            UserData.warn("The model \(detector.modelURL.lastPathComponent) has no class names (no metadata.yaml or labels file beside it, and no --labels), so objects are only numbered.")
-        }
-        return detector
+    func makeDetector(core: InferenceCore, inputShape: DetectorInputShape? = nil, shapeCacheCapacity: Int = 4) throws -> ObjectDetector {
+        try choice.makeDetector(core: core, inputShape: inputShape, shapeCacheCapacity: shapeCacheCapacity, warn: UserData.warn)
     }
 }

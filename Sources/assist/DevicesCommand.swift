@@ -1,7 +1,6 @@
 import ArgumentParser
 import AssistCore
 import Foundation
-import Media
 import Speech
 
 struct Devices: AsyncParsableCommand {
@@ -15,23 +14,8 @@ struct Devices: AsyncParsableCommand {
         """)
 
     func run() async throws {
-        let outputs: [AudioDevice]
-        do { outputs = try SoundCardPlayback.outputDevices() } catch {
-            throw CommandFailure(userMessage(for: error), exitCode: 1)
-        }
-        if outputs.isEmpty {
-            print("No audio output device was found; speech can still be rendered into a file with --speak-to FILE.wav.")
-        } else {
-            print("Audio outputs:")
-            for device in outputs {
-                let channels = device.outputChannels == 1 ? "mono" : "\(device.outputChannels) channels"
-                print("  \(device.index)  \(device.name)  (\(device.hostAPI), \(channels), \(Int(device.defaultSampleRate)) Hz)")
-            }
-        }
-        if let vibration = ForceFeedbackVibration.findDevice() {
-            print("Vibration: \(vibration.path)  \(vibration.name)")
-        } else {
-            print("Vibration: none (\(HapticError.notAvailable.userMessage.dropLast()), or the input devices may not be opened by this user).")
+        do { try OutputDeviceList.lines().forEach { print($0) } } catch {
+            throw CommandFailure(userMessage(for: error), status: .failed)
         }
     }
 }

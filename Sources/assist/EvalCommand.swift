@@ -2,8 +2,8 @@ import ArgumentParser
 import AssistCore
 import Evaluation
 import Foundation
-import Media
 import Perception
+import Media
 
 struct Eval: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -54,15 +54,10 @@ struct EvalDetection: AsyncParsableCommand {
         let evaluator = DetectionEvaluator(dataset: data, classNames: detector.classNames.names)
         let clock = ContinuousClock()
         let start = clock.now
-        let report = evaluator.run(detect: { url in
-            let image = try ImageFile(url).decode()
-            return (image.width, image.height, try detector.detect(image, settings: settings).detections)
-        }, progress: { done, total in
-            if done % 16 == 0 || done == total {
-                FileHandle.standardError.write(Data("\r\(done)/\(total) images".utf8))
-                if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
-            }
-        })
+        let report = evaluator.run(detector: detector, settings: settings) { done, total in
+            FileHandle.standardError.write(Data("\r\(done)/\(total) images".utf8))
+            if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+        }
         let seconds = (clock.now - start).milliseconds / 1000
         if json {
             let encoder = JSONEncoder()
@@ -71,11 +66,7 @@ struct EvalDetection: AsyncParsableCommand {
             return
         }
         print(report.accuracy.table())
-        print(String(format: "mAP50-95 %.4f  mAP50 %.4f  (%d images, %d instances; model %@, precision %@, %@ input: %@; %.1f s)",
-                     report.accuracy.meanAveragePrecision50to95, report.accuracy.meanAveragePrecision50,
-                     report.accuracy.imageCount, report.accuracy.instanceCount, detector.modelURL.lastPathComponent,
-                     detector.compiledPrecision ?? self.detector.precision.rawValue, detector.inputShape.rawValue,
-                     detector.compiledInputSizes.map(\.description).sorted().joined(separator: ", "), seconds))
+        print(report.summaryLine(detector: detector, requestedPrecision: self.detector.precision.rawValue, seconds: seconds))
         for skipped in report.skippedImages { print("skipped \(skipped.image): \(skipped.reason)") }
     }
 }
@@ -117,68 +108,26 @@ struct EvalDistance: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let frames = images.isEmpty ? Self.defaultFrames() : images.map { URL(fileURLWithPath: $0) }
+        let frames = images.isEmpty ? DistanceEvaluation.defaultFrames() : images.map { URL(fileURLWithPath: $0) }
         guard !frames.isEmpty else {
             throw CommandFailure("No RGB-D frames were given and ../shared/data/depth was not found.")
         }
-        let camera = try CameraOptions.cameraSettings(
-            fov: Perception.CameraSettings.defaultHorizontalFieldOfViewDegrees, fovAxis: .horizontal,
-            intrinsics: intrinsics, cameraHeight: cameraHeight, cameraPitch: cameraPitch)
-        let locator = try ObjectLocator(camera: camera)
-        let detector = try self.detector.makeDetector(core: InferenceCore())
-        let settings = try DetectorSettings(confidenceThreshold: confidence).validated()
-
-        var rows: [DistanceRow] = []
-        for url in frames {
-            guard let depthFile = DepthImageFile.companion(forColorImage: url) else {
-                throw CommandFailure("The picture \(url.lastPathComponent) has no NAME_depth_mm.pgm or .png beside it.")
-            }
-            let image = try ImageFile(url).decode()
-            let depth = try depthFile.decode()
-            try depthFile.requireSameSize(depth, as: image)
-            let detections = try detector.detect(image, settings: settings).detections
-            // Geometry alone: the depth map is the reference, so it must not feed the estimate.
-            let located = try locator.locate(detections, imageWidth: image.width, imageHeight: image.height, depth: nil)
-            rows += DistanceAccuracy.pairs(located: located, depth: depth)
-                .map { DistanceRow(frame: url.lastPathComponent, pair: $0) }
+        let camera: Perception.CameraSettings
+        do {
+            camera = try CameraChoice(intrinsics: intrinsics, heightAboveFloorMeters: cameraHeight, pitchDownDegrees: cameraPitch).settings()
+        } catch CameraSettingsError.intrinsicsNotFourNumbers {
+            throw ValidationError(CameraSettingsError.intrinsicsNotFourNumbers.userMessage)
         }
-        let summary = DistanceAccuracy.Report(pairs: rows.map(\.pair))
+        let evaluation = DistanceEvaluation(detector: try self.detector.makeDetector(core: InferenceCore()),
+                                            locator: try ObjectLocator(camera: camera),
+                                            settings: try DetectorSettings(confidenceThreshold: confidence).validated())
+        let output = try evaluation.run(frames)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(DistanceEvaluationOutput(objects: rows, summary: summary)), as: UTF8.self))
-            return
-        }
-        func padded(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) }
-        print("\(padded("frame", 16)) \(padded("object", 14)) estimate   measured   error   method")
-        for row in rows {
-            let p = row.pair
-            print(padded(row.frame, 16), padded(p.label, 14),
-                  String(format: "%6.2f m   %6.2f m   %4.0f%%   ", p.estimatedMeters, p.measuredMeters, p.relativeError * 100)
-                    + (p.method?.rawValue ?? "-"))
-        }
-        if let summary {
-            print(String(format: "mean absolute error %.2f m, mean relative error %.0f%% over %d objects",
-                         summary.meanAbsoluteErrorMeters, summary.meanRelativeError * 100, summary.count))
+            print(String(decoding: try encoder.encode(output), as: UTF8.self))
         } else {
-            print("No detected object had both a geometric estimate and measured depth.")
+            print(output.table)
         }
     }
-
-    static func defaultFrames() -> [URL] {
-        guard let models = ModelLocator().modelsDirectory() else { return [] }
-        let folder = models.deletingLastPathComponent().appendingPathComponent("data/depth")
-        return ["TUM_color.png", "SUN_color.jpg"].map { folder.appendingPathComponent($0) }
-            .filter { FileManager.default.fileExists(atPath: $0.path) }
-    }
-}
-
-struct DistanceRow: Encodable {
-    var frame: String
-    var pair: DistanceAccuracy.Pair
-}
-
-struct DistanceEvaluationOutput: Encodable {
-    var objects: [DistanceRow]
-    var summary: DistanceAccuracy.Report?
 }

@@ -4,6 +4,7 @@ import Foundation
 import Hearing
 import LiveHearing
 import Media
+import SessionControl
 
 /// `assist hear`: the hearing assistant. Processing a file (or live sound) is the default
 /// subcommand; `verify` measures the fitted chain; `bench` (hidden) times it.
@@ -63,12 +64,6 @@ struct Hear: AsyncParsableCommand {
         subcommands: [HearProcess.self, HearVerify.self, HearBench.self],
         defaultSubcommand: HearProcess.self
     )
-}
-
-/// A report file (monitor JSON, SVG plot) that could not be written.
-struct OutputFileError: UserFacingError {
-    let path: String
-    var userMessage: String { "The file \(path) could not be written; check that its folder exists and is writable." }
 }
 
 /// Runs a body and turns any error into its one-sentence message on stderr and exit code 1.
@@ -137,94 +132,45 @@ struct HearProcess: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            if listDevices { try LiveHearing.listDevices(); return }
-            let fitted = try fitting.fitted { line in
+            if listDevices { try LiveHearingAid.deviceList().forEach { print($0) }; return }
+            let json = json
+            let show: @Sendable (String) -> Void = { line in
                 if json { FileHandle.standardError.write(Data((line + "\n").utf8)) } else { print(line) }
             }
-            var settings = fitted.settings
-            settings.volumeSteps = volume
-            if live {
-                // The gentle ramp-in is for the first start after a new prescription only; which
-                // fitting last started is kept sealed in the patient store. An audiogram file
-                // (no store) always ramps in.
-                settings.startupRampSeconds = fitted.store?.startupRampSeconds(for: settings.prescription) ?? 2
-                // Thresholds can be changed while listening only where the store holds a valid
-                // debug prescription (checked at the first change).
-                let debugging = fitted.debugging
-                    ?? fitted.store.map { LiveDebugging(mode: nil, store: $0, signed: fitted.hearing, initialChanges: []) }
-                try LiveHearing(settings: settings, prescribed: fitted.hearing, debugging: debugging,
-                                inputDevice: inputDevice, outputDevice: outputDevice, sampleRate: sampleRate,
-                                bufferSize: bufferSize, monitorFile: monitor, durationSeconds: duration, json: json).run {
-                    try? fitted.store?.recordStarted(settings.prescription)
-                }
+            let fitted = try fitting.fitted(tell: show)
+            guard live else {
+                var settings = fitted.settings
+                settings.volumeSteps = volume
+                return try processFile(settings: settings)
+            }
+            let settings = fitted.liveSettings(volumeSteps: volume)
+            let summary = try LiveHearingAid(
+                settings: settings, prescribed: fitted.hearing, debugging: fitted.liveDebugging, inputDevice: inputDevice,
+                outputDevice: outputDevice, sampleRate: sampleRate, bufferSize: bufferSize, monitorFile: monitor,
+                durationSeconds: duration, announcementVoice: StoredVoiceSpeech.voice(from: StoredVoiceSpeech.storedSettings()),
+                show: show
+            ).run { try? fitted.store?.recordStarted(settings.prescription) }
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                print(String(decoding: try encoder.encode(summary), as: UTF8.self))
             } else {
-                // A file is processed as the fitting sounds, without the live start-up ramp.
-                settings.startupRampSeconds = 0
-                try processFile(settings: settings)
+                print(String(format: "Listened for %.1f s: %d blocks, %d dropouts.", summary.seconds, summary.blocks, summary.dropouts))
             }
         }
     }
 
     private func processFile(settings: HearingAidSettings) throws {
-        let inputURL = URL(fileURLWithPath: input!), outputURL = URL(fileURLWithPath: output!)
-        let reader = try AudioFileReader(url: inputURL)
-        let format = try ProcessingFormat(sampleRate: reader.sampleRate, blockSize: 64, inputChannels: reader.channelCount)
-        let processor = HearingAidProcessor(control: try HearingAidControl(settings: settings))
-        try processor.prepare(format)
-        let writer = try AudioFileWriter(url: outputURL, sampleRate: reader.sampleRate, channelCount: 2)
-        var series = MonitorTimeSeries()
-        let snapshotEvery = Int((0.1 * reader.sampleRate / 64).rounded())
-        let chunkFrames = 64 * 750
-        var done = 0
-        let showProgress = reader.frameCount > Int(10 * reader.sampleRate)
-        // The output is aligned with the input: the chain's delay is dropped at the start and
-        // flushed with silence at the end, so OUT has exactly IN's length and timing.
-        var delayToDrop = processor.latencyFrames
-        while true {
-            var chunk = try reader.read(maxFrames: chunkFrames)
-            let frames = chunk.count / reader.channelCount
-            let isLast = frames < chunkFrames
-            if isLast {
-                if done + frames == 0 { break }
-                chunk.append(contentsOf: [Float](repeating: 0, count: processor.latencyFrames * reader.channelCount))
-            }
-            let blockOffset = done / 64
-            var processed = processor.processAll(chunk) { block in
-                if monitor != nil, (blockOffset + block) * 64 < done + frames, (blockOffset + block) % snapshotEvery == 0 {
-                    series.snapshots.append(MonitorSnapshot(timeSeconds: Double((blockOffset + block + 1) * 64) / reader.sampleRate,
-                                                            monitors: processor.monitors))
-                }
-            }
-            let drop = min(delayToDrop, processed.count / 2)
-            processed.removeFirst(drop * 2)
-            delayToDrop -= drop
-            try writer.write(processed)
-            done += frames
-            if showProgress {
-                let percent = 100 * done / max(reader.frameCount, 1)
-                FileHandle.standardError.write(Data(String(format: "\rprocessing: %3d %% (%.0f of %.0f s)", percent,
-                                                           Double(done) / reader.sampleRate,
-                                                           Double(reader.frameCount) / reader.sampleRate).utf8))
-            }
-            if isLast { break }
-        }
-        writer.close()
-        if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
-        if done == 0 { throw AudioFileError.empty(path: inputURL.path) }
-        let damaged = processor.monitors.damagedInputSamples
-        if damaged > 0 {
-            FileHandle.standardError.write(Data(("\(damaged) \(damaged == 1 ? "sample" : "samples") of \(inputURL.path) "
-                + "\(damaged == 1 ? "was" : "were") damaged (not a number, or far beyond full scale) and played as silence.\n").utf8))
-        }
-        if let monitor {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            do { try encoder.encode(series).write(to: URL(fileURLWithPath: monitor)) } catch {
-                throw OutputFileError(path: monitor)
-            }
-        }
-        print("Wrote \(outputURL.path): \(String(format: "%.1f", Double(done) / reader.sampleRate)) s, "
+        let outputURL = URL(fileURLWithPath: output!)
+        let result = try AidedRecording(settings: settings, monitorFile: monitor).process(
+            URL(fileURLWithPath: input!), into: outputURL,
+            progress: { step in
+                FileHandle.standardError.write(Data((step.isFinished ? "\n" : String(
+                    format: "\rprocessing: %3d %% (%.0f of %.0f s)", step.percent, step.doneSeconds, step.totalSeconds)).utf8))
+            },
+            warn: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+        print("Wrote \(outputURL.path): \(String(format: "%.1f", result.seconds)) s, "
               + "\(settings.prescription.options.rule.rawValue) prescription, \(settings.program.rawValue) program, "
-              + "latency \(String(format: "%.1f", Double(processor.latencyFrames) / reader.sampleRate * 1000)) ms.")
+              + "latency \(String(format: "%.1f", result.latencyMilliseconds)) ms.")
     }
 }

@@ -33,45 +33,13 @@ struct FittingArguments: ParsableArguments {
         for change in debugThresholds { _ = try ReferenceThresholdChange(parsing: change) }
     }
 
-    /// The fitting to hear through and the program to start in; the patient store it came from
-    /// (nil for an audiogram file) and, where the debugging mode is on, what a live session
-    /// needs to change thresholds further.
+    var choice: HearingFitting {
+        HearingFitting(audiogramFile: audiogram, rule: rule, program: program, debugThresholds: debugThresholds)
+    }
+
     /// `tell` shows where the fitting came from (stdout, or stderr when stdout carries JSON).
-    func fitted(tell: (String) -> Void = { print($0) }) throws
-        -> (settings: HearingAidSettings, hearing: PrescribedHearing, store: UnlockedPatientStore?, debugging: LiveDebugging?) {
-        var calibration = LevelCalibration()
-        var unlocked: UnlockedPatientStore?
-        var hearing: PrescribedHearing
-        if let audiogram {
-            let document = try AudiogramDocument.load(from: URL(fileURLWithPath: audiogram))
-            hearing = PrescribedHearing(audiogram: try document.audiogram(),
-                                        options: try document.fittingOptions(ruleOverride: try rule.map { try FittingRule(named: $0) }),
-                                        programs: ListeningProgram.allCases, origin: "audiogram file \(audiogram)")
-            calibration = try (document.calibration ?? LevelCalibration()).validated()
-        } else {
-            guard PatientStore(folder: PatientStore.defaultFolder()).exists else { throw PrescriptionError.noPrescriptionInUse }
-            let opened = try store.open()
-            unlocked = opened
-            hearing = try opened.prescribedHearing()
-            tell("Hearing through \(hearing.origin).")
-        }
-        var debugging: LiveDebugging?
-        if !debugThresholds.isEmpty {
-            let changes = try debugThresholds.map { try ReferenceThresholdChange(parsing: $0) }
-            // An audiogram file needs no passphrase; unlocking the debugging mode always does.
-            guard PatientStore(folder: PatientStore.defaultFolder()).exists else { throw PrescriptionError.debuggingModeLocked }
-            let opened = try unlocked ?? store.open()
-            unlocked = opened
-            let mode = try opened.debuggingMode()
-            debugging = LiveDebugging(mode: mode, store: opened, signed: hearing, initialChanges: changes)
-            hearing = try hearing.changingReferenceThresholds(changes, in: mode)
-            try opened.recordThresholdChanges(changes, in: mode)
-            tell("Debugging mode, unlocked by the debug prescription of \(mode.authorisation.document.audiologist.name): "
-                  + changes.map(\.description).joined(separator: ", ") + ".")
-        }
-        let settings = HearingAidSettings(prescription: try hearing.fitting(), calibration: calibration,
-                                          program: try hearing.program(named: program))
-        return (settings, hearing, unlocked, debugging)
+    func fitted(tell: (String) -> Void = { print($0) }) throws -> HearingFitting.Fitted {
+        try choice.fitted(openStore: { try store.open() }, tell: tell)
     }
 
     func settings() throws -> HearingAidSettings { try fitted().settings }

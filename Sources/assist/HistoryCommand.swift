@@ -1,6 +1,9 @@
 import ArgumentParser
+import AssistCore
 import Foundation
+import SessionControl
 import Storage
+import Speech
 
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -35,10 +38,15 @@ struct HistoryCommand: ParsableCommand {
         @Flag(help: "Print JSON for scripts.")
         var json = false
 
+        /// A time option's value; one that is neither a duration nor a date is bad usage (exit 64).
+        static func time(_ text: String, option: String) throws -> Date {
+            do { return try HistoryTime.parse(text, option: option) } catch { throw ValidationError(userMessage(for: error)) }
+        }
+
         func validate() throws {
             if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more.") }
-            let from = try since.map { try HistoryTime.parse($0, option: "--since") }
-            let to = try until.map { try HistoryTime.parse($0, option: "--until") }
+            let from = try since.map { try Self.time($0, option: "--since") }
+            let to = try until.map { try Self.time($0, option: "--until") }
             if let from, let to, from >= to { throw ValidationError("--since must be earlier than --until.") }
         }
 
@@ -56,12 +64,7 @@ struct HistoryCommand: ParsableCommand {
             }
             if json { try SettingsStorageAccess.printJSON(detections); return }
             if detections.isEmpty { print("No detections match."); return }
-            let formatter = ISO8601DateFormatter()
-            formatter.timeZone = .current
-            for detection in detections {
-                let distance = detection.distanceMeters.map { String(format: "%.1f m", $0) } ?? "distance unknown"
-                print("\(formatter.string(from: detection.announcedAt))  \(detection.label)  \(Int((detection.confidence * 100).rounded()))%  \(detection.direction)  \(distance)  \(detection.mode)")
-            }
+            detections.forEach { print($0.listLine) }
         }
     }
 
@@ -88,13 +91,10 @@ struct HistoryCommand: ParsableCommand {
 
         func run() throws {
             let database = try SettingsStorageAccess.open()
-            let history = DetectionHistory(database: database)
-            try history.purgeExpired()
-            let detections = try history.recent(count)
             let units = try SettingsStore(database: database, validator: SettingsStorageAccess.validator()).current().units
-            let sentence = SpokenReport.recentDetections(detections, units: units)
+            let (detections, sentence) = try DetectionHistory(database: database).recentReport(count, units: units)
             if json { try SettingsStorageAccess.printJSON(Output(sentence: sentence, detections: detections)) } else { print(sentence) }
-            if !json || speech.speakTo != nil || speech.audioDevice != nil { try SpokenOutput.speakReport(sentence, options: speech) }
+            try SpokenOutput.speakReport(sentence, options: speech, json: json)
         }
     }
 
@@ -105,7 +105,7 @@ struct HistoryCommand: ParsableCommand {
         var before: String?
 
         func validate() throws {
-            if let before { _ = try HistoryTime.parse(before, option: "--before") }
+            if let before { _ = try List.time(before, option: "--before") }
         }
 
         func run() throws {
@@ -113,22 +113,5 @@ struct HistoryCommand: ParsableCommand {
             let deleted = try history.clear(before: try before.map { try HistoryTime.parse($0, option: "--before") })
             print(deleted == 1 ? "Deleted 1 detection." : "Deleted \(deleted) detections.")
         }
-    }
-}
-
-/// "30m", "2h", "1d", "45s" back from now, or an ISO 8601 date or date-time.
-enum HistoryTime {
-    static func parse(_ text: String, option: String, now: Date = Date()) throws -> Date {
-        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
-        if let unit = text.last, let seconds = units[unit], let amount = Double(text.dropLast()), amount >= 0 {
-            return now.addingTimeInterval(-amount * seconds)
-        }
-        let dateTime = ISO8601DateFormatter()
-        if let date = dateTime.date(from: text) { return date }
-        let dateOnly = ISO8601DateFormatter()
-        dateOnly.formatOptions = [.withFullDate]
-        dateOnly.timeZone = .current
-        if let date = dateOnly.date(from: text) { return date }
-        throw ValidationError("\(option) must be a duration such as 30m, 2h or 1d, or an ISO 8601 date such as 2026-11-22; \"\(text)\" is neither.")
     }
 }

@@ -30,50 +30,27 @@ struct LightCommand: AsyncParsableCommand {
 
     func run() async throws {
         let phrases: ColourAndLightPhrases
-        do { phrases = try ColourAndLightPhrases.bundled() } catch { throw CommandFailure(userMessage(for: error), exitCode: 2) }
-        let meter = LightMeter()
-        let url = URL(fileURLWithPath: input)
-        var frames: [(seconds: Double, brightness: Double)] = []
-        do {
-            if case .file = VideoInput(argument: input), !Self.isPicture(url) {
-                let source = try VideoFrameSource(.file(url), maximumWidthPixels: 320)
-                while let frame = try source.nextFrame() { frames.append((frame.timestampSeconds, meter.brightness(of: frame.image))) }
-            } else {
-                frames.append((0, meter.brightness(of: try ImageFile(url).decode())))
-            }
-        } catch {
-            throw CommandFailure(userMessage(for: error), exitCode: 1)
+        do { phrases = try ColourAndLightPhrases.bundled() } catch { throw CommandFailure(userMessage(for: error), status: .startupFailed) }
+        let reading: LightReading
+        do { reading = try LightReading(input: input) } catch let failure as CommandFailure { throw failure } catch {
+            throw CommandFailure(userMessage(for: error), status: .failed)
         }
-        guard let first = frames.first else { throw CommandFailure("The video has no frames.", exitCode: 1) }
-        let answer = phrases.sentence(for: meter.level(forBrightness: first.brightness))
+        let answer = phrases.sentence(for: reading.firstLevel)
         print(answer)
-        for frame in frames {
-            print(String(format: "[%.2f s] brightness %.2f, %.0f Hz", frame.seconds, frame.brightness, meter.pitchHz(forBrightness: frame.brightness)))
-        }
+        reading.sampleLines.forEach { print($0) }
         if let toneTo {
             let rate = 22050.0
-            var tone = LightTone(sampleRateHz: rate)
-            var samples: [Float] = []
-            for (index, frame) in frames.enumerated() {
-                let end = index + 1 < frames.count ? frames[index + 1].seconds : frame.seconds + 0.5
-                let count = max(0, Int((end * rate).rounded()) - samples.count)
-                samples += tone.render(frameCount: count, towards: meter.pitchHz(forBrightness: frame.brightness))
-            }
             do {
                 let writer = try AudioFileWriter(url: URL(fileURLWithPath: toneTo), sampleRate: rate, channelCount: 1)
-                try writer.write(samples)
+                try writer.write(reading.toneSamples(sampleRateHz: rate))
                 writer.close()
             } catch {
-                throw CommandFailure(userMessage(for: error), exitCode: 1)
+                throw CommandFailure(userMessage(for: error), status: .failed)
             }
         }
         if let spoken = try SpokenOutput.forDescription(speech, json: false) {
             spoken.say(Utterance(answer, priority: .answer, contentKey: "light"))
-            do { try spoken.finish() } catch { throw CommandFailure(userMessage(for: error), exitCode: 1) }
+            do { try spoken.finish() } catch { throw CommandFailure(userMessage(for: error), status: .failed) }
         }
-    }
-
-    private static func isPicture(_ url: URL) -> Bool {
-        ["jpg", "jpeg", "png", "webp", "bmp", "tif", "tiff", "ppm", "pgm", "gif"].contains(url.pathExtension.lowercased())
     }
 }

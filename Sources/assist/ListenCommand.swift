@@ -2,7 +2,7 @@ import ArgumentParser
 import AssistCore
 import Commands
 import Foundation
-import Storage
+import SessionControl
 import VoiceInput
 
 struct Listen: ParsableCommand {
@@ -52,18 +52,12 @@ struct Listen: ParsableCommand {
 
     func run() throws {
         let language = try CommandLanguage(language: "en", categories: SettingsStorageAccess.validator().knownCategories)
-        let vocabulary = VoiceCommandVocabulary(language: language, wakePhrase: wakePhrase)
-        let tuning = DecoderTuning()
-        let recognizer = try CommandRecognizer(grammar: vocabulary.grammar, tuning: tuning,
-                                               logFile: logFile.map { URL(fileURLWithPath: $0) })
-        if !recognizer.pronunciationCheck.missingWords.isEmpty {
-            FileHandle.standardError.write(Data("Words that cannot be recognised (no pronunciation): \(recognizer.pronunciationCheck.missingWords.joined(separator: ", ")).\n".utf8))
+        let listening = try CommandListening(language: language, wakePhrase: wakePhrase, pushToTalk: pushToTalk,
+                                             logFile: logFile.map { URL(fileURLWithPath: $0) })
+        if !listening.missingWords.isEmpty {
+            FileHandle.standardError.write(Data("Words that cannot be recognised (no pronunciation): \(listening.missingWords.joined(separator: ", ")).\n".utf8))
         }
-        let trigger: ListeningTrigger = pushToTalk ? .pushToTalk : wakePhrase.map { .wakePhrase($0) } ?? .always
-        // Meaning as in a live session, for speech: what would hide things is asked about.
-        let understanding = (try? CommandUnderstanding.load(language: language)) ?? CommandUnderstanding(language: language, classifier: nil)
-        let listener = CommandListener<CommandDecision>(recognizer: recognizer, trigger: trigger, tuning: tuning,
-                                                        understand: { understanding.decide($0, channel: .spoken(certain: false)) })
+        let listener = listening.listener
         let source: SpeechAudioSource
         if let file {
             source = try AudioFileSpeechSource(url: URL(fileURLWithPath: file))
@@ -77,102 +71,6 @@ struct Listen: ParsableCommand {
         }
         try listener.listen(to: source) { event in
             print(ListenOutput(event, language: language, wakePhrase: wakePhrase).line(json: json))
-        }
-    }
-}
-
-/// Enter on standard input toggles the talk button (a thread of its own: reading blocks).
-enum PushToTalkKey {
-    static func start(_ button: TalkButton) {
-        let thread = Thread {
-            var pressed = false
-            while readLine() != nil {
-                pressed.toggle()
-                button.set(pressed: pressed)
-                FileHandle.standardError.write(Data((pressed ? "Talk now; Enter when done.\n" : "Stopped listening.\n").utf8))
-            }
-        }
-        thread.start()
-    }
-}
-
-/// One listener event as printed: a line of text, or a JSON object.
-struct ListenOutput: Encodable {
-    let event: String
-    let text: String?
-    let intent: String?
-    let command: String?
-    let reply: String
-    let confidence: Double?
-    let latencyMilliseconds: Double?
-    /// Speech over background in dB, rounded; nil over digital silence (JSON has no infinity).
-    let signalToNoiseDecibels: Double?
-
-    enum CodingKeys: String, CodingKey {
-        case event, text, intent, command, reply, confidence
-        case latencyMilliseconds = "latency_ms"
-        case signalToNoiseDecibels = "snr_db"
-    }
-
-    private init(event: String, text: String? = nil, intent: String? = nil, command: String? = nil, reply: String,
-                 confidence: Double? = nil, latencyMilliseconds: Double? = nil, signalToNoiseDecibels: Double? = nil) {
-        self.event = event
-        self.text = text
-        self.intent = intent
-        self.command = command
-        self.reply = reply
-        self.confidence = confidence
-        self.latencyMilliseconds = latencyMilliseconds.map { ($0 * 10).rounded() / 10 }
-        self.signalToNoiseDecibels = signalToNoiseDecibels.flatMap { $0.isFinite ? ($0 * 10).rounded() / 10 : nil }
-    }
-
-    /// An utterance not acted on, with the sentence the user hears.
-    private init(refused utterance: RecognizedUtterance, event: String, reply: String) {
-        self.init(event: event, text: utterance.text, reply: reply, confidence: utterance.confidence,
-                  signalToNoiseDecibels: utterance.signalToNoiseDecibels)
-    }
-
-    init(_ event: ListenerEvent<CommandDecision>, language: CommandLanguage, wakePhrase: String? = nil) {
-        switch event {
-        case .heard(let heard):
-            let decision = heard.meaning ?? .refuse(language.reply(to: .notUnderstood))
-            let command: Command?
-            let reply: String
-            switch decision {
-            case .act(let understood): command = understood; reply = language.confirmation(for: understood)
-            case .confirm(let question, let pending): command = pending; reply = question
-            case .refuse(let sentence): command = nil; reply = sentence
-            }
-            self.init(event: decision.command == nil ? (command == nil ? "refused" : "asked") : "heard", text: heard.text,
-                      intent: command?.intent.rawValue, command: command?.description, reply: reply,
-                      confidence: heard.confidence, latencyMilliseconds: heard.latencyMilliseconds,
-                      signalToNoiseDecibels: heard.signalToNoiseDecibels)
-        case .unclear(let utterance):
-            self.init(refused: utterance, event: "unclear", reply: CommandListener<CommandDecision>.pleaseRepeat)
-        case .tooNoisy(let utterance):
-            self.init(refused: utterance, event: "tooNoisy", reply: CommandListener<CommandDecision>.tooNoisy)
-        case .awake:
-            self.init(event: "awake", text: wakePhrase, reply: "")
-        }
-    }
-
-    func line(json: Bool) -> String {
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            return (try? String(decoding: encoder.encode(self), as: UTF8.self)) ?? "{}"
-        }
-        switch event {
-        case "heard", "asked", "refused":
-            let outcome = event == "heard" ? command ?? "no command" : event == "asked" ? "asks first: \(command ?? "")" : "nothing done"
-            return "Heard “\(text ?? "")” → \(outcome) (confidence \(String(format: "%.2f", confidence ?? 0)), \(Int(latencyMilliseconds ?? 0)) ms): \(reply)"
-        case "unclear":
-            return "Unclear (“\(text ?? "")”, confidence \(String(format: "%.2f", confidence ?? 0))): \(reply)"
-        case "tooNoisy":
-            let level = signalToNoiseDecibels.map { String(format: "%.1f dB", $0) } ?? "no louder"
-            return "Too noisy (speech \(level) above the background; heard “\(text ?? "")”): \(reply)"
-        default:
-            return "Heard the wake phrase “\(text ?? "")”: say a command."
         }
     }
 }

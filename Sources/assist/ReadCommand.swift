@@ -56,41 +56,18 @@ struct Read: AsyncParsableCommand {
             reader = try TextReader(language: language, filter: PlausibleText(minimumConfidence: minimumConfidence))
             phrases = try ReadingPhrases.bundled()
         } catch {
-            throw CommandFailure(userMessage(for: error), exitCode: 2)
+            throw CommandFailure(userMessage(for: error), status: .startupFailed)
         }
         let spoken = try SpokenOutput.forDescription(speech, json: json)
-        let wordsPerPart = SpokenParts.wordsFitting(seconds: SpokenParts.defaultMaximumSeconds,
-                                                    wordsPerMinute: speech.voiceSettings.wordsPerMinute)
-        var results: [ReadResult] = []
-        for (index, path) in images.enumerated() {
-            let url = URL(fileURLWithPath: path)
-            let clock = ContinuousClock()
-            let start = clock.now
-            var result = ReadResult(source: url.lastPathComponent)
-            do {
-                let image = try ImageFile(url).decode()
-                result.reading = try reader.read(image, effort: effort)
-                result.milliseconds = (clock.now - start).milliseconds
-            } catch {
-                result.error = userMessage(for: error)
-            }
-            results.append(result)
-            let parts = result.reading.map { $0.isEmpty ? [phrases.noText] : SpokenParts.parts(of: $0, maximumWords: wordsPerPart) }
-            if !json {
-                if let error = result.error {
-                    FileHandle.standardError.write(Data("\(error)\n".utf8))
-                } else if let reading = result.reading {
-                    if images.count > 1 { print("\(result.source):") }
-                    print(reading.isEmpty ? phrases.noText : reading.text)
-                    if images.count > 1 { print("") }
-                }
-            }
-            if let spoken {
-                var sentences = parts ?? result.error.map { [$0] } ?? []
-                if images.count > 1 { sentences.insert("\(result.source).", at: 0) }
-                for (number, sentence) in sentences.enumerated() {
-                    spoken.say(Utterance(sentence, priority: .answer, contentKey: "\(index)#\(number)"))
-                }
+        let reading = PictureReading(reader: reader, phrases: phrases, effort: effort, wordsPerMinute: speech.voiceSettings.wordsPerMinute)
+        let results = reading.read(images, spoken: spoken) { result in
+            guard !json else { return }
+            if let error = result.error {
+                FileHandle.standardError.write(Data("\(error)\n".utf8))
+            } else if let text = result.reading {
+                if images.count > 1 { print("\(result.source):") }
+                print(text.isEmpty ? phrases.noText : text.text)
+                if images.count > 1 { print("") }
             }
         }
         if json {
@@ -99,18 +76,10 @@ struct Read: AsyncParsableCommand {
             print(String(decoding: try encoder.encode(results), as: UTF8.self))
         }
         do { try spoken?.finish() } catch {
-            throw CommandFailure(userMessage(for: error), exitCode: 1)
+            throw CommandFailure(userMessage(for: error), status: .failed)
         }
         if results.contains(where: { $0.error != nil }) { throw ExitCode(1) }
     }
-}
-
-/// One picture's outcome in `--json`.
-struct ReadResult: Encodable {
-    var source: String
-    var reading: TextReading?
-    var milliseconds: Double?
-    var error: String?
 }
 
 extension ReadingEffort: ExpressibleByArgument {}

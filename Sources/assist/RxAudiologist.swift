@@ -42,7 +42,7 @@ struct RxKeygen: ParsableCommand {
         let passphrase = try RxPassphrase.read(file: passphraseFile, environment: "ASSIST_RX_KEY_PASSPHRASE",
                                                prompt: "Passphrase for the new signing key: ", confirm: true)
         let sealed = try key.encryptedFileData(passphrase: passphrase)
-        try RxFiles.writePrivate(sealed, to: output + ".key")
+        try PrivateFile.write(sealed, to: URL(fileURLWithPath: output + ".key"), replacing: false)
         try PrivateFile.write(key.publicKey.fileData(), to: URL(fileURLWithPath: output + ".pub"))
         print("Wrote \(output).key (keep it private) and \(output).pub (give it to your patients).")
         print("Fingerprint: \(key.publicKey.fingerprint)  (read it aloud when a patient trusts your key)")
@@ -113,83 +113,24 @@ struct RxCreate: ParsableCommand {
         let passphrase = try RxPassphrase.read(file: passphraseFile, environment: "ASSIST_RX_KEY_PASSPHRASE",
                                                prompt: "Signing key passphrase: ", confirm: false)
         let signingKey = try AudiologistSigningKey.load(from: URL(fileURLWithPath: key), passphrase: passphrase)
-        var fittingRule = FittingRule.fig6, maximum = 100, levelReference = LevelReference.band
-        let audiogramValue: Audiogram
-        if let audiogram, audiogram.lowercased().hasSuffix(".json") {
-            let document = try AudiogramDocument.load(from: URL(fileURLWithPath: audiogram))
-            audiogramValue = try document.audiogram()
-            let options = try document.fittingOptions()
-            fittingRule = options.rule
-            maximum = Int(options.maximumOutputSPL.rounded())
-            levelReference = options.levelReference
-        } else if let audiogram {
-            guard let bytes = FileManager.default.contents(atPath: audiogram) else {
-                throw CommandFailure("The audiogram file \(audiogram) does not exist or is not readable.")
-            }
-            guard let text = String(bytes: bytes, encoding: .utf8) else {
-                throw CommandFailure("The audiogram file \(audiogram) is not UTF-8 text; save it as a UTF-8 CSV file.")
-            }
-            audiogramValue = try AudiogramCSV.parse(text)
-        } else {
-            audiogramValue = try Self.askAudiogram()
-        }
-        if let rule { fittingRule = try FittingRule(named: rule) }
-        if let maximumOutput { maximum = maximumOutput }
-        let programList = try programs.map { try $0.split(separator: ",").map { try ListeningProgram(named: String($0)) } }
-            ?? ListeningProgram.allCases
-        let now = Date()
-        let document = try PrescriptionDocument(
-            kind: debug ? .debug : .fitting,
-            patient: .init(name: patient, reference: patientReference, birthYear: birthYear),
-            audiologist: signingKey.audiologist, issued: now,
-            expires: trialDays.map { now.addingTimeInterval(TimeInterval($0) * 86_400) },
-            audiogram: audiogramValue, rule: fittingRule, levelReference: levelReference,
-            maximumOutputSPL: maximum, programs: programList)
-        let text = try signingKey.sign(document)
-        let code = try QRCode(encoding: text)
-        // 0600 like `rx export`: the code decodes to the patient's name, number, birth year and audiogram.
-        // Both or neither: a PNG without its SVG (disk full) would look like a finished prescription.
-        let png = URL(fileURLWithPath: output + ".png"), svg = URL(fileURLWithPath: output + ".svg")
-        try PrivateFile.write(code.pngData(), to: png)
-        do { try PrivateFile.write(Data(code.svg().utf8), to: svg) } catch {
-            try? FileManager.default.removeItem(at: png)
-            throw error
-        }
+        var request = PrescriptionRequest(patient: .init(name: patient, reference: patientReference, birthYear: birthYear),
+                                          audiogramFile: audiogram)
+        request.rule = rule
+        request.maximumOutputSPL = maximumOutput
+        request.programs = programs
+        request.trialDays = trialDays
+        request.isDebug = debug
+        let signed = try request.sign(with: signingKey, askAudiogram: Self.askAudiogram)
+        let (document, text, code) = (signed.document, signed.text, signed.code)
+        try code.writePrivately(prefix: output)
         if !quiet { print(code.terminalText()) }
         print("Signed \(document.kind == .debug ? "debug " : "")prescription for \(patient): \(output).png, \(output).svg "
               + "(QR version \(code.version), \(code.width)×\(code.width) modules, \(text.count) characters).")
-        if let expires = document.expires { print("Trial prescription: refused after \(RxDescription.day(expires)).") }
+        if let expires = document.expires { print("Trial prescription: refused after \(PrescriptionDescription.day(expires)).") }
     }
 
     /// Thresholds typed at the terminal, ear by ear; an empty answer skips a frequency.
     static func askAudiogram() throws -> Audiogram {
-        func ask(_ ear: Ear) throws -> EarAudiogram {
-            print("\(ear.name.capitalized) ear: threshold in dB HL at each frequency (Enter to skip).")
-            var thresholds: [Double: Double] = [:]
-            for f in AudiometricFrequency.all {
-                print("  \(Int(f)) Hz: ", terminator: "")
-                guard let line = readLine()?.trimmingCharacters(in: .whitespaces) else { break }
-                if line.isEmpty { continue }
-                guard let value = Double(line) else { throw CommandFailure("“\(line)” is not a number of dB HL.") }
-                thresholds[f] = value
-            }
-            return try EarAudiogram(ear: ear, thresholdsHL: thresholds)
-        }
-        return Audiogram(left: try ask(.left), right: try ask(.right))
-    }
-}
-
-enum RxFiles {
-    /// Creates `path` readable by the user alone; refuses to replace an existing file.
-    static func writePrivate(_ data: Data, to path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard fd >= 0 else { throw FileNotSavedError(path: path, errno: errno) }
-        defer { close(fd) }
-        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard written == data.count else {
-            let error = written < 0 ? FileNotSavedError(path: path, errno: errno) : FileNotSavedError(path: path, reason: .noSpace)
-            unlink(path)
-            throw error
-        }
+        try Audiogram.typedIn(prompt: { text, newline in print(text, terminator: newline ? "\n" : "") }, readLine: { readLine() })
     }
 }

@@ -5,10 +5,6 @@ import Hearing
 import Media
 import Prescription
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 struct RxCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rx",
@@ -27,28 +23,13 @@ struct RxCommand: ParsableCommand {
     )
 }
 
-/// Where a passphrase comes from: a file's first line, an environment variable, or the
-/// terminal with echo off (getpass).
+/// The passphrase of the patient store or the signing key; a failure is one sentence, exit 1.
 enum RxPassphrase {
     static func read(file: String?, environment variable: String, prompt: String, confirm: Bool) throws -> String {
-        if let file {
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-                throw CommandFailure("The passphrase file \(file) does not exist or is not readable.")
-            }
-            return String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
-        }
-        if let value = ProcessInfo.processInfo.environment[variable], !value.isEmpty { return value }
-        guard isatty(STDIN_FILENO) != 0 else {
-            throw CommandFailure("No passphrase: give --passphrase-file, set \(variable), or run in a terminal.")
-        }
-        let first = ask(prompt)
-        if confirm, ask("Repeat it: ") != first { throw CommandFailure("The two entries differ; nothing was changed.") }
-        return first
-    }
-
-    private static func ask(_ text: String) -> String {
-        guard let pointer = getpass(text) else { return "" }
-        return String(cString: pointer)
+        do {
+            return try PassphraseSource(file: file, environmentVariable: variable)
+                .read(prompt: prompt, repeatPrompt: confirm ? "Repeat it: " : nil, mismatch: "The two entries differ; nothing was changed.")
+        } catch { throw CommandFailure(error.userMessage) }
     }
 }
 
@@ -77,50 +58,5 @@ struct RxStoreOptions: ParsableArguments {
         let passphrase = try RxPassphrase.read(file: passphraseFile, environment: "ASSIST_RX_PASSPHRASE",
                                                prompt: "Passphrase: ", confirm: false)
         return try store.unlock(passphrase: passphrase)
-    }
-}
-
-/// How prescriptions are described on screen.
-enum RxDescription {
-    static func day(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withFullDate]
-        return formatter.string(from: date)
-    }
-
-    static func summary(_ document: PrescriptionDocument) -> String {
-        let kind = document.kind == .debug ? "debug (unlocks debugging mode)" : "fitting"
-        let expiry = document.expires.map { ", trial until \(day($0))" } ?? ""
-        return "\(kind) for \(document.patient.name) by \(document.audiologist.name), issued \(day(document.issued))\(expiry)"
-    }
-
-    static func details(_ verified: VerifiedPrescription) -> String {
-        let d = verified.document
-        var lines = [
-            "Patient: \(d.patient.name)\(d.patient.reference.isEmpty ? "" : " (\(d.patient.reference))")\(d.patient.birthYear.map { ", born \($0)" } ?? "")",
-            "Audiologist: \(d.audiologist.name) (\(d.audiologist.identifier)), key \(verified.signer.fingerprint)",
-            "Issued: \(day(d.issued))\(d.expires.map { "; trial prescription, expires \(day($0))" } ?? "")",
-            "Kind: \(d.kind == .debug ? "debug: unlocks the debugging mode" : "fitting")",
-            "Rule: \(d.rule.rawValue), maximum output \(d.maximumOutputSPL) dB SPL, level reference \(d.levelReference.rawValue)",
-            "Programs: \(d.programs.map(\.rawValue).joined(separator: ", "))",
-            "",
-            "Frequency (Hz)        " + AudiometricFrequency.all.map { pad(String(Int($0)), 6) }.joined(),
-        ]
-        for ear in Ear.allCases {
-            let audiogram = d.audiogram[ear]
-            lines.append(pad("\(ear.name) threshold dB HL", 22) + AudiometricFrequency.all.map { f in
-                pad(audiogram.thresholdsHL[f].map { String(Int($0)) } ?? "·", 6) }.joined())
-            if !audiogram.uncomfortableLevelsHL.isEmpty {
-                lines.append(pad("\(ear.name) UCL dB HL", 22) + AudiometricFrequency.all.map { f in
-                    pad(audiogram.uncomfortableLevelsHL[f].map { String(Int($0)) } ?? "·", 6) }.joined())
-            }
-            lines.append(pad("\(ear.name) target gain dB", 22) + d.mediumGainTargets[ear].map { pad(String($0), 6) }.joined())
-        }
-        lines.append("(targets: insertion gain for 65 dB SPL input; · = not measured, interpolated)")
-        return lines.joined(separator: "\n")
-    }
-
-    private static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text + " " : String(repeating: " ", count: width - text.count) + text
     }
 }

@@ -98,61 +98,18 @@ struct RxImport: AsyncParsableCommand {
             }
             text = read
         }
-        let unlocked = try store.open(createIfMissing: true)
-        let inUse = try? unlocked.activePrescription()
-        let profile: StoredProfile
-        do {
-            profile = try unlocked.importPrescription(text: text, allowingAnotherPatient: yes, makeActive: use)
-        } catch PrescriptionError.differentPatient(let imported, let stored) where !yes && isatty(STDIN_FILENO) != 0 {
-            print("This prescription is for \(imported), but this hearing aid's prescriptions are for \(stored). Import it anyway? [y/N] ",
-                  terminator: "")
-            guard readLine()?.lowercased().hasPrefix("y") == true else {
-                throw CommandFailure("Nothing was imported: the prescription is for \(imported), not \(stored).")
-            }
-            profile = try unlocked.importPrescription(text: text, allowingAnotherPatient: true, makeActive: use)
-        }
-        guard let verified = profile.prescription else { return }
-        print("Imported \(profile.id): \(RxDescription.summary(verified.document)).")
-        if profile.isActive { print("It is now the prescription in use."); return }
-        guard verified.document.kind == .fitting else { return }
-        // A newer fitting for the same patient waits until the patient chooses it: a change of
-        // what they hear is never a side effect of an import.
-        if let inUse, inUse.document.patient.isSamePerson(as: verified.document.patient), verified.document.issued > inUse.document.issued {
-            let question = "It is newer than the prescription in use (issued \(RxDescription.day(verified.document.issued)), "
-                + "the one in use \(RxDescription.day(inUse.document.issued)))."
-            if isatty(STDIN_FILENO) != 0 {
-                print(question + " Use it now? [y/N] ", terminator: "")
-                if readLine()?.lowercased().hasPrefix("y") == true {
-                    try unlocked.use(profile.id)
-                    print("It is now the prescription in use.")
-                    return
-                }
-            } else {
-                print(question)
-            }
-        }
-        print("Run `assist rx use \(profile.id)` to hear through it.")
+        let importing = PrescriptionImport(store: try store.open(createIfMissing: true), allowsAnotherPatient: yes, makesActive: use)
+        try importing.run(text: text, ask: { question in
+            guard isatty(STDIN_FILENO) != 0 else { return nil }
+            print(question + " [y/N] ", terminator: "")
+            return readLine()?.lowercased().hasPrefix("y") == true
+        }, tell: { print($0) })
     }
 
     /// Asks the user to show the code, then reads frames until one holds it.
     private func readFromCamera() async throws -> String {
-        let device = image ?? "/dev/video0"
-        let frames = try LiveCodeScanner.open(VideoInput(argument: device))
-        let prompt = "Hold the prescription's QR code in front of the camera, about 20 centimetres away."
-        FileHandle.standardError.write(Data((prompt + "\n").utf8))
-        let spoken = speakingOutput()
-        spoken?.say(Utterance(prompt, priority: .answer, contentKey: "rx camera prompt"))
-        defer { try? spoken?.finish() }
-        do {
-            let reading = try await LiveCodeScanner(timeoutSeconds: timeout).read(frames)
-            FileHandle.standardError.write(Data(String(format: "Code read after %.1f s (%d frames looked at).\n",
-                                                       reading.seconds, reading.framesScanned).utf8))
-            return reading.text
-        } catch {
-            // Said aloud too: the user is looking at the camera, not the screen.
-            spoken?.say(Utterance(userMessage(for: error), priority: .answer, contentKey: "rx camera failure"))
-            throw error
-        }
+        try await LiveCodeScanner.readShownCode(device: image ?? "/dev/video0", timeoutSeconds: timeout, makeSpoken: speakingOutput,
+                                                tell: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
     }
 
     /// Speech for the camera prompt; nil under --quiet, or (said once on stderr) when no audio device exists.
@@ -177,13 +134,7 @@ struct RxList: ParsableCommand {
         let unlocked = try store.open()
         let profiles = try unlocked.profiles()
         if profiles.isEmpty { print("No prescriptions yet; `assist rx import PICTURE` adds one.") }
-        for profile in profiles {
-            let mark = profile.isActive ? "*" : " "
-            switch profile.verification {
-            case .success(let verified): print("\(mark) \(profile.id)  \(RxDescription.summary(verified.document))")
-            case .failure(let error): print("\(mark) \(profile.id)  REFUSED: \(error.userMessage)")
-            }
-        }
+        profiles.forEach { print($0.listLine) }
     }
 }
 
@@ -205,7 +156,7 @@ struct RxShow: ParsableCommand {
             guard let active = try unlocked.activePrescription() else { throw CommandFailure("No prescription is in use; `assist rx list` shows the stored ones.") }
             verified = active
         }
-        print(RxDescription.details(verified))
+        print(PrescriptionDescription.details(verified))
     }
 }
 
@@ -237,10 +188,7 @@ struct RxLog: ParsableCommand {
 
     func run() throws {
         let unlocked = try store.open()
-        let formatter = ISO8601DateFormatter()
-        for entry in try unlocked.auditEntries() {
-            print("\(entry.sequence)\t\(formatter.string(from: entry.time))\t\(entry.user)\t\(entry.action)\(entry.detail.map { ": \($0)" } ?? "")")
-        }
+        try unlocked.auditEntries().forEach { print($0.line) }
     }
 }
 
@@ -257,7 +205,7 @@ struct RxExport: ParsableCommand {
 
     func run() throws {
         let unlocked = try store.open()
-        try RxFiles.writePrivate(try unlocked.exportAll(), to: file)
+        try PrivateFile.write(try unlocked.exportAll(), to: URL(fileURLWithPath: file), replacing: false)
         print("Exported all patient data to \(file); it is not encrypted, keep it safe.")
     }
 }
@@ -279,15 +227,7 @@ struct RxErase: ParsableCommand {
 
     func run() throws {
         let unlocked = try store.open()
-        try unlocked.eraseAll()
-        // Versions before 2026-11 kept the last started fitting in plain text here.
-        let legacy = UserDirectories.data().appendingPathComponent("hearing/last-started-prescription.json")
-        if FileManager.default.fileExists(atPath: legacy.path) {
-            try? FileManager.default.removeItem(at: legacy)
-            guard !FileManager.default.fileExists(atPath: legacy.path) else {
-                throw CommandFailure("The store was erased, but \(legacy.path) could not be removed; delete it by hand.")
-            }
-        }
+        try unlocked.eraseAllWithLegacyRecord()
         print("All patient data was erased.")
     }
 }

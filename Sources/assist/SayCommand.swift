@@ -1,5 +1,6 @@
 import ArgumentParser
 import AssistCore
+import Benchmarks
 import Foundation
 import Media
 import Speech
@@ -78,7 +79,7 @@ struct Say: AsyncParsableCommand {
             return
         }
         if benchmark {
-            try SayBenchmark(voiceSettings: speech.voiceSettings).run()
+            try SayBenchmark(voiceSettings: speech.voiceSettings).run().forEach { print($0) }
             return
         }
         let vibration = try vibrate.map { _ in try openVibration() } ?? nil
@@ -87,18 +88,9 @@ struct Say: AsyncParsableCommand {
             output = try SpokenOutput(speech, loudEarcons: Set(loudTone), vibration: vibration)
         } catch let error as AudioDeviceError {
             SpokenOutput.alertWithoutSound(vibration)
-            throw CommandFailure("\(error.userMessage) To hear it later, render it with --speak-to FILE.wav.", exitCode: 1)
+            throw CommandFailure("\(error.userMessage) To hear it later, render it with --speak-to FILE.wav.", status: .failed)
         }
-        // Each sentence is its own message, so a long text is read whole; the tone and the
-        // vibration go with the first.
-        let sentences = text.map { Utterance.sentences(in: $0) } ?? []
-        var utterances = sentences.enumerated().map { number, sentence in
-            Utterance(sentence, priority: .answer, directionDegrees: direction, contentKey: "say#\(number)",
-                      earcon: number == 0 ? tone : nil, severity: severity)
-        }
-        if utterances.isEmpty {
-            utterances = [.tone(tone ?? .obstacleHazard, priority: .answer, directionDegrees: direction, severity: severity)]
-        }
+        let utterances = Utterance.toSay(text: text, tone: tone, directionDegrees: direction, severity: severity)
         var voiceFailed = false
         for (number, utterance) in utterances.enumerated() {
             let outcome = output.say(utterance, vibrating: number == 0 ? vibrate.map { VibrationPattern.obstacle(distanceMeters: $0) } : nil)
@@ -113,7 +105,7 @@ struct Say: AsyncParsableCommand {
     private func openVibration() throws -> (any VibrationOutput)? {
         if let vibrationDevice {
             do { return try ForceFeedbackVibration(path: vibrationDevice) } catch {
-                throw CommandFailure(error.userMessage, exitCode: 1)
+                throw CommandFailure(error.userMessage, status: .failed)
             }
         }
         return ForceFeedbackVibration.findDevice()

@@ -5,7 +5,7 @@ import Guidance
 import Media
 import Perception
 import Speech
-import Storage
+import SessionControl
 
 struct See: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -40,8 +40,10 @@ struct See: AsyncParsableCommand {
         aligned to the input (t seconds into the video is t seconds into the WAV). --transcript writes a \
         timed SubRip transcript of everything said or sounded; --at delivers commands at set times.
 
-        Exit status (live): 0 when the input ended or the user said exit; 1 when a fault ended the run \
-        (stream stopped, unreadable input, detection failed); 2 when start-up failed (model, camera, options).
+        Exit status: 0 when the input ended or the user said exit; 1 when a fault ended the run (stream \
+        stopped, unreadable input, detection failed) or a picture could not be described; 3 when the model \
+        is missing or damaged; 4 when the input cannot be opened (no picture could be read); 5 when there \
+        is no voice or audio device; 2 for other start-up failures.
 
         Examples:
           assist see photo.jpg
@@ -128,31 +130,14 @@ struct CameraOptions: ParsableArguments {
     @Option(help: ArgumentHelp("How far the camera looks down, in degrees (0 = level).", valueName: "degrees"))
     var cameraPitch: Double = Perception.CameraSettings.defaultPitchDownDegrees
 
+    var choice: CameraChoice {
+        CameraChoice(fieldOfViewDegrees: fov, fieldOfViewAxis: fovAxis, intrinsics: intrinsics,
+                     heightAboveFloorMeters: cameraHeight, pitchDownDegrees: cameraPitch)
+    }
+
     /// Bad camera values are bad usage (exit 64), refused before any work like every other option.
     func validate() throws {
-        do { _ = try settings() } catch let error as CameraSettingsError { throw ValidationError(error.userMessage) }
-    }
-
-    func settings(storedFieldOfViewDegrees: Double? = nil) throws -> Perception.CameraSettings {
-        try Self.cameraSettings(fov: fov ?? storedFieldOfViewDegrees ?? Perception.CameraSettings.defaultHorizontalFieldOfViewDegrees,
-                                fovAxis: fovAxis, intrinsics: intrinsics, cameraHeight: cameraHeight, cameraPitch: cameraPitch)
-    }
-
-    /// Camera settings from option values (also used by commands with other defaults).
-    static func cameraSettings(fov: Double, fovAxis: FieldOfViewAxis, intrinsics: String?, cameraHeight: Double,
-                               cameraPitch: Double) throws -> Perception.CameraSettings {
-        let lens: CameraLens
-        if let intrinsics {
-            let numbers = intrinsics.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard numbers.count == 4 else {
-                throw ValidationError("--intrinsics takes four numbers in pixels: fx,fy,cx,cy (for example 525,525,319.5,239.5).")
-            }
-            lens = .calibrated(try CameraIntrinsics(focalLengthXPixels: numbers[0], focalLengthYPixels: numbers[1],
-                                                    principalPointXPixels: numbers[2], principalPointYPixels: numbers[3]))
-        } else {
-            lens = fovAxis == .horizontal ? .horizontalFieldOfView(degrees: fov) : .fieldOfViewAcrossLongerSide(degrees: fov)
-        }
-        return try Perception.CameraSettings(lens: lens, heightAboveFloorMeters: cameraHeight, pitchDownDegrees: cameraPitch)
+        do { _ = try choice.settings() } catch let error as CameraSettingsError { throw ValidationError(error.userMessage) }
     }
 }
 
@@ -184,19 +169,9 @@ struct WordingOptions: ParsableArguments, Sendable {
         if let maxObjects, maxObjects < 1 { throw ValidationError("--max-objects must be at least 1, not \(maxObjects).") }
     }
 
-    /// An option given on the command line wins over the stored setting, which wins over the default.
-    func settings(stored: Storage.Settings?) throws -> DescriptionSettings {
-        let storedUnit: DistanceUnit? = stored.map { $0.units == .imperial ? .feet : .meters }
-        return try DescriptionSettings(
-            minimumConfidence: confidence ?? stored.map { Float($0.detection.confidenceThreshold) }
-                ?? DescriptionSettings.defaultMinimumConfidence,
-            maximumObjects: maxObjects ?? stored?.detection.maximumObjects ?? DescriptionSettings.defaultMaximumObjects,
-            unit: units ?? storedUnit ?? .meters, sentenceStyle: style, directionStyle: directions,
-            prioritisedCategories: Set(stored?.detection.prioritisedCategories ?? []))
-    }
-
-    func iouThreshold(stored: Storage.Settings?) -> Float {
-        iou ?? stored.map { Float($0.detection.iouThreshold) } ?? 0.45
+    var choice: DescriptionChoice {
+        DescriptionChoice(minimumConfidence: confidence, iouThreshold: iou, maximumObjects: maxObjects, unit: units,
+                          sentenceStyle: style, directionStyle: directions, language: language)
     }
 }
 
@@ -219,25 +194,11 @@ struct DepthOptions: ParsableArguments {
     @Option(help: "How the depth model expects pixels: imagenet (mean/std normalised, as Depth Anything and MiDaS) or unit (0–1).")
     var depthModelInput: DepthEstimator.InputNormalization = .imageNet
 
-    func makeEstimator(core: InferenceCore, options: InferenceOptions) throws -> DepthEstimator? {
-        guard let depthModel else { return nil }
-        return try DepthEstimator(modelURL: URL(fileURLWithPath: depthModel), outputKind: depthModelKind,
-                                  normalization: depthModelInput, options: options, core: core)
+    var modelChoice: DepthModelChoice {
+        DepthModelChoice(modelPath: depthModel, outputKind: depthModelKind, normalization: depthModelInput)
     }
 
-    /// The measured depth for a picture: the --depth file, or a companion file beside it.
-    func measuredDepth(forColorImage url: URL, image: RGBImage) throws -> DepthMap? {
-        let file: DepthImageFile?
-        if let depth {
-            file = DepthImageFile(URL(fileURLWithPath: depth), encoding: depthFormat.encoding)
-        } else if !noDepthPairing && depthModel == nil {
-            file = DepthImageFile.companion(forColorImage: url)
-        } else {
-            file = nil
-        }
-        guard let file else { return nil }
-        let map = try file.decode()
-        try file.requireSameSize(map, as: image)
-        return map
+    var measuredChoice: MeasuredDepthChoice {
+        MeasuredDepthChoice(depthPath: depth, format: depthFormat, pairsCompanionFiles: !noDepthPairing)
     }
 }

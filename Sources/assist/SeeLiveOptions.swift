@@ -3,6 +3,7 @@ import AssistCore
 import Foundation
 import LiveGuidance
 import Media
+import SessionControl
 import Storage
 
 /// The options of `assist see` that only a live input takes.
@@ -40,7 +41,7 @@ struct LiveOptions: ParsableArguments {
     /// Checked when the live loop starts rather than in `validate()`; a bad option is bad usage,
     /// exit status 64 like ArgumentParser's own (issue 16: one status per kind of failure).
     func check() throws(CommandFailure) {
-        func bad(_ sentence: String) -> CommandFailure { CommandFailure(sentence, exitCode: 64) }
+        func bad(_ sentence: String) -> CommandFailure { CommandFailure(sentence, status: .badUsage) }
         if mode != nil && find != nil { throw bad("Use either --mode or --find, not both.") }
         _ = try guidanceMode()
         // Bounded above: an interval of 1e19 s overflowed the session's sample count (issue 16).
@@ -58,7 +59,7 @@ struct LiveOptions: ParsableArguments {
         guard let mode else { return nil }
         guard let known = ScanningMode(name: mode) else {
             let names = ScanningMode.allCases.map(\.rawValue)
-            throw CommandFailure("--mode must be \(names.dropLast().joined(separator: ", ")) or \(names.last!), not \(mode).", exitCode: 64)
+            throw CommandFailure("--mode must be \(names.dropLast().joined(separator: ", ")) or \(names.last!), not \(mode).", status: .badUsage)
         }
         return known.guidanceMode
     }
@@ -66,19 +67,12 @@ struct LiveOptions: ParsableArguments {
     /// `--at` values as typed lines on the session clock, for the command language (the same as
     /// `assist ctl` and `assist console`); whether each is understood is checked at start by `See`.
     func scheduledLines() throws(CommandFailure) -> [ScheduledLine] {
-        var lines: [ScheduledLine] = []
-        for text in at {
-            guard let colon = text.firstIndex(of: ":"),
-                  let seconds = Double(text[..<colon].trimmingCharacters(in: .whitespaces)), seconds >= 0, seconds <= 86_400 else {
-                throw CommandFailure("--at takes SECONDS:COMMAND, for example --at \"3:scan now\", not \"\(text)\".", exitCode: 64)
+        try at.map { text throws(CommandFailure) in
+            guard let line = ScheduledLine(option: text) else {
+                throw CommandFailure("--at takes SECONDS:COMMAND, for example --at \"3:scan now\", not \"\(text)\".", status: .badUsage)
             }
-            let phrase = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            guard !phrase.isEmpty else {
-                throw CommandFailure("--at takes SECONDS:COMMAND, for example --at \"3:scan now\", not \"\(text)\".", exitCode: 64)
-            }
-            lines.append(ScheduledLine(atSeconds: seconds, text: phrase))
+            return line
         }
-        return lines
     }
 
     /// The live-only options given, for the error when they come with pictures.
@@ -95,52 +89,9 @@ struct LiveOptions: ParsableArguments {
     }
 }
 
-extension ScanningMode {
-    /// The stored (and `--mode`) name's guidance mode: the same words (`GuidanceMode.name`).
-    var guidanceMode: GuidanceMode {
-        switch self {
-        case .continuous: return .continuous
-        case .onDemand: return .onDemand
-        case .explore: return .explore
-        case .navigate: return .navigate
-        }
-    }
-}
-
-/// Which command-line inputs run the live loop, and what they open.
-enum LiveInputArgument {
-    /// Files with these extensions are videos; any other file is a picture.
-    static let videoExtensions: Set<String> = ["mp4", "m4v", "mkv", "avi", "mov", "webm", "mjpeg", "mjpg", "mpg", "mpeg",
-                                               "ts", "m2ts", "flv", "wmv", "3gp", "ogv", "y4m", "h264", "hevc"]
-
-    /// The live input `argument` names, or nil for a picture. "camera" is the stored camera
-    /// (`camera.device`: a device or an FFmpeg input; "default" for the first one `assist
-    /// cameras` lists), "camera:N" is /dev/videoN.
-    static func classify(_ argument: String, storedCamera: String?, cameraFormat: CameraFormat,
-                         folderRate: Double) -> VideoInput? {
-        if argument == "camera" {
-            if let stored = storedCamera?.trimmingCharacters(in: .whitespaces), !stored.isEmpty, stored != "default" {
-                return stored.hasPrefix("/dev/video") ? .camera(devicePath: stored, format: cameraFormat)
-                    : VideoInput(argument: stored, cameraFormat: cameraFormat, folderFramesPerSecond: folderRate)
-            }
-            let device = CameraList().cameras.first(where: \.isFirstNodeOfDevice)?.devicePath ?? "/dev/video0"
-            return .camera(devicePath: device, format: cameraFormat)
-        }
-        if argument.hasPrefix("camera:"), let index = Int(argument.dropFirst("camera:".count)), index >= 0 {
-            return .camera(devicePath: "/dev/video\(index)", format: cameraFormat)
-        }
-        let input = VideoInput(argument: argument, cameraFormat: cameraFormat, folderFramesPerSecond: folderRate)
-        if case .file(let url) = input, !videoExtensions.contains(url.pathExtension.lowercased()) { return nil }
-        return input
-    }
-}
-
 extension See {
     /// The live input, when the command names one (else the inputs are pictures).
     var liveInput: VideoInput? {
-        guard let first = images.first else { return nil }
-        let format = live.batterySaver ? CameraFormat.standard.batterySaving : CameraFormat.standard
-        let storedCamera = first == "camera" ? StoredVoiceSpeech.storedSettings()?.camera.device : nil
-        return LiveInputArgument.classify(first, storedCamera: storedCamera, cameraFormat: format, folderRate: live.folderRate)
+        images.first.flatMap { LiveInputArgument.resolve($0, batterySaver: live.batterySaver, folderRate: live.folderRate) }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AssistCore
 import Commands
 import Foundation
 import SessionControl
@@ -57,7 +58,7 @@ struct ServeCommand: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data("assist serve: open http://127.0.0.1:\(boundPort)/?token=\(token) in a browser on this computer; Ctrl-C stops it.\n".utf8))
             }
         } catch let error as WebAppError {
-            throw CommandFailure(error.userMessage, exitCode: 1)
+            throw CommandFailure(error.userMessage, status: .failed)
         }
     }
 }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import SessionControl
 import Storage
+import AssistCore
 
 struct SettingsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -12,24 +14,6 @@ struct SettingsCommand: ParsableCommand {
             """,
         subcommands: [Show.self, Set.self, Reset.self]
     )
-
-    /// One setting as `show --json` prints it.
-    struct Entry: Encodable {
-        var key: String
-        var value: JSONValue
-        var defaultValue: JSONValue
-        var changed: Bool
-        var allowed: String
-        var help: String
-
-        enum CodingKeys: String, CodingKey { case key, value, defaultValue = "default", changed, allowed, help }
-    }
-
-    /// Text for people: a name without JSON's quotes, anything else as compact JSON.
-    static func display(_ value: JSONValue) -> String {
-        if case .string(let text) = value { return text }
-        return value.jsonText
-    }
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show every setting, or one, with its value and what it accepts.")
@@ -48,19 +32,12 @@ struct SettingsCommand: ParsableCommand {
             let database = try SettingsStorageAccess.open()
             let settings = try SettingsStore(database: database, validator: SettingsStorageAccess.validator()).current()
             let definitions = try key.map { [try SettingsSchema.definition(for: $0)] } ?? SettingsSchema.definitions
-            let entries = definitions.map { definition in
-                Entry(key: definition.key, value: definition.value(in: settings), defaultValue: definition.value(in: .defaults),
-                      changed: definition.value(in: settings) != definition.value(in: .defaults),
-                      allowed: definition.allowed, help: definition.help)
-            }
+            let entries = definitions.map { SettingEntry($0, in: settings) }
             if json {
                 if key != nil { try SettingsStorageAccess.printJSON(entries[0]) } else { try SettingsStorageAccess.printJSON(entries) }
                 return
             }
-            for entry in entries {
-                print("\(entry.key) = \(SettingsCommand.display(entry.value))\(entry.changed ? "  (changed; default \(SettingsCommand.display(entry.defaultValue)))" : "")")
-                print("    \(entry.help) Allowed: \(entry.allowed).")
-            }
+            entries.forEach { print($0.description) }
         }
     }
 
@@ -100,18 +77,14 @@ struct SettingsCommand: ParsableCommand {
             let database = try SettingsStorageAccess.open()
             let store = SettingsStore(database: database, validator: SettingsStorageAccess.validator())
             let settings: Storage.Settings
-            do { settings = try store.set(key, text: value) } catch let error as StorageError {
-                switch error {
-                // A value the setting does not allow is bad usage, like a bad option (exit 64).
-                case .invalidSetting, .unknownCategory, .conflictingSettings: throw CommandFailure(error.userMessage, exitCode: 64)
-                default: throw error
-                }
+            do { settings = try store.set(key, text: value) } catch let error as StorageError where error.status == .badUsage {
+                throw CommandFailure(error.userMessage, status: .badUsage)
             }
             let definition = try SettingsSchema.definition(for: key)
             if json {
                 try SettingsStorageAccess.printJSON([definition.key: definition.value(in: settings)])
             } else {
-                print("\(definition.key) is now \(SettingsCommand.display(definition.value(in: settings))).")
+                print(definition.changedSentence(in: settings))
             }
         }
     }
@@ -137,7 +110,7 @@ struct SettingsCommand: ParsableCommand {
             if let key {
                 let settings = try store.reset(key)
                 let definition = try SettingsSchema.definition(for: key)
-                print("\(definition.key) is back to its default, \(SettingsCommand.display(definition.value(in: settings))).")
+                print("\(definition.key) is back to its default, \(definition.value(in: settings).displayText).")
             } else {
                 try store.resetAll()
                 print("Every setting is back to its default.")

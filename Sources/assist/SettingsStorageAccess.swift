@@ -1,32 +1,8 @@
-import AssistCore
 import Foundation
-import Perception
-import Storage
+import SessionControl
 
-/// Opens the user's database for the storage commands, and tells the user once, on standard
-/// error, when a damaged file had to be moved aside.
-enum SettingsStorageAccess {
-    static func open() throws -> UserDatabase {
-        let database = try UserDatabase.open()
-        if let recovery = database.recovery {
-            FileHandle.standardError.write(Data((recovery.userMessage + "\n").utf8))
-        }
-        if let keyRecovery = database.keyRecovery {
-            FileHandle.standardError.write(Data((keyRecovery.userMessage + "\n").utf8))
-        }
-        return database
-    }
-
-    /// Category names come from the installed detector's own class list when there is one, so
-    /// a custom model's classes are accepted; otherwise the default model's 80 COCO names.
-    static func validator() -> SettingsValidator {
-        if let model = try? ModelLocator().defaultDetector(),
-           let names = try? ClassNames.find(forModel: model), !names.names.isEmpty {
-            return SettingsValidator(knownCategories: names.names)
-        }
-        return SettingsValidator(knownCategories: SettingsValidator.cocoCategories)
-    }
-
+extension SettingsStorageAccess {
+    /// The storage commands' `--json`: sorted keys, ISO 8601 times.
     static func printJSON<T: Encodable>(_ value: T) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

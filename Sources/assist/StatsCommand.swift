@@ -1,6 +1,9 @@
 import ArgumentParser
+import AssistCore
 import Foundation
 import Storage
+import SessionControl
+import Speech
 
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,27 +21,7 @@ struct StatsCommand: ParsableCommand {
     @OptionGroup(title: "Speech") var speech: SpeechOutputOptions
 
     func validate() throws {
-        _ = try interval()
-    }
-
-    /// Midnight to midnight, local time.
-    func interval(now: Date = Date()) throws -> (start: Date, end: Date, name: String) {
-        let calendar = Calendar.current
-        let today = calendar.startOfDay(for: now)
-        let start: Date, name: String
-        switch day.lowercased() {
-        case "today": (start, name) = (today, "Today")
-        case "yesterday": (start, name) = (calendar.date(byAdding: .day, value: -1, to: today)!, "Yesterday")
-        default:
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withFullDate]
-            formatter.timeZone = .current
-            guard let date = formatter.date(from: day) else {
-                throw ValidationError("--day must be today, yesterday or a date such as 2026-11-22; \"\(day)\" is none of these.")
-            }
-            (start, name) = (calendar.startOfDay(for: date), "On \(day)")
-        }
-        return (start, calendar.date(byAdding: .day, value: 1, to: start)!, name)
+        do { _ = try UsageDay(day) } catch { throw ValidationError(userMessage(for: error)) }
     }
 
     struct Output: Encodable {
@@ -49,19 +32,16 @@ struct StatsCommand: ParsableCommand {
     func run() throws {
         let database = try SettingsStorageAccess.open()
         let statistics = UsageStatistics(database: database)
-        let period = try interval()
+        let period = try UsageDay(day)
         let summary = try statistics.summary(from: period.start, to: period.end)
         let sentence = SpokenReport.usage(summary, period: period.name)
         if json {
             try SettingsStorageAccess.printJSON(Output(sentence: sentence, summary: summary))
         } else {
             print(sentence)
-            for mode in summary.modes {
-                let battery = mode.batteryUsedPercent.map { String(format: ", %.1f %% battery", $0) } ?? ""
-                print("  \(mode.mode): \(mode.sessions) session\(mode.sessions == 1 ? "" : "s"), \(Int((mode.durationSeconds / 60).rounded())) min, \(mode.frames) frames, \(mode.objectsAnnounced) objects announced\(battery)")
-            }
+            summary.modeLines.forEach { print($0) }
         }
         // The first line is what "Show my usage stats" answers aloud; JSON is spoken only when asked.
-        if !json || speech.speakTo != nil || speech.audioDevice != nil { try SpokenOutput.speakReport(sentence, options: speech) }
+        try SpokenOutput.speakReport(sentence, options: speech, json: json)
     }
 }

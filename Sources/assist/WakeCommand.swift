@@ -35,16 +35,14 @@ struct Wake: ParsableCommand {
     @Option(help: "Keyphrase threshold as a power of ten (pocketsphinx's -kws_threshold; lower wakes more readily).")
     var threshold: Int = -20
 
-    /// "Another wake listener is running": a state of the system, not bad usage.
-    static let alreadyRunningStatus: Int32 = 75
-
     func validate() throws {
         if file != nil, microphone != nil { throw ValidationError("--microphone and --file cannot be used together.") }
         guard (-60 ... -1).contains(threshold) else { throw ValidationError("--threshold must be from -60 to -1.") }
     }
 
     func run() throws {
-        let lock = try WakeLock.acquire()
+        let lock: WakeListenerLock
+        do { lock = try WakeListenerLock.acquire() } catch { throw CommandFailure(error.userMessage, status: error.status) }
         defer { lock.release() }
         let spotter: WakePhraseSpotter
         do { spotter = try WakePhraseSpotter(thresholdExponent: threshold) } catch {
@@ -68,34 +66,5 @@ struct Wake: ParsableCommand {
             }
             return true
         }
-    }
-}
-
-/// One wake listener per user: an exclusive lock on a file in the user's runtime folder, held
-/// while listening and released by the system if the process dies.
-struct WakeLock {
-    let descriptor: Int32
-
-    static func acquire() throws -> WakeLock {
-        let folder = ControlSocketLocation.folder()
-        try? ControlSocketLocation.prepareFolder(folder)
-        let path = folder.appendingPathComponent("wake.lock").path
-        let descriptor = open(path, O_RDWR | O_CREAT, 0o600)
-        guard descriptor >= 0 else { throw CommandFailure("The wake listener cannot create its lock file \(path).") }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let owner = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
-            close(descriptor)
-            throw CommandFailure("Assistive Vision is already listening for its wake phrase (process \(owner)); only one listener runs at a time.",
-                                 exitCode: Wake.alreadyRunningStatus)
-        }
-        ftruncate(descriptor, 0)
-        let pid = "\(getpid())\n"
-        _ = pid.withCString { write(descriptor, $0, strlen($0)) }
-        return WakeLock(descriptor: descriptor)
-    }
-
-    func release() {
-        flock(descriptor, LOCK_UN)
-        close(descriptor)
     }
 }

@@ -80,17 +80,17 @@ struct SeeCommandTests {
         #expect(output.standardOutput.contains("Bus, "))
     }
 
-    @Test("a missing or corrupt model is one sentence and exit status 2")
+    @Test("a missing or corrupt model is one sentence and the model's exit status, 3, as in a live run")
     func badModel() throws {
         let missing = try AssistBinary.run(["see", "--quiet", AssistBinary.image("bus.jpg"), "--model", "/nonexistent/m.xml"])
-        #expect(missing.status == 2)
+        #expect(missing.status == 3)
         #expect(missing.standardError == "The model file /nonexistent/m.xml does not exist.\n")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("see-model-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let corrupt = folder.appendingPathComponent("corrupt.onnx"); try Data(repeating: 7, count: 1000).write(to: corrupt)
         let bad = try AssistBinary.run(["see", "--quiet", AssistBinary.image("bus.jpg"), "--model", corrupt.path])
-        #expect(bad.status == 2)
+        #expect(bad.status == 3)
         #expect(bad.standardError.contains("corrupt.onnx") && bad.standardError.split(separator: "\n").count == 1)
     }
 

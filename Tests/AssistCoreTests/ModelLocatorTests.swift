@@ -12,6 +12,8 @@ struct ModelLocatorTests {
         let locator = ModelLocator(environment: ["ASSIST_MODELS": folder.path, "HOME": "/nonexistent"],
                                    workingDirectory: URL(fileURLWithPath: "/nonexistent"), executableURL: nil)
         #expect(locator.modelsDirectory()?.path == folder.path)
+        // The benchmarks' and evaluations' default data sits beside the models folder.
+        #expect(locator.sharedDataDirectory() == folder.deletingLastPathComponent().appendingPathComponent("data"))
     }
 
     @Test("the config file's modelsDirectory is used when ASSIST_MODELS is unset")

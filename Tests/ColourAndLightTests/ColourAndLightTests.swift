@@ -140,3 +140,27 @@ struct ColourAndLightTests {
         #expect(tone.pitchHz == 1600)
     }
 }
+
+@Suite("assist colour and assist light, run in process")
+struct PictureColourAndLightRunTests {
+    @Test("each picture gets its sentence in order; one that cannot be read gets one naming it, and the others are still said")
+    func coloursOfPictures() throws {
+        let bus = sharedData.appendingPathComponent("images/bus.jpg").path
+        var seen: [String] = []
+        let results = PictureColours(phrases: try ColourAndLightPhrases.bundled())
+            .describe([bus, "/nonexistent/wall.jpg"], spoken: nil) { seen.append($0.source) }
+        #expect(seen == ["bus.jpg", "wall.jpg"])
+        #expect(results[0].sentence?.isEmpty == false && results[0].error == nil)
+        #expect(results[1].sentence == nil)
+        #expect(results[1].error?.contains("wall.jpg") == true)
+    }
+
+    @Test("a picture is one light sample at 0 s, and its tone lasts half a second")
+    func lightOfPicture() throws {
+        let reading = try LightReading(input: sharedData.appendingPathComponent("images/bus.jpg").path)
+        #expect(reading.samples.count == 1 && reading.samples[0].seconds == 0)
+        #expect(reading.sampleLines.count == 1 && reading.sampleLines[0].hasPrefix("[0.00 s] brightness "))
+        #expect(reading.toneSamples(sampleRateHz: 22_050).count == 11_025)
+        #expect(throws: (any Error).self) { _ = try LightReading(input: "/nonexistent/room.jpg") }
+    }
+}

@@ -25,6 +25,19 @@ struct DetectionHistoryTests {
         #expect(imperial == "Recently: door on the left, 10 feet, 90 percent sure.")
     }
 
+    @Test("the recent-detections answer is the newest entries and the sentence said for them, the same for the command line and the spoken command")
+    func recentReport() throws {
+        let storage = try TemporaryStorage()
+        defer { storage.remove() }
+        let history = DetectionHistory(database: try storage.open())
+        try history.record(detection("person", 0.87, at: Date()))
+        try history.record(detection("car", 0.64, direction: "on the left", meters: 5, at: Date()))
+        let report = try history.recentReport(1, units: .metric)
+        #expect(report.detections.map(\.label) == ["car"])
+        #expect(report.sentence == SpokenReport.recentDetections(report.detections, units: .metric))
+        #expect(report.sentence == "Recently: car on the left, 5 meters, 64 percent sure.")
+    }
+
     @Test("history is listed by label, by time, by text search and with a limit")
     func filters() throws {
         let storage = try TemporaryStorage()

@@ -106,6 +106,17 @@ public struct ScheduledLine: Sendable, Equatable {
         self.atSeconds = atSeconds
         self.text = text
     }
+
+    /// "SECONDS:COMMAND" as `--at` takes it (0 to 86400 s, a command after the colon); nil otherwise.
+    public init?(option text: String) {
+        guard let colon = text.firstIndex(of: ":"),
+              let seconds = Double(text[..<colon].trimmingCharacters(in: .whitespaces)), seconds >= 0, seconds <= 86_400 else {
+            return nil
+        }
+        let phrase = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        guard !phrase.isEmpty else { return nil }
+        self.init(atSeconds: seconds, text: phrase)
+    }
 }
 
 /// What is due at a moment of the session's clock: a command, or a line for the command language.

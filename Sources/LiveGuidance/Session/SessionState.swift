@@ -28,11 +28,11 @@ public enum SessionEnding: Sendable, Equatable {
     /// The watchdog fired, or detection kept failing ("Detection failed.").
     case detectionFailed
 
-    /// 0 for a normal end, 1 for a fault (the command-line contract).
+    /// Done for a normal end, failed for a fault (the command-line contract).
     public var exitStatus: Int32 {
         switch self {
-        case .inputEnded, .userQuit: return 0
-        case .streamStopped, .unreadableInput, .detectionFailed: return 1
+        case .inputEnded, .userQuit: return ExitStatus.done.rawValue
+        case .streamStopped, .unreadableInput, .detectionFailed: return ExitStatus.failed.rawValue
         }
     }
 
@@ -59,13 +59,14 @@ public struct SessionStartupError: UserFacingError, Equatable {
         /// No voice, or no audio device to say it on.
         case audio
 
-        /// 3 model, 4 input, 5 audio (2 stays for the other start-up failures, 1 for faults
-        /// during the run, 64 for bad usage).
-        public var exitStatus: Int32 {
+        /// The exit status of this kind of failure, as every command uses it.
+        public var exitStatus: Int32 { status.rawValue }
+
+        public var status: ExitStatus {
             switch self {
-            case .model: return 3
-            case .input: return 4
-            case .audio: return 5
+            case .model: return .modelUnavailable
+            case .input: return .inputUnavailable
+            case .audio: return .audioUnavailable
             }
         }
     }

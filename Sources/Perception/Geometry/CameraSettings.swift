@@ -151,6 +151,8 @@ public enum CameraSettingsError: UserFacingError, Equatable {
     case focalLengthOutOfRange(name: String, value: Double)
     case principalPointOutOfRange(name: String, value: Double)
     case imageSizeNotPositive(width: Int, height: Int)
+    /// Intrinsics written as something other than four numbers fx,fy,cx,cy.
+    case intrinsicsNotFourNumbers
 
     public var userMessage: String {
         switch self {
@@ -168,6 +170,8 @@ public enum CameraSettingsError: UserFacingError, Equatable {
             return "The camera's \(name) must be from \(numberText(range.lowerBound)) to \(numberText(range.upperBound)) pixels, not \(numberText(value))."
         case .imageSizeNotPositive(let width, let height):
             return "The image must be at least 1 by 1 pixel to measure angles in it, not \(width) by \(height)."
+        case .intrinsicsNotFourNumbers:
+            return "--intrinsics takes four numbers in pixels: fx,fy,cx,cy (for example 525,525,319.5,239.5)."
         }
     }
 }

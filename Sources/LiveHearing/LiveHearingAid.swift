@@ -8,31 +8,31 @@ import Speech
 import Synchronization
 
 /// What `assist hear --live --json` prints when it ends: how the sound ran.
-struct LiveHearingSummary: Codable {
-    var hostAPI: String
-    var inputDevice: String
-    var outputDevice: String
-    var sampleRateHz: Double
-    var blockFrames: Int
+public struct LiveHearingSummary: Codable, Sendable {
+    public var hostAPI: String
+    public var inputDevice: String
+    public var outputDevice: String
+    public var sampleRateHz: Double
+    public var blockFrames: Int
     /// Blocks the device asked for, across reconnections.
-    var blocks: Int
+    public var blocks: Int
     /// Blocks that came late or were lost (xruns); each one faded in instead of clicking.
-    var dropouts: Int
-    var inputPeakDBFS: Double
-    var outputPeakDBFS: Double
+    public var dropouts: Int
+    public var inputPeakDBFS: Double
+    public var outputPeakDBFS: Double
     /// The fitted ceiling no output sample may pass.
-    var outputCeilingDBFS: Double
+    public var outputCeilingDBFS: Double
     /// The chain's algorithmic delay plus one block, and what the devices report.
-    var chainLatencyMilliseconds: Double
-    var inputLatencyMilliseconds: Double
-    var outputLatencyMilliseconds: Double
-    var totalLatencyMilliseconds: Double
+    public var chainLatencyMilliseconds: Double
+    public var inputLatencyMilliseconds: Double
+    public var outputLatencyMilliseconds: Double
+    public var totalLatencyMilliseconds: Double
     /// Times the device went away, and times the sound came back.
-    var deviceLosses: Int
-    var reconnections: Int
+    public var deviceLosses: Int
+    public var reconnections: Int
     /// What was said in the ear (and printed), in order.
-    var announcements: [String]
-    var seconds: Double
+    public var announcements: [String]
+    public var seconds: Double
 }
 
 /// What the audio thread, the keyboard thread and the supervising loop share: peaks stored by
@@ -98,11 +98,11 @@ final class StreamRelease: Sendable {
     var isDone: Bool { done.load(ordering: .acquiring) }
 }
 
-/// Live mode: microphone → hearing chain → headphones through PortAudio (JACK, ALSA or
+/// Live hearing (`assist hear --live`): microphone → hearing chain → headphones through PortAudio (JACK, ALSA or
 /// PipeWire), with keyboard controls on standard input (one command per line). Announcements
 /// are said in the ear through the chain's own output (`AnnouncementMixer`) and printed. When
 /// the device goes away it is said, and the device is looked for again every second.
-struct LiveHearing {
+public struct LiveHearingAid {
     let settings: HearingAidSettings
     /// The programs the user may switch to, from the prescription.
     let prescribed: PrescribedHearing
@@ -113,25 +113,43 @@ struct LiveHearing {
     let bufferSize: Int
     let monitorFile: String?
     let durationSeconds: Double?
-    /// With --json, what is printed for the user goes to stderr and the summary alone to stdout.
-    let json: Bool
+    /// The voice announcements are said in (the user's stored voice); without one they are only shown.
+    let announcementVoiceSettings: SpeechVoiceSettings
+    /// Where what the user reads goes (standard output, or standard error when it carries JSON).
+    let show: @Sendable (String) -> Void
 
-    static let deviceGoneSentence = "The sound device went away; trying again."
-    static let deviceBackSentence = "The sound is back."
+    public init(settings: HearingAidSettings, prescribed: PrescribedHearing, debugging: LiveDebugging?,
+                inputDevice: String?, outputDevice: String?, sampleRate: Double, bufferSize: Int,
+                monitorFile: String?, durationSeconds: Double?, announcementVoice: SpeechVoiceSettings,
+                show: @escaping @Sendable (String) -> Void) {
+        self.settings = settings
+        self.prescribed = prescribed
+        self.debugging = debugging
+        self.inputDevice = inputDevice
+        self.outputDevice = outputDevice
+        self.sampleRate = sampleRate
+        self.bufferSize = bufferSize
+        self.monitorFile = monitorFile
+        self.durationSeconds = durationSeconds
+        announcementVoiceSettings = announcementVoice
+        self.show = show
+    }
 
-    static func listDevices() throws {
+    public static let deviceGoneSentence = "The sound device went away; trying again."
+    public static let deviceBackSentence = "The sound is back."
+
+    /// One line per audio device, as `assist hear --list-devices` prints them.
+    public static func deviceList() throws -> [String] {
         let audio = try AudioDuplexStream()
         let devices = audio.devices()
         guard !devices.isEmpty else { throw AudioDeviceError.noAudioDevice }
-        for d in devices {
-            print("\(d.name) [\(d.hostAPI)]: \(d.inputChannels) in, \(d.outputChannels) out, \(Int(d.defaultSampleRate)) Hz"
-                  + (d.isProbablyBluetooth ? " (probably Bluetooth: too much delay for a hearing aid)" : ""))
+        return devices.map { d in
+            "\(d.name) [\(d.hostAPI)]: \(d.inputChannels) in, \(d.outputChannels) out, \(Int(d.defaultSampleRate)) Hz"
+                + (d.isProbablyBluetooth ? " (probably Bluetooth: too much delay for a hearing aid)" : "")
         }
     }
 
-    private func tell(_ line: String) {
-        if json { FileHandle.standardError.write(Data((line + "\n").utf8)) } else { print(line) }
-    }
+    private func tell(_ line: String) { show(line) }
 
     /// One running stream: through JACK directly, or a PortAudio session with its devices.
     private struct Connection {
@@ -156,8 +174,9 @@ struct LiveHearing {
         return Connection(stream: audio, hostAPI: output.hostAPI, inputName: input.name, outputName: output.name)
     }
 
-    /// `onStarted` runs once the sound is flowing.
-    func run(onStarted: () -> Void) throws {
+    /// Listens until `q`, the end of standard input or the duration; `onStarted` runs once the
+    /// sound is flowing. Returns how the sound ran.
+    public func run(onStarted: () -> Void) throws -> LiveHearingSummary {
         // The input channel count is fixed by the first device found; a device that comes back
         // is opened the same way.
         // The format is fixed once: a running JACK server's own rate and period, or what was asked
@@ -185,17 +204,15 @@ struct LiveHearing {
                                                             settings: UtteranceQueueSettings(cooldownSeconds: 0, spatialAudio: false)),
                                       maximumFrames: block)
         let shared = LiveSharedState()
-        let json = json
+        let show = show
         let session = LiveHearingSession(
             control: control, prescribed: prescribed, expires: prescribed.expires, debugging: debugging,
             say: { sentence in
                 shared.record(sentence)
                 mixer.say(sentence, key: "hear live")
-                if json { FileHandle.standardError.write(Data((sentence + "\n").utf8)) } else { print(sentence) }
+                show(sentence)
             },
-            show: { line in
-                if json { FileHandle.standardError.write(Data((line + "\n").utf8)) } else { print(line) }
-            })
+            show: show)
 
         // The processor and mixer are used only on the audio thread from here on.
         nonisolated(unsafe) let audioThreadProcessor = processor
@@ -280,7 +297,7 @@ struct LiveHearing {
         connection?.stream.stop()
         connection = nil
         let seconds = Date().timeIntervalSince(started)
-        let summary = LiveHearingSummary(
+        return LiveHearingSummary(
             hostAPI: hostAPI, inputDevice: inputName, outputDevice: outputName, sampleRateHz: rate, blockFrames: block,
             blocks: blocks, dropouts: dropouts,
             inputPeakDBFS: 20 * log10(max(Double(shared.inputPeak), 1e-10)), outputPeakDBFS: 20 * log10(max(Double(shared.outputPeak), 1e-10)),
@@ -288,18 +305,11 @@ struct LiveHearing {
             chainLatencyMilliseconds: chain * 1000, inputLatencyMilliseconds: reportedInput * 1000,
             outputLatencyMilliseconds: reportedOutput * 1000, totalLatencyMilliseconds: (chain + reportedInput + reportedOutput) * 1000,
             deviceLosses: losses, reconnections: reconnections, announcements: shared.announcements, seconds: seconds)
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(summary), as: UTF8.self))
-        } else {
-            print(String(format: "Listened for %.1f s: %d blocks, %d dropouts.", seconds, blocks, dropouts))
-        }
     }
 
     /// The user's voice settings; without a voice the announcements are only printed, said once.
     private func announcementVoice() -> (any TextToSpeech)? {
-        do { return try SpeechSynthesizer(settings: StoredVoiceSpeech.voice(from: StoredVoiceSpeech.storedSettings())) } catch {
+        do { return try SpeechSynthesizer(settings: announcementVoiceSettings) } catch {
             tell("Announcements cannot be said in the ear (\(userMessage(for: error))); they are printed.")
             return nil
         }

@@ -6,12 +6,15 @@ import Synchronization
 /// `assist say --benchmark`: the time from queueing a 6-word sentence to its first audible sample being
 /// handed to the output (a device paced in real time with 256-frame buffers, as a sound card
 /// pulls them), and the voice's real-time factor (synthesis time over speech duration).
-struct SayBenchmark {
-    let voiceSettings: SpeechVoiceSettings
-    static let sentences = ["Car, 3 meters, on your left.", "Person, 2 meters, slightly right now.",
+public struct SayBenchmark {
+    public let voiceSettings: SpeechVoiceSettings
+
+    public init(voiceSettings: SpeechVoiceSettings) { self.voiceSettings = voiceSettings }
+    public static let sentences = ["Car, 3 meters, on your left.", "Person, 2 meters, slightly right now.",
                             "Bench, 5 meters, straight ahead here.", "Door, 4 meters, on your right."]
 
-    func run() throws {
+    /// Runs the measurement; returns the lines `assist say --benchmark` prints.
+    public func run() throws -> [String] {
         let voice = try SpeechSynthesizer(settings: voiceSettings)
         _ = try voice.synthesize("Warm up.")
 
@@ -52,10 +55,12 @@ struct SayBenchmark {
         latencies.sort()
         enqueueTimes.sort()
         func ms(_ s: Double) -> String { String(format: "%.1f ms", s * 1000) }
-        print("Enqueue to first audible sample handed to the output (6-word sentence, 256-frame buffers at \(Int(queue.sampleRateHz)) Hz, \(latencies.count) runs): median \(ms(latencies[latencies.count / 2])), worst \(ms(latencies.last!)).")
-        print("  of which synthesis and planning in enqueue: median \(ms(enqueueTimes[enqueueTimes.count / 2])), worst \(ms(enqueueTimes.last!)); the rest is waiting for the next buffer (at most \(ms(256 / queue.sampleRateHz))).")
-        print(String(format: "Real-time factor of the voice at %d words per minute: %.4f (%.1f s of speech synthesised in %.1f ms).",
+        var lines: [String] = []
+        lines.append("Enqueue to first audible sample handed to the output (6-word sentence, 256-frame buffers at \(Int(queue.sampleRateHz)) Hz, \(latencies.count) runs): median \(ms(latencies[latencies.count / 2])), worst \(ms(latencies.last!)).")
+        lines.append("  of which synthesis and planning in enqueue: median \(ms(enqueueTimes[enqueueTimes.count / 2])), worst \(ms(enqueueTimes.last!)); the rest is waiting for the next buffer (at most \(ms(256 / queue.sampleRateHz))).")
+        lines.append(String(format: "Real-time factor of the voice at %d words per minute: %.4f (%.1f s of speech synthesised in %.1f ms).",
                      voiceSettings.wordsPerMinute, synthesisSeconds / audioSeconds, audioSeconds, synthesisSeconds * 1000))
-        print("A sound card adds its own output latency on top (PortAudio reports it per device).")
+        lines.append("A sound card adds its own output latency on top (PortAudio reports it per device).")
+        return lines
     }
 }

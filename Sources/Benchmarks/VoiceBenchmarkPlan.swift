@@ -1,0 +1,63 @@
+import Foundation
+import VoiceInput
+
+/// What `assist bench voice` runs, from its comma-separated options: the speaking rates, the
+/// listening conditions (clean, white noise and babble at each SNR) and further decoder options.
+public struct VoiceBenchmarkPlan: Sendable {
+    public let rateTexts: [Substring]
+    public let rates: [Double]
+    public let conditionNames: [String]
+    public let snrTexts: [Substring]
+    public let snrs: [Double]
+    public let decoderOptions: [String]
+
+    public init(rates: String, snr: String, conditions: String, decoderOptions: [String]) {
+        rateTexts = rates.split(separator: ",")
+        self.rates = rateTexts.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        conditionNames = conditions.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        snrTexts = snr.split(separator: ",")
+        snrs = snrTexts.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        self.decoderOptions = decoderOptions
+    }
+
+    /// What is wrong with the options, in one sentence naming the option; nil when all is well.
+    public var problem: String? {
+        guard !conditionNames.isEmpty, conditionNames.allSatisfy(["clean", "white", "babble"].contains) else {
+            return "--conditions must be a comma-separated list of clean, white and babble."
+        }
+        guard !snrs.isEmpty, snrs.count == snrTexts.count, snrs.allSatisfy({ $0 > -20 && $0 < 80 }) else {
+            return "--snr must be comma-separated decibels between -20 and 80, such as 10,20,30."
+        }
+        guard decoderOptions.allSatisfy({ $0.hasPrefix("-") && $0.contains("=") }) else {
+            return "--decoder-option must look like -name=value, such as -cmn=live."
+        }
+        return nil
+    }
+
+    /// The rates' problem, checked after the phrase count as the command always did.
+    public var rateProblem: String? {
+        guard rates.count == rateTexts.count, !rates.isEmpty, rates.allSatisfy({ $0 > 0.3 && $0 < 3 }) else {
+            return "--rates must be comma-separated numbers between 0.3 and 3, such as 0.8,1.0,1.25."
+        }
+        return nil
+    }
+
+    public var conditions: [TestCondition] {
+        conditionNames.flatMap { name -> [TestCondition] in
+            switch name {
+            case "clean": return [.clean]
+            case "white": return snrs.map { .noisy(.white, snrDecibels: $0) }
+            case "babble": return snrs.map { .noisy(.babble, snrDecibels: $0) }
+            default: return []
+            }
+        }
+    }
+
+    /// `-name=value` options as pocketsphinx's argument pairs.
+    public var extraDecoderArguments: [String] {
+        decoderOptions.flatMap { option -> [String] in
+            let parts = option.split(separator: "=", maxSplits: 1).map(String.init)
+            return [parts[0], parts.count > 1 ? parts[1] : ""]
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import AssistCore
+import Foundation
+import Media
+import Speech
+
+/// Importing a prescription into the patient store (`assist rx import`), with the two questions
+/// the patient is asked: a prescription for another patient is imported only when confirmed, and
+/// a newer fitting for the same patient waits until the patient chooses it (a change of what
+/// they hear is never a side effect of an import).
+public struct PrescriptionImport {
+    public let store: UnlockedPatientStore
+    /// Import a prescription naming another patient without asking (for scripts).
+    public var allowsAnotherPatient = false
+    /// Hear through the imported prescription at once.
+    public var makesActive = false
+
+    public init(store: UnlockedPatientStore, allowsAnotherPatient: Bool = false, makesActive: Bool = false) {
+        self.store = store
+        self.allowsAnotherPatient = allowsAnotherPatient
+        self.makesActive = makesActive
+    }
+
+    /// `ask` puts a yes/no question to the patient, or returns nil where nobody can answer
+    /// (not a terminal); `tell` shows a line.
+    public func run(text: String, ask: (String) -> Bool?, tell: (String) -> Void) throws {
+        let inUse = try? store.activePrescription()
+        let profile: StoredProfile
+        do {
+            profile = try store.importPrescription(text: text, allowingAnotherPatient: allowsAnotherPatient, makeActive: makesActive)
+        } catch PrescriptionError.differentPatient(let imported, let stored) where !allowsAnotherPatient {
+            let question = "This prescription is for \(imported), but this hearing aid's prescriptions are for \(stored). Import it anyway?"
+            guard let answer = ask(question) else { throw PrescriptionError.differentPatient(imported: imported, stored: stored) }
+            guard answer else { throw CommandFailure("Nothing was imported: the prescription is for \(imported), not \(stored).") }
+            profile = try store.importPrescription(text: text, allowingAnotherPatient: true, makeActive: makesActive)
+        }
+        guard let verified = profile.prescription else { return }
+        tell("Imported \(profile.id): \(PrescriptionDescription.summary(verified.document)).")
+        if profile.isActive { tell("It is now the prescription in use."); return }
+        guard verified.document.kind == .fitting else { return }
+        if let inUse, inUse.document.patient.isSamePerson(as: verified.document.patient), verified.document.issued > inUse.document.issued {
+            let question = "It is newer than the prescription in use (issued \(PrescriptionDescription.day(verified.document.issued)), "
+                + "the one in use \(PrescriptionDescription.day(inUse.document.issued)))."
+            switch ask(question + " Use it now?") {
+            case true?:
+                try store.use(profile.id)
+                tell("It is now the prescription in use.")
+                return
+            case false?: break
+            case nil: tell(question)
+            }
+        }
+        tell("Run `assist rx use \(profile.id)` to hear through it.")
+    }
+}
+
+extension StoredProfile {
+    /// The line `assist rx list` prints: * for the one in use, the id, and what it is or why it is refused.
+    public var listLine: String {
+        let mark = isActive ? "*" : " "
+        switch verification {
+        case .success(let verified): return "\(mark) \(id)  \(PrescriptionDescription.summary(verified.document))"
+        case .failure(let error): return "\(mark) \(id)  REFUSED: \(error.userMessage)"
+        }
+    }
+}
+
+extension AuditEntry {
+    /// The tab-separated line `assist rx log` prints.
+    public var line: String {
+        "\(sequence)\t\(ISO8601DateFormatter().string(from: time))\t\(user)\t\(action)\(detail.map { ": \($0)" } ?? "")"
+    }
+}
+
+extension UnlockedPatientStore {
+    /// Erases everything stored, and the plain-text record of the last started fitting that
+    /// versions before 2026-11 kept beside the store.
+    public func eraseAllWithLegacyRecord() throws {
+        try eraseAll()
+        let legacy = UserDirectories.data().appendingPathComponent("hearing/last-started-prescription.json")
+        if FileManager.default.fileExists(atPath: legacy.path) {
+            try? FileManager.default.removeItem(at: legacy)
+            guard !FileManager.default.fileExists(atPath: legacy.path) else {
+                throw CommandFailure("The store was erased, but \(legacy.path) could not be removed; delete it by hand.")
+            }
+        }
+    }
+}
+
+extension LiveCodeScanner {
+    /// `assist rx import --camera`: asks the user (on screen through `tell`, and aloud through
+    /// `spoken` where speech can be played) to hold the code in front of the camera, then reads
+    /// frames until one holds it. A failure is said aloud too: the user is looking at the camera,
+    /// not the screen.
+    /// `makeSpoken` is called once the camera is open.
+    public static func readShownCode(device: String, timeoutSeconds: Double, makeSpoken: () -> SpokenOutput?,
+                                     tell: (String) -> Void) async throws -> String {
+        let frames = try LiveCodeScanner.open(VideoInput(argument: device))
+        let prompt = "Hold the prescription's QR code in front of the camera, about 20 centimetres away."
+        tell(prompt)
+        let spoken = makeSpoken()
+        spoken?.say(Utterance(prompt, priority: .answer, contentKey: "rx camera prompt"))
+        defer { try? spoken?.finish() }
+        do {
+            let reading = try await LiveCodeScanner(timeoutSeconds: timeoutSeconds).read(frames)
+            tell(String(format: "Code read after %.1f s (%d frames looked at).", reading.seconds, reading.framesScanned))
+            return reading.text
+        } catch {
+            spoken?.say(Utterance(userMessage(for: error), priority: .answer, contentKey: "rx camera failure"))
+            throw error
+        }
+    }
+}

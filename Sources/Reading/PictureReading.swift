@@ -1,0 +1,59 @@
+import AssistCore
+import Foundation
+import Media
+import Perception
+import Speech
+
+/// One picture's outcome in `assist read --json`.
+public struct ReadResult: Encodable, Sendable {
+    public var source: String
+    public var reading: TextReading?
+    public var milliseconds: Double?
+    public var error: String?
+}
+
+/// `assist read`: each picture's text read in reading order, printed as it is done, and said in
+/// parts short enough to be interrupted ("No text found." when there is none).
+public struct PictureReading {
+    public let reader: TextReader
+    public let phrases: ReadingPhrases
+    public let effort: ReadingEffort
+    /// Words per spoken part at the user's rate.
+    public let wordsPerPart: Int
+
+    public init(reader: TextReader, phrases: ReadingPhrases, effort: ReadingEffort, wordsPerMinute: Int) {
+        self.reader = reader
+        self.phrases = phrases
+        self.effort = effort
+        wordsPerPart = SpokenParts.wordsFitting(seconds: SpokenParts.defaultMaximumSeconds, wordsPerMinute: wordsPerMinute)
+    }
+
+    /// Reads every picture; `onResult` gets each as it is done; `spoken` says it (nil: not said).
+    public func read(_ paths: [String], spoken: SpokenOutput?, onResult: (ReadResult) -> Void) -> [ReadResult] {
+        var results: [ReadResult] = []
+        for (index, path) in paths.enumerated() {
+            let url = URL(fileURLWithPath: path)
+            let clock = ContinuousClock()
+            let start = clock.now
+            var result = ReadResult(source: url.lastPathComponent)
+            do {
+                let image = try ImageFile(url).decode()
+                result.reading = try reader.read(image, effort: effort)
+                result.milliseconds = (clock.now - start).milliseconds
+            } catch {
+                result.error = userMessage(for: error)
+            }
+            results.append(result)
+            onResult(result)
+            if let spoken {
+                let parts = result.reading.map { $0.isEmpty ? [phrases.noText] : SpokenParts.parts(of: $0, maximumWords: wordsPerPart) }
+                var sentences = parts ?? result.error.map { [$0] } ?? []
+                if paths.count > 1 { sentences.insert("\(result.source).", at: 0) }
+                for (number, sentence) in sentences.enumerated() {
+                    spoken.say(Utterance(sentence, priority: .answer, contentKey: "\(index)#\(number)"))
+                }
+            }
+        }
+        return results
+    }
+}

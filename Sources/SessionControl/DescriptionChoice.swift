@@ -1,0 +1,79 @@
+import Foundation
+import Guidance
+import LiveGuidance
+import Storage
+
+/// How descriptions are worded, as chosen for one run (`--confidence`, `--iou`, `--max-objects`,
+/// `--units`, `--style`, `--directions`, `--language`): a value given here wins over the stored
+/// setting, which wins over the default.
+public struct DescriptionChoice: Sendable, Equatable {
+    public var minimumConfidence: Float?
+    public var iouThreshold: Float?
+    public var maximumObjects: Int?
+    public var unit: DistanceUnit?
+    public var sentenceStyle: SentenceStyle
+    public var directionStyle: DirectionStyle
+    /// A file in Guidance/Templates.
+    public var language: String
+
+    public init(minimumConfidence: Float? = nil, iouThreshold: Float? = nil, maximumObjects: Int? = nil, unit: DistanceUnit? = nil,
+                sentenceStyle: SentenceStyle = .brief, directionStyle: DirectionStyle = .words, language: String = "en") {
+        self.minimumConfidence = minimumConfidence
+        self.iouThreshold = iouThreshold
+        self.maximumObjects = maximumObjects
+        self.unit = unit
+        self.sentenceStyle = sentenceStyle
+        self.directionStyle = directionStyle
+        self.language = language
+    }
+
+    /// The NMS overlap threshold when none is stored or chosen.
+    public static let defaultIoUThreshold: Float = 0.45
+
+    public func settings(stored: Storage.Settings?) throws -> DescriptionSettings {
+        let storedUnit: DistanceUnit? = stored.map { $0.units == .imperial ? .feet : .meters }
+        return try DescriptionSettings(
+            minimumConfidence: minimumConfidence ?? stored.map { Float($0.detection.confidenceThreshold) }
+                ?? DescriptionSettings.defaultMinimumConfidence,
+            maximumObjects: maximumObjects ?? stored?.detection.maximumObjects ?? DescriptionSettings.defaultMaximumObjects,
+            unit: unit ?? storedUnit ?? .meters, sentenceStyle: sentenceStyle, directionStyle: directionStyle,
+            prioritisedCategories: Set(stored?.detection.prioritisedCategories ?? []))
+    }
+
+    public func iouThreshold(stored: Storage.Settings?) -> Float {
+        iouThreshold ?? stored.map { Float($0.detection.iouThreshold) } ?? Self.defaultIoUThreshold
+    }
+
+    /// What a running session is given when the stored settings change: its analyser's needs,
+    /// the policies' settings and the describer, from the stored settings and this choice.
+    public func sessionUpdate(from stored: Storage.Settings, depthModel: Bool) -> SessionSettingsUpdate {
+        guard let description = try? settings(stored: stored) else {
+            return SessionSettingsUpdate(guidance: GuidanceSettings(stored: stored), batterySaver: stored.batterySaver)
+        }
+        return SessionSettingsUpdate(
+            analyzer: AnalyzerRequirements(description: description, ignoredCategories: Set(stored.detection.ignoredCategories),
+                                           depthModel: depthModel),
+            guidance: GuidanceSettings(stored: stored),
+            describer: try? SceneDescriber(language: language, settings: description),
+            batterySaver: stored.batterySaver)
+    }
+}
+
+extension GuidanceSettings {
+    /// The stored settings' guidance, or the defaults without any.
+    public init(storedOrDefault stored: Storage.Settings?) {
+        self = stored.map(GuidanceSettings.init(stored:)) ?? GuidanceSettings()
+    }
+}
+
+extension ScanningMode {
+    /// The stored (and `--mode`) name's guidance mode: the same words (`GuidanceMode.name`).
+    public var guidanceMode: GuidanceMode {
+        switch self {
+        case .continuous: return .continuous
+        case .onDemand: return .onDemand
+        case .explore: return .explore
+        case .navigate: return .navigate
+        }
+    }
+}

@@ -1,0 +1,295 @@
+import AssistCore
+import Foundation
+import Guidance
+import LiveGuidance
+import Media
+import Perception
+import PictureAnswers
+import Speech
+import Storage
+import Synchronization
+
+/// A live input guided from start to end, as `assist see VIDEO|camera|stream|folder` runs it: the
+/// model found and loaded, the stored settings resolved under the choices given, the speech
+/// route (device, file or silent) made, the session run with its commands (the control socket,
+/// the console, spoken commands and media keys) and its history, and the transcript written.
+///
+/// What is heard is printed as it is heard (`HeardLinePrinter`). A start-up failure is said
+/// through whatever output exists and thrown as a `CommandFailure` whose status says its kind.
+public struct LiveGuidanceRun {
+    public var input: VideoInput
+    public var detector: DetectorChoice
+    public var depth: DepthModelChoice
+    public var camera: CameraChoice
+    public var description: DescriptionChoice
+
+    /// Render the speech into this WAV (offline, on the input's clock) instead of playing it.
+    public var speakTo: String?
+    public var quiet = false
+    public var audioDevice: String?
+    public var voice = SpeechVoiceSettings()
+    /// The same sound in both ears.
+    public var mono = false
+
+    /// `--mode`; nil: the stored mode, else continuous.
+    public var mode: GuidanceMode?
+    /// `--find`: only this category.
+    public var find: String?
+    public var transcriptPath: String?
+    public var scheduledLines: [ScheduledLine] = []
+    public var intervalSeconds: Double?
+    public var batterySaver = false
+    public var watchdogSeconds = 4.0
+    /// 0: never give camera and model back.
+    public var afterUseMinutes = 5.0
+    public var frameCostSeconds: Double?
+    /// JSON Lines, one object per analysed frame, instead of the heard lines.
+    public var json = false
+    /// Record what is announced in the detection history and the usage statistics.
+    public var keepsHistory = true
+    public var voiceCommands = VoiceCommandSources()
+
+    public init(input: VideoInput, detector: DetectorChoice = DetectorChoice(), depth: DepthModelChoice = DepthModelChoice(),
+                camera: CameraChoice = CameraChoice(), description: DescriptionChoice = DescriptionChoice()) {
+        self.input = input
+        self.detector = detector
+        self.depth = depth
+        self.camera = camera
+        self.description = description
+    }
+
+    /// Where the speech goes: a file, the sound card, or a paced nothing (`--quiet`, or `--json`
+    /// without a device named).
+    public var speechDestination: SessionSpeechRoute.Destination {
+        speakTo.map { .file(URL(fileURLWithPath: $0)) }
+            ?? (quiet || (json && audioDevice == nil) ? .silent : .device(name: audioDevice))
+    }
+
+    /// Runs to the end; returns the exit status (`.done`, or `.failed` when a fault ended the run
+    /// or the transcript asked for was not saved).
+    public func run() async throws(CommandFailure) -> ExitStatus {
+        let warn: @Sendable (String) -> Void = { UserData.warn($0) }
+        let wording = description
+        // A model that cannot be loaded is said through the speech output like any start-up
+        // failure (the rendered WAV and transcript included), so the output is made first.
+        let models: VisionModels?
+        let modelFailure: (any Error)?
+        do {
+            models = try VisionModels(detector: detector, depth: depth, warn: warn)
+            modelFailure = nil
+        } catch {
+            models = nil
+            modelFailure = error
+        }
+        let classNames = models?.classNames ?? []
+        let userData = UserData.open(knownCategories: classNames)
+        let stored = userData?.currentSettings()
+        let changed = (try? userData?.settings.changedValues()) ?? [:]
+
+        let speechOutput: SessionSpeechRoute
+        do {
+            speechOutput = try SessionSpeechRoute(speechDestination, voice: voice,
+                                                  spatialAudio: (stored?.feedback.spatialAudio ?? true) && !mono,
+                                                  frameCostSeconds: frameCostSeconds, warn: warn)
+        } catch {
+            let failure = modelFailure.map { userMessage(for: $0) + " " } ?? ""
+            throw CommandFailure(failure + userMessage(for: error), status: .audioUnavailable)
+        }
+        defer { speechOutput.close() }
+
+        let requirements: AnalyzerRequirements
+        let policy: GuidancePolicy
+        var configuration: SessionConfiguration
+        do {
+            let settings = try wording.settings(stored: stored)
+            requirements = AnalyzerRequirements(description: settings,
+                                                ignoredCategories: Set(stored?.detection.ignoredCategories ?? []),
+                                                depthModel: depth.modelPath != nil)
+            let corridor = WalkingCorridor(camera: try camera.settings(storedFieldOfViewDegrees: stored?.camera.fieldOfViewDegrees))
+            let describer = try SceneDescriber(language: wording.language, settings: settings)
+            let mode = models == nil ? .continuous : try initialMode(stored: stored, classNames: classNames, describer: describer)
+            policy = GuidancePolicy(mode: mode, settings: GuidanceSettings(storedOrDefault: stored), describer: describer)
+            let storedInterval = changed["scanning.intervalSeconds"] != nil ? stored?.scanning.intervalSeconds : nil
+            configuration = SessionConfiguration(input: FrameInput.video(input), clock: speechOutput.clock,
+                                                 intervalSeconds: intervalSeconds ?? storedInterval,
+                                                 batterySaver: batterySaver || (stored?.batterySaver ?? false),
+                                                 battery: speakTo != nil ? nil : BatteryMonitor())
+            configuration.watchdogSeconds = watchdogSeconds
+            configuration.questionWatchdogSeconds = max(configuration.questionWatchdogSeconds, watchdogSeconds)
+            configuration.afterUseSeconds = afterUseMinutes > 0 ? afterUseMinutes * 60 : nil
+            configuration.scheduledLines = scheduledLines
+            configuration.corridor = corridor
+            configuration.classNames = models?.classNames
+            // "Read the text", "what colour is this", …: Tesseract and the cascades load at the first question.
+            configuration.pictureQuestions = try PictureAnswers(wordsPerMinute: voice.wordsPerMinute)
+        } catch {
+            throw CommandFailure(userMessage(for: error), status: .startupFailed)
+        }
+        let sentences: SessionSentences
+        do { sentences = try SessionSentences.bundled(language: wording.language) } catch {
+            throw CommandFailure(userMessage(for: error), status: .startupFailed)
+        }
+
+        let printer = HeardLinePrinter(json: json, plain: LiveControl.readsConsole)
+        let locatorCamera = try? camera.settings(storedFieldOfViewDegrees: stored?.camera.fieldOfViewDegrees)
+        let supply = AnalyzerSupply(make: { wanted in
+            guard let models else { throw modelFailure ?? SessionStartupError("The model could not be loaded.", kind: .model) }
+            return try models.analyzer(for: wanted, camera: locatorCamera ?? .chestWorn, language: wording.language,
+                                       iouThreshold: wording.iouThreshold(stored: stored))
+        }, release: { models?.release() })
+        let usage = keepsHistory ? try? userData?.usage.start(mode: "live \(policy.mode.name)") : nil
+        defer { if let usage { try? userData?.usage.finish(session: usage) } }
+        let recorder = keepsHistory ? userData.map {
+            LiveHistoryRecorder(history: $0.history, usage: $0.usage, usageSession: usage, warn: warn)
+        } : nil
+        let session = GuidanceSession(configuration: configuration, analyzers: supply, requirements: requirements,
+                                      policy: policy, feedback: speechOutput.feedback, sentences: sentences,
+                                      onEvent: { event in
+                                          printer.print(event)
+                                          recorder?.note(event)
+                                      })
+        defer { recorder?.finish(framesAnalysed: session.framesAnalysed) }
+        let controls = session.controls
+        let interrupts = controls.quitOnInterrupt()
+        defer { interrupts.forEach { $0.cancel() } }
+        // Commands from assist ctl (the control socket) and, under assist console, standard input.
+        // One update path: settings a command changed are applied at once (at its --at moment
+        // offline); the store's change notification that follows finds them applied already.
+        let hasDepthModel = depth.modelPath != nil
+        let applied = AppliedSettings(stored)
+        let control = LiveControl.start(session: controls, classNames: classNames, userData: userData,
+                                        voice: voiceCommands, json: json) { settings in
+            applied.value.withLock { $0 = settings }
+            var update = wording.sessionUpdate(from: settings, depthModel: hasDepthModel)
+            update.batterySaver = nil  // a session command of its own; --battery-saver keeps winning
+            controls.update(update)
+        }
+        defer { control.stop() }
+        try Self.checkScheduledLines(configuration.scheduledLines, control: control)
+        session.carryOutLine = { line in _ = control.controller?.handle(line) }
+        let following = userData.map { data in
+            let store = data.settings
+            return Task {
+                // Only what changed after start: the options given on the command line keep winning.
+                for await settings in store.changes() {
+                    guard !Task.isCancelled else { break }
+                    // Changed by another program (assist settings set): applied here, once.
+                    guard let previous = applied.value.withLock({ current -> Storage.Settings?? in
+                        guard settings != current else { return nil }
+                        defer { current = settings }
+                        return .some(current)
+                    }) else { continue }
+                    var update = wording.sessionUpdate(from: settings, depthModel: hasDepthModel)
+                    if settings.batterySaver == previous?.batterySaver { update.batterySaver = nil }
+                    controls.update(update)
+                }
+            }
+        }
+        defer { following?.cancel() }
+
+        let ending: SessionEnding
+        do {
+            ending = try await session.run()
+        } catch {
+            writeTranscript(session)
+            throw CommandFailure(error.userMessage, status: error.kind.status)
+        }
+        let transcriptSaved = writeTranscript(session)
+        if case .streamStopped(let reason) = ending, reason != sentences.streamStopped { warn(reason) }
+        if ending.exitStatus != ExitStatus.done.rawValue { return ExitStatus(rawValue: ending.exitStatus) ?? .failed }
+        // An output the user asked for that was not saved is a failure, not a success (issue 16).
+        return transcriptSaved ? .done : .failed
+    }
+
+    /// Every `--at` line must be a command the command language understands: refused at start, not at its moment.
+    static func checkScheduledLines(_ lines: [ScheduledLine], control: LiveControl) throws(CommandFailure) {
+        guard !lines.isEmpty else { return }
+        guard let language = control.controller?.language else {
+            throw CommandFailure("--at cannot be used: the command language could not be loaded.", status: .startupFailed)
+        }
+        for line in lines {
+            switch language.interpret(line.text) {
+            case .understood: continue
+            case .notUnderstood:
+                throw CommandFailure("--at: \"\(line.text)\" is not a command assist understands; try scan now, explore, are there any obstacles, find chair, navigation mode, ignore people, pause, resume or exit.", status: .badUsage)
+            case let other:
+                throw CommandFailure("--at: \"\(line.text)\": \(language.reply(to: other))", status: .badUsage)
+            }
+        }
+    }
+
+    /// --find (a category the model cannot detect is refused with the closest it can), --mode, the stored mode.
+    private func initialMode(stored: Storage.Settings?, classNames: [String], describer: SceneDescriber) throws -> GuidanceMode {
+        if let find {
+            return .find(try FindTarget.resolve(name: find, classNames: classNames, phrasebook: describer.phrasebook))
+        }
+        if let mode { return mode }
+        return stored?.scanning.mode.guidanceMode ?? .continuous
+    }
+
+    /// Writes the transcript (mode 0600: it records what was around the user); false when it was not saved.
+    @discardableResult
+    private func writeTranscript(_ session: GuidanceSession) -> Bool {
+        guard let transcriptPath else { return true }
+        do {
+            try PrivateFile.write(Data(SubRipTranscript.render(session.transcript()).utf8), to: URL(fileURLWithPath: transcriptPath))
+            return true
+        } catch {
+            UserData.warn("The transcript was not saved: \(error.userMessage)")
+            return false
+        }
+    }
+}
+
+/// The stored settings a running session last applied, shared by the two ways a change arrives.
+final class AppliedSettings: Sendable {
+    let value: Mutex<Storage.Settings?>
+    init(_ settings: Storage.Settings?) { value = Mutex(settings) }
+}
+
+extension SessionControls {
+    /// Ctrl-C and SIGTERM say goodbye and end the run cleanly (the transcript is written, the
+    /// control socket removed), instead of killing it.
+    public func quitOnInterrupt() -> [any DispatchSourceSignal] {
+        [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { self.send(.quit) }
+            source.resume()
+            return source
+        }
+    }
+}
+
+/// Prints what is heard, once, as it starts being heard: "[12.4 s] sentence" lines (the time it
+/// was heard), plain lines under `assist console` (a screen reader reads each as it comes), or
+/// one JSON object per analysed frame.
+public struct HeardLinePrinter: Sendable {
+    public let json: Bool
+    public var plain = false
+
+    public init(json: Bool, plain: Bool = false) {
+        self.json = json
+        self.plain = plain
+    }
+
+    /// The line printed for an event; nil when nothing is printed for it.
+    public func line(for event: SessionEvent) -> String? {
+        switch event {
+        case .said(let line) where !json:
+            return plain ? line.printedText : String(format: "[%.1f s] ", line.timeSeconds) + line.printedText
+        case .cycle(let report) where json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return (try? encoder.encode(report)).map { String(decoding: $0, as: UTF8.self) }
+        default:
+            return nil
+        }
+    }
+
+    /// Straight to the file descriptor, unbuffered: a program reading the lines sees each at once.
+    public func print(_ event: SessionEvent) {
+        guard let line = line(for: event) else { return }
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+}

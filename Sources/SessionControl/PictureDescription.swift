@@ -1,0 +1,213 @@
+import AssistCore
+import Foundation
+import Guidance
+import Inference
+import Media
+import Perception
+import Speech
+import Storage
+
+/// How a depth file's numbers are stored, by the names users type.
+public enum DepthFileFormat: String, Sendable, CaseIterable {
+    case mm, tum, sun, nyu
+
+    public var encoding: DepthImageFile.Encoding {
+        switch self {
+        case .mm: return .millimeters16
+        case .tum: return .tum
+        case .sun: return .sunRotated
+        case .nyu: return .nyuKinectDisparity
+        }
+    }
+}
+
+/// Where a picture's measured depth comes from: a named depth image, or a companion file
+/// NAME_depth_mm.pgm/.png found beside NAME_color.* or NAME.*.
+public struct MeasuredDepthChoice: Sendable, Equatable {
+    /// A depth image registered to the picture (one picture only).
+    public var depthPath: String?
+    public var format: DepthFileFormat
+    /// Look for a companion depth file beside each picture.
+    public var pairsCompanionFiles: Bool
+
+    public init(depthPath: String? = nil, format: DepthFileFormat = .mm, pairsCompanionFiles: Bool = true) {
+        self.depthPath = depthPath
+        self.format = format
+        self.pairsCompanionFiles = pairsCompanionFiles
+    }
+
+    /// The measured depth for a picture; nil when there is none (or a depth model is used instead).
+    public func measuredDepth(forColorImage url: URL, image: RGBImage, usesDepthModel: Bool) throws -> DepthMap? {
+        let file: DepthImageFile?
+        if let depthPath {
+            file = DepthImageFile(URL(fileURLWithPath: depthPath), encoding: format.encoding)
+        } else if pairsCompanionFiles && !usesDepthModel {
+            file = DepthImageFile.companion(forColorImage: url)
+        } else {
+            file = nil
+        }
+        guard let file else { return nil }
+        let map = try file.decode()
+        try file.requireSameSize(map, as: image)
+        return map
+    }
+}
+
+/// One picture's outcome in `--json`: the report, or the sentence saying why there is none.
+public struct PictureResult: Encodable, Sendable {
+    public var source: String
+    public var report: SceneReport?
+    public var error: String?
+    /// The picture itself could not be read (missing, not a picture, damaged), as opposed to a
+    /// failure while describing it.
+    public var pictureUnreadable = false
+
+    enum CodingKeys: String, CodingKey { case source, report, error }
+
+    public init(source: String, report: SceneReport?, error: String?, pictureUnreadable: Bool = false) {
+        self.source = source
+        self.report = report
+        self.error = error
+        self.pictureUnreadable = pictureUnreadable
+    }
+}
+
+/// `assist see` on pictures: each one described once, with the stored settings (changes made
+/// meanwhile by another process apply from the next picture on), recorded in the history, and
+/// said sentence by sentence.
+public struct PictureDescription {
+    public var detector: DetectorChoice
+    public var depthModel: DepthModelChoice
+    public var measuredDepth: MeasuredDepthChoice
+    public var camera: CameraChoice
+    public var description: DescriptionChoice
+    /// Also find faces (how many, where, how far; never who).
+    public var findsFaces = false
+    public var keepsHistory = true
+
+    public init(detector: DetectorChoice = DetectorChoice(), depthModel: DepthModelChoice = DepthModelChoice(),
+                measuredDepth: MeasuredDepthChoice = MeasuredDepthChoice(), camera: CameraChoice = CameraChoice(),
+                description: DescriptionChoice = DescriptionChoice()) {
+        self.detector = detector
+        self.depthModel = depthModel
+        self.measuredDepth = measuredDepth
+        self.camera = camera
+        self.description = description
+    }
+
+    /// Describes every picture; `onResult` gets each as it is done (to print it). A failure to
+    /// start is thrown with the status of its kind (the model: `.modelUnavailable`, as in a live
+    /// run); a picture that fails is a result with its sentence, and the others are still described.
+    /// `spokenOutput` is made once the model is loaded (nil: not spoken).
+    public func describe(_ paths: [String], spokenOutput: () throws -> SpokenOutput?,
+                         onResult: (PictureResult) -> Void) throws -> [PictureResult] {
+        let core: InferenceCore
+        let objectDetector: ObjectDetector
+        let depthEstimator: DepthEstimator?
+        do {
+            core = try InferenceCore()
+            objectDetector = try detector.makeDetector(core: core, warn: UserData.warn)
+            depthEstimator = try depthModel.makeEstimator(core: core, options: detector.inferenceOptions)
+        } catch {
+            throw CommandFailure(userMessage(for: error), status: .modelUnavailable)
+        }
+        let faceDetector: FaceDetector?
+        do { faceDetector = findsFaces ? try FaceDetector() : nil } catch {
+            throw CommandFailure("Faces cannot be found: the face cascade of Debian's opencv-data is missing or unreadable.",
+                                 status: .modelUnavailable)
+        }
+        let userData = UserData.open(knownCategories: objectDetector.classNames.names)
+        var stored = userData?.currentSettings()
+        var analyzer = try makeAnalyzer(objectDetector, depthEstimator, stored: stored)
+        let session = keepsHistory ? try? userData?.usage.start(mode: "picture description") : nil
+        defer { if let session { try? userData?.usage.finish(session: session) } }
+        let spoken = try spokenOutput()
+
+        var results: [PictureResult] = []
+        for (index, path) in paths.enumerated() {
+            // Settings changed by another process (assist settings set, a voice command) apply
+            // from the next picture on.
+            if let latest = userData?.currentSettings(), latest != stored {
+                stored = latest
+                analyzer = try makeAnalyzer(objectDetector, depthEstimator, stored: stored)
+            }
+            let result = describe(path, with: analyzer, faceDetector: faceDetector)
+            results.append(result)
+            if let report = result.report, keepsHistory {
+                userData?.record(report.announced, mode: "picture description", session: session)
+            }
+            onResult(result)
+            if let spoken {
+                // One utterance per sentence: each stays short, and none is dropped for length.
+                var sentences = result.report?.sentences ?? result.error.map { [$0] } ?? []
+                if paths.count > 1 { sentences.insert("\(result.source).", at: 0) }
+                for (number, sentence) in sentences.enumerated() {
+                    spoken.say(Utterance(sentence, priority: .answer, contentKey: "\(index)#\(number)"))
+                }
+            }
+        }
+        do { try spoken?.finish() } catch {
+            throw CommandFailure(userMessage(for: error), status: .failed)
+        }
+        return results
+    }
+
+    /// Done when every picture was described; input unavailable when none of them could be
+    /// read (as a live input that cannot be opened); failed when some could not be described.
+    public static func status(of results: [PictureResult]) -> ExitStatus {
+        guard results.contains(where: { $0.error != nil }) else { return .done }
+        return results.allSatisfy(\.pictureUnreadable) ? .inputUnavailable : .failed
+    }
+
+    func makeAnalyzer(_ objectDetector: ObjectDetector, _ depthEstimator: DepthEstimator?,
+                      stored: Storage.Settings?) throws -> SceneAnalyzer {
+        do {
+            return try SceneAnalyzer(
+                detector: objectDetector, depthEstimator: depthEstimator,
+                locator: try ObjectLocator(camera: try camera.settings(storedFieldOfViewDegrees: stored?.camera.fieldOfViewDegrees)),
+                describer: SceneDescriber(language: description.language, settings: try description.settings(stored: stored)),
+                iouThreshold: description.iouThreshold(stored: stored),
+                ignoredCategories: Set(stored?.detection.ignoredCategories ?? []))
+        } catch {
+            throw CommandFailure(userMessage(for: error), status: .startupFailed)
+        }
+    }
+
+    private func describe(_ path: String, with analyzer: SceneAnalyzer, faceDetector: FaceDetector?) -> PictureResult {
+        let url = URL(fileURLWithPath: path)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let image: RGBImage
+        do { image = try ImageFile(url).decode() } catch {
+            return PictureResult(source: url.lastPathComponent, report: nil, error: userMessage(for: error), pictureUnreadable: true)
+        }
+        do {
+            let decodeMilliseconds = (clock.now - start).milliseconds
+            var frame = Frame(image: image, sourceName: url.lastPathComponent)
+            do {
+                frame.depth = try measuredDepth.measuredDepth(forColorImage: url, image: image,
+                                                              usesDepthModel: depthModel.modelPath != nil)
+            } catch where measuredDepth.depthPath == nil {
+                // A depth file found beside the picture that cannot be used is no reason to skip
+                // the picture: distances fall back to the estimate from the picture (issue 16).
+                UserData.warn("\(userMessage(for: error)) Distances in \(url.lastPathComponent) are estimated from the picture instead.")
+            }
+            var report = try analyzer.analyze(frame)
+            if let faceDetector {
+                // Faces are objects like any other: located by the same geometry, said by the same templates.
+                let found = try analyzer.locator.locate(faceDetector.detect(in: image), in: frame)
+                if !found.isEmpty {
+                    // "No object detected." is no longer true once a face is found.
+                    if report.objects.isEmpty { report.sentences = [] }
+                    report.objects += found
+                    report.announced += found
+                    report.sentences += analyzer.describer.sentences(for: found)
+                }
+            }
+            report.timings.decodeMilliseconds = decodeMilliseconds
+            return PictureResult(source: url.lastPathComponent, report: report, error: nil)
+        } catch {
+            return PictureResult(source: url.lastPathComponent, report: nil, error: userMessage(for: error))
+        }
+    }
+}

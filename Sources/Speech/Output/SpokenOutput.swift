@@ -1,0 +1,134 @@
+import AssistCore
+import Foundation
+import Media
+
+/// Where a command's speech goes, as the user chose it (`--speak-to`, `--quiet`, `--audio-device`,
+/// the voice options resolved against the stored voice, `--mono`).
+public struct SpeechChoice: Sendable {
+    /// Render into this WAV file instead of playing.
+    public var speakTo: String?
+    public var quiet: Bool
+    /// Part of the device's name, or its index; nil: the system's default output.
+    public var audioDevice: String?
+    public var voice: SpeechVoiceSettings
+    /// The same sound in both ears (no placement by direction).
+    public var mono: Bool
+
+    public init(speakTo: String? = nil, quiet: Bool = false, audioDevice: String? = nil,
+                voice: SpeechVoiceSettings = SpeechVoiceSettings(), mono: Bool = false) {
+        self.speakTo = speakTo
+        self.quiet = quiet
+        self.audioDevice = audioDevice
+        self.voice = voice
+        self.mono = mono
+    }
+}
+
+/// Where a command's speech goes: a WAV file, the sound card, or nowhere (--quiet). Owns the
+/// voice, the utterance queue and the feedback for one command run.
+public final class SpokenOutput {
+    enum Destination { case file(WAVFileOutput), speaker(SpeakerOutput), none }
+    public let feedback: Feedback?
+    private let destination: Destination
+
+    /// Throws the voice's error (unknown voice, rate out of range) or the file's; a missing audio
+    /// device is thrown as `AudioDeviceError` so each command decides how to carry on.
+    /// `maximumSpeechSeconds`: the queue's limit per message; announcements keep the 3 s default,
+    /// reports the user asked for ("what did you detect recently?") are read whole.
+    public init(_ options: SpeechChoice, loudEarcons: Set<Earcon> = [], vibration: (any VibrationOutput)? = nil,
+         maximumSpeechSeconds: Double = 3) throws {
+        guard !options.quiet else {
+            feedback = nil
+            destination = .none
+            return
+        }
+        let voice = try SpeechSynthesizer(settings: options.voice)
+        let settings = UtteranceQueueSettings(maximumSpeechSeconds: maximumSpeechSeconds, spatialAudio: !options.mono,
+                                              loudEarcons: loudEarcons)
+        if let speakTo = options.speakTo {
+            let queue = UtteranceQueue(voice: voice, settings: settings)
+            let file = try WAVFileOutput(url: URL(fileURLWithPath: speakTo), sampleRateHz: queue.sampleRateHz)
+            feedback = Feedback(queue: queue, vibration: vibration)
+            destination = .file(file)
+        } else {
+            let card = try SoundCardPlayback(deviceName: options.audioDevice)
+            let queue = UtteranceQueue(voice: voice, sampleRateHz: card.preferredSampleRateHz(voiceRateHz: Double(voice.sampleRate)),
+                                       settings: settings)
+            let feedback = Feedback(queue: queue, vibration: vibration)
+            let speaker = SpeakerOutput(queue: queue, device: card, feedback: feedback)
+            try speaker.start()
+            speaker.startMonitoring()
+            self.feedback = feedback
+            destination = .speaker(speaker)
+        }
+    }
+
+    /// There is no sound to say that something went wrong, and the user may not see the screen:
+    /// an alert vibration, where a vibration device exists, goes with the sentence on stderr.
+    public static func alertWithoutSound(_ vibration: (any VibrationOutput)?) {
+        try? (vibration ?? ForceFeedbackVibration.findDevice())?.vibrate(.alert)
+    }
+
+    /// Queues an utterance; nothing happens under --quiet.
+    @discardableResult
+    public func say(_ utterance: Utterance, vibrating pattern: VibrationPattern? = nil) -> EnqueueOutcome? {
+        feedback?.say(utterance, vibrating: pattern)
+    }
+
+    /// Plays (or renders) everything queued, and returns when it has been heard (or written).
+    public func finish() throws {
+        switch destination {
+        case .file(let file):
+            // Large blocks: nothing is enqueued while a file renders, so timing needs no finer grain.
+            try feedback?.queue.renderUntilIdle(to: file, blockFrames: 4096)
+            file.close()
+        case .speaker(let speaker):
+            speaker.waitUntilPlayed()
+            speaker.stopMonitoring()
+        case .none:
+            break
+        }
+    }
+}
+
+extension SpokenOutput {
+    /// Speaks a report the user asked for, in full; with no audio device the report is still
+    /// printed by the caller and standard error says once why it was not heard.
+    /// With `json`, the report is spoken only when a file or device was asked for.
+    public static func speakReport(_ sentence: String, options: SpeechChoice, json: Bool = false) throws {
+        guard !options.quiet, !json || options.speakTo != nil || options.audioDevice != nil else { return }
+        let output: SpokenOutput
+        do {
+            output = try SpokenOutput(options, maximumSpeechSeconds: 600)
+        } catch let error as AudioDeviceError where options.audioDevice == nil {
+            FileHandle.standardError.write(Data("The report could not be spoken: \(error.userMessage) Use --speak-to FILE.wav to render it, or --quiet.\n".utf8))
+            return
+        } catch {
+            throw CommandFailure(userMessage(for: error), status: .failed)
+        }
+        output.say(Utterance(sentence, priority: .answer, contentKey: "report"))
+        do { try output.finish() } catch { throw CommandFailure(userMessage(for: error), status: .failed) }
+    }
+}
+
+extension SpokenOutput {
+    /// Where a description of pictures (`see`, `read`) is spoken; nil when it is not (--quiet, --json,
+    /// or no audio device, which is said once on standard error: the printed description must not fail for it).
+    public static func forDescription(_ speech: SpeechChoice, json: Bool) throws -> SpokenOutput? {
+        if speech.quiet || (json && speech.speakTo == nil && speech.audioDevice == nil) { return nil }
+        do {
+            return try SpokenOutput(speech)
+        } catch let error as AudioDeviceError where speech.audioDevice == nil {
+            SpokenOutput.alertWithoutSound(nil)
+            let sentence = error.userMessage.dropLast()
+            let reason = error == .noAudioDevice || error == .noOutputDevice
+                ? "no audio device was found" : sentence.prefix(1).lowercased() + sentence.dropFirst()
+            FileHandle.standardError.write(Data("The description could not be spoken because \(reason); use --speak-to FILE.wav to render it, or --quiet.\n".utf8))
+            return nil
+        } catch let error as AudioFileError {
+            throw CommandFailure(error.userMessage, status: .failed)
+        } catch {
+            throw CommandFailure(userMessage(for: error), status: .startupFailed)
+        }
+    }
+}

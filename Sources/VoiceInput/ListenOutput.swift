@@ -1,0 +1,120 @@
+import Commands
+import Foundation
+
+/// Enter on standard input toggles the talk button (a thread of its own: reading blocks).
+public enum PushToTalkKey {
+    public static func start(_ button: TalkButton) {
+        let thread = Thread {
+            var pressed = false
+            while readLine() != nil {
+                pressed.toggle()
+                button.set(pressed: pressed)
+                FileHandle.standardError.write(Data((pressed ? "Talk now; Enter when done.\n" : "Stopped listening.\n").utf8))
+            }
+        }
+        thread.start()
+    }
+}
+
+/// One listener event as `assist listen` prints it: a line of text, or a JSON object.
+public struct ListenOutput: Encodable, Sendable {
+    public let event: String
+    public let text: String?
+    public let intent: String?
+    public let command: String?
+    public let reply: String
+    public let confidence: Double?
+    public let latencyMilliseconds: Double?
+    /// Speech over background in dB, rounded; nil over digital silence (JSON has no infinity).
+    public let signalToNoiseDecibels: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case event, text, intent, command, reply, confidence
+        case latencyMilliseconds = "latency_ms"
+        case signalToNoiseDecibels = "snr_db"
+    }
+
+    private init(event: String, text: String? = nil, intent: String? = nil, command: String? = nil, reply: String,
+                 confidence: Double? = nil, latencyMilliseconds: Double? = nil, signalToNoiseDecibels: Double? = nil) {
+        self.event = event
+        self.text = text
+        self.intent = intent
+        self.command = command
+        self.reply = reply
+        self.confidence = confidence
+        self.latencyMilliseconds = latencyMilliseconds.map { ($0 * 10).rounded() / 10 }
+        self.signalToNoiseDecibels = signalToNoiseDecibels.flatMap { $0.isFinite ? ($0 * 10).rounded() / 10 : nil }
+    }
+
+    /// An utterance not acted on, with the sentence the user hears.
+    private init(refused utterance: RecognizedUtterance, event: String, reply: String) {
+        self.init(event: event, text: utterance.text, reply: reply, confidence: utterance.confidence,
+                  signalToNoiseDecibels: utterance.signalToNoiseDecibels)
+    }
+
+    public init(_ event: ListenerEvent<CommandDecision>, language: CommandLanguage, wakePhrase: String? = nil) {
+        switch event {
+        case .heard(let heard):
+            let decision = heard.meaning ?? .refuse(language.reply(to: .notUnderstood))
+            let command: Command?
+            let reply: String
+            switch decision {
+            case .act(let understood): command = understood; reply = language.confirmation(for: understood)
+            case .confirm(let question, let pending): command = pending; reply = question
+            case .refuse(let sentence): command = nil; reply = sentence
+            }
+            self.init(event: decision.command == nil ? (command == nil ? "refused" : "asked") : "heard", text: heard.text,
+                      intent: command?.intent.rawValue, command: command?.description, reply: reply,
+                      confidence: heard.confidence, latencyMilliseconds: heard.latencyMilliseconds,
+                      signalToNoiseDecibels: heard.signalToNoiseDecibels)
+        case .unclear(let utterance):
+            self.init(refused: utterance, event: "unclear", reply: CommandListener<CommandDecision>.pleaseRepeat)
+        case .tooNoisy(let utterance):
+            self.init(refused: utterance, event: "tooNoisy", reply: CommandListener<CommandDecision>.tooNoisy)
+        case .awake:
+            self.init(event: "awake", text: wakePhrase, reply: "")
+        }
+    }
+
+    public func line(json: Bool) -> String {
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return (try? String(decoding: encoder.encode(self), as: UTF8.self)) ?? "{}"
+        }
+        switch event {
+        case "heard", "asked", "refused":
+            let outcome = event == "heard" ? command ?? "no command" : event == "asked" ? "asks first: \(command ?? "")" : "nothing done"
+            return "Heard “\(text ?? "")” → \(outcome) (confidence \(String(format: "%.2f", confidence ?? 0)), \(Int(latencyMilliseconds ?? 0)) ms): \(reply)"
+        case "unclear":
+            return "Unclear (“\(text ?? "")”, confidence \(String(format: "%.2f", confidence ?? 0))): \(reply)"
+        case "tooNoisy":
+            let level = signalToNoiseDecibels.map { String(format: "%.1f dB", $0) } ?? "no louder"
+            return "Too noisy (speech \(level) above the background; heard “\(text ?? "")”): \(reply)"
+        default:
+            return "Heard the wake phrase “\(text ?? "")”: say a command."
+        }
+    }
+}
+
+/// `assist listen`: the command language's recogniser and listener as a live session uses them
+/// for speech (what would hide things is asked about), triggered always, by a wake phrase, or
+/// by a push-to-talk key.
+public struct CommandListening {
+    public let language: CommandLanguage
+    public let listener: CommandListener<CommandDecision>
+    /// Words the grammar needs that have no pronunciation (left out, so never recognised).
+    public let missingWords: [String]
+
+    public init(language: CommandLanguage, wakePhrase: String?, pushToTalk: Bool, logFile: URL?) throws {
+        self.language = language
+        let vocabulary = VoiceCommandVocabulary(language: language, wakePhrase: wakePhrase)
+        let tuning = DecoderTuning()
+        let recognizer = try CommandRecognizer(grammar: vocabulary.grammar, tuning: tuning, logFile: logFile)
+        missingWords = recognizer.pronunciationCheck.missingWords
+        let trigger: ListeningTrigger = pushToTalk ? .pushToTalk : wakePhrase.map { .wakePhrase($0) } ?? .always
+        let understanding = (try? CommandUnderstanding.load(language: language)) ?? CommandUnderstanding(language: language, classifier: nil)
+        listener = CommandListener<CommandDecision>(recognizer: recognizer, trigger: trigger, tuning: tuning,
+                                                    understand: { understanding.decide($0, channel: .spoken(certain: false)) })
+    }
+}
