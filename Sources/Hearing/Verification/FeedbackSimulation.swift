@@ -128,7 +128,7 @@ public enum FeedbackBenchmark {
     }
 
     public static func run(settings: HearingAidSettings, seconds: Double = 6,
-                           pathGains: StrideThrough<Double> = stride(from: -45, through: 10, by: 1)) throws -> [Row] {
+                           pathGains: StrideThrough<Double> = stride(from: -30, through: 20, by: 1)) throws -> [Row] {
         let format = try ProcessingFormat(sampleRate: 48_000, blockSize: 64, inputChannels: 2)
         let source = TestSignals.speechShapedNoise(rmsDBFS: settings.calibration.inputDBFS(fromSPL: 65), seconds: seconds,
                                                    sampleRate: format.sampleRate, seed: 7)
