@@ -22,6 +22,9 @@ struct FittingArguments: ParsableArguments {
                                valueName: "ear:frequency=dB"))
     var debugThresholds: [String] = []
 
+    @Flag(help: "Cancel acoustic feedback (open-fit earbuds, a laptop's own speaker) and lower the gain of a band that howls. Long steady tones are partly cancelled too.")
+    var feedbackCancellation = false
+
     @OptionGroup var store: RxStoreOptions
 
     func validate() throws {
@@ -70,7 +73,8 @@ struct FittingArguments: ParsableArguments {
                   + changes.map(\.description).joined(separator: ", ") + ".")
         }
         let settings = HearingAidSettings(prescription: try hearing.fitting(), calibration: calibration,
-                                          program: try hearing.program(named: program))
+                                          program: try hearing.program(named: program),
+                                          feedbackManagement: feedbackCancellation ? .all : [])
         return (settings, hearing, unlocked, debugging)
     }
 
