@@ -43,9 +43,12 @@ nice -n 19 make -C mha/frameworks "$build_dir/mha"
 nice -n 19 make -C mha/plugins/io PLUGINS=MHAIOFile
 for p in "${plugins[@]:1}"; do nice -n 19 make -C "mha/plugins/$p"; done
 lib="$out/mha/libmha/$build_dir"
+# MHA_LIBRARY_PATH is one folder, not a list: gather the plugins there.
+mkdir -p "$out/plugins"
+for p in "${plugins[@]}"; do ln -sf "$out/mha/plugins/$p/$build_dir/"*.so "$out/plugins/"; done
 cat > env.sh <<ENV
 export PATH="$out/mha/frameworks/$build_dir:\$PATH"
 export LD_LIBRARY_PATH="$lib:\${LD_LIBRARY_PATH:-}"
-export MHA_LIBRARY_PATH="$(for p in "${plugins[@]}"; do printf '%s:' "$out/mha/plugins/$p/$build_dir"; done)"
+export MHA_LIBRARY_PATH="$out/plugins"
 ENV
 echo "openMHA peer built in $out (source env.sh there)"

@@ -19,9 +19,12 @@ Prints a Markdown table and writes results.json in --out.
 import argparse
 import json
 import os
+import re
 import resource
 import subprocess
 import sys
+
+import warnings
 
 import numpy as np
 from scipy.io import wavfile
@@ -44,7 +47,9 @@ def write_stereo(path, x):
 
 
 def read_left(path):
-    rate, y = wavfile.read(path)
+    with warnings.catch_warnings():  # openMHA's files carry a chunk scipy does not know
+        warnings.simplefilter("ignore")
+        rate, y = wavfile.read(path)
     assert rate == RATE, f"{path}: {rate} Hz"
     y = y.astype(np.float64)
     if y.dtype.kind == "i" or np.abs(y).max() > 2:
@@ -59,14 +64,9 @@ def tone_amplitude(y, f, start, stop):
     return 2 * np.hypot(np.dot(s, c), np.dot(s, d)) / len(n)
 
 
-def cpu_seconds(cmd):
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-
-
 class Peer:
+    aligned_frames = 0  # openMHA writes its output as it comes, delay included
+
     """openMHA's `mha` host with the generated configuration, one run per input file."""
 
     def __init__(self, build, cfg, out):
@@ -89,11 +89,20 @@ class Peer:
 
 
 class Ours:
+    # `assist hear process` aligns its output file with the input (drops the chain's delay, which
+    # it reports as "latency X ms"); that delay is added back to the measured lag.
     def __init__(self, assist, audiogram):
         self.assist, self.audiogram = assist, audiogram
+        self.aligned_frames = 0
 
     def run(self, src, dst):
-        return cpu_seconds([self.assist, "hear", "process", src, "-o", dst, "--audiogram", self.audiogram])
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        done = subprocess.run([self.assist, "hear", "process", src, "-o", dst, "--audiogram", self.audiogram],
+                              check=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        found = re.search(r"latency ([\d.]+) ms", done.stdout)
+        self.aligned_frames = round(float(found[1]) * RATE / 1000) if found else 0
+        return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def measure(chain, out, name, files):
@@ -109,7 +118,7 @@ def measure(chain, out, name, files):
     chain.run(files["noise"], noise_out)
     x, y = files["noiseSignal"], read_left(noise_out)[: len(files["noiseSignal"])]
     spectrum = np.fft.irfft(np.fft.rfft(y, 2 * len(x)) * np.conj(np.fft.rfft(x, 2 * len(x))))
-    result["latencyFrames"] = int(np.argmax(np.abs(spectrum[: RATE // 10])))
+    result["latencyFrames"] = int(np.argmax(np.abs(spectrum[: RATE // 10]))) + chain.aligned_frames
     long_cpu = chain.run(files["speech"], os.path.join(out, f"{name}-speech.wav"))
     short_cpu = chain.run(files["short"], os.path.join(out, f"{name}-short.wav"))
     result["cpuSecondsSpeech"], result["cpuSecondsShort"] = long_cpu, short_cpu
