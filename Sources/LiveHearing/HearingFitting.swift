@@ -14,12 +14,17 @@ public struct HearingFitting: Sendable {
     public var program: String?
     /// Reference threshold changes written as `left:2000=65`.
     public var debugThresholds: [String]
+    /// Feedback cancellation and howl suppression (off unless asked: long steady tones are partly
+    /// cancelled too).
+    public var feedbackManagement: FeedbackManagement
 
-    public init(audiogramFile: String? = nil, rule: String? = nil, program: String? = nil, debugThresholds: [String] = []) {
+    public init(audiogramFile: String? = nil, rule: String? = nil, program: String? = nil, debugThresholds: [String] = [],
+                feedbackManagement: FeedbackManagement = []) {
         self.audiogramFile = audiogramFile
         self.rule = rule
         self.program = program
         self.debugThresholds = debugThresholds
+        self.feedbackManagement = feedbackManagement
     }
 
     /// The fitting to hear through and the program to start in; the patient store it came from
@@ -66,7 +71,8 @@ public struct HearingFitting: Sendable {
                   + changes.map(\.description).joined(separator: ", ") + ".")
         }
         let settings = HearingAidSettings(prescription: try hearing.fitting(), calibration: calibration,
-                                          program: try hearing.program(named: program))
+                                          program: try hearing.program(named: program),
+                                          feedbackManagement: feedbackManagement)
         return Fitted(settings: settings, hearing: hearing, store: unlocked, debugging: debugging)
     }
 }

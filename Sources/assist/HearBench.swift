@@ -1,4 +1,5 @@
 import ArgumentParser
+import AssistCore
 import Foundation
 import Hearing
 
@@ -19,9 +20,23 @@ struct HearBench: AsyncParsableCommand {
     @Option(help: "Frames per block.")
     var blockSize: Int = 64
 
+    @Option(help: "Write the same fitting as an openMHA configuration (for bench/openmha/compare.py) to this file prefix (.cfg and .targets.json), reading IN.wav, writing OUT.wav, and stop.")
+    var openmhaConfiguration: String?
+
+    @Flag(help: "Also measure feedback management's added stable gain on the simulated earbud path.")
+    var feedback = false
+
     func run() async throws {
         try await reportingErrors {
             let settings = try fitting.settings()
+            if let prefix = openmhaConfiguration {
+                let files = [(prefix + ".cfg", OpenMHAConfiguration.text(settings: settings, input: "IN.wav", output: "OUT.wav")),
+                             (prefix + ".targets.json", OpenMHAConfiguration.targetsJSON(settings: settings))]
+                for (path, text) in files {
+                    do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch { throw OutputFileError(path: path) }
+                }
+                return
+            }
             for rate in [44_100.0, 48_000.0] {
                 let report = try ChainVerification.run(settings: settings, sampleRate: rate)
                 print(String(format: "Algorithmic latency at %.0f Hz: %d samples = %.2f ms (impulse), plus %d-frame block buffering = %.2f ms",
@@ -32,6 +47,12 @@ struct HearBench: AsyncParsableCommand {
                 print(String(format: "%d ear chain%@ at 48 kHz, %d-frame blocks: real-time factor %.4f of one core; block time 99.9th percentile %.1f µs, worst %.1f µs, of a %.0f µs period",
                              chains, chains == 1 ? "" : "s", blockSize, result.realTimeFactor, result.percentile999BlockSeconds * 1e6,
                              result.worstBlockSeconds * 1e6, result.blockPeriodSeconds * 1e6))
+            }
+            if feedback {
+                for row in try FeedbackBenchmark.run(settings: settings) {
+                    print(String(format: "Feedback management %@: strongest stable earbud path %.0f dB; 2 dB below it, changing: %+.1f dB over open loop",
+                                 row.settingName, row.maximumStablePathGainDecibels, row.changingPathExcessDecibels))
+                }
             }
         }
     }

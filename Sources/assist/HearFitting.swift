@@ -22,6 +22,9 @@ struct FittingArguments: ParsableArguments {
                                valueName: "ear:frequency=dB"))
     var debugThresholds: [String] = []
 
+    @Flag(help: "Cancel acoustic feedback (open-fit earbuds, a laptop's own speaker) and lower the gain of a band that howls. Long steady tones are partly cancelled too.")
+    var feedbackCancellation = false
+
     @OptionGroup var store: RxStoreOptions
 
     func validate() throws {
@@ -34,7 +37,8 @@ struct FittingArguments: ParsableArguments {
     }
 
     var choice: HearingFitting {
-        HearingFitting(audiogramFile: audiogram, rule: rule, program: program, debugThresholds: debugThresholds)
+        HearingFitting(audiogramFile: audiogram, rule: rule, program: program, debugThresholds: debugThresholds,
+                       feedbackManagement: feedbackCancellation ? .all : [])
     }
 
     /// `tell` shows where the fitting came from (stdout, or stderr when stdout carries JSON).

@@ -2,13 +2,18 @@ import Foundation
 
 /// The chain for one ear: filterbank analysis → band levels → WDRC gains + program/volume
 /// offsets, held under the band maximum output → noise-reduction gains → per-bin gains →
-/// synthesis → output limiter. Prepared once; `process` allocates nothing and takes no lock.
+/// synthesis → output limiter. With feedback management on, the microphone first loses the
+/// feedback canceller's prediction, and a howling band's gain is lowered before the MPO check. Prepared once; `process` allocates nothing and takes no lock.
 final class EarProcessor {
     let ear: Ear
     private let filterbank = WOLAFilterbank()
     private let compressor = WideDynamicRangeCompressor()
     private let noiseReducer = NoiseReducer()
     private let limiter = OutputLimiter()
+    private let feedbackCanceller = FeedbackCanceller()
+    private let howlDetector = HowlDetector()
+    private var guardedInput = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
+    private var minimumHowlBinPower: Float = 0
     private var layout = BandLayout(fftSize: 256, sampleRate: 48_000)
     private var bandPower = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
     private var levelSPL = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
@@ -18,6 +23,10 @@ final class EarProcessor {
     private var bandDensity = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
     private var hopOutput = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
     private var powerScale: Float = 0
+    /// `powerScale` times the band's tone-level correction (`BandLayout.toneLevelCorrection`).
+    private var bandPowerScale: [Float] = []
+    /// 1 / (bins in the band × tone-level correction): smoothed band power → power per bin held.
+    private var binDensityScale: [Float] = []
     private var hopSeconds = 0.0
     private var muteFactor: Float = 1
     private var muteStep: Float = 0
@@ -40,6 +49,9 @@ final class EarProcessor {
         compressor.prepare(bandCount: bands, hopSeconds: hopSeconds, inputFullScaleSPL: calibration.inputFullScaleSPL)
         noiseReducer.prepare(bandCount: bands, hopSeconds: hopSeconds)
         limiter.prepare(hopSize: r, sampleRate: format.sampleRate)
+        feedbackCanceller.prepare(hopSize: r)
+        howlDetector.prepare(layout: layout, binCount: filterbank.binCount, hopSeconds: hopSeconds)
+        guardedInput = .allocate(capacity: r); guardedInput.initialize(repeating: 0)
         countsDamagedInput = format.inputChannels == 2 || ear == .left
         for buffer in [\EarProcessor.bandPower, \.levelSPL, \.compressionGain, \.noiseGain, \.bandGain, \.bandDensity] {
             self[keyPath: buffer] = .allocate(capacity: bands)
@@ -48,6 +60,11 @@ final class EarProcessor {
         hopOutput = .allocate(capacity: r); hopOutput.initialize(repeating: 0)
         // Σ|X_k|² over a band → mean-square power of the input: 2/(N·Σw²) with Σw² = N/2 for √Hann.
         powerScale = 4 / Float(n * n)
+        let toneLevelCorrection = layout.toneLevelCorrection()
+        bandPowerScale = toneLevelCorrection.map { $0 * powerScale }
+        binDensityScale = zip(toneLevelCorrection, layout.inverseBinCount).map { $1 / $0 }
+        // A bin's |X|² whose level (as the compressor reads band power) is the howling floor.
+        minimumHowlBinPower = powf(10, (HowlDetector.minimumLevelSPL - Float(calibration.inputFullScaleSPL)) / 10) / (2 * powerScale)
         muteStep = Float(hopSeconds / 0.01)
         muteFactor = 1
         rampFraction = 0
@@ -56,7 +73,11 @@ final class EarProcessor {
 
     func release() {
         filterbank.release(); compressor.release(); noiseReducer.release(); limiter.release()
-        for buffer in [bandPower, levelSPL, compressionGain, noiseGain, bandGain, bandDensity, hopOutput] { buffer.deallocate() }
+        feedbackCanceller.release(); howlDetector.release()
+        for buffer in [bandPower, levelSPL, compressionGain, noiseGain, bandGain, bandDensity, hopOutput, guardedInput] {
+            buffer.deallocate()
+        }
+        guardedInput = .init(start: nil, count: 0)
         bandDensity = .init(start: nil, count: 0)
         bandPower = .init(start: nil, count: 0); levelSPL = .init(start: nil, count: 0)
         compressionGain = .init(start: nil, count: 0); noiseGain = .init(start: nil, count: 0)
@@ -67,6 +88,9 @@ final class EarProcessor {
     deinit { release() }
 
     func restartGainRamp() { rampFraction = 0 }
+
+    /// The feedback model's taps (tests and the debug view; not for the audio thread).
+    var feedbackModelTaps: [Float] { feedbackCanceller.modelTaps }
 
     /// Processes `frames` samples (a multiple of the hop) read from `input` every `inputStride`
     /// floats, writing every `outputStride` floats of `output`.
@@ -84,9 +108,26 @@ final class EarProcessor {
     @inline(__always)
     private func processHop(_ input: UnsafePointer<Float>, inputStride: Int, configuration c: RuntimeConfiguration,
                             monitors: HearingMonitors) {
-        let damaged = filterbank.analyse(input, stride: inputStride)
+        let feedback = c.settings.feedbackManagement
+        let damaged: Int
+        if feedback.contains(.cancellation) {
+            var count = 0
+            for i in 0..<filterbank.hopSize {
+                let admitted = InputGuard.admit(input[i * inputStride])
+                guardedInput[i] = admitted.sample
+                if admitted.damaged { count += 1 }
+            }
+            damaged = count
+            feedbackCanceller.cancel(guardedInput.baseAddress!, adapting: true)
+            filterbank.analyse(feedbackCanceller.corrected.baseAddress!, stride: 1)
+        } else {
+            damaged = filterbank.analyse(input, stride: inputStride)
+        }
         if damaged > 0, countsDamagedInput { monitors.addDamagedInputSamples(damaged) }
         let spectrum = filterbank.spectrum
+        if feedback.contains(.howlSuppression) {
+            howlDetector.process(spectrum, minimumBinPower: minimumHowlBinPower)
+        }
         let bands = BandLayout.bandCount
         for b in 0..<bands { bandPower[b] = 0 }
         let bandOfBin = layout.bandOfBin
@@ -94,7 +135,7 @@ final class EarProcessor {
             let b = bandOfBin[k]
             if b >= 0 { bandPower[b] += spectrum[k].r * spectrum[k].r + spectrum[k].i * spectrum[k].i }
         }
-        for b in 0..<bands { bandPower[b] *= powerScale }
+        for b in 0..<bands { bandPower[b] *= bandPowerScale[b] }
 
         let settings = c.settings
         let earRuntime = c.ears[ear.channelIndex]
@@ -112,6 +153,9 @@ final class EarProcessor {
         for b in 0..<bands {
             var g = bypassCompression ? 0 : compressionGain[b] * rampFraction
             g += earRuntime.offsetDecibels[b] + noiseGain[b]
+            let howlReduction = feedback.contains(.howlSuppression) ? howlDetector.reductionDecibels[b] : 0
+            g -= howlReduction
+            monitors.store(howlReduction, ear, .howlGainReductionDecibels, band: b)
             // Band maximum output: output level = input level + gain must stay below the MPO.
             g = min(g, Float(earRuntime.targets[b].maximumOutputSPL) - levelSPL[b])
             bandGain[b] = g
@@ -137,8 +181,8 @@ final class EarProcessor {
         // band's gain, so a tone is amplified by its own band's compression rule and not by the
         // larger soft-level gain of an empty neighbour (with equal densities this is plain
         // log-frequency interpolation).
-        let inverseBinCount = layout.inverseBinCount
-        for b in 0..<bands { bandDensity[b] = compressor.smoothedPower(band: b) * inverseBinCount[b] + 1e-20 }
+        // Densities from the power the bins really hold (without the tone-level correction).
+        for b in 0..<bands { bandDensity[b] = compressor.smoothedPower(band: b) * binDensityScale[b] + 1e-20 }
         for k in 0..<spectrum.count {
             let i = lower[k], w = weight[k]
             let a = (1 - w) * bandDensity[i], u = w * bandDensity[i + 1]
@@ -151,6 +195,8 @@ final class EarProcessor {
         limiter.process(hopOutput.baseAddress!, count: hopOutput.count, peakCap: c.limiterPeakAmplitude,
                         bypassed: settings.bypass.contains(.limiter))
         monitors.storeLimiterGain(limiter.currentGain, ear)
+        // The canceller's reference is what the earphone really plays: after the limiter.
+        feedbackCanceller.played(hopOutput.baseAddress!)
 
         if rampFraction < 1 {
             let ramp = settings.startupRampSeconds

@@ -13,6 +13,8 @@ public final class HearingMonitors: Sendable {
         case appliedGainDecibels
         /// Noise-reduction estimate of the band's noise level, dB SPL.
         case noiseLevelSPL
+        /// How far the howling detector has lowered the band's gain, dB (0 when it never rang).
+        case howlGainReductionDecibels
     }
 
     public static var bandFrequenciesHz: [Double] { BandLayout.centreFrequenciesHz }

@@ -14,6 +14,19 @@ public struct ProcessingBypass: OptionSet, Sendable, Hashable, Codable {
     public static let limiter = ProcessingBypass(rawValue: 4)
 }
 
+/// Defences against acoustic feedback (the microphone hearing the earphone). Off unless asked
+/// for: the canceller partly cancels long steady tones as well (see `FeedbackCanceller`), which
+/// a closed fitting without feedback does not need to risk.
+public struct FeedbackManagement: OptionSet, Sendable, Hashable, Codable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    /// Adaptive feedback cancellation: subtracts a model of the path from earphone to microphone.
+    public static let cancellation = FeedbackManagement(rawValue: 1)
+    /// Howling detection: lowers the gain of a band that rings, as a last resort.
+    public static let howlSuppression = FeedbackManagement(rawValue: 2)
+    public static let all: FeedbackManagement = [.cancellation, .howlSuppression]
+}
+
 /// Everything the user or fitter can set, as a plain value. Validated into a
 /// `RuntimeConfiguration` that the audio thread picks up whole.
 public struct HearingAidSettings: Sendable, Equatable {
@@ -30,11 +43,13 @@ public struct HearingAidSettings: Sendable, Equatable {
     /// After a new prescription the gain rises from 0 dB to the target over this time, so
     /// the first sound is never a surprise.
     public var startupRampSeconds: Double
+    public var feedbackManagement: FeedbackManagement
 
     public init(prescription: Prescription, calibration: LevelCalibration = LevelCalibration(),
                 program: ListeningProgram = .quiet, volumeSteps: Int = 0, volumeStepDecibels: Double = 2,
                 volumeRangeDecibels: ClosedRange<Double> = -12...6, muted: Bool = false,
-                bypass: ProcessingBypass = [], startupRampSeconds: Double = 2) {
+                bypass: ProcessingBypass = [], startupRampSeconds: Double = 2,
+                feedbackManagement: FeedbackManagement = []) {
         self.prescription = prescription
         self.calibration = calibration
         self.program = program
@@ -44,6 +59,7 @@ public struct HearingAidSettings: Sendable, Equatable {
         self.muted = muted
         self.bypass = bypass
         self.startupRampSeconds = startupRampSeconds
+        self.feedbackManagement = feedbackManagement
     }
 
     /// The volume offset in dB, clamped to the fitter's range.
