@@ -54,9 +54,12 @@ struct CommandLineTests {
         try DetectionHistory(database: database).record([detection("person", 0.87, at: Date().addingTimeInterval(-5)),
                                                          detection("car", 0.64, direction: "on the left", meters: 5, at: Date())])
         let statistics = UsageStatistics(database: database)
-        let session = try statistics.start(mode: "continuous", at: Date().addingTimeInterval(-600))
-        try statistics.recordProgress(session: session, addingFrames: 600, objectsAnnounced: 2)
-        try statistics.finish(session: session)
+        // Ten minutes at yesterday's noon: a session ten minutes before now would fall on yesterday
+        // when the test runs just after midnight.
+        let noonYesterday = Calendar.current.date(byAdding: .hour, value: -12, to: Calendar.current.startOfDay(for: Date()))!
+        let session = try statistics.start(mode: "continuous", at: noonYesterday)
+        try statistics.recordProgress(session: session, addingFrames: 600, objectsAnnounced: 2, at: noonYesterday.addingTimeInterval(300))
+        try statistics.finish(session: session, at: noonYesterday.addingTimeInterval(600))
 
         let recent = try runProcess(assist, ["history", "recent"], environment: storage.environment)
         #expect(recent.standardOutput ==
@@ -64,8 +67,9 @@ struct CommandLineTests {
         let listed = try runProcess(assist, ["history", "--label", "car", "--since", "1h", "--json"], environment: storage.environment)
         #expect(listed.status == 0, "\(listed.standardError)")
         #expect(listed.standardOutput.contains("\"label\" : \"car\"") && !listed.standardOutput.contains("person"))
-        let stats = try runProcess(assist, ["stats"], environment: storage.environment)
-        #expect(stats.standardOutput.hasPrefix("Today you used continuous detection for 10 minutes and 2 objects were announced.\n"))
+        let stats = try runProcess(assist, ["stats", "--day", "yesterday"], environment: storage.environment)
+        #expect(stats.standardOutput.hasPrefix("Yesterday you used continuous detection for 10 minutes and 2 objects were announced.\n"),
+                "\(stats.standardOutput)")
 
         var environment = storage.environment
         environment["ASSIST_BACKUP_PASSPHRASE"] = passphrase
