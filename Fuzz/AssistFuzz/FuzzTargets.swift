@@ -3,7 +3,9 @@ import Commands
 import Foundation
 import Hearing
 import Media
+import LiveGuidance
 @testable import Prescription
+import SessionControl
 @testable import Storage
 
 /// A parser under fuzzing: its name (a folder of seeds in Fuzz/Corpus) and how it takes bytes.
@@ -69,6 +71,19 @@ struct FuzzTarget: Sendable {
             guard let language = Fixtures.commandLanguage else { return }
             _ = language.interpret(String(decoding: data.prefix(4096), as: UTF8.self))
         },
+        FuzzTarget(name: "control-line") { data in
+            // What `assist ctl` (or any local program) sends to a running session's socket: up to
+            // three lines, handled in order by one controller, as the server hands each connection's
+            // line to `CommandController.handle` (so a question and its "yes" are reached too).
+            // The settings a line changes go to a real store, kept across runs as in a session.
+            let controller = CommandController(language: Fixtures.controlUnderstanding.language, session: SessionControls(),
+                                               storage: Fixtures.controlStorage, understanding: Fixtures.controlUnderstanding)
+            let text = String(decoding: data.prefix(4096), as: UTF8.self)
+            for line in text.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: true) {
+                let reply = controller.handle(String(line))
+                precondition(!reply.reply.isEmpty, "every line is answered with a sentence")
+            }
+        },
         FuzzTarget(name: "wav") { data in
             Fixtures.withFile(data, suffix: ".wav") { url in
                 do { _ = try AudioFile.read(url) } catch { _ = userMessage(for: error) }
@@ -114,6 +129,18 @@ enum Fixtures {
     }()
     static let settingsValidator = SettingsValidator(knownCategories: SettingsValidator.cocoCategories)
     static let commandLanguage = try? CommandLanguage(language: "en", categories: SettingsValidator.cocoCategories)
+    /// The exact phrase patterns and value readers; the sentence model is left out because one
+    /// inference per input would hold the fuzzer to tens of runs a second (its input is text the
+    /// patterns have already normalised, so the part that reads outside bytes is fuzzed here).
+    static let controlUnderstanding = CommandUnderstanding(language: commandLanguage!, classifier: nil)
+    static let controlStorage: CommandController.UserStorage? = {
+        let location = StorageLocation(databaseFile: folder.appendingPathComponent("user.sqlite"),
+                                       keyFile: folder.appendingPathComponent("storage.key"))
+        guard let database = try? UserDatabase.open(location) else { return nil }
+        return CommandController.UserStorage(
+            settings: SettingsStore(database: database, validator: settingsValidator),
+            history: DetectionHistory(database: database), usage: UsageStatistics(database: database))
+    }()
     /// One file per process in shared memory: decoders that read files get the bytes as a file.
     static let folder: URL = {
         let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()

@@ -11,6 +11,9 @@ enum SettingsStorageAccess {
         if let recovery = database.recovery {
             FileHandle.standardError.write(Data((recovery.userMessage + "\n").utf8))
         }
+        if let readOnly = database.readOnly {
+            FileHandle.standardError.write(Data((readOnly.userMessage + "\n").utf8))
+        }
         if let keyRecovery = database.keyRecovery {
             FileHandle.standardError.write(Data((keyRecovery.userMessage + "\n").utf8))
         }

@@ -40,6 +40,7 @@ final class UserData {
 
     /// Records what a description announced; a failure is reported, never fatal.
     func record(_ announced: [LocatedObject], mode: String, session: Int64?) {
+        guard !history.database.isReadOnly else { return }  // said once, at opening
         do {
             try LiveHistoryRecorder.record(announced, mode: mode, in: history)
             if let session { try usage.recordProgress(session: session, addingFrames: 1, objectsAnnounced: announced.count) }
