@@ -174,7 +174,7 @@ let package = Package(
 if Context.environment["ASSIST_FUZZ"] == "1" {
     package.targets.append(.executableTarget(
         name: "AssistFuzz",
-        dependencies: ["AssistCore", "Media", "Hearing", "Storage", "Prescription", "Commands"],
+        dependencies: ["AssistCore", "Media", "Hearing", "Storage", "Prescription", "Commands", "SessionControl", "LiveGuidance"],
         path: "Fuzz/AssistFuzz",
         swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
 }

@@ -17,6 +17,12 @@ public struct CommandLanguage: Sendable {
     let languages: [String: LanguageChoice]
     /// Every intent's patterns, in file order, with their concrete phrases.
     let phrases: [(intent: CommandIntent, pattern: PhrasePattern, expansions: [[PhrasePattern.Element]])]
+    /// No phrase can come within `suggestionShare` of more words than this: each word said beyond
+    /// a phrase's words and its slot's costs 1. Longer lines (a paragraph pasted into the control
+    /// socket) are not understood at once, instead of being aligned with every phrase (seconds).
+    let longestMatchableWords: Int
+    /// The most words a slot takes ("the red fire hydrant on the left" is long).
+    static let longestSlotWords = 8
 
     /// Accept a phrase whose words are off by at most this share of its length (one slip in three
     /// words); beyond, and up to `suggestionShare`, offer it as "Did you mean …?".
@@ -69,6 +75,11 @@ public struct CommandLanguage: Sendable {
             }
         }
         self.phrases = phrases
+        longestMatchableWords = phrases.flatMap(\.2).map { elements in
+            let words = elements.filter { if case .word = $0 { return true }; return false }.count
+            let slots = elements.count - words
+            return words + slots * Self.longestSlotWords + Int(Self.suggestionShare * Double(max(1, words)))
+        }.max() ?? 0
         for sentence in ControlSentence.allCases where file.control[sentence.rawValue] == nil {
             throw CommandLanguageError.missingSentence(language: file.language, name: sentence.rawValue)
         }
@@ -92,9 +103,9 @@ public struct CommandLanguage: Sendable {
     /// of a phrase said as written and the value read without a near miss.
     /// `valueExact`: the slot, if any, was read without a near miss ("dgo" is asked about).
     func patternMatch(_ words: [String]) -> (interpretation: Interpretation, exact: Bool, valueExact: Bool) {
-        guard !words.isEmpty else { return (.notUnderstood, false, false) }
+        guard !words.isEmpty, words.count <= longestMatchableWords else { return (.notUnderstood, false, false) }
         let memo = CategoryVocabulary.LookupMemo()
-        let matcher = PhraseMatcher(readSlot: { readSlot($0, $1, memo: memo) }, longestSlotWords: 8)
+        let matcher = PhraseMatcher(readSlot: { readSlot($0, $1, memo: memo) }, longestSlotWords: Self.longestSlotWords)
         var cache: [SlotCacheKey: (value: SlotValue, cost: Double)?] = [:]
         var best: PhraseMatch?
         for phrase in phrases {

@@ -70,9 +70,31 @@ public final class CommandController: Sendable {
     /// A typed or sent line (console, socket).
     public func handle(_ line: String) -> ControlReply { handle(line, channel: .typed) }
 
+    /// A line whose sender reads the answer (the control socket, `assist ctl`): a command for the
+    /// session is answered with what the session did, waiting up to `sessionWait` for it — so
+    /// "scan now" that could not take the camera or the model again is answered with the failure,
+    /// not "Scanning.", and `ctl` exits 1. Never call it on the session's own thread (a line run by
+    /// the session, `--at`): the session would be waiting on itself; `handle` is for that.
+    public func handleReportingOutcome(_ line: String, sessionWait: Duration = .seconds(8)) -> ControlReply {
+        let waiter = OutcomeWaiter()
+        let reply = handle(line, channel: .typed, answer: waiter.answer)
+        guard waiter.wasSent else { return reply }
+        switch waiter.wait(upTo: sessionWait) {
+        case .carriedOut?, nil:
+            // Not handled within the wait (a long analysis): it is queued and will be carried out.
+            return reply
+        case .failed(let sentence)?, .notCarriedOut(let sentence)?:
+            return ControlReply(understood: false, intent: reply.intent, reply: sentence)
+        }
+    }
+
     /// Handles one line: typed (console, socket: acted on at once when understood) or spoken
     /// (what would hide things is asked about first). A yes or no answers an open question.
     public func handle(_ line: String, channel: InputChannel) -> ControlReply {
+        handle(line, channel: channel, answer: nil)
+    }
+
+    private func handle(_ line: String, channel: InputChannel, answer: OutcomeWaiter.Answer?) -> ControlReply {
         lock.withLock { question in
             let command: Command
             switch question.answer(line, at: now(), isYes: language.answer) {
@@ -95,7 +117,7 @@ public final class CommandController: Sendable {
                     return ControlReply(understood: false, intent: nil, reply: sentence)
                 }
             }
-            let outcome = carryOut(command)
+            let outcome = carryOut(command, answer: answer)
             if !outcome.saidBySession { session.send(.say(outcome.sentence)) }
             return ControlReply(understood: outcome.accepted, intent: command.intent.rawValue, reply: outcome.sentence)
         }
@@ -108,9 +130,9 @@ public final class CommandController: Sendable {
         var accepted = true
     }
 
-    private func carryOut(_ command: Command) -> Outcome {
+    private func carryOut(_ command: Command, answer: OutcomeWaiter.Answer?) -> Outcome {
         if let sessionCommand = Self.sessionCommand(for: command) {
-            session.send(sessionCommand)
+            session.send(sessionCommand, answer: answer?.sent())
             // Battery saver is also a stored setting, so it lasts beyond this run.
             if command.intent == .enableBatterySaver || command.intent == .disableBatterySaver {
                 _ = try? storage?.settings.set("batterySaver", value: .bool(command.intent == .enableBatterySaver))
@@ -249,5 +271,38 @@ public final class CommandController: Sendable {
 
     private func unavailable(_ error: (any Error)?) -> String {
         language.sentence(.settingsUnavailable, ["reason": error.map(userMessage(for:)) ?? "the user database could not be opened."])
+    }
+}
+
+/// Waits, on a control connection's thread, for the session to say what became of a command.
+private final class OutcomeWaiter: Sendable {
+    /// Handed down to where the command is sent; `sent()` notes that it was, and gives the callback.
+    struct Answer {
+        let waiter: OutcomeWaiter
+        func sent() -> @Sendable (SessionCommandOutcome) -> Void {
+            waiter.state.withLock { $0.sent = true }
+            return { [waiter] outcome in
+                waiter.state.withLock { $0.outcome = outcome }
+                waiter.arrived.signal()
+            }
+        }
+    }
+
+    private struct State {
+        var sent = false
+        var outcome: SessionCommandOutcome?
+    }
+    private let state = Mutex(State())
+    private let arrived = DispatchSemaphore(value: 0)
+
+    var answer: Answer { Answer(waiter: self) }
+    var wasSent: Bool { state.withLock { $0.sent } }
+
+    /// The outcome, or nil when the session has not handled the command within `limit`.
+    func wait(upTo limit: Duration) -> SessionCommandOutcome? {
+        let (seconds, attoseconds) = limit.components
+        let nanoseconds = Double(seconds) * 1e9 + Double(attoseconds) / 1e9
+        _ = arrived.wait(timeout: .now() + .nanoseconds(Int(min(nanoseconds, 3_600e9))))
+        return state.withLock { $0.outcome }
     }
 }

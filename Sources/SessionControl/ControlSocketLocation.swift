@@ -25,19 +25,45 @@ public enum ControlSocketLocation {
     /// Creates the folder readable by the user alone, and refuses one that someone else owns or
     /// others can enter (a shared temporary folder could be prepared by another user).
     public static func prepareFolder(_ folder: URL) throws {
-        try UserDirectories.ensureExists(folder)
+        // A link is refused before anything is made through it: it could lead the socket into a
+        // folder another user can reach, and creating "through" a dangling one fails with
+        // Foundation's bare "Code=516" (issue 16).
         var status = stat()
+        if lstat(folder.path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK {
+            throw ControlSocketError.symbolicLink(path: folder.path)
+        }
+        do { try UserDirectories.ensureExists(folder) } catch {
+            throw ControlSocketError.folderNotCreated(path: folder.path, reason: Self.reason(error))
+        }
         guard lstat(folder.path, &status) == 0 else { throw ControlSocketError.unsafeFolder(path: folder.path) }
         guard status.st_mode & S_IFMT == S_IFDIR, status.st_uid == getuid() else {
             throw ControlSocketError.unsafeFolder(path: folder.path)
         }
         if status.st_mode & 0o077 != 0 { chmod(folder.path, 0o700) }
     }
+
+    /// The system's words for why a folder could not be made, never Foundation's domain and code.
+    private static func reason(_ error: any Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let posix = underlying, posix.domain == NSPOSIXErrorDomain {
+            if posix.code == Int(EEXIST) { return "something that is not a folder is already there" }
+            return String(cString: strerror(Int32(posix.code)))
+        }
+        switch (error as? CocoaError)?.code {
+        case .fileWriteNoPermission?: return String(cString: strerror(EACCES))
+        case .fileWriteFileExists?: return "something that is not a folder is already there"
+        case .fileWriteOutOfSpace?: return String(cString: strerror(ENOSPC))
+        case .fileWriteVolumeReadOnly?: return String(cString: strerror(EROFS))
+        default: return "it could not be created"
+        }
+    }
 }
 
 /// Problems with the control socket, each told in one sentence.
 public enum ControlSocketError: UserFacingError, Equatable {
     case unsafeFolder(path: String)
+    case symbolicLink(path: String)
+    case folderNotCreated(path: String, reason: String)
     case pathTooLong(path: String)
     case system(call: String, code: Int32)
     case noSession(path: String)
@@ -48,6 +74,10 @@ public enum ControlSocketError: UserFacingError, Equatable {
         switch self {
         case .unsafeFolder(let path):
             return "The control folder \(path) belongs to someone else or is not a folder, so no control socket was opened."
+        case .symbolicLink(let path):
+            return "The control folder \(path) is a symbolic link, so no control socket was opened; remove the link and assist makes the folder itself."
+        case .folderNotCreated(let path, let reason):
+            return "The control folder \(path) could not be made (\(reason)), so no control socket was opened."
         case .pathTooLong(let path):
             return "The control socket path \(path) is too long for a Unix socket; set XDG_RUNTIME_DIR to a shorter folder."
         case .system(let call, let code):

@@ -41,7 +41,7 @@ public final class LiveControl: Sendable {
                                            settingsChanged: settingsChanged)
         var server: ControlServer?
         do {
-            server = try ControlServer(path: ControlSocketLocation.socket().path, handle: controller.handle)
+            server = try ControlServer(path: ControlSocketLocation.socket().path) { controller.handleReportingOutcome($0) }
         } catch {
             UserData.warn("assist ctl cannot reach this session: \(userMessage(for: error))")
         }

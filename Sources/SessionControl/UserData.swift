@@ -39,6 +39,7 @@ public final class UserData: @unchecked Sendable {
 
     /// Records what a description announced; a failure is reported, never fatal.
     public func record(_ announced: [LocatedObject], mode: String, session: Int64?) {
+        guard !history.database.isReadOnly else { return }  // said once, at opening
         do {
             try LiveHistoryRecorder.record(announced, mode: mode, in: history)
             if let session { try usage.recordProgress(session: session, addingFrames: 1, objectsAnnounced: announced.count) }
@@ -59,6 +60,9 @@ public enum SettingsStorageAccess {
         let database = try UserDatabase.open()
         if let recovery = database.recovery {
             FileHandle.standardError.write(Data((recovery.userMessage + "\n").utf8))
+        }
+        if let readOnly = database.readOnly {
+            FileHandle.standardError.write(Data((readOnly.userMessage + "\n").utf8))
         }
         if let keyRecovery = database.keyRecovery {
             FileHandle.standardError.write(Data((keyRecovery.userMessage + "\n").utf8))

@@ -59,8 +59,12 @@ enum EditDistance {
     }
 
     static func closest(to name: String, among candidates: [String], limit: Int = 3) -> [String] {
-        let threshold = max(2, min(4, name.count * 2 / 5))
-        let scored: [(name: String, distance: Int)] = candidates.map { (name: $0, distance: between(name, $0)) }
+        let length = name.count
+        let threshold = max(2, min(4, length * 2 / 5))
+        // The distance is at least the difference in length: a long line typed as a name (a
+        // pasted paragraph) is compared with no candidate, instead of a length × length table each.
+        let scored: [(name: String, distance: Int)] = candidates.filter { abs($0.count - length) <= threshold }
+            .map { (name: $0, distance: between(name, $0)) }
         let close = scored.filter { $0.distance <= threshold }
         let ordered = close.sorted { $0.distance != $1.distance ? $0.distance < $1.distance : $0.name < $1.name }
         return ordered.prefix(limit).map { $0.name }

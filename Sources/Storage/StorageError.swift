@@ -36,6 +36,18 @@ public enum StorageError: UserFacingError, Equatable {
     /// The passphrase is too short to protect a backup.
     case passphraseTooShort(minimumCharacters: Int)
 
+    /// Why a file could not be used when SQLite's write (or its companion files) was refused.
+    static let writeRefusedReason = "the disk refused a write (it may be full, or the folder read-only)"
+
+    /// A write the disk refused, as opposed to a damaged file or a wrong key: reading may still work.
+    var isRefusedWrite: Bool {
+        switch self {
+        case .diskFull: return true
+        case .databaseUnavailable(_, let reason): return reason == Self.writeRefusedReason
+        default: return false
+        }
+    }
+
     public var userMessage: String {
         switch self {
         case .invalidSetting(let key, let allowed, let given):

@@ -52,7 +52,7 @@ enum StorageKeyCheck {
     /// Compares the stored fingerprint with the current key's. Reads only when nothing changed,
     /// so a full disk does not stop the user's data from being read; when a write is needed and
     /// fails, nothing is moved and the check runs again at the next opening.
-    static func reconcile(_ pool: DatabasePool, cipher: ColumnCipher) -> KeyRecovery? {
+    static func reconcile(_ pool: any DatabaseWriter, cipher: ColumnCipher) -> KeyRecovery? {
         let fingerprint = cipher.fingerprint
         guard let (stored, asideCount) = try? pool.read({ db in
             (try String.fetchOne(db, sql: "SELECT fingerprint FROM storageKeyCheck WHERE id = 1"),

@@ -28,16 +28,24 @@ public final class UserDatabase: Sendable {
     public let recovery: DatabaseRecovery?
     /// Set when this opening found the history key changed (see `KeyRecovery`).
     public let keyRecovery: KeyRecovery?
-    let pool: DatabasePool
+    /// Set when the file could be opened for reading only (a full disk, a folder that refuses
+    /// writes): the stored settings are still used, and nothing is saved. Said once by the caller.
+    public let readOnly: ReadOnlyOpening?
+    let pool: any DatabaseWriter
     let cipher: ColumnCipher
 
-    private init(location: StorageLocation, recovery: DatabaseRecovery?, pool: DatabasePool, cipher: ColumnCipher) {
+    private init(location: StorageLocation, recovery: DatabaseRecovery?, pool: any DatabaseWriter, cipher: ColumnCipher,
+                 readOnly: ReadOnlyOpening? = nil) {
         self.location = location
         self.recovery = recovery
-        self.keyRecovery = StorageKeyCheck.reconcile(pool, cipher: cipher)
+        self.readOnly = readOnly
+        self.keyRecovery = readOnly == nil ? StorageKeyCheck.reconcile(pool, cipher: cipher) : nil
         self.pool = pool
         self.cipher = cipher
     }
+
+    /// Whether changes can be saved (false when opened for reading only).
+    public var isReadOnly: Bool { readOnly != nil }
 
     /// Opens (creating if needed) the database at `location`.
     public static func open(_ location: StorageLocation = StorageLocation(), options: Options = Options()) throws -> UserDatabase {
@@ -52,6 +60,11 @@ public final class UserDatabase: Sendable {
         do {
             let pool = try openChecked(file, options: options)
             return UserDatabase(location: location, recovery: nil, pool: pool, cipher: cipher)
+        } catch let refused as StorageError where refused.isRefusedWrite {
+            // Reading never needs writing (issue 16: on a full disk `see` used the defaults).
+            guard let pool = openForReadingOnly(file) else { throw refused }
+            return UserDatabase(location: location, recovery: nil, pool: pool, cipher: cipher,
+                                readOnly: ReadOnlyOpening(path: file.path, problem: refused))
         } catch let damage as DamagedFile {
             let movedTo = try moveAside(file)
             let pool: DatabasePool
@@ -110,13 +123,30 @@ public final class UserDatabase: Sendable {
             throw DamagedFile(reason: error.message ?? "\(error.resultCode)")
         } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
             throw StorageError.diskFull(path: file.path)
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_IOERR || error.resultCode == .SQLITE_CANTOPEN {
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_IOERR || error.resultCode == .SQLITE_CANTOPEN
+                                                    || error.resultCode == .SQLITE_READONLY {
             // SQLite's "disk I/O error" on opening is, on a working machine, a full disk or a
             // folder that cannot be written (issue 16: it reached the user as those words).
-            throw StorageError.databaseUnavailable(path: file.path, reason: "the disk refused a write (it may be full, or the folder read-only)")
+            throw StorageError.databaseUnavailable(path: file.path, reason: StorageError.writeRefusedReason)
         } catch let error as DatabaseError {
             throw StorageError.databaseUnavailable(path: file.path, reason: error.message ?? "\(error.resultCode)")
         }
+    }
+
+    /// The file as it is on disk, read without SQLite's companion files (`immutable=1`: no lock,
+    /// no `-shm`, no `-wal`, each of which needs a write). What only a `-wal` holds — a change
+    /// from a run that did not close — is not seen, the rest is. Nil when even that fails.
+    private static func openForReadingOnly(_ file: URL) -> DatabaseQueue? {
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        guard let path = file.path.addingPercentEncoding(withAllowedCharacters: allowed) else { return nil }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.label = "AssistiveKit (read only)"
+        guard let queue = try? DatabaseQueue(path: "file:\(path)?immutable=1", configuration: configuration),
+              (try? queue.read({ db in try migrator.hasCompletedMigrations(db) })) == true else { return nil }
+        return queue
     }
 
     /// Renames the damaged file (and its WAL, which belongs to it) to `NAME.damaged-TIMESTAMP`,
@@ -205,11 +235,24 @@ public final class UserDatabase: Sendable {
             return try pool.write(updates)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
             throw StorageError.diskFull(path: location.databaseFile.path)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY {
+            throw StorageError.databaseUnavailable(path: location.databaseFile.path, reason: StorageError.writeRefusedReason)
         }
     }
 
     func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) throws -> T {
         try pool.read(value)
+    }
+}
+
+/// The database could be opened for reading only: why, and the sentence to tell the user once.
+public struct ReadOnlyOpening: Sendable, Equatable {
+    public var path: String
+    /// The write that was refused (a full disk, a folder that cannot be written).
+    public var problem: StorageError
+
+    public var userMessage: String {
+        "The disk refused to write \(path) (it may be full, or the folder read-only), so your saved settings are used but nothing is saved this time: no history, no usage, no setting changes."
     }
 }
 

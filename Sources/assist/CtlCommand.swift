@@ -17,7 +17,7 @@ struct CtlCommand: ParsableCommand {
         Protocol, for other programs: connect, send one line of text, read one line of JSON \
         ({"understood": …, "intent": …, "reply": …}).
 
-        Exit status: 0 when the command was carried out, 1 when it was not understood or refused \
+        Exit status: 0 when the command was carried out, 1 when it was not understood, refused or could not be carried out \
         (the sentence says why), 2 when no session is running.
 
         Examples:

@@ -35,6 +35,19 @@ struct NearMissTests {
         if case .unknownValue = result { Issue.record("\"\(text)\" was taken as a command with an unknown value: \(result)") }
     }
 
+    @Test("a pasted paragraph is not understood, and no phrase is cut off by the length bound")
+    func paragraph() {
+        let paragraph = "scan now " + String(repeating: "and then the weather was fine ", count: 100)
+        #expect(english.interpret(paragraph) == .notUnderstood)
+        #expect(english.interpret("scan now").command?.intent == .scanNow)
+        // Every phrase, said with its longest slot, stays within the bound.
+        let bound = english.longestMatchableWords
+        for elements in english.phrases.flatMap(\.expansions) {
+            #expect(elements.count + (CommandLanguage.longestSlotWords - 1) <= bound)
+        }
+        #expect(bound < 100, "\(bound) words")
+    }
+
     @Test("nonsense gets the fallback sentence")
     func fallbackSentence() {
         #expect(english.reply(to: english.interpret("banana telephone purple"))

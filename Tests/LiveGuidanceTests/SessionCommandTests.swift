@@ -2,6 +2,7 @@ import Foundation
 import LiveGuidance
 import Media
 import Speech
+import Synchronization
 import Testing
 
 @Suite("Guidance session commands and clock")
@@ -80,6 +81,48 @@ struct SessionCommandTests {
         #expect(abs(released.startSeconds - 2) < 0.15)
         #expect(said.contains { $0.text.hasSuffix(sentences.reactivated) && $0.startSeconds >= 4 })
         #expect(harness.analyzer.analysedFrameTimes == [4])
+    }
+
+    @Test("scan now after after-use, when the model cannot be loaded again, is answered with that failure, not carried out")
+    func scanAfterFailedReactivation() async throws {
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 60) }
+        harness.configuration.afterUseSeconds = 2
+        harness.configuration.scheduledLines = [ScheduledLine(atSeconds: 4, text: "scan now")]
+        harness.analyzersThatLoad = 1
+        let session = try harness.makeSession(mode: .onDemand)
+        let outcomes = Mutex<[SessionCommandOutcome]>([])
+        let controls = session.controls
+        session.carryOutLine = { _ in controls.send(.scanNow) { outcome in outcomes.withLock { $0.append(outcome) } } }
+        _ = try await session.run()
+        let failure = SessionSentences.fill(sentences.reactivationFailed, ["reason": ModelLoadFailure().userMessage])
+        #expect(outcomes.withLock { $0 } == [.failed(failure)])
+        #expect(session.transcript().contains { $0.text.hasSuffix(failure) && $0.startSeconds >= 4 })
+        #expect(!session.transcript().contains { $0.text.hasSuffix(sentences.reactivated) })
+        #expect(harness.analyzer.analysedFrameTimes.isEmpty, "nothing was described without a model")
+    }
+
+    @Test("scan now after after-use that takes the model again is answered carried out")
+    func scanAfterReactivation() async throws {
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 60) }
+        harness.configuration.afterUseSeconds = 2
+        harness.configuration.scheduledLines = [ScheduledLine(atSeconds: 4, text: "scan now")]
+        let session = try harness.makeSession(mode: .onDemand)
+        let outcomes = Mutex<[SessionCommandOutcome]>([])
+        let controls = session.controls
+        session.carryOutLine = { _ in controls.send(.scanNow) { outcome in outcomes.withLock { $0.append(outcome) } } }
+        _ = try await session.run()
+        #expect(outcomes.withLock { $0 } == [.carriedOut])
+        #expect(harness.analyzer.analysedFrameTimes == [4])
+    }
+
+    @Test("a command sent after the session ended is answered not carried out, with the session's last sentence")
+    func commandAfterEnd() async throws {
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 10) }
+        let session = try harness.makeSession()
+        #expect(try await session.run() == .inputEnded)
+        let outcomes = Mutex<[SessionCommandOutcome]>([])
+        session.controls.send(.scanNow) { outcome in outcomes.withLock { $0.append(outcome) } }
+        #expect(outcomes.withLock { $0 } == [.notCarriedOut(sentences.endOfVideo)])
     }
 
     @Test("exit says goodbye and ends the run normally")

@@ -101,6 +101,8 @@ final class SessionHarness {
     private(set) var madeAnalyzers = 0
     private(set) var releasedModels = 0
     var configuration: SessionConfiguration
+    /// When set, making an analyzer fails after this many (a model that cannot be loaded again).
+    var analyzersThatLoad: Int?
 
     private var speaker: SpeakerOutput?
     private var firstAnalyzer: (any SceneAnalyzing)?
@@ -136,6 +138,7 @@ final class SessionHarness {
     func makeSession(mode: GuidanceMode = .continuous) throws -> GuidanceSession {
         let describer = try SceneDescriber()
         let supply = AnalyzerSupply(make: { [self] _ in
+            if let limit = analyzersThatLoad, madeAnalyzers >= limit { throw ModelLoadFailure() }
             madeAnalyzers += 1
             if madeAnalyzers == 1, let firstAnalyzer { return firstAnalyzer }
             return analyzer
@@ -153,4 +156,9 @@ final class SessionHarness {
         }
         return session
     }
+}
+
+/// A model that could not be loaded (again), said in one sentence.
+struct ModelLoadFailure: UserFacingError {
+    var userMessage: String { "The object model could not be loaded." }
 }

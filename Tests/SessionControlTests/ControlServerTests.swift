@@ -66,4 +66,46 @@ struct ControlServerTests {
         server.stop()
         #expect(!FileManager.default.fileExists(atPath: path))
     }
+
+    @Test("a control folder that is a symbolic link is refused in one sentence, and nothing is made through it")
+    func symbolicLinkFolder() throws {
+        let (_, base) = try Self.socketPath()
+        defer { try? FileManager.default.removeItem(at: base) }
+        let elsewhere = base.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        let link = base.appendingPathComponent("assistivekit")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: elsewhere)
+        let path = link.appendingPathComponent("control.sock").path
+        #expect(throws: ControlSocketError.symbolicLink(path: link.path)) {
+            try ControlServer(path: path) { _ in ControlReply(understood: true, intent: nil, reply: "") }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
+        // A link to nowhere is refused the same way (Foundation would say "Code=516").
+        let dangling = base.appendingPathComponent("dangling")
+        try FileManager.default.createSymbolicLink(atPath: dangling.path, withDestinationPath: base.appendingPathComponent("gone").path)
+        #expect(throws: ControlSocketError.symbolicLink(path: dangling.path)) {
+            try ControlSocketLocation.prepareFolder(dangling)
+        }
+        #expect(ControlSocketError.symbolicLink(path: link.path).userMessage.contains("symbolic link"))
+    }
+
+    @Test("a control folder that cannot be made is said in words, without Foundation's error domain or code")
+    func folderNotMade() throws {
+        let (_, base) = try Self.socketPath()
+        defer { try? FileManager.default.removeItem(at: base) }
+        // The runtime folder is a link to nowhere: the control folder inside it cannot be made.
+        let runtime = base.appendingPathComponent("runtime")
+        try FileManager.default.createSymbolicLink(atPath: runtime.path, withDestinationPath: base.appendingPathComponent("gone").path)
+        let folder = runtime.appendingPathComponent("assistivekit")
+        do {
+            try ControlSocketLocation.prepareFolder(folder)
+            Issue.record("a folder under a dangling link was made")
+        } catch let error as ControlSocketError {
+            guard case .folderNotCreated(let path, _) = error else { Issue.record("unexpected \(error)"); return }
+            #expect(path == folder.path)
+            #expect(!error.userMessage.contains("Code="))
+            #expect(!error.userMessage.contains("Domain"))
+            #expect(error.userMessage.hasSuffix("so no control socket was opened."))
+        }
+    }
 }

@@ -185,6 +185,43 @@ struct RobustnessTests {
         #expect(try settingsStore(try storage.open()).current().speech.pitch == 40)
     }
 
+    @Test("when the disk refuses SQLite's companion files, the saved settings are still read, and nothing is saved, in words")
+    func readingNeedsNoWriting() throws {
+        let storage = try TemporaryStorage()
+        defer { storage.remove() }
+        let database = try storage.open()
+        try settingsStore(database).set("speech.volumePercent", text: "40")
+        try DetectionHistory(database: database).record([detection("chair", at: Date())])
+        try database.close()
+        // A full disk, as SQLite meets it on opening: the shared-memory file cannot be made
+        // (here a folder stands where it goes, which refuses the write for any user, root too).
+        let sharedMemory = URL(fileURLWithPath: storage.location.databaseFile.path + "-shm")
+        try? FileManager.default.removeItem(at: sharedMemory)
+        try FileManager.default.createDirectory(at: sharedMemory, withIntermediateDirectories: false)
+
+        let readOnly = try storage.open()
+        let opening = try #require(readOnly.readOnly, "opened for reading only")
+        #expect(opening.userMessage.contains("nothing is saved"))
+        #expect(opening.userMessage.contains(storage.location.databaseFile.path))
+        let store = settingsStore(readOnly)
+        #expect(try store.current().speech.volumePercent == 40, "the saved value, not the default")
+        #expect(try DetectionHistory(database: readOnly).list().map(\.label) == ["chair"])
+        // A change is refused in one sentence, and what was saved stays.
+        guard case .databaseUnavailable(_, let reason)? = storageError({ try store.set("speech.volumePercent", text: "90") }) else {
+            Issue.record("expected the change to be refused")
+            return
+        }
+        #expect(reason.contains("refused a write"))
+        #expect(try store.current().speech.volumePercent == 40)
+        try readOnly.close()
+
+        // Once the disk takes writes again, the file opens as before, with everything in it.
+        try FileManager.default.removeItem(at: sharedMemory)
+        let writable = try storage.open()
+        #expect(writable.readOnly == nil)
+        #expect(try settingsStore(writable).current().speech.volumePercent == 40)
+    }
+
     @Test("the database, its WAL and the key are readable by the user alone, and the key lives outside the data folder")
     func permissions() throws {
         let storage = try TemporaryStorage()

@@ -29,15 +29,23 @@ extension GuidanceSession {
     private func handleControls(at time: Double) {
         var items = controls.takeAll()
         // "Exit" goes before everything sent with it: what they would say is never heard anyway.
-        if items.contains(where: { if case .command(.quit) = $0 { return true } else { return false } }) {
-            items = [.command(.quit)]
+        if let quit = items.firstIndex(where: { if case .command(.quit, _) = $0 { return true } else { return false } }) {
+            for case .command(let command, let answer?) in items where command != .quit { answer(.notCarriedOut(sentences.goodbye)) }
+            items = [items[quit]]
         }
-        for item in items where ending == nil {
-            // An "exit" sent meanwhile: nothing else is carried out (see `SessionControls.send`).
-            if quitting.isAbandoned, case .command(let command) = item, command != .quit { continue }
+        for item in items {
             switch item {
-            case .command(let command): handle(command, at: time)
-            case .settings(let update): apply(update)
+            case .command(let command, let answer):
+                // An "exit" sent meanwhile: nothing else is carried out (see `SessionControls.send`).
+                if ending != nil || (quitting.isAbandoned && command != .quit) {
+                    answer?(.notCarriedOut(closingSentence?.utterance.text ?? sentences.goodbye))
+                    continue
+                }
+                commandFailure = nil
+                handle(command, at: time)
+                answer?(commandFailure.map { .failed($0) } ?? .carriedOut)
+            case .settings(let update):
+                if ending == nil { apply(update) }
             }
         }
     }
@@ -59,6 +67,7 @@ extension GuidanceSession {
             do {
                 sayAll(policy.setMode(.find(try resolved(target)), atSeconds: time), at: time)
             } catch {
+                commandFailure = userMessage(for: error)
                 say(Utterance(userMessage(for: error), priority: .answer, contentKey: "session:find-refused"), at: time)
             }
         case .pause:
@@ -108,7 +117,8 @@ extension GuidanceSession {
     }
 
     private func request(_ request: PolicyRequest, at time: Double) {
-        wakeFromAfterUse(at: time)
+        // Without the model or the camera back there is nothing to look at: the failure said is the answer.
+        guard wakeFromAfterUse(at: time) else { return }
         sayAll(policy.handle(request, atSeconds: time), at: time)
         requestPending = true
     }
@@ -169,11 +179,13 @@ extension GuidanceSession {
 
     private func switchCamera(at time: Double) {
         guard case .camera(let current) = input.kind, !configuration.isOffline else {
+            commandFailure = sentences.switchNeedsCamera
             say(Utterance(sentences.switchNeedsCamera, priority: .answer, contentKey: "session:switch"), at: time)
             return
         }
         let cameras = configuration.availableCameras()
         guard cameras.count > 1 else {
+            commandFailure = sentences.onlyOneCamera
             say(Utterance(sentences.onlyOneCamera, priority: .answer, contentKey: "session:switch"), at: time)
             return
         }
@@ -187,6 +199,7 @@ extension GuidanceSession {
                           contentKey: "session:switch"), at: time)
         } catch {
             input = previous
+            commandFailure = SessionSentences.fill(sentences.cameraSwitchFailed, ["camera": next])
             say(Utterance(SessionSentences.fill(sentences.cameraSwitchFailed, ["camera": next]), priority: .answer,
                           contentKey: "session:switch"), at: time)
             try? openInput()
@@ -214,16 +227,21 @@ extension GuidanceSession {
     }
 
     /// A request after after-use: model and camera are taken again before it is answered.
-    func wakeFromAfterUse(at time: Double) {
-        guard state == .afterUse else { return }
+    /// False when camera or model could not be taken again (said, and noted as the command's failure).
+    @discardableResult
+    func wakeFromAfterUse(at time: Double) -> Bool {
+        guard state == .afterUse else { return true }
         do {
             analyzer = try analyzers.make(requirements)
             if liveFrames == nil && !configuration.isOffline { try openInput() }
             enter(degradedReasons.isEmpty ? .active : .degraded)
             say(Utterance(sentences.reactivated, priority: .answer, contentKey: "session:activated", earcon: .started), at: time)
+            return true
         } catch {
+            commandFailure = SessionSentences.fill(sentences.reactivationFailed, ["reason": userMessage(for: error)])
             say(Utterance(SessionSentences.fill(sentences.reactivationFailed, ["reason": userMessage(for: error)]),
                           priority: .answer, contentKey: "session:reactivation", earcon: .error), at: time)
+            return false
         }
     }
 

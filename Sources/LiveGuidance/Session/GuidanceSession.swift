@@ -55,6 +55,9 @@ public final class GuidanceSession {
     var pendingQuestions: [PictureQuestion] = []
     /// Every "stop" and "exit" as it is sent: an answer worked out meanwhile is not said.
     let silenceRequests = SilenceRequests()
+    /// Set while a command is handled when it could not be carried out: the sentence said instead
+    /// (the answer `SessionControls.send(_:answer:)` passes on).
+    var commandFailure: String?
     var lastRequestSeconds = 0.0
     var degradedReasons: Set<String> = []
     var toldUnreadableFrames = false
@@ -179,6 +182,7 @@ public final class GuidanceSession {
         say(Utterance(sentence, priority: .answer, contentKey: "session:startup-failed", earcon: .error))
         enter(.stopped)
         await drainSpeech()
+        controls.close(saying: sentence)
         throw SessionStartupError(sentence, kind: kind)
     }
 
@@ -197,6 +201,7 @@ public final class GuidanceSession {
         }
         await drainSpeech()
         flushReports(all: true)
+        controls.close(saying: closingSentence?.utterance.text ?? sentences.goodbye)
     }
 
     /// Lets everything queued be heard: rendered to the end offline, played out live.

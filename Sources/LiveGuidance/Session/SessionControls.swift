@@ -14,13 +14,16 @@ import Synchronization
 ///     let outcome = await session.run()
 public final class SessionControls: Sendable {
     enum Item: Sendable {
-        case command(SessionCommand)
+        /// `answer`, when given, is told what became of the command once the session handled it.
+        case command(SessionCommand, answer: (@Sendable (SessionCommandOutcome) -> Void)?)
         case settings(SessionSettingsUpdate)
     }
 
     private struct State {
         var items: [Item] = []
         var snapshot = SessionSnapshot()
+        /// Set when the session has finished: what it said last, the answer to anything sent after.
+        var closedSaying: String?
     }
     private let state = Mutex(State())
     /// What must not wait for the session's next turn (which can be a whole analysis away):
@@ -32,7 +35,23 @@ public final class SessionControls: Sendable {
     /// Delivers `command` to the session; "stop" and "exit" silence the speech at once, on the
     /// caller's thread, and the rest of the command is carried out at the session's next turn.
     public func send(_ command: SessionCommand) {
-        state.withLock { $0.items.append(.command(command)) }
+        send(command, answer: nil)
+    }
+
+    /// Delivers `command` and tells `answer` what became of it once the session has handled it
+    /// (on the session's thread): carried out, failed with the sentence the session said, or not
+    /// carried out because the session ended first. For a caller that reports the outcome (the
+    /// control socket), so "scan now" is never answered "Scanning." when the camera or the model
+    /// could not be taken again.
+    public func send(_ command: SessionCommand, answer: (@Sendable (SessionCommandOutcome) -> Void)?) {
+        let closedSaying = state.withLock { state -> String? in
+            if state.closedSaying == nil { state.items.append(.command(command, answer: answer)) }
+            return state.closedSaying
+        }
+        if let closedSaying {
+            answer?(.notCarriedOut(closedSaying))
+            return
+        }
         immediate.withLock { $0 }?(command)
     }
 
@@ -57,11 +76,32 @@ public final class SessionControls: Sendable {
         }
     }
 
+    /// The session has finished: what still waits, and whatever is sent from now on, is answered
+    /// "not carried out" with the session's last sentence.
+    func close(saying sentence: String) {
+        let waiting = state.withLock { state in
+            defer { state.items = []; state.closedSaying = sentence }
+            return state.items
+        }
+        for case .command(_, let answer?) in waiting { answer(.notCarriedOut(sentence)) }
+    }
+
     var hasWaitingItems: Bool { state.withLock { !$0.items.isEmpty } }
 
     func publish(_ snapshot: SessionSnapshot) {
         state.withLock { $0.snapshot = snapshot }
     }
+}
+
+/// What became of a command sent with `SessionControls.send(_:answer:)`.
+public enum SessionCommandOutcome: Sendable, Equatable {
+    /// Done; the session said its own answer (a scan's description, a mode's confirmation).
+    case carriedOut
+    /// Tried and failed; the session said this sentence (the model or camera could not be taken
+    /// again, a thing to find that the detector does not know, a camera that could not be opened).
+    case failed(String)
+    /// The session ended (or was told to exit) before it; the sentence is what it said last.
+    case notCarriedOut(String)
 }
 
 /// The session's state at a glance.
