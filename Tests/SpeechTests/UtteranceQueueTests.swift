@@ -260,6 +260,10 @@ struct UtteranceQueueTests {
         let failureParts = [opening] + opening.laterParts
         #expect(failureParts.allSatisfy { $0.durationSeconds <= 3 }, "\(failureParts.map(\.durationSeconds))")
         #expect(failureParts.flatMap(\.utterance.phrases).joined().filter { $0 != " " } == failure.filter { $0 != " " })
+        // Within a part, the pieces of the address are written together, as the address is.
+        #expect(failureParts.allSatisfy { part in
+            part.utterance.text.split(separator: " ").allSatisfy { failure.split(separator: " ").contains($0) || address.contains($0) }
+        }, "\(failureParts.map(\.utterance.text))")
         let digits = String(repeating: "7", count: 80)
         guard case .queued(let number) = queue.enqueue(Utterance(digits, priority: .answer)) else { Issue.record("not queued"); return }
         let numberParts = [number] + number.laterParts

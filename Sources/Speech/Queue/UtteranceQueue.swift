@@ -443,6 +443,9 @@ public final class UtteranceQueue: Sendable {
         // is never over the limit, and the cost stays linear in the text, so a long answer does
         // not hold up the session (and an "exit" behind it).
         var lengths: [Double] = []
+        // A piece of a word cut in pieces joins the piece before it without a space when both
+        // are in one part: the transcript shows "/nonexistent/missing.xml", as it was written.
+        var continuesWord = [Bool](repeating: false, count: units.count)
         var index = 0
         while index < units.count {
             guard !abandoned() else { return [utterance] }
@@ -450,39 +453,52 @@ public final class UtteranceQueue: Sendable {
             if length > limit {
                 let smaller = Self.split(units[index])
                 if smaller.count > 1 {
+                    let cutWord = !units[index].contains(" ")
                     units.replaceSubrange(index...index, with: smaller)
+                    continuesWord.replaceSubrange(index...index,
+                                                  with: [continuesWord[index]] + Array(repeating: cutWord, count: smaller.count - 1))
                     continue
                 }
             }
             lengths.append(length)
             index += 1
         }
-        var groups: [[String]] = []
-        var current: [String] = [], currentSeconds = 0.0
-        for (unit, length) in zip(units, lengths) {
+        // Units as packed: a part's phrases are its units, a cut word's pieces written together.
+        typealias Unit = (text: String, continuesWord: Bool)
+        func phrases(_ group: [Unit]) -> [String] {
+            var result: [String] = []
+            for unit in group {
+                if unit.continuesWord, let last = result.last { result[result.count - 1] = last + unit.text } else { result.append(unit.text) }
+            }
+            return result
+        }
+        var groups: [[Unit]] = []
+        var current: [Unit] = [], currentSeconds = 0.0
+        for ((unit, length), joins) in zip(zip(units, lengths), continuesWord) {
             if !current.isEmpty && currentSeconds + length > limit {
                 groups.append(current)
                 current = []
                 currentSeconds = 0
             }
-            current.append(unit)   // one word longer than the limit is still said, alone
+            current.append((unit, joins))   // one word longer than the limit is still said, alone
             currentSeconds += length
         }
         if !current.isEmpty { groups.append(current) }
         // Joined, units can take longer than their sum (the pause after a full stop or a comma
-        // inside a part): each part is checked whole, and its last unit moves on while it is over.
+        // inside a part, digits read as one number): each part is checked whole, as it will be
+        // said, and its last unit moves on while it is over.
         var checked = 0
         while checked < groups.count {
             guard !abandoned() else { return [utterance] }
-            while groups[checked].count > 1 && seconds(groups[checked][...]) > limit {
+            while groups[checked].count > 1 && seconds(phrases(groups[checked])[...]) > limit {
                 let moved = groups[checked].removeLast()
                 if checked + 1 < groups.count { groups[checked + 1].insert(moved, at: 0) } else { groups.append([moved]) }
             }
             checked += 1
         }
-        return groups.enumerated().map { index, phrases in
+        return groups.enumerated().map { index, group in
             var part = utterance
-            part.phrases = phrases
+            part.phrases = phrases(group)
             // Only the first part carries the tone; later ones continue the same message.
             if index > 0 { part.earcon = nil }
             return part
