@@ -23,10 +23,6 @@ final class EarProcessor {
     private var bandDensity = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
     private var hopOutput = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
     private var powerScale: Float = 0
-    /// `powerScale` times the band's tone-level correction (`BandLayout.toneLevelCorrection`).
-    private var bandPowerScale: [Float] = []
-    /// 1 / (bins in the band × tone-level correction): smoothed band power → power per bin held.
-    private var binDensityScale: [Float] = []
     private var hopSeconds = 0.0
     private var muteFactor: Float = 1
     private var muteStep: Float = 0
@@ -60,9 +56,6 @@ final class EarProcessor {
         hopOutput = .allocate(capacity: r); hopOutput.initialize(repeating: 0)
         // Σ|X_k|² over a band → mean-square power of the input: 2/(N·Σw²) with Σw² = N/2 for √Hann.
         powerScale = 4 / Float(n * n)
-        let toneLevelCorrection = layout.toneLevelCorrection()
-        bandPowerScale = toneLevelCorrection.map { $0 * powerScale }
-        binDensityScale = zip(toneLevelCorrection, layout.inverseBinCount).map { $1 / $0 }
         // A bin's |X|² whose level (as the compressor reads band power) is the howling floor.
         minimumHowlBinPower = powf(10, (HowlDetector.minimumLevelSPL - Float(calibration.inputFullScaleSPL)) / 10) / (2 * powerScale)
         muteStep = Float(hopSeconds / 0.01)
@@ -135,7 +128,7 @@ final class EarProcessor {
             let b = bandOfBin[k]
             if b >= 0 { bandPower[b] += spectrum[k].r * spectrum[k].r + spectrum[k].i * spectrum[k].i }
         }
-        for b in 0..<bands { bandPower[b] *= bandPowerScale[b] }
+        for b in 0..<bands { bandPower[b] *= powerScale }
 
         let settings = c.settings
         let earRuntime = c.ears[ear.channelIndex]
@@ -181,8 +174,8 @@ final class EarProcessor {
         // band's gain, so a tone is amplified by its own band's compression rule and not by the
         // larger soft-level gain of an empty neighbour (with equal densities this is plain
         // log-frequency interpolation).
-        // Densities from the power the bins really hold (without the tone-level correction).
-        for b in 0..<bands { bandDensity[b] = compressor.smoothedPower(band: b) * binDensityScale[b] + 1e-20 }
+        let inverseBinCount = layout.inverseBinCount
+        for b in 0..<bands { bandDensity[b] = compressor.smoothedPower(band: b) * inverseBinCount[b] + 1e-20 }
         for k in 0..<spectrum.count {
             let i = lower[k], w = weight[k]
             let a = (1 - w) * bandDensity[i], u = w * bandDensity[i + 1]
