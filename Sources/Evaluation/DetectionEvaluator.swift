@@ -108,3 +108,26 @@ public enum EvaluationError: UserFacingError, Equatable {
         }
     }
 }
+
+extension DetectionEvaluator {
+    /// `assist eval detection`: evaluates the dataset at `folder` with the detector `makeDetector` opens
+    /// (after the dataset, so a missing dataset is said first), progress on standard error, and prints the
+    /// report: JSON, or the accuracy table, the summary line and each skipped image.
+    public static func printEvaluation(datasetAt folder: URL, settings: DetectorSettings, requestedPrecision: String, json: Bool,
+                                       makeDetector: () throws -> ObjectDetector) throws {
+        let data = try YOLODataset(at: folder)
+        let detector = try makeDetector()
+        let evaluator = DetectionEvaluator(dataset: data, classNames: detector.classNames.names)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let report = evaluator.run(detector: detector, settings: settings) { done, total in
+            FileHandle.standardError.write(Data("\r\(done)/\(total) images".utf8))
+            if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+        }
+        let seconds = (clock.now - start).milliseconds / 1000
+        if json { return print(try JSONReport.text(report)) }
+        print(report.accuracy.table())
+        print(report.summaryLine(detector: detector, requestedPrecision: requestedPrecision, seconds: seconds))
+        for skipped in report.skippedImages { print("skipped \(skipped.image): \(skipped.reason)") }
+    }
+}

@@ -99,3 +99,20 @@ extension DetectionEvaluationReport {
                detector.compiledInputSizes.map(\.description).sorted().joined(separator: ", "), seconds)
     }
 }
+
+extension DistanceEvaluation {
+    /// `assist eval distance`: compares geometry with measured depth on `images` (default: the registered
+    /// frames in ../shared/data/depth) and prints the table, or JSON.
+    public static func printEvaluation(images: [String], camera: CameraChoice, confidence: Float, json: Bool,
+                                       makeDetector: () throws -> ObjectDetector) throws {
+        let frames = images.isEmpty ? defaultFrames() : images.map { URL(fileURLWithPath: $0) }
+        guard !frames.isEmpty else {
+            throw CommandFailure("No RGB-D frames were given and ../shared/data/depth was not found.")
+        }
+        let settings = try camera.settings()
+        let evaluation = DistanceEvaluation(detector: try makeDetector(), locator: try ObjectLocator(camera: settings),
+                                            settings: try DetectorSettings(confidenceThreshold: confidence).validated())
+        let output = try evaluation.run(frames)
+        if json { print(try JSONReport.text(output)) } else { print(output.table) }
+    }
+}

@@ -110,3 +110,20 @@ extension LiveCodeScanner {
         }
     }
 }
+
+extension PrescriptionImport {
+    /// The prescription's text, read from a picture of its QR code or from a text file (`assist rx import`).
+    public static func text(picture: String?, textFile: String?) throws -> String {
+        if let picture {
+            let image: RGBImage
+            do { image = try ImageFile(URL(fileURLWithPath: picture)).decode() } catch {
+                throw PrescriptionError.unreadableImage(path: picture, reason: userMessage(for: error))
+            }
+            return try QRCodeReader.text(in: image)
+        }
+        guard let textFile, let read = try? String(contentsOfFile: textFile, encoding: .utf8) else {
+            throw CommandFailure("The file \(textFile ?? "") does not exist or is not readable.")
+        }
+        return read
+    }
+}

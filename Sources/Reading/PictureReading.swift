@@ -57,3 +57,40 @@ public struct PictureReading {
         return results
     }
 }
+
+extension PictureReading {
+    /// `assist read`: reads every picture in order, printing its text as it is done (with `json`, all
+    /// results as JSON at the end instead) and saying it on the output `makeSpoken` opens once the
+    /// recogniser is ready. Returns whether any picture failed; an error for one picture is one
+    /// sentence on standard error.
+    public static func printReadings(of images: [String], language: String, minimumConfidence: Float, effort: ReadingEffort,
+                                     wordsPerMinute: Int, json: Bool, makeSpoken: () throws -> SpokenOutput?) throws -> Bool {
+        let reader: TextReader
+        let phrases: ReadingPhrases
+        do {
+            reader = try TextReader(language: language, filter: PlausibleText(minimumConfidence: minimumConfidence))
+            phrases = try ReadingPhrases.bundled()
+        } catch {
+            throw CommandFailure(userMessage(for: error), status: .startupFailed)
+        }
+        let spoken = try makeSpoken()
+        let reading = PictureReading(reader: reader, phrases: phrases, effort: effort, wordsPerMinute: wordsPerMinute)
+        let results = reading.read(images, spoken: spoken) { result in
+            guard !json else { return }
+            if let error = result.error {
+                FileHandle.standardError.write(Data("\(error)\n".utf8))
+            } else if let text = result.reading {
+                if images.count > 1 { print("\(result.source):") }
+                print(text.isEmpty ? phrases.noText : text.text)
+                if images.count > 1 { print("") }
+            }
+        }
+        if json {
+            print(try JSONReport.text(results))
+        }
+        do { try spoken?.finish() } catch {
+            throw CommandFailure(userMessage(for: error), status: .failed)
+        }
+        return results.contains(where: { $0.error != nil })
+    }
+}

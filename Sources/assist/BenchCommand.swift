@@ -71,9 +71,7 @@ struct BenchVision: AsyncParsableCommand {
                                         runs: runs, warmup: warmup, requestedPrecision: detector.precision.rawValue)
         let results = try pictures.map(benchmark.measure)
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(results), as: UTF8.self))
+            print(try JSONReport.text(results))
             return
         }
         for result in results { print(result.table()) }

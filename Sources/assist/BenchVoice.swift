@@ -79,35 +79,13 @@ struct BenchVoice: ParsableCommand {
     }
 
     func run() throws {
-        let folder = keepAudio.map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("assist-bench-voice-\(getpid())")
-        defer { if keepAudio == nil { try? FileManager.default.removeItem(at: folder) } }
-        let vocabulary = VoiceCommandVocabulary(
-            language: try CommandLanguage(language: "en", categories: SettingsStorageAccess.validator().knownCategories))
-        var tuning = DecoderTuning(postSpeechFrames: postSpeechFrames, vadThreshold: vadThreshold,
-                                   beamExponent: beam, wordBeamExponent: wordBeam)
-        tuning.extraArguments = plan.extraDecoderArguments
-        let recognizer = try CommandRecognizer(grammar: vocabulary.grammar, tuning: tuning,
-                                               logFile: logFile.map { URL(fileURLWithPath: $0) })
-        if printGrammar {
-            print(recognizer.pronunciationCheck.usableGrammar.jsgf)
-            for (word, phones) in recognizer.pronunciationCheck.addedWords.sorted(by: { $0.key < $1.key }) { print("// \(word) \(phones)") }
-            return
-        }
-        var benchmark = CommandRecognitionBenchmark(
-            commands: vocabulary.benchmarkCommands(perIntent: phrasesPerCommand), speakingRates: plan.rates,
-            conditions: plan.conditions, understand: vocabulary.meaning(of:))
-        benchmark.pushToTalk = pushToTalk
-        let trials = try benchmark.run(recognizer: recognizer, workFolder: folder)
-        let human = skipHuman ? HumanSpeechResult(recordings: []) : try HumanSpeechBenchmark().run()
-        let report = VoiceBenchReport(trials: trials, human: human, missingWords: recognizer.pronunciationCheck.missingWords,
-                                      addedWords: recognizer.pronunciationCheck.addedWords)
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
-        } else {
-            print(report.table())
+        let run = VoiceBenchmarkRun(
+            plan: plan, tuning: DecoderTuning(postSpeechFrames: postSpeechFrames, vadThreshold: vadThreshold, beamExponent: beam, wordBeamExponent: wordBeam),
+            phrasesPerCommand: phrasesPerCommand, pushToTalk: pushToTalk, skipsHumanSpeech: skipHuman,
+            keptAudioFolder: keepAudio.map { URL(fileURLWithPath: $0) }, logFile: logFile.map { URL(fileURLWithPath: $0) })
+        switch try run.run(categories: SettingsStorageAccess.validator().knownCategories, printsGrammar: printGrammar) {
+        case .grammar(let lines): lines.forEach { print($0) }
+        case .report(let report): try print(json ? JSONReport.text(report) : report.table())
         }
     }
 }

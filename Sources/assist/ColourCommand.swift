@@ -36,16 +36,14 @@ struct ColourCommand: AsyncParsableCommand {
     func run() async throws {
         let phrases: ColourAndLightPhrases
         do { phrases = try ColourAndLightPhrases.bundled() } catch { throw CommandFailure(userMessage(for: error), status: .startupFailed) }
-        let spoken = try SpokenOutput.forDescription(speech, json: json)
+        let spoken = try SpokenOutput.forDescription(speech.choice, json: json)
         let results = PictureColours(phrases: phrases).describe(images, spoken: spoken) { result in
             guard !json else { return }
             if let error = result.error { FileHandle.standardError.write(Data("\(error)\n".utf8)) }
             if let sentence = result.sentence { print(images.count > 1 ? "\(result.source): \(sentence)" : sentence) }
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(results), as: UTF8.self))
+            print(try JSONReport.text(results))
         }
         do { try spoken?.finish() } catch { throw CommandFailure(userMessage(for: error), status: .failed) }
         if results.contains(where: { $0.error != nil }) { throw ExitCode(1) }

@@ -48,26 +48,10 @@ struct EvalDetection: AsyncParsableCommand {
     func run() async throws {
         let settings = try DetectorSettings(confidenceThreshold: confidence, iouThreshold: iou,
                                             maximumDetections: maxDetections, multiLabel: !singleLabel).validated()
-        let data = try YOLODataset(at: URL(fileURLWithPath: dataset))
         // A dataset holds many aspects: keep each rectangular shape compiled once.
-        let detector = try self.detector.makeDetector(core: InferenceCore(), shapeCacheCapacity: 32)
-        let evaluator = DetectionEvaluator(dataset: data, classNames: detector.classNames.names)
-        let clock = ContinuousClock()
-        let start = clock.now
-        let report = evaluator.run(detector: detector, settings: settings) { done, total in
-            FileHandle.standardError.write(Data("\r\(done)/\(total) images".utf8))
-            if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
-        }
-        let seconds = (clock.now - start).milliseconds / 1000
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
-            return
-        }
-        print(report.accuracy.table())
-        print(report.summaryLine(detector: detector, requestedPrecision: self.detector.precision.rawValue, seconds: seconds))
-        for skipped in report.skippedImages { print("skipped \(skipped.image): \(skipped.reason)") }
+        try DetectionEvaluator.printEvaluation(datasetAt: URL(fileURLWithPath: dataset), settings: settings,
+                                               requestedPrecision: detector.precision.rawValue, json: json,
+                                               makeDetector: { try detector.makeDetector(core: InferenceCore(), shapeCacheCapacity: 32) })
     }
 }
 
@@ -108,26 +92,12 @@ struct EvalDistance: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let frames = images.isEmpty ? DistanceEvaluation.defaultFrames() : images.map { URL(fileURLWithPath: $0) }
-        guard !frames.isEmpty else {
-            throw CommandFailure("No RGB-D frames were given and ../shared/data/depth was not found.")
-        }
-        let camera: Perception.CameraSettings
+        let camera = CameraChoice(intrinsics: intrinsics, heightAboveFloorMeters: cameraHeight, pitchDownDegrees: cameraPitch)
         do {
-            camera = try CameraChoice(intrinsics: intrinsics, heightAboveFloorMeters: cameraHeight, pitchDownDegrees: cameraPitch).settings()
+            try DistanceEvaluation.printEvaluation(images: images, camera: camera, confidence: confidence, json: json,
+                                                   makeDetector: { try detector.makeDetector(core: InferenceCore()) })
         } catch CameraSettingsError.intrinsicsNotFourNumbers {
             throw ValidationError(CameraSettingsError.intrinsicsNotFourNumbers.userMessage)
-        }
-        let evaluation = DistanceEvaluation(detector: try self.detector.makeDetector(core: InferenceCore()),
-                                            locator: try ObjectLocator(camera: camera),
-                                            settings: try DetectorSettings(confidenceThreshold: confidence).validated())
-        let output = try evaluation.run(frames)
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(output), as: UTF8.self))
-        } else {
-            print(output.table)
         }
     }
 }

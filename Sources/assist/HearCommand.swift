@@ -138,39 +138,12 @@ struct HearProcess: AsyncParsableCommand {
                 if json { FileHandle.standardError.write(Data((line + "\n").utf8)) } else { print(line) }
             }
             let fitted = try fitting.fitted(tell: show)
-            guard live else {
-                var settings = fitted.settings
-                settings.volumeSteps = volume
-                return try processFile(settings: settings)
-            }
-            let settings = fitted.liveSettings(volumeSteps: volume)
-            let summary = try LiveHearingAid(
-                settings: settings, prescribed: fitted.hearing, debugging: fitted.liveDebugging, inputDevice: inputDevice,
-                outputDevice: outputDevice, sampleRate: sampleRate, bufferSize: bufferSize, monitorFile: monitor,
-                durationSeconds: duration, announcementVoice: StoredVoiceSpeech.voice(from: StoredVoiceSpeech.storedSettings()),
-                show: show
-            ).run { try? fitted.store?.recordStarted(settings.prescription) }
-            if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                print(String(decoding: try encoder.encode(summary), as: UTF8.self))
-            } else {
-                print(String(format: "Listened for %.1f s: %d blocks, %d dropouts.", summary.seconds, summary.blocks, summary.dropouts))
-            }
+            guard live else { return print(try fitted.processFile(input!, into: output!, volumeSteps: volume, monitorFile: monitor)) }
+            let summary = try fitted.hearLive(
+                volumeSteps: volume, inputDevice: inputDevice, outputDevice: outputDevice, sampleRate: sampleRate, bufferSize: bufferSize,
+                monitorFile: monitor, durationSeconds: duration,
+                announcementVoice: StoredVoiceSpeech.voice(from: StoredVoiceSpeech.storedSettings()), show: show)
+            try print(json ? JSONReport.text(summary) : summary.sentence)
         }
-    }
-
-    private func processFile(settings: HearingAidSettings) throws {
-        let outputURL = URL(fileURLWithPath: output!)
-        let result = try AidedRecording(settings: settings, monitorFile: monitor).process(
-            URL(fileURLWithPath: input!), into: outputURL,
-            progress: { step in
-                FileHandle.standardError.write(Data((step.isFinished ? "\n" : String(
-                    format: "\rprocessing: %3d %% (%.0f of %.0f s)", step.percent, step.doneSeconds, step.totalSeconds)).utf8))
-            },
-            warn: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
-        print("Wrote \(outputURL.path): \(String(format: "%.1f", result.seconds)) s, "
-              + "\(settings.prescription.options.rule.rawValue) prescription, \(settings.program.rawValue) program, "
-              + "latency \(String(format: "%.1f", result.latencyMilliseconds)) ms.")
     }
 }

@@ -51,20 +51,7 @@ struct HistoryCommand: ParsableCommand {
         }
 
         func run() throws {
-            let history = DetectionHistory(database: try SettingsStorageAccess.open())
-            try history.purgeExpired()
-            let query = HistoryQuery(label: label, since: try since.map { try HistoryTime.parse($0, option: "--since") },
-                                     until: try until.map { try HistoryTime.parse($0, option: "--until") },
-                                     text: search, limit: limit)
-            let detections = try history.list(query)
-            // One entry that does not open (changed on disk) is left out, never the whole list.
-            let unreadable = try history.unreadableCount()
-            if unreadable > 0 {
-                UserData.warn("\(unreadable == 1 ? "1 history entry cannot" : "\(unreadable) history entries cannot") be read (changed on disk) and \(unreadable == 1 ? "is" : "are") not shown.")
-            }
-            if json { try SettingsStorageAccess.printJSON(detections); return }
-            if detections.isEmpty { print("No detections match."); return }
-            detections.forEach { print($0.listLine) }
+            try SettingsStorageAccess.printHistory(label: label, since: since, until: until, search: search, limit: limit, json: json)
         }
     }
 
@@ -84,17 +71,9 @@ struct HistoryCommand: ParsableCommand {
             guard (1...100).contains(count) else { throw ValidationError("--count must be from 1 to 100.") }
         }
 
-        struct Output: Encodable {
-            var sentence: String
-            var detections: [AnnouncedDetection]
-        }
-
         func run() throws {
-            let database = try SettingsStorageAccess.open()
-            let units = try SettingsStore(database: database, validator: SettingsStorageAccess.validator()).current().units
-            let (detections, sentence) = try DetectionHistory(database: database).recentReport(count, units: units)
-            if json { try SettingsStorageAccess.printJSON(Output(sentence: sentence, detections: detections)) } else { print(sentence) }
-            try SpokenOutput.speakReport(sentence, options: speech, json: json)
+            let sentence = try SettingsStorageAccess.printRecentHistory(count: count, json: json)
+            try SpokenOutput.speakReport(sentence, options: speech.choice, json: json)
         }
     }
 
@@ -108,10 +87,6 @@ struct HistoryCommand: ParsableCommand {
             if let before { _ = try List.time(before, option: "--before") }
         }
 
-        func run() throws {
-            let history = DetectionHistory(database: try SettingsStorageAccess.open())
-            let deleted = try history.clear(before: try before.map { try HistoryTime.parse($0, option: "--before") })
-            print(deleted == 1 ? "Deleted 1 detection." : "Deleted \(deleted) detections.")
-        }
+        func run() throws { try SettingsStorageAccess.clearHistory(before: before) }
     }
 }

@@ -48,7 +48,7 @@ struct LightCommand: AsyncParsableCommand {
                 throw CommandFailure(userMessage(for: error), status: .failed)
             }
         }
-        if let spoken = try SpokenOutput.forDescription(speech, json: false) {
+        if let spoken = try SpokenOutput.forDescription(speech.choice, json: false) {
             spoken.say(Utterance(answer, priority: .answer, contentKey: "light"))
             do { try spoken.finish() } catch { throw CommandFailure(userMessage(for: error), status: .failed) }
         }

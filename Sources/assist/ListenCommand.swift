@@ -51,26 +51,7 @@ struct Listen: ParsableCommand {
     }
 
     func run() throws {
-        let language = try CommandLanguage(language: "en", categories: SettingsStorageAccess.validator().knownCategories)
-        let listening = try CommandListening(language: language, wakePhrase: wakePhrase, pushToTalk: pushToTalk,
-                                             logFile: logFile.map { URL(fileURLWithPath: $0) })
-        if !listening.missingWords.isEmpty {
-            FileHandle.standardError.write(Data("Words that cannot be recognised (no pronunciation): \(listening.missingWords.joined(separator: ", ")).\n".utf8))
-        }
-        let listener = listening.listener
-        let source: SpeechAudioSource
-        if let file {
-            source = try AudioFileSpeechSource(url: URL(fileURLWithPath: file))
-        } else {
-            source = try MicrophoneSpeechSource(deviceName: microphone)
-            if !json {
-                let how = pushToTalk ? "press Enter to talk and Enter again when done" : wakePhrase.map { "say “\($0)” and a command" } ?? "say a command"
-                FileHandle.standardError.write(Data("Listening; \(how). Ctrl-C stops.\n".utf8))
-            }
-            if pushToTalk { PushToTalkKey.start(listener.talkButton) }
-        }
-        try listener.listen(to: source) { event in
-            print(ListenOutput(event, language: language, wakePhrase: wakePhrase).line(json: json))
-        }
+        try CommandListening.printEvents(categories: SettingsStorageAccess.validator().knownCategories, file: file, microphone: microphone,
+                                         wakePhrase: wakePhrase, pushToTalk: pushToTalk, logFile: logFile, json: json)
     }
 }

@@ -50,35 +50,10 @@ struct Read: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let reader: TextReader
-        let phrases: ReadingPhrases
-        do {
-            reader = try TextReader(language: language, filter: PlausibleText(minimumConfidence: minimumConfidence))
-            phrases = try ReadingPhrases.bundled()
-        } catch {
-            throw CommandFailure(userMessage(for: error), status: .startupFailed)
-        }
-        let spoken = try SpokenOutput.forDescription(speech, json: json)
-        let reading = PictureReading(reader: reader, phrases: phrases, effort: effort, wordsPerMinute: speech.voiceSettings.wordsPerMinute)
-        let results = reading.read(images, spoken: spoken) { result in
-            guard !json else { return }
-            if let error = result.error {
-                FileHandle.standardError.write(Data("\(error)\n".utf8))
-            } else if let text = result.reading {
-                if images.count > 1 { print("\(result.source):") }
-                print(text.isEmpty ? phrases.noText : text.text)
-                if images.count > 1 { print("") }
-            }
-        }
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(results), as: UTF8.self))
-        }
-        do { try spoken?.finish() } catch {
-            throw CommandFailure(userMessage(for: error), status: .failed)
-        }
-        if results.contains(where: { $0.error != nil }) { throw ExitCode(1) }
+        let anyFailed = try PictureReading.printReadings(
+            of: images, language: language, minimumConfidence: minimumConfidence, effort: effort,
+            wordsPerMinute: speech.voiceSettings.wordsPerMinute, json: json, makeSpoken: { try SpokenOutput.forDescription(speech.choice, json: json) })
+        if anyFailed { throw ExitCode(1) }
     }
 }
 

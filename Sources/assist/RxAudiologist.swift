@@ -38,14 +38,7 @@ struct RxKeygen: ParsableCommand {
     }
 
     func run() throws {
-        let key = try AudiologistSigningKey.generate(for: .init(name: name, identifier: identifier))
-        let passphrase = try RxPassphrase.read(file: passphraseFile, environment: "ASSIST_RX_KEY_PASSPHRASE",
-                                               prompt: "Passphrase for the new signing key: ", confirm: true)
-        let sealed = try key.encryptedFileData(passphrase: passphrase)
-        try PrivateFile.write(sealed, to: URL(fileURLWithPath: output + ".key"), replacing: false)
-        try PrivateFile.write(key.publicKey.fileData(), to: URL(fileURLWithPath: output + ".pub"))
-        print("Wrote \(output).key (keep it private) and \(output).pub (give it to your patients).")
-        print("Fingerprint: \(key.publicKey.fingerprint)  (read it aloud when a patient trusts your key)")
+        try AudiologistSigningKey.writeNewKeyFiles(for: .init(name: name, identifier: identifier), prefix: output, passphraseFile: passphraseFile)
     }
 }
 
@@ -110,9 +103,6 @@ struct RxCreate: ParsableCommand {
     }
 
     func run() throws {
-        let passphrase = try RxPassphrase.read(file: passphraseFile, environment: "ASSIST_RX_KEY_PASSPHRASE",
-                                               prompt: "Signing key passphrase: ", confirm: false)
-        let signingKey = try AudiologistSigningKey.load(from: URL(fileURLWithPath: key), passphrase: passphrase)
         var request = PrescriptionRequest(patient: .init(name: patient, reference: patientReference, birthYear: birthYear),
                                           audiogramFile: audiogram)
         request.rule = rule
@@ -120,13 +110,7 @@ struct RxCreate: ParsableCommand {
         request.programs = programs
         request.trialDays = trialDays
         request.isDebug = debug
-        let signed = try request.sign(with: signingKey, askAudiogram: Self.askAudiogram)
-        let (document, text, code) = (signed.document, signed.text, signed.code)
-        try code.writePrivately(prefix: output)
-        if !quiet { print(code.terminalText()) }
-        print("Signed \(document.kind == .debug ? "debug " : "")prescription for \(patient): \(output).png, \(output).svg "
-              + "(QR version \(code.version), \(code.width)×\(code.width) modules, \(text.count) characters).")
-        if let expires = document.expires { print("Trial prescription: refused after \(PrescriptionDescription.day(expires)).") }
+        try request.signAndWrite(keyFile: key, passphraseFile: passphraseFile, prefix: output, quiet: quiet, askAudiogram: Self.askAudiogram)
     }
 
     /// Thresholds typed at the terminal, ear by ear; an empty answer skips a frequency.

@@ -23,16 +23,6 @@ struct RxCommand: ParsableCommand {
     )
 }
 
-/// The passphrase of the patient store or the signing key; a failure is one sentence, exit 1.
-enum RxPassphrase {
-    static func read(file: String?, environment variable: String, prompt: String, confirm: Bool) throws -> String {
-        do {
-            return try PassphraseSource(file: file, environmentVariable: variable)
-                .read(prompt: prompt, repeatPrompt: confirm ? "Repeat it: " : nil, mismatch: "The two entries differ; nothing was changed.")
-        } catch { throw CommandFailure(error.userMessage) }
-    }
-}
-
 /// The patient store at its usual place, opened with the passphrase (set on first use when
 /// `createIfMissing`).
 struct RxStoreOptions: ParsableArguments {
@@ -40,23 +30,6 @@ struct RxStoreOptions: ParsableArguments {
     var passphraseFile: String?
 
     func open(createIfMissing: Bool = false) throws -> UnlockedPatientStore {
-        let store = PatientStore(folder: PatientStore.defaultFolder(), unrecordedAccess: { sentence in
-            FileHandle.standardError.write(Data((sentence + "\n").utf8))
-        })
-        if !store.exists {
-            guard createIfMissing else { throw PrescriptionError.storeNotCreated(path: store.folder.path) }
-            print("First use: choose a passphrase or PIN (at least \(PatientStore.minimumPassphraseCharacters) characters) for your prescriptions.")
-            let passphrase = try RxPassphrase.read(file: passphraseFile, environment: "ASSIST_RX_PASSPHRASE",
-                                                   prompt: "New passphrase: ", confirm: true)
-            return try store.create(passphrase: passphrase)
-        }
-        // Tell the wait before asking, rather than after the passphrase was typed.
-        let wait = try store.waitBeforeNextAttempt()
-        if wait.seconds > 0 {
-            throw wait.isLock ? PrescriptionError.locked(seconds: wait.seconds) : PrescriptionError.tryAgainLater(seconds: wait.seconds)
-        }
-        let passphrase = try RxPassphrase.read(file: passphraseFile, environment: "ASSIST_RX_PASSPHRASE",
-                                               prompt: "Passphrase: ", confirm: false)
-        return try store.unlock(passphrase: passphrase)
+        try PatientStore.openDefault(passphraseFile: passphraseFile, createIfMissing: createIfMissing)
     }
 }

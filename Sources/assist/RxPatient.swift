@@ -5,10 +5,6 @@ import Media
 import Prescription
 import Speech
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 struct RxTrust: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trust",
@@ -29,9 +25,10 @@ struct RxTrust: ParsableCommand {
         print("Key of \(key.audiologist.name) (\(key.audiologist.identifier))")
         print("Fingerprint: \(key.fingerprint)")
         if !yes {
-            guard isatty(STDIN_FILENO) != 0 else { throw CommandFailure("Confirm with --yes when not in a terminal; nothing was trusted.") }
-            print("Does your audiologist read the same fingerprint? [y/N] ", terminator: "")
-            guard readLine()?.lowercased().hasPrefix("y") == true else { throw CommandFailure("Nothing was trusted.") }
+            guard let answer = TerminalQuestion.yesOrNo("Does your audiologist read the same fingerprint?") else {
+                throw CommandFailure("Confirm with --yes when not in a terminal; nothing was trusted.")
+            }
+            guard answer else { throw CommandFailure("Nothing was trusted.") }
         }
         let unlocked = try store.open(createIfMissing: true)
         print(try unlocked.trust(key) ? "Trusted." : "This key was already trusted.")
@@ -83,27 +80,9 @@ struct RxImport: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let text: String
-        if camera {
-            text = try await readFromCamera()
-        } else if let image {
-            let picture: RGBImage
-            do { picture = try ImageFile(URL(fileURLWithPath: image)).decode() } catch {
-                throw PrescriptionError.unreadableImage(path: image, reason: userMessage(for: error))
-            }
-            text = try QRCodeReader.text(in: picture)
-        } else {
-            guard let read = try? String(contentsOfFile: textFile!, encoding: .utf8) else {
-                throw CommandFailure("The file \(textFile!) does not exist or is not readable.")
-            }
-            text = read
-        }
+        let text = try await camera ? readFromCamera() : PrescriptionImport.text(picture: image, textFile: textFile)
         let importing = PrescriptionImport(store: try store.open(createIfMissing: true), allowsAnotherPatient: yes, makesActive: use)
-        try importing.run(text: text, ask: { question in
-            guard isatty(STDIN_FILENO) != 0 else { return nil }
-            print(question + " [y/N] ", terminator: "")
-            return readLine()?.lowercased().hasPrefix("y") == true
-        }, tell: { print($0) })
+        try importing.run(text: text, ask: TerminalQuestion.yesOrNo, tell: { print($0) })
     }
 
     /// Asks the user to show the code, then reads frames until one holds it.
@@ -115,7 +94,7 @@ struct RxImport: AsyncParsableCommand {
     /// Speech for the camera prompt; nil under --quiet, or (said once on stderr) when no audio device exists.
     private func speakingOutput() -> SpokenOutput? {
         guard !speech.quiet else { return nil }
-        do { return try SpokenOutput(speech, maximumSpeechSeconds: 10) } catch {
+        do { return try SpokenOutput(speech.choice, maximumSpeechSeconds: 10) } catch {
             FileHandle.standardError.write(Data("The prompt could not be spoken: \(userMessage(for: error))\n".utf8))
             return nil
         }

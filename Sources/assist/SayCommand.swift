@@ -82,32 +82,8 @@ struct Say: AsyncParsableCommand {
             try SayBenchmark(voiceSettings: speech.voiceSettings).run().forEach { print($0) }
             return
         }
-        let vibration = try vibrate.map { _ in try openVibration() } ?? nil
-        let output: SpokenOutput
-        do {
-            output = try SpokenOutput(speech, loudEarcons: Set(loudTone), vibration: vibration)
-        } catch let error as AudioDeviceError {
-            SpokenOutput.alertWithoutSound(vibration)
-            throw CommandFailure("\(error.userMessage) To hear it later, render it with --speak-to FILE.wav.", status: .failed)
-        }
-        let utterances = Utterance.toSay(text: text, tone: tone, directionDegrees: direction, severity: severity)
-        var voiceFailed = false
-        for (number, utterance) in utterances.enumerated() {
-            let outcome = output.say(utterance, vibrating: number == 0 ? vibrate.map { VibrationPattern.obstacle(distanceMeters: $0) } : nil)
-            if case .queued(let plan)? = outcome, plan.voiceFailure != nil { voiceFailed = true }
-        }
-        try output.finish()
-        if voiceFailed { throw ExitCode(1) }
-    }
-
-    /// The chosen force-feedback device, the first one found, or nil (the user hears once that
-    /// haptic feedback is not available).
-    private func openVibration() throws -> (any VibrationOutput)? {
-        if let vibrationDevice {
-            do { return try ForceFeedbackVibration(path: vibrationDevice) } catch {
-                throw CommandFailure(error.userMessage, status: .failed)
-            }
-        }
-        return ForceFeedbackVibration.findDevice()
+        let request = SayRequest(text: text, tone: tone, severity: severity, loudTones: Set(loudTone), directionDegrees: direction,
+                                 vibrateMeters: vibrate, vibrationDevice: vibrationDevice)
+        if try !request.say(on: speech.choice) { throw ExitCode(1) }
     }
 }

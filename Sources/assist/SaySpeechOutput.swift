@@ -47,19 +47,4 @@ struct SpeechOutputOptions: ParsableArguments {
     }
 }
 
-extension SpokenOutput {
-    static func speakReport(_ sentence: String, options: SpeechOutputOptions, json: Bool) throws {
-        try speakReport(sentence, options: options.choice, json: json)
-    }
-
-    static func forDescription(_ speech: SpeechOutputOptions, json: Bool) throws -> SpokenOutput? {
-        try forDescription(speech.choice, json: json)
-    }
-
-    convenience init(_ options: SpeechOutputOptions, loudEarcons: Set<Earcon> = [], vibration: (any VibrationOutput)? = nil,
-                     maximumSpeechSeconds: Double = 3) throws {
-        try self.init(options.choice, loudEarcons: loudEarcons, vibration: vibration, maximumSpeechSeconds: maximumSpeechSeconds)
-    }
-}
-
 extension Earcon: ExpressibleByArgument {}

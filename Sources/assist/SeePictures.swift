@@ -11,13 +11,11 @@ extension See {
                                           camera: camera.choice, description: wording.choice)
         pictures.findsFaces = faces
         pictures.keepsHistory = !noHistory
-        let results = try pictures.describe(images, spokenOutput: { try SpokenOutput.forDescription(speech, json: json) }) { result in
+        let results = try pictures.describe(images, spokenOutput: { try SpokenOutput.forDescription(speech.choice, json: json) }) { result in
             if !json { printHuman(result, showName: images.count > 1) }
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(results), as: UTF8.self))
+            print(try JSONReport.text(results))
         }
         let status = PictureDescription.status(of: results)
         if status != .done { throw ExitCode(status.rawValue) }

@@ -28,17 +28,7 @@ struct SettingsCommand: ParsableCommand {
             if let key { _ = try SettingsSchema.definition(for: key) }
         }
 
-        func run() throws {
-            let database = try SettingsStorageAccess.open()
-            let settings = try SettingsStore(database: database, validator: SettingsStorageAccess.validator()).current()
-            let definitions = try key.map { [try SettingsSchema.definition(for: $0)] } ?? SettingsSchema.definitions
-            let entries = definitions.map { SettingEntry($0, in: settings) }
-            if json {
-                if key != nil { try SettingsStorageAccess.printJSON(entries[0]) } else { try SettingsStorageAccess.printJSON(entries) }
-                return
-            }
-            entries.forEach { print($0.description) }
-        }
+        func run() throws { try SettingsStorageAccess.showSettings(key: key, json: json) }
     }
 
     struct Set: ParsableCommand {
@@ -73,20 +63,7 @@ struct SettingsCommand: ParsableCommand {
             guard !words.isEmpty else { throw ValidationError("Give the new value for \(key) after its name.") }
         }
 
-        func run() throws {
-            let database = try SettingsStorageAccess.open()
-            let store = SettingsStore(database: database, validator: SettingsStorageAccess.validator())
-            let settings: Storage.Settings
-            do { settings = try store.set(key, text: value) } catch let error as StorageError where error.status == .badUsage {
-                throw CommandFailure(error.userMessage, status: .badUsage)
-            }
-            let definition = try SettingsSchema.definition(for: key)
-            if json {
-                try SettingsStorageAccess.printJSON([definition.key: definition.value(in: settings)])
-            } else {
-                print(definition.changedSentence(in: settings))
-            }
-        }
+        func run() throws { try SettingsStorageAccess.setSetting(key, to: value, json: json) }
     }
 
     struct Reset: ParsableCommand {
@@ -105,16 +82,6 @@ struct SettingsCommand: ParsableCommand {
             if let key { _ = try SettingsSchema.definition(for: key) }
         }
 
-        func run() throws {
-            let store = SettingsStore(database: try SettingsStorageAccess.open(), validator: SettingsStorageAccess.validator())
-            if let key {
-                let settings = try store.reset(key)
-                let definition = try SettingsSchema.definition(for: key)
-                print("\(definition.key) is back to its default, \(definition.value(in: settings).displayText).")
-            } else {
-                try store.resetAll()
-                print("Every setting is back to its default.")
-            }
-        }
+        func run() throws { try SettingsStorageAccess.resetSettings(key: key) }
     }
 }

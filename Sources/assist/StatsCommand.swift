@@ -42,6 +42,6 @@ struct StatsCommand: ParsableCommand {
             summary.modeLines.forEach { print($0) }
         }
         // The first line is what "Show my usage stats" answers aloud; JSON is spoken only when asked.
-        try SpokenOutput.speakReport(sentence, options: speech, json: json)
+        try SpokenOutput.speakReport(sentence, options: speech.choice, json: json)
     }
 }

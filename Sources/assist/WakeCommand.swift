@@ -41,30 +41,6 @@ struct Wake: ParsableCommand {
     }
 
     func run() throws {
-        let lock: WakeListenerLock
-        do { lock = try WakeListenerLock.acquire() } catch { throw CommandFailure(error.userMessage, status: error.status) }
-        defer { lock.release() }
-        let spotter: WakePhraseSpotter
-        do { spotter = try WakePhraseSpotter(thresholdExponent: threshold) } catch {
-            throw CommandFailure("The wake listener cannot start: \(userMessage(for: error))")
-        }
-        let source: SpeechAudioSource = try file.map { try AudioFileSpeechSource(url: URL(fileURLWithPath: $0)) }
-            ?? MicrophoneSpeechSource(deviceName: microphone)
-        if file == nil { FileHandle.standardError.write(Data("Listening for “Assistive Vision”. Ctrl-C stops.\n".utf8)) }
-        try spotter.listen(to: source) { seconds in
-            // Written at once (not buffered), so whoever reads the output hears of it now.
-            FileHandle.standardOutput.write(Data(String(format: "[%.1f s] Assistive Vision activated.\n", seconds).utf8))
-            guard !printOnly else { return true }
-            let guidance = Process()
-            guidance.executableURL = Bundle.main.executableURL
-            guidance.arguments = then.split(separator: " ").map(String.init)
-            do {
-                try guidance.run()
-                guidance.waitUntilExit()
-            } catch {
-                FileHandle.standardError.write(Data("Guidance could not start: \(error.localizedDescription)\n".utf8))
-            }
-            return true
-        }
+        try WakeListening(file: file, microphone: microphone, then: then, printsOnly: printOnly, thresholdExponent: threshold).run()
     }
 }
