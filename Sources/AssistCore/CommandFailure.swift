@@ -10,11 +10,6 @@ public struct CommandFailure: UserFacingError, Equatable {
         self.status = status
     }
 
-    /// A status given as its number (code written before `ExitStatus`); prefer `status:`.
-    public init(_ message: String, exitCode: Int32) {
-        self.init(message, status: ExitStatus(rawValue: exitCode) ?? .failed)
-    }
-
     public var exitCode: Int32 { status.rawValue }
     public var userMessage: String { message }
 }
