@@ -439,9 +439,12 @@ class RealSessionInBrowser(BrowserCase):
             self.assertLess(delay, PUSHED_NOT_POLLED_MS, text)
         self.driver.save_screenshot(str(SCREENSHOTS / "live-real-session.png"))
 
-        # What the session announced is in History, counted per label.
-        self.open("history")
-        WebDriverWait(self.driver, SLOW_MACHINE_SECONDS).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#label-filter option[value]:not([value=''])"))
+        # What the session announced is in History, counted per label. The session records it
+        # after saying it, so the page is loaded again until the record is there.
+        def history_has_a_label(driver):
+            self.open("history")
+            return driver.find_elements(By.CSS_SELECTOR, "#label-filter option[value]:not([value=''])")
+        WebDriverWait(self.driver, SLOW_MACHINE_SECONDS, poll_frequency=0.5).until(history_has_a_label)
         self.assertEqual(self.axe_violations(), [])
         self.driver.save_screenshot(str(SCREENSHOTS / "history-real-session.png"))
         # Filtered to one label with the keyboard alone: arrow to it, Tab to Show, Enter.
