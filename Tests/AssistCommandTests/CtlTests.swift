@@ -95,13 +95,13 @@ struct CtlTests {
         #expect(try AssistBinary.run(["settings", "set", "detection.prioritisedCategories", "none"], environment: see.environment).status == 0)
         let ignore = try see.ctl("ignore people")
         #expect(ignore.standardOutput == "People will no longer be announced.\n")
-        Thread.sleep(forTimeInterval: 1)  // the session reads stored settings every 200 ms
+        // No wait: the controller hands the changed settings to the session's command queue
+        // before it answers, so the "scan now" that follows is handled after them.
         #expect(try see.ctl("scan now").status == 0)
         #expect(see.wait(seconds: 90) { see.output.components(separatedBy: "Bus, ").count >= 3 }, "the scan describes the bus again")
 
         let threshold = try see.ctl("--json", "set confidence threshold to 0.95")
         #expect(threshold.standardOutput == #"{"intent":"setConfidence","reply":"Confidence threshold set to 95 percent.","understood":true}"# + "\n")
-        Thread.sleep(forTimeInterval: 1)
         #expect(try see.ctl("scan now").status == 0)
         #expect(see.wait(seconds: 90) { see.output.contains("No object detected.") }, "nothing is as certain as 95 %: \(see.output)")
 

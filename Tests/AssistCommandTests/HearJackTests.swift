@@ -32,11 +32,10 @@ struct HearJackTests {
 
     /// Starts `assist hear --live …` with `typing` on stdin (kept open until the process ends).
     static func startHearing(_ arguments: [String], environment: [String: String], typing: String = "")
-        throws -> (process: Process, output: URL, errors: URL, input: Pipe) {
+        throws -> (process: Process, output: URL, errorLines: ErrorLines, input: Pipe) {
         let folder = FileManager.default.temporaryDirectory
-        let output = folder.appendingPathComponent("hear-jack-out-\(UUID())"), errors = folder.appendingPathComponent("hear-jack-err-\(UUID())")
+        let output = folder.appendingPathComponent("hear-jack-out-\(UUID())")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         let process = Process()
         process.executableURL = AssistBinary.url
         process.arguments = ["hear", "--live"] + arguments
@@ -45,10 +44,50 @@ struct HearJackTests {
         let input = Pipe()
         process.standardInput = input
         process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = try FileHandle(forWritingTo: errors)
+        let errorPipe = Pipe()
+        process.standardError = errorPipe
+        let errorLines = ErrorLines(errorPipe)
         try process.run()
         if !typing.isEmpty { input.fileHandleForWriting.write(Data(typing.utf8)) }
-        return (process, output, errors, input)
+        return (process, output, errorLines, input)
+    }
+
+    /// What a hearing aid prints on standard error (its sentences: the program said, the device
+    /// lost or back), line by line as it arrives, so a test can wait for a line as an event.
+    final class ErrorLines: @unchecked Sendable {
+        private let arrived = NSCondition()
+        private var lines: [String] = []
+        private var partial = ""
+
+        init(_ pipe: Pipe) {
+            Thread { [self] in
+                while case let data = pipe.fileHandleForReading.availableData, !data.isEmpty {
+                    arrived.lock()
+                    partial += String(decoding: data, as: UTF8.self)
+                    let parts = partial.components(separatedBy: "\n")
+                    lines += parts.dropLast()
+                    partial = parts.last ?? ""
+                    arrived.broadcast()
+                    arrived.unlock()
+                }
+            }.start()
+        }
+
+        /// Blocks until a line equal to `line` has been printed; false only after 3 minutes
+        /// without it, which catches a hang however slow a loaded machine is.
+        func wait(for line: String) -> Bool {
+            let hangGuard = Date().addingTimeInterval(180)
+            arrived.lock()
+            defer { arrived.unlock() }
+            while !lines.contains(line) { if !arrived.wait(until: hangGuard) { break } }
+            return lines.contains(line)
+        }
+    }
+
+    /// Ends a hearing aid started with a long `--duration` the way a user does: `q`.
+    static func quit(_ hearing: (process: Process, output: URL, errorLines: ErrorLines, input: Pipe)) {
+        hearing.input.fileHandleForWriting.write(Data("q\n".utf8))
+        hearing.process.waitUntilExit()
     }
 
     static func summary(_ output: URL) throws -> Summary {
@@ -74,7 +113,8 @@ struct HearJackTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let audiogram = folder.appendingPathComponent("me.json")
         let target = try Self.targetGainAt1kHz(audiogram: audiogram)
-        let hearing = try Self.startHearing(["--audiogram", audiogram.path, "--duration", "9", "--json"], environment: jack.environment)
+        // Ended with `q` once the recording is made, not by a duration that a slow start could use up.
+        let hearing = try Self.startHearing(["--audiogram", audiogram.path, "--duration", "600", "--json"], environment: jack.environment)
         defer { if hearing.process.isRunning { hearing.process.terminate() } }
         #expect(try jack.waitForPort("assist-hear:in_1"))
         // The test client: jack_metro's 1 kHz bursts (400 ms, one a second) at 65 dB SPL
@@ -85,11 +125,12 @@ struct HearJackTests {
         defer { kill(tone.processIdentifier, SIGKILL); tone.waitUntilExit() }
         #expect(try jack.waitForPort("tone:60_bpm"))
         for input in ["in_1", "in_2"] { #expect(try jack.run("jack_connect", ["tone:60_bpm", "assist-hear:\(input)"]).status == 0) }
-        // After the 2-s start-up ramp, 4 s of what goes in and what comes out, side by side.
-        Thread.sleep(forTimeInterval: 3)
+        // 7 s of what goes in and what comes out, side by side, from the moment the tone is
+        // connected: the last whole burst (one starts every second) begins at least 5 s in, after
+        // the 2-s start-up ramp, without a wait for it.
         let recording = folder.appendingPathComponent("recording.wav")
-        #expect(try jack.run("jack_rec", ["-f", recording.path, "-d", "4", "-b", "32", "tone:60_bpm", "assist-hear:out_1"]).status == 0)
-        hearing.process.waitUntilExit()
+        #expect(try jack.run("jack_rec", ["-f", recording.path, "-d", "7", "-b", "32", "tone:60_bpm", "assist-hear:out_1"]).status == 0)
+        Self.quit(hearing)
         let summary = try Self.summary(hearing.output)
         #expect(summary.hostAPI == "JACK" && summary.sampleRateHz == 48_000 && summary.blockFrames == 64)
         #expect(summary.blocks > 0 && summary.inputPeakDBFS > -50 && summary.outputPeakDBFS <= summary.outputCeilingDBFS + 0.01)
@@ -136,21 +177,21 @@ struct HearJackTests {
         defer { jack.stop() }
         let folder = try Self.workspace()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let hearing = try Self.startHearing(["--audiogram", folder.appendingPathComponent("me.json").path, "--duration", "12", "--json"],
+        let hearing = try Self.startHearing(["--audiogram", folder.appendingPathComponent("me.json").path, "--duration", "600", "--json"],
                                             environment: jack.environment, typing: "program tv\n")
         defer { if hearing.process.isRunning { hearing.process.terminate() } }
         #expect(try jack.waitForPort("assist-hear:out_1"))
-        Thread.sleep(forTimeInterval: 1.5)
+        // Each step waits for what the hearing aid says, not for a time: it is listening (the
+        // typed program switch was said), it noticed the server go, it is back on the new one.
+        try #require(hearing.errorLines.wait(for: "Program tv."))
         jack.stop()
-        Thread.sleep(forTimeInterval: 1)
+        try #require(hearing.errorLines.wait(for: "The sound device went away; trying again."))
         try jack.start()
-        // The hearing aid finds the new server and connects its ports to it again.
-        #expect(try jack.waitForPort("assist-hear:out_1", attempts: 100))
-        hearing.process.waitUntilExit()
+        try #require(hearing.errorLines.wait(for: "The sound is back."))
+        #expect(try jack.waitForPort("assist-hear:out_1"))
+        Self.quit(hearing)
         #expect(hearing.process.terminationStatus == 0)
         let summary = try Self.summary(hearing.output)
-        let errors = try String(contentsOf: hearing.errors, encoding: .utf8)
-        #expect(errors.contains("The sound device went away; trying again.\n"))
         #expect(summary.deviceLosses >= 1 && summary.reconnections >= 1)
         #expect(summary.announcements.contains("Program tv.") && summary.announcements.contains("The sound device went away; trying again."))
         #expect(summary.announcements.contains("The sound is back."))

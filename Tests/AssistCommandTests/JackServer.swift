@@ -26,8 +26,9 @@ final class JackServer {
         process.standardError = FileHandle.nullDevice
         try process.run()
         server = process
-        // jack_wait returns as soon as the server answers (or after 10 s, failing the test).
-        guard try Self.tool("jack_wait", ["-w", "-s", name, "-t", "10"], environment: environment).status == 0 else {
+        // jack_wait returns as soon as the server answers; its limit only catches a server that
+        // never starts (2 minutes: a loaded machine can take long to start a process).
+        guard try Self.tool("jack_wait", ["-w", "-s", name, "-t", "120"], environment: environment).status == 0 else {
             stop()
             throw Failed(description: "jackd \(name) did not start")
         }
@@ -61,8 +62,9 @@ final class JackServer {
         return process
     }
 
-    /// Waits until `port` exists (polled every 0.1 s, at most `attempts` times); false if it never does.
-    func waitForPort(_ port: String, attempts: Int = 200) throws -> Bool {
+    /// Waits until `port` exists (polled every 0.1 s, at most `attempts` times, which only catch
+    /// a hang); false if it never does.
+    func waitForPort(_ port: String, attempts: Int = 1_800) throws -> Bool {
         for _ in 0..<attempts {
             if try run("jack_lsp", []).output.split(separator: "\n").contains(Substring(port)) { return true }
             Thread.sleep(forTimeInterval: 0.1)

@@ -41,9 +41,10 @@ private final class ScriptedSource: ScalableFrameSource, @unchecked Sendable {
     }
 }
 
-/// Waits (polling, up to 5 s) until `condition` holds.
+/// Waits until `condition` holds (the reading thread's progress), polling; the bound of 3
+/// minutes only ends a hang, since a loaded machine may not run the thread for seconds.
 private func eventually(_ condition: () -> Bool) async throws {
-    for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+    for _ in 0..<18_000 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
 }
 
 @Suite("Newest frame wins")

@@ -115,28 +115,39 @@ public final class MonitorRecorder: Sendable {
     private let intervalSeconds: Double
     private let running = Atomic<Bool>(false)
     private let series = Mutex(MonitorTimeSeries())
+    private let started = Mutex<Date?>(nil)
 
     public init(monitors: HearingMonitors, intervalSeconds: Double = 0.1) {
         self.monitors = monitors
         self.intervalSeconds = intervalSeconds
     }
 
+    /// Takes the first snapshot at once, then one every interval on a thread of its own.
     public func start() {
         guard !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let start = Date()
+        started.withLock { $0 = start }
+        takeSnapshot()
         let thread = Thread { [self] in
-            while running.load(ordering: .acquiring) {
-                let snapshot = MonitorSnapshot(timeSeconds: Date().timeIntervalSince(start), monitors: monitors)
-                series.withLock { $0.snapshots.append(snapshot) }
+            while true {
                 Thread.sleep(forTimeInterval: intervalSeconds)
+                guard running.load(ordering: .acquiring) else { break }
+                takeSnapshot()
             }
         }
         thread.start()
     }
 
-    /// Stops sampling and returns what was recorded.
+    /// Stops sampling and returns what was recorded, ending with the state at this moment: a
+    /// series always has its start and its end, however seldom a busy machine ran the thread.
     public func stop() -> MonitorTimeSeries {
-        running.store(false, ordering: .releasing)
+        if running.exchange(false, ordering: .acquiringAndReleasing) { takeSnapshot() }
         return series.withLock { $0 }
+    }
+
+    private func takeSnapshot() {
+        guard let start = started.withLock({ $0 }) else { return }
+        let snapshot = MonitorSnapshot(timeSeconds: Date().timeIntervalSince(start), monitors: monitors)
+        series.withLock { $0.snapshots.append(snapshot) }
     }
 }
