@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `assist see` on a video: a few end-to-end checks of the live loop through the binary, on a
@@ -6,8 +7,7 @@ import Testing
 @Suite("assist see on a video", .serialized)
 struct SeeLiveTests {
     static func scratchFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("see-live-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("see-live")
         return folder
     }
 
