@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `assist ctl` and `assist console` against a running live session, through the built binary:
@@ -18,11 +19,7 @@ struct CtlTests {
             self.folder = folder
             outputFile = folder.appendingPathComponent("stdout.txt")
             _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-            var env = ProcessInfo.processInfo.environment
-            env["XDG_CACHE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("assist-test-cache").path
-            env["XDG_DATA_HOME"] = folder.appendingPathComponent("data").path
-            env["XDG_CONFIG_HOME"] = folder.appendingPathComponent("config").path
-            env["XDG_RUNTIME_DIR"] = folder.appendingPathComponent("run").path
+            let env = ProcessInfo.processInfo.environment.merging(AssistBinary.environment(scratch: folder)) { $1 }
             environment = env
             process.executableURL = AssistBinary.url
             process.arguments = AssistBinary.patient(arguments)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue 16's damaged videos through `assist see`, rendered offline (its own clock, so the
@@ -14,11 +15,7 @@ struct DamagedVideoCommandTests {
         return (output, (try? String(contentsOf: transcript, encoding: .utf8)) ?? "")
     }
 
-    private func scratch() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("damaged-video-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
+    private func scratch() throws -> URL { try TemporaryFolder.make("damaged-video") }
 
     @Test("an intact video is described and not called damaged")
     func intact() throws {
@@ -58,12 +55,8 @@ struct DamagedVideoCommandTests {
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
         let video = folder.appendingPathComponent("faststart.mp4")
-        let ffmpeg = Process()
-        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        ffmpeg.arguments = ["-v", "error", "-y", "-loop", "1", "-i", AssistBinary.image("bus.jpg"), "-t", "3", "-r", "10",
-                            "-vf", "scale=640:480", "-pix_fmt", "yuv420p", "-movflags", "+faststart", video.path]
-        try ffmpeg.run()
-        ffmpeg.waitUntilExit()
+        try Program.ffmpeg(["-loop", "1", "-i", AssistBinary.image("bus.jpg"), "-t", "3", "-r", "10",
+                            "-vf", "scale=640:480", "-pix_fmt", "yuv420p", "-movflags", "+faststart", video.path])
         let bytes = try Data(contentsOf: video)
         let cut = folder.appendingPathComponent("cut.mp4")
         try bytes.prefix(bytes.count / 2).write(to: cut)

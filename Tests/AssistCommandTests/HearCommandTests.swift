@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("assist hear, as an audiologist or a patient runs it", .serialized)
@@ -11,14 +12,10 @@ struct HearCommandTests {
 
     /// A scratch folder with the audiogram and a tone made by sox (installed by scripts/setup).
     func workspace(toneRate: Int = 48000) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hear-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("hear")
         try Data(Self.audiogram.utf8).write(to: folder.appendingPathComponent("me.json"))
-        let sox = Process()
-        sox.executableURL = URL(fileURLWithPath: "/usr/bin/sox")
-        sox.arguments = ["-n", "-r", "\(toneRate)", "-c", "1", "-b", "16", folder.appendingPathComponent("tone.wav").path,
-                         "synth", "1", "sine", "2000", "vol", "0.05"]
-        try sox.run(); sox.waitUntilExit()
+        _ = try Program.run(Program.named("sox"), ["-n", "-r", "\(toneRate)", "-c", "1", "-b", "16", folder.appendingPathComponent("tone.wav").path,
+                                                   "synth", "1", "sine", "2000", "vol", "0.05"])
         return folder
     }
 
@@ -39,19 +36,7 @@ struct HearCommandTests {
         #expect(gain > 5)
     }
 
-    /// RMS amplitude as sox measures it.
-    func rms(_ file: URL) throws -> Double {
-        let sox = Process()
-        sox.executableURL = URL(fileURLWithPath: "/usr/bin/sox")
-        sox.arguments = [file.path, "-n", "stat"]
-        let pipe = Pipe()
-        sox.standardError = pipe
-        try sox.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        sox.waitUntilExit()
-        let line = text.split(separator: "\n").first { $0.hasPrefix("RMS     amplitude") } ?? ""
-        return Double(line.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "") ?? 0
-    }
+    func rms(_ file: URL) throws -> Double { try SoxLevel.rms(file.path) }
 
     @Test("verify prints measured insertion gain against target for both ears, within 2 dB from 250 Hz to 6 kHz")
     func verify() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `assist hear --live` through a real JACK server of the test's own (dummy backend). Only
@@ -24,8 +25,7 @@ struct HearJackTests {
     }
 
     static func workspace() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hear-jack-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("hear-jack")
         try Data(HearCommandTests.audiogram.utf8).write(to: folder.appendingPathComponent("me.json"))
         return folder
     }
@@ -33,8 +33,7 @@ struct HearJackTests {
     /// Starts `assist hear --live …` with `typing` on stdin (kept open until the process ends).
     static func startHearing(_ arguments: [String], environment: [String: String], typing: String = "")
         throws -> (process: Process, output: URL, errorLines: ErrorLines, input: Pipe) {
-        let folder = FileManager.default.temporaryDirectory
-        let output = folder.appendingPathComponent("hear-jack-out-\(UUID())")
+        let output = TemporaryFolder.path("hear-jack-out")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let process = Process()
         process.executableURL = AssistBinary.url

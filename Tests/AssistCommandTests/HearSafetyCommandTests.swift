@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue 16 item 2's reproducers through the binary: a float WAV of a 0.1 sine with one sample
@@ -8,10 +9,8 @@ struct HearSafetyCommandTests {
     /// A 1-s, 0.1-amplitude 1 kHz float WAV made by sox, with `change` applied to its samples.
     static func floatWAV(in folder: URL, name: String, change: (inout [Float]) -> Void) throws -> URL {
         let url = folder.appendingPathComponent(name)
-        let sox = Process()
-        sox.executableURL = URL(fileURLWithPath: "/usr/bin/sox")
-        sox.arguments = ["-n", "-r", "48000", "-c", "1", "-e", "floating-point", "-b", "32", url.path, "synth", "1", "sine", "1000", "vol", "0.1"]
-        try sox.run(); sox.waitUntilExit()
+        _ = try Program.run(Program.named("sox"), ["-n", "-r", "48000", "-c", "1", "-e", "floating-point", "-b", "32", url.path,
+                                                   "synth", "1", "sine", "1000", "vol", "0.1"])
         var bytes = try Data(contentsOf: url)
         guard let marker = bytes.range(of: Data("data".utf8)) else { throw JackServer.Failed(description: "no data chunk") }
         let start = marker.upperBound + 4
@@ -25,8 +24,7 @@ struct HearSafetyCommandTests {
     @Test("one 3e38 sample, or the whole file at 1e20: the output stays at or below the fitted −10 dBFS ceiling and the damage is said",
           arguments: ["spike", "scaled"])
     func damagedFloatWAV(kind: String) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hear-safety-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("hear-safety")
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data(HearCommandTests.audiogram.utf8).write(to: folder.appendingPathComponent("me.json"))
         let input = try Self.floatWAV(in: folder, name: "\(kind).wav") { samples in

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue 16's reproducers on the command line: each is one sentence on standard error and the
@@ -32,8 +33,7 @@ struct HostileInputTests {
           arguments: [["--interval", "1e19"], ["--frame-cost", "1e19"], ["--interval", "0"], ["--watchdog", "1e19"],
                       ["--after-use", "1e300"], ["--folder-rate", "1e-300"], ["--at", "1e19:scan now"]])
     func liveTimings(options: [String]) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("hostile")
         defer { try? FileManager.default.removeItem(at: folder) }
         let video = try AssistBinary.busVideo(seconds: 1, in: folder)
         expectOneSentence(try AssistBinary.run(["see", video.path, "--quiet", "--speak-to", folder.appendingPathComponent("o.wav").path] + options),

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The live `assist see` when something breaks mid-run: each fault ends in its spoken sentence

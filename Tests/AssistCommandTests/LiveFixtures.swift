@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Inputs for the live `assist see` scenarios, made at test time in a scratch folder from the
 /// pictures in ../shared with the `ffmpeg` command-line tool (scripts/setup installs it), so no
@@ -8,14 +9,13 @@ struct LiveFixtures {
 
     /// A fresh scratch folder; `remove()` deletes it with everything made in it.
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("assist-live-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TemporaryFolder.make("assist-live")
     }
 
     func remove() { try? FileManager.default.removeItem(at: folder) }
 
-    static let busPicture = AssistBinary.image("bus.jpg")
-    static func depthFile(_ name: String) -> URL { AssistBinary.shared.appendingPathComponent("data/depth/\(name)") }
+    static let busPicture = SharedFiles.bus.path
+    static func depthFile(_ name: String) -> URL { SharedFiles.depth(name) }
 
     /// bus.jpg's street as a 4:3 landscape picture: the bus and the people in front of it.
     private static let busScene = "crop=810:608:0:200,scale=640:480"
@@ -25,7 +25,7 @@ struct LiveFixtures {
     /// (about 3 m), 9 s at 12 frames a second.
     func approachingBus() throws -> URL {
         let out = folder.appendingPathComponent("approaching-bus.mp4")
-        try Self.ffmpeg(["-loop", "1", "-framerate", "12", "-i", Self.busPicture, "-vf",
+        try Program.ffmpeg(["-loop", "1", "-framerate", "12", "-i", Self.busPicture, "-vf",
                          "\(Self.busScene),pad=1920:1440:640:480:color=0x707070,"
                          + "zoompan=z='1+2*on/107':x='iw/2-iw/zoom/2':y='ih/2-ih/zoom/2':d=1:s=640x480:fps=12,format=yuv420p",
                          "-frames:v", "108", "-c:v", "libx264", "-preset", "ultrafast", "-g", "12", out.path])
@@ -36,7 +36,7 @@ struct LiveFixtures {
     /// over the lens, a dark room), then light again for 3 s: 10 s at 10 frames a second.
     func cutToDark(darkFrom start: Double = 3, to end: Double = 7, seconds: Double = 10) throws -> URL {
         let out = folder.appendingPathComponent("cut-to-dark.mp4")
-        try Self.ffmpeg(["-loop", "1", "-framerate", "10", "-i", Self.busPicture, "-vf",
+        try Program.ffmpeg(["-loop", "1", "-framerate", "10", "-i", Self.busPicture, "-vf",
                          "\(Self.busScene),lutrgb=r=val*0.01:g=val*0.01:b=val*0.01:enable='between(t,\(start),\(end))',format=yuv420p",
                          "-t", "\(seconds)", "-c:v", "libx264", "-preset", "ultrafast", "-g", "10", out.path])
         return out
@@ -46,7 +46,7 @@ struct LiveFixtures {
     /// same JPEG (MJPEG), so every decoded frame has identical pixels and nothing ever changes.
     func frozenFrame(seconds: Double = 12) throws -> URL {
         let out = folder.appendingPathComponent("frozen.avi")
-        try Self.ffmpeg(["-loop", "1", "-framerate", "10", "-i", Self.busPicture, "-vf", "\(Self.busScene),format=yuvj420p",
+        try Program.ffmpeg(["-loop", "1", "-framerate", "10", "-i", Self.busPicture, "-vf", "\(Self.busScene),format=yuvj420p",
                          "-t", "\(seconds)", "-c:v", "mjpeg", "-q:v", "6", out.path])
         return out
     }
@@ -56,7 +56,7 @@ struct LiveFixtures {
     /// those pictures cannot be decoded: a corrupt copy, a bad sector, a glitching camera).
     func videoWithUnreadableFrames(_ damaged: Range<Int>, seconds: Double = 8) throws -> URL {
         let out = folder.appendingPathComponent("unreadable-\(damaged.lowerBound)-\(damaged.upperBound).avi")
-        try Self.ffmpeg(["-loop", "1", "-framerate", "10", "-i", Self.busPicture, "-vf", "\(Self.busScene),format=yuvj420p",
+        try Program.ffmpeg(["-loop", "1", "-framerate", "10", "-i", Self.busPicture, "-vf", "\(Self.busScene),format=yuvj420p",
                          "-t", "\(seconds)", "-c:v", "mjpeg", "-q:v", "6", out.path])
         var bytes = try Data(contentsOf: out)
         let frames = Self.aviVideoChunks(in: bytes)
@@ -72,7 +72,7 @@ struct LiveFixtures {
         let pictures = folder.appendingPathComponent("pictures")
         try FileManager.default.createDirectory(at: pictures, withIntermediateDirectories: true)
         let street = folder.appendingPathComponent("street.jpg")
-        try Self.ffmpeg(["-i", Self.busPicture, "-vf", Self.busScene, "-frames:v", "1", "-q:v", "4", street.path])
+        try Program.ffmpeg(["-i", Self.busPicture, "-vf", Self.busScene, "-frames:v", "1", "-q:v", "4", street.path])
         let streetBytes = try Data(contentsOf: street)
         for index in 0..<(good + unreadable + thenGood) {
             let bytes = index >= good && index < good + unreadable ? Data("not a picture \(index)".utf8) : streetBytes
@@ -126,45 +126,16 @@ struct LiveFixtures {
         return Double(valid[valid.count / 2]) / 1000
     }
 
-    // MARK: ffmpeg
 
     enum FixtureError: Error, CustomStringConvertible {
-        case ffmpegFailed(status: Int32, arguments: [String], message: String)
         case notEnoughFrames(Int)
         case badDepthFile
 
         var description: String {
             switch self {
-            case .ffmpegFailed(let status, let arguments, let message):
-                return "ffmpeg \(arguments.joined(separator: " ")) exited with \(status): \(message)"
             case .notEnoughFrames(let count): return "the generated AVI has only \(count) video chunks"
             case .badDepthFile: return "the shared depth file is not a 16-bit binary PGM"
             }
-        }
-    }
-
-    static func ffmpegURL() -> URL {
-        for folder in ["/usr/bin", "/usr/local/bin", "/bin"] where FileManager.default.isExecutableFile(atPath: "\(folder)/ffmpeg") {
-            return URL(fileURLWithPath: "\(folder)/ffmpeg")
-        }
-        return URL(fileURLWithPath: "/usr/bin/ffmpeg")
-    }
-
-    /// Runs ffmpeg to completion; its messages go to a file (a full pipe would block it).
-    static func ffmpeg(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = ffmpegURL()
-        process.arguments = ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("ffmpeg-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: log) }
-        process.standardError = try FileHandle(forWritingTo: log)
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw FixtureError.ffmpegFailed(status: process.terminationStatus, arguments: arguments,
-                                            message: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
         }
     }
 }

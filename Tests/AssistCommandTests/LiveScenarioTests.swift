@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The live `assist see` on videos and RGB-D sequences generated from ../shared pictures, rendered

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A detector that hangs, for the watchdog test: a tiny OpenVINO IR written at test time whose
 /// input and output have the YOLO shapes (x: 1×3×320×320 in, 1×84×8400 out, COCO names from the

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,7 +16,7 @@ final class LiveStreamServer: @unchecked Sendable {
     init() throws {
         let port = try Self.freePort()
         url = "http://127.0.0.1:\(port)/camera.mjpeg"
-        process.executableURL = LiveFixtures.ffmpegURL()
+        process.executableURL = Program.named("ffmpeg")
         process.arguments = ["-hide_banner", "-loglevel", "quiet", "-nostdin", "-re", "-loop", "1", "-framerate", "10",
                              "-i", LiveFixtures.busPicture, "-vf", "crop=810:608:0:200,scale=640:480,format=yuvj420p",
                              "-c:v", "mjpeg", "-q:v", "6", "-f", "mpjpeg", "-listen", "1", url]

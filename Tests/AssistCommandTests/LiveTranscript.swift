@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// One SubRip entry of `--transcript`: when it was said (input time offline), and what: the
 /// spoken phrases, and the earcon that sounded with them ("[tone vehicle] Bus, 4 meters, ahead.").

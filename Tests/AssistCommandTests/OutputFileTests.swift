@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue 16: files the user asks for are written whole and readable by the user alone, or not at
@@ -6,8 +7,7 @@ import Testing
 @Suite("Output files: all or nothing, 0600, failures said")
 struct OutputFileTests {
     private func scratch() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("output-files-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("output-files")
         return folder
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// What an audiologist hands out, made once for these tests with the built binary: a signing key,
@@ -9,8 +10,7 @@ enum RxClinic {
     static let patientPassphrase = "4821 tulip"
 
     static let folder: Result<URL, any Error> = Result {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rx-clinic-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("rx-clinic")
         try Data("frequency,left,right\n250,20,25\n500,30,30\n1000,40,45\n2000,55,60\n4000,70,70\n".utf8)
             .write(to: folder.appendingPathComponent("audiogram.csv"))
         let environment = ["ASSIST_RX_KEY_PASSPHRASE": keyPassphrase]
@@ -50,12 +50,8 @@ enum RxClinic {
     }
 
     private static func tool(_ path: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw Failed(description: "\(path) \(arguments) failed") }
+        let result = try Program.run(URL(fileURLWithPath: path), arguments)
+        guard result.status == 0 else { throw Failed(description: "\(path) \(arguments) failed: \(result.standardError)") }
     }
 }
 
@@ -92,8 +88,7 @@ struct RxPatientCommandTests {
     func patientWalkthrough() throws {
         let patient = try RxPatient()
         defer { patient.remove() }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("rx-patient-\(UUID())")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let scratch = try TemporaryFolder.make("rx-patient")
         defer { try? FileManager.default.removeItem(at: scratch) }
         func file(_ name: String) -> String { scratch.appendingPathComponent(name).path }
 
@@ -160,8 +155,7 @@ struct RxPatientCommandTests {
     /// plugin stands in for a headset, its microphone reading silence from a file and its
     /// headphones writing to another.
     func switchesProgramsLive(_ patient: RxPatient) throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("hear-live-\(UUID())")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let home = try TemporaryFolder.make("hear-live")
         defer { try? FileManager.default.removeItem(at: home) }
         let microphone = home.appendingPathComponent("microphone.raw"), headphones = home.appendingPathComponent("headphones.raw")
         try Data(count: 48_000 * 2 * 4 * 10).write(to: microphone)
@@ -170,10 +164,11 @@ struct RxPatientCommandTests {
           playback.pcm { type file slave.pcm "null" file "\(headphones.path)" format "raw" }
           capture.pcm { type file slave.pcm "null" file "/dev/null" infile "\(microphone.path)" format "raw" } }
         """.write(to: home.appendingPathComponent(".asoundrc"), atomically: true, encoding: .utf8)
-        let live = try Self.run(["hear", "--live", "--program", "restaurant"], typing: "program tv\n2\nmusic\n1\ns\nq\n",
-                                environment: patient.environment.merging(["HOME": home.path]) { $1 })
-        #expect(live.status == 0, "\(live.error)")
-        let lines = live.output.split(separator: "\n").map(String.init)
+        let live = try AssistBinary.run(["hear", "--live", "--program", "restaurant"],
+                                        environment: patient.environment.merging(["HOME": home.path]) { $1 },
+                                        input: .typed("program tv\n2\nmusic\n1\ns\nq\n"))
+        #expect(live.status == 0, "\(live.standardError)")
+        let lines = live.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasPrefix("Program conversation-in-noise. Type a program's number or name to switch (1 quiet, 2 conversation-in-noise, 3 tv)") })
         let confirmations = Array(lines.filter { $0.hasPrefix("Program ") || $0.hasPrefix("Your prescription") }.dropFirst())
         #expect(confirmations.prefix(4) == [
@@ -198,41 +193,13 @@ struct RxPatientCommandTests {
         // Nothing was stored by either.
         #expect(!FileManager.default.fileExists(atPath: patient.store.path))
     }
-
-    /// Runs the binary with `typing` on its standard input.
-    static func run(_ arguments: [String], typing: String, environment: [String: String]) throws -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        process.executableURL = AssistBinary.url
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let input = Pipe(), output = Pipe()
-        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("hear-live-stderr-\(UUID())")
-        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: errorFile) }
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = try FileHandle(forWritingTo: errorFile)
-        try process.run()
-        input.fileHandleForWriting.write(Data(typing.utf8))
-        try input.fileHandleForWriting.close()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: printed, as: UTF8.self),
-                String(decoding: (try? Data(contentsOf: errorFile)) ?? Data(), as: UTF8.self))
-    }
 }
 
 /// RMS amplitude as sox measures it.
 enum SoxLevel {
     static func rms(_ path: String) throws -> Double {
-        let sox = Process()
-        sox.executableURL = URL(fileURLWithPath: "/usr/bin/sox")
-        sox.arguments = [path, "-n", "stat"]
-        let pipe = Pipe()
-        sox.standardError = pipe
-        try sox.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        sox.waitUntilExit()
+        // sox prints its statistics on standard error.
+        let text = try Program.run(Program.named("sox"), [path, "-n", "stat"]).standardError
         let line = text.split(separator: "\n").first { $0.hasPrefix("RMS     amplitude") } ?? ""
         return Double(line.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "") ?? 0
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue 17 §5 through the binary: another patient's prescription, a newer one, and erasure
@@ -12,8 +13,7 @@ struct RxPatientDataCommandTests {
     func patientData() throws {
         let patient = try RxPatient()
         defer { patient.remove() }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("rx-data-\(UUID())")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let scratch = try TemporaryFolder.make("rx-data")
         defer { try? FileManager.default.removeItem(at: scratch) }
         func file(_ name: String) -> String { scratch.appendingPathComponent(name).path }
         let clinicKey = ["ASSIST_RX_KEY_PASSPHRASE": RxClinic.keyPassphrase]

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("assist see, as a user runs it", .serialized)
@@ -60,8 +61,7 @@ struct SeeCommandTests {
 
     @Test("bad files each get one sentence naming them, the good picture is still described, and the exit status is 1")
     func badInputs() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("see-bad-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("see-bad")
         defer { try? FileManager.default.removeItem(at: folder) }
         let text = folder.appendingPathComponent("notes.jpg"); try Data("hello".utf8).write(to: text)
         let empty = folder.appendingPathComponent("empty.png"); try Data().write(to: empty)
@@ -85,8 +85,7 @@ struct SeeCommandTests {
         let missing = try AssistBinary.run(["see", "--quiet", AssistBinary.image("bus.jpg"), "--model", "/nonexistent/m.xml"])
         #expect(missing.status == 3)
         #expect(missing.standardError == "The model file /nonexistent/m.xml does not exist.\n")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("see-model-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("see-model")
         defer { try? FileManager.default.removeItem(at: folder) }
         let corrupt = folder.appendingPathComponent("corrupt.onnx"); try Data(repeating: 7, count: 1000).write(to: corrupt)
         let bad = try AssistBinary.run(["see", "--quiet", AssistBinary.image("bus.jpg"), "--model", corrupt.path])
@@ -109,7 +108,7 @@ struct SeeCommandTests {
 
     @Test("--speak-to renders the description into a WAV file with speech in it")
     func speakTo() throws {
-        let wav = FileManager.default.temporaryDirectory.appendingPathComponent("bus-\(UUID()).wav")
+        let wav = TemporaryFolder.path("bus.wav")
         defer { try? FileManager.default.removeItem(at: wav) }
         let output = try AssistBinary.run(["see", AssistBinary.image("bus.jpg"), "--speak-to", wav.path])
         #expect(output.status == 0)
@@ -120,14 +119,10 @@ struct SeeCommandTests {
 
     @Test("a photo darkened to 1 % is reported as too dark, not as 'No object detected'")
     func darkPicture() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("see-dark-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("see-dark")
         defer { try? FileManager.default.removeItem(at: folder) }
         let dark = folder.appendingPathComponent("dark.png")
-        let ffmpeg = Process()
-        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        ffmpeg.arguments = ["-v", "error", "-i", AssistBinary.image("bus.jpg"), "-vf", "lutrgb=r=val*0.01:g=val*0.01:b=val*0.01", dark.path]
-        try ffmpeg.run(); ffmpeg.waitUntilExit()
+        try Program.ffmpeg(["-i", AssistBinary.image("bus.jpg"), "-vf", "lutrgb=r=val*0.01:g=val*0.01:b=val*0.01", dark.path])
         let output = try AssistBinary.run(["see", "--quiet", dark.path])
         #expect(output.status == 0)
         #expect(output.standardOutput == "The image is too dark to see anything.\n")

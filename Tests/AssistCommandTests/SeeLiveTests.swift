@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `assist see` on a video: a few end-to-end checks of the live loop through the binary, on a
@@ -6,8 +7,7 @@ import Testing
 @Suite("assist see on a video", .serialized)
 struct SeeLiveTests {
     static func scratchFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("see-live-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("see-live")
         return folder
     }
 
@@ -87,9 +87,10 @@ struct SeeLiveTests {
         let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let video = try AssistBinary.busVideo(seconds: 3, in: folder)
-        // A safety net: a run that never notices the end is ended by "exit" at 60 s (and fails below);
-        // late, as a starved machine may look at a due exit before the end it has not seen yet.
-        let output = try AssistBinary.run(["see", video.path, "--quiet", "--mode", "on-demand", "--at", "60:exit"])
+        // A safety net against a hang only: a run that never notices the end is ended by "exit" at
+        // 600 s (and fails below); that late, as a busy machine may look at a due exit before the
+        // end it has not seen yet.
+        let output = try AssistBinary.run(["see", video.path, "--quiet", "--mode", "on-demand", "--at", "600:exit"])
         #expect(output.status == 0, "\(output.standardError)")
         let lines = output.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.last?.hasSuffix("End of video.") == true, "\(lines)")

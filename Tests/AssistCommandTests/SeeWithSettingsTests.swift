@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("assist see with the user's stored settings and history", .serialized)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Spoken commands in a live session: a recording of a command (festival's natural voice) given

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import AssistCore
 
@@ -6,8 +7,7 @@ import Testing
 struct ModelLocatorTests {
     @Test("ASSIST_MODELS comes before the config file and ../shared/models")
     func environmentWins() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("models-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("models")
         defer { try? FileManager.default.removeItem(at: folder) }
         let locator = ModelLocator(environment: ["ASSIST_MODELS": folder.path, "HOME": "/nonexistent"],
                                    workingDirectory: URL(fileURLWithPath: "/nonexistent"), executableURL: nil)
@@ -18,7 +18,7 @@ struct ModelLocatorTests {
 
     @Test("the config file's modelsDirectory is used when ASSIST_MODELS is unset")
     func configFile() throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("home-\(UUID())")
+        let home = TemporaryFolder.path("home")
         let models = home.appendingPathComponent("my-models")
         try FileManager.default.createDirectory(at: models, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: home) }
@@ -43,10 +43,9 @@ struct ModelLocatorTests {
 
     @Test("an ASSIST_MODELS folder without the model, and a config file that is not JSON, are reported by name")
     func namedFolderWithoutModel() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("models-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("models")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let checkout = SharedFiles.checkout
         // ../shared/models would have the model: it must not be used in place of the named folder.
         let named = ModelLocator(environment: ["ASSIST_MODELS": folder.path, "HOME": "/nonexistent"], workingDirectory: checkout, executableURL: nil)
         #expect(throws: ModelLocatorError.notInNamedFolder(setting: "ASSIST_MODELS", folder: folder.path)) { try named.defaultDetector() }
@@ -60,8 +59,7 @@ struct ModelLocatorTests {
 
     @Test("the shared models folder next to the checkout is found from the working directory")
     func sharedFolder() {
-        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
+        let checkout = SharedFiles.checkout
         let locator = ModelLocator(environment: ["HOME": "/nonexistent"], workingDirectory: checkout, executableURL: nil)
         #expect(throws: Never.self) { try locator.defaultDetector() }
     }

@@ -1,16 +1,9 @@
 import AssistCore
 import Foundation
+import TestSupport
 import Media
 import Testing
 @testable import ColourAndLight
-
-private let sharedData: URL = {
-    var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
-        folder = folder.deletingLastPathComponent()
-    }
-    return folder.appendingPathComponent("../shared/data").standardizedFileURL
-}()
 
 /// A made-up view: a patch of `colour` in the centre of grey, white and black surroundings, lit by a
 /// light that falls from full on the left to `darkest` on the right and tinted by `tint` (R, G, B gains).
@@ -80,7 +73,7 @@ struct ColourAndLightTests {
 
     @Test("a photographed book cover is white in the centre, also under a warm light")
     func photograph() throws {
-        let cover = try ImageFile(sharedData.appendingPathComponent("text/vizwizgrounding_EK.jpg")).decode()
+        let cover = try ImageFile(SharedFiles.data("text/vizwizgrounding_EK.jpg")).decode()
         #expect(ColourNamer().read(cover).centre.colour == .white)
         var warm = cover
         for i in stride(from: 0, to: warm.pixels.count, by: 3) {
@@ -92,24 +85,18 @@ struct ColourAndLightTests {
 
     @Test("the bus in bus.jpg is named blue")
     func bus() throws {
-        let bus = try ImageFile(sharedData.appendingPathComponent("images/bus.jpg")).decode()
+        let bus = try ImageFile(SharedFiles.data("images/bus.jpg")).decode()
         let reading = ColourNamer().read(bus)
         #expect(reading.mainColours.contains { $0.colour.colour == .blue })
     }
 
     @Test("the light's pitch rises as a video fades from dark to bright, and the answer follows")
     func fadingVideo() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("light-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("light-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let video = folder.appendingPathComponent("fade.mp4")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=white:s=160x120:r=10:d=4",
-                             "-vf", "fade=t=in:st=0:d=4", "-c:v", "mpeg4", "-q:v", "2", video.path]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
+        try Program.ffmpeg(["-f", "lavfi", "-i", "color=c=white:s=160x120:r=10:d=4",
+                            "-vf", "fade=t=in:st=0:d=4", "-c:v", "mpeg4", "-q:v", "2", video.path])
         let source = try VideoFrameSource(.file(video))
         let meter = LightMeter()
         var pitches: [Double] = []
@@ -145,7 +132,7 @@ struct ColourAndLightTests {
 struct PictureColourAndLightRunTests {
     @Test("each picture gets its sentence in order; one that cannot be read gets one naming it, and the others are still said")
     func coloursOfPictures() throws {
-        let bus = sharedData.appendingPathComponent("images/bus.jpg").path
+        let bus = SharedFiles.data("images/bus.jpg").path
         var seen: [String] = []
         let results = PictureColours(phrases: try ColourAndLightPhrases.bundled())
             .describe([bus, "/nonexistent/wall.jpg"], spoken: nil) { seen.append($0.source) }
@@ -157,7 +144,7 @@ struct PictureColourAndLightRunTests {
 
     @Test("a picture is one light sample at 0 s, and its tone lasts half a second")
     func lightOfPicture() throws {
-        let reading = try LightReading(input: sharedData.appendingPathComponent("images/bus.jpg").path)
+        let reading = try LightReading(input: SharedFiles.data("images/bus.jpg").path)
         #expect(reading.samples.count == 1 && reading.samples[0].seconds == 0)
         #expect(reading.sampleLines.count == 1 && reading.sampleLines[0].hasPrefix("[0.00 s] brightness "))
         #expect(reading.toneSamples(sampleRateHz: 22_050).count == 11_025)

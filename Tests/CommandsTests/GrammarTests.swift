@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import Commands
 
@@ -40,8 +41,7 @@ struct GrammarTests {
 
     @Test("a language file with a broken pattern is refused when loaded, naming the pattern")
     func brokenPattern() throws {
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Sources/Commands/Languages/en.json")
+        let source = SharedFiles.checkout.appendingPathComponent("Sources/Commands/Languages/en.json")
         let text = try String(contentsOf: source, encoding: .utf8)
         let broken = text.replacingOccurrences(of: "\"take a scan\"", with: "\"take (a scan\"")
         #expect(broken != text)

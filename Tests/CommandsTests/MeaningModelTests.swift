@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import Commands
 
@@ -13,7 +14,7 @@ private struct ReferenceFile: Decodable {
 }
 
 private let reference: [ReferenceCase] = {
-    let url = sentenceModelFolder.appendingPathComponent("reference-vectors.json")
+    let url = SharedFiles.model("all-MiniLM-L6-v2").appendingPathComponent("reference-vectors.json")
     guard let data = try? Data(contentsOf: url), let file = try? JSONDecoder().decode(ReferenceFile.self, from: data) else {
         fatalError("\(url.path) is needed by these tests")
     }
@@ -24,7 +25,7 @@ private let reference: [ReferenceCase] = {
 struct MeaningModelTests {
     @Test("the Swift WordPiece tokenizer gives exactly the reference token ids for every reference sentence")
     func tokenIDs() throws {
-        let tokenizer = try WordPieceTokenizer(vocabulary: sentenceModelFolder.appendingPathComponent("vocab.txt"))
+        let tokenizer = try WordPieceTokenizer(vocabulary: SharedFiles.model("all-MiniLM-L6-v2").appendingPathComponent("vocab.txt"))
         #expect(reference.count >= 7)
         for item in reference {
             #expect(tokenizer.ids(for: item.text) == item.input_ids, "\(item.text)")
@@ -33,7 +34,7 @@ struct MeaningModelTests {
 
     @Test("a word longer than 100 characters is one [UNK], and a long text is cut to 256 tokens ending in [SEP]")
     func limits() throws {
-        let tokenizer = try WordPieceTokenizer(vocabulary: sentenceModelFolder.appendingPathComponent("vocab.txt"))
+        let tokenizer = try WordPieceTokenizer(vocabulary: SharedFiles.model("all-MiniLM-L6-v2").appendingPathComponent("vocab.txt"))
         #expect(tokenizer.ids(for: String(repeating: "a", count: 101)) == [tokenizer.classifierID, tokenizer.unknownID, tokenizer.separatorID])
         let long = tokenizer.ids(for: String(repeating: "scan now ", count: 300))
         #expect(long.count == 256)

@@ -38,12 +38,10 @@ struct Expected: CustomStringConvertible, Sendable {
 }
 
 import Foundation
+import TestSupport
 
-/// The checkout's root (this file is Tests/CommandsTests/TestSupport.swift).
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 /// ../shared/models beside the checkout, found the way the product finds it.
-let sharedModelsLocator = ModelLocator(environment: [:], workingDirectory: repositoryRoot, executableURL: nil)
-let sentenceModelFolder = repositoryRoot.appendingPathComponent("../shared/models/all-MiniLM-L6-v2").standardizedFileURL
+let sharedModelsLocator = ModelLocator(environment: [:], workingDirectory: SharedFiles.checkout, executableURL: nil)
 
 /// The sentence model and the classifier over the language's examples, made once for all tests
 /// (embedding the examples takes a second or two).

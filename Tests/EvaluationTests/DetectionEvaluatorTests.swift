@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import Evaluation
 import Perception
@@ -25,7 +26,7 @@ struct DetectionEvaluatorTests {
 
     @Test("a detector that finds every coco128 object exactly scores 0.995 over 128 images and 929 instances")
     func perfectDetectorOnCoco128() throws {
-        let dataset = try YOLODataset(at: TestData.coco128)
+        let dataset = try YOLODataset(at: SharedFiles.data("coco128"))
         let echo = LabelEcho(dataset: dataset)
         var progress: [Int] = []
         let report = DetectionEvaluator(dataset: dataset).run(detect: echo.detect) { done, total in
@@ -44,7 +45,7 @@ struct DetectionEvaluatorTests {
 
     @Test("an image the detector cannot read is skipped, listed with its reason, and the run goes on")
     func unreadableImageIsSkipped() throws {
-        let dataset = try YOLODataset(at: TestData.coco128)
+        let dataset = try YOLODataset(at: SharedFiles.data("coco128"))
         let echo = LabelEcho(dataset: dataset)
         let broken = dataset.images[3].imageURL
         let report = DetectionEvaluator(dataset: dataset).run { image in
@@ -60,7 +61,7 @@ struct DetectionEvaluatorTests {
 
     @Test("a malformed label file skips its image with the file and line in the reason")
     func malformedLabelFileIsSkipped() throws {
-        let root = try TestData.temporaryFolder()
+        let root = try TemporaryFolder.make("evaluation-tests")
         defer { try? FileManager.default.removeItem(at: root) }
         let images = root.appendingPathComponent("images"), labels = root.appendingPathComponent("labels")
         try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
@@ -85,7 +86,7 @@ struct DetectionEvaluatorTests {
 
     @Test("detections reaching outside the image are clipped before matching")
     func detectionsAreClipped() throws {
-        let root = try TestData.temporaryFolder()
+        let root = try TemporaryFolder.make("evaluation-tests")
         defer { try? FileManager.default.removeItem(at: root) }
         let images = root.appendingPathComponent("images"), labels = root.appendingPathComponent("labels")
         try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)

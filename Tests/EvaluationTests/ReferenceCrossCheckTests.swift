@@ -1,5 +1,6 @@
 import AssistCore
 import Foundation
+import TestSupport
 import Testing
 @testable import Evaluation
 import Perception
@@ -111,11 +112,11 @@ struct ReferenceCrossCheckTests {
                 groundTruth: scene.groundTruth.map { [Double($0.classIndex), Double($0.box.x0), Double($0.box.y0),
                                                       Double($0.box.x1), Double($0.box.y1)] })
         })
-        let folder = try TestData.temporaryFolder()
+        let folder = try TemporaryFolder.make("evaluation-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let inputFile = folder.appendingPathComponent("scenes.json")
         try JSONEncoder().encode(input).write(to: inputFile)
-        let output = try runPython([TestData.referenceScript.path, inputFile.path] + (stableTies ? ["--stable-ties"] : []))
+        let output = try runPython([referenceScript.path, inputFile.path] + (stableTies ? ["--stable-ties"] : []))
         return try JSONDecoder().decode(ReferenceResult.self, from: output)
     }
 
@@ -127,7 +128,7 @@ struct ReferenceCrossCheckTests {
 
     @Test("the NumPy reference reproduces the hand-computed APs 0.995, 0.75 and 0.4975")
     func referenceSelfTest() throws {
-        let output = try runPython([TestData.referenceScript.path, "--self-test"])
+        let output = try runPython([referenceScript.path, "--self-test"])
         #expect(String(decoding: output, as: UTF8.self).contains("\"self_test_failures\": 0"))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import Evaluation
 
@@ -6,7 +7,7 @@ import Testing
 struct YOLODatasetTests {
     @Test("coco128 from its root: 128 images, 2 without a label file, 2 label files without an image")
     func coco128FromRoot() throws {
-        let dataset = try YOLODataset(at: TestData.coco128)
+        let dataset = try YOLODataset(at: SharedFiles.data("coco128"))
         #expect(dataset.images.count == 128)
         #expect(dataset.imagesFolder.lastPathComponent == "images")
         #expect(dataset.imagesWithoutLabelFile == 2)
@@ -15,20 +16,20 @@ struct YOLODatasetTests {
         #expect(dataset.labelFilesWithoutImage.map(\.lastPathComponent) == ["000000000656.txt", "000000000659.txt"])
         #expect(dataset.images.map(\.imageURL.path) == dataset.images.map(\.imageURL.path).sorted())
         let first = try #require(dataset.images.first)
-        #expect(first.labelURL?.path == TestData.coco128.appendingPathComponent("labels/train2017/000000000009.txt").path)
+        #expect(first.labelURL?.path == SharedFiles.data("coco128").appendingPathComponent("labels/train2017/000000000009.txt").path)
     }
 
     @Test("coco128 from its images folder pairs the same images with the same labels")
     func coco128FromImagesFolder() throws {
-        let fromRoot = try YOLODataset(at: TestData.coco128)
-        let fromImages = try YOLODataset(at: TestData.coco128.appendingPathComponent("images/train2017"))
+        let fromRoot = try YOLODataset(at: SharedFiles.data("coco128"))
+        let fromImages = try YOLODataset(at: SharedFiles.data("coco128").appendingPathComponent("images/train2017"))
         #expect(fromImages.images == fromRoot.images)
         #expect(fromImages.labelFilesWithoutImage == fromRoot.labelFilesWithoutImage)
     }
 
     @Test("an image without a label file has no objects")
     func missingLabelFileMeansNoObjects() throws {
-        let dataset = try YOLODataset(at: TestData.coco128)
+        let dataset = try YOLODataset(at: SharedFiles.data("coco128"))
         let unlabelled = try #require(dataset.images.first { $0.imageURL.lastPathComponent == "000000000250.jpg" })
         #expect(try unlabelled.labels().labels.isEmpty)
     }
@@ -42,7 +43,7 @@ struct YOLODatasetTests {
 
     @Test("image extensions are matched in any case, other files are ignored, subfolders are searched")
     func imageSelection() throws {
-        let root = try TestData.temporaryFolder()
+        let root = try TemporaryFolder.make("evaluation-tests")
         defer { try? FileManager.default.removeItem(at: root) }
         let images = root.appendingPathComponent("images/val/nested")
         try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
@@ -59,7 +60,7 @@ struct YOLODatasetTests {
         #expect(throws: DatasetError.notAFolder(URL(fileURLWithPath: "/nonexistent/set"))) {
             try YOLODataset(at: URL(fileURLWithPath: "/nonexistent/set"))
         }
-        let empty = try TestData.temporaryFolder()
+        let empty = try TemporaryFolder.make("evaluation-tests")
         defer { try? FileManager.default.removeItem(at: empty) }
         #expect(throws: DatasetError.noImages(empty.standardizedFileURL)) { try YOLODataset(at: empty) }
         #expect(DatasetError.noImages(empty).userMessage.contains(empty.path))

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import Evaluation
 import Perception
@@ -110,7 +111,7 @@ struct YOLOLabelFileTests {
 
     @Test("coco128's 126 labelled images hold 929 boxes in 71 classes; with the 2 orphan files, 941")
     func coco128Labels() throws {
-        let dataset = try YOLODataset(at: TestData.coco128)
+        let dataset = try YOLODataset(at: SharedFiles.data("coco128"))
         var boxes = 0
         var classes: Set<Int> = []
         var labelFiles = 0

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Perception
 @testable import Guidance
 
@@ -13,7 +14,6 @@ func located(_ label: String, meters: Double?, degrees: Double = 0, elevationDeg
 }
 
 /// The checked-in English file, read straight from the source tree.
-func englishFileData(file: String = #filePath) throws -> Data {
-    try Data(contentsOf: URL(fileURLWithPath: file).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Sources/Guidance/Templates/en.json"))
+func englishFileData() throws -> Data {
+    try Data(contentsOf: SharedFiles.checkout.appendingPathComponent("Sources/Guidance/Templates/en.json"))
 }

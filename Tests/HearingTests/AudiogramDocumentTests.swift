@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import Hearing
 import Media
@@ -6,8 +7,7 @@ import Media
 @Suite("Audiogram files and audio files")
 struct FileTests {
     func temporaryFile(_ name: String, contents: String? = nil) throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearing-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TemporaryFolder.make("hearing-tests")
         let url = directory.appendingPathComponent(name)
         if let contents { try contents.write(to: url, atomically: true, encoding: .utf8) }
         return url

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import Hearing
 
@@ -9,7 +10,7 @@ struct AudiogramHostileInputTests {
     static let absurd = ["1e308", "-1e308", "1e300", "1e400", "-1e400", "9223372036854775808", "\"Infinity\"", "\"NaN\""]
 
     private func document(_ text: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("audiogram-\(UUID().uuidString).json")
+        let url = TemporaryFolder.path("audiogram.json")
         try text.write(to: url, atomically: true, encoding: .utf8)
         return url
     }

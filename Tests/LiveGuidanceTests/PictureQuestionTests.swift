@@ -1,5 +1,6 @@
 import AssistCore
 import Foundation
+import TestSupport
 @testable import LiveGuidance
 import Media
 import Perception
@@ -14,17 +15,8 @@ import Testing
 /// meter, the face cascades), said through the queue, on the input clock.
 @Suite("questions about the picture in a live session")
 struct PictureQuestionTests {
-    /// `<checkout>/../shared/data`, found from this file's own path.
-    static let sharedData: URL = {
-        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
-            folder = folder.deletingLastPathComponent()
-        }
-        return folder.appendingPathComponent("../shared/data").standardizedFileURL
-    }()
-
     static func picture(_ path: String) throws -> RGBImage {
-        try ImageFile(sharedData.appendingPathComponent(path)).decode()
+        try ImageFile(SharedFiles.data(path)).decode()
     }
 
     /// A label in view: two lines of the shared test page ("The quick brown dog jumped over the /

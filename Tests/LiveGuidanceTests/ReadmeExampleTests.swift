@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Guidance
 import LiveGuidance
 import Media
@@ -34,11 +35,10 @@ struct ReadmeExampleTests {
         let begin = try #require(source.range(of: "// README example begins\n"))
         let end = try #require(source.range(of: "// README example ends"))
         let example = String(source[begin.upperBound..<end.lowerBound])
-        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("README.md")
+        let readme = SharedFiles.checkout.appendingPathComponent("README.md")
         #expect(try String(contentsOf: readme, encoding: .utf8).contains(example), "README.md and this example differ")
 
-        let speech = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID()).wav")
+        let speech = TemporaryFolder.path("readme.wav")
         defer { try? FileManager.default.removeItem(at: speech) }
         let input = FrameInput(name: "scripted.mp4", kind: .recording) { _ in ScriptedFrameSource(frameCount: 20) }
         let (commands, continuation) = AsyncStream.makeStream(of: SessionCommand.self)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import LiveGuidance
 import Media
 import Speech
@@ -175,7 +176,7 @@ struct SessionCommandTests {
         let harness = SessionHarness { ScriptedFrameSource(frameCount: 10_000_000) }
         let session = try harness.makeSession()
         let running = UncheckedSession(session: session)
-        let run = Task { try await running.session.run() }
+        let run = Task(executorPreference: OwnThreads.shared) { try await running.session.run() }
         try await Task.sleep(for: .milliseconds(100))
         session.controls.send(.quit)
         let ending = try await run.value

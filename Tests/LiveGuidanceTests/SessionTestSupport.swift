@@ -6,6 +6,7 @@ import Media
 import Perception
 import Speech
 import Synchronization
+import TestSupport
 
 /// Frames of a small grey picture at `framesPerSecond`; the ones at `unreadable` indices throw as
 /// a damaged picture would; after the last, `endError` is thrown (a stream) or nil returned (a file).
@@ -131,7 +132,8 @@ final class SessionHarness {
     func run(mode: GuidanceMode = .continuous, firstAnalyzer: (any SceneAnalyzing)? = nil) async throws -> (GuidanceSession, SessionEnding) {
         self.firstAnalyzer = firstAnalyzer
         let session = try makeSession(mode: mode)
-        let ending = try await session.run()
+        // On threads of its own: tests beside it that wait for child processes must not hold it up.
+        let ending = try await OwnThreads.run { try await session.run() }
         return (session, ending)
     }
 

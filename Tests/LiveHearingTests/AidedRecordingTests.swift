@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Hearing
 import LiveHearing
 import Media
@@ -15,8 +16,7 @@ struct AidedRecordingTests {
 
     @Test("OUT is stereo with IN's exact length; damaged samples are counted and said, and played as silence")
     func alignedAndDamageCounted() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aided-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("aided")
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("in.wav"), output = folder.appendingPathComponent("out.wav")
         // 0.5 s of a 1 kHz tone at 48 kHz, with two samples that are not numbers.
@@ -42,8 +42,7 @@ struct AidedRecordingTests {
 
     @Test("an empty recording is refused by name, not written as a success")
     func emptyInput() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aided-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("aided")
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("empty.wav")
         try AudioFileWriter(url: input, sampleRate: 48_000, channelCount: 1).close()
@@ -54,8 +53,7 @@ struct AidedRecordingTests {
 
     @Test("an audiogram file needs no store: it always ramps in at a live start, at the chosen volume, and unlocks no debugging")
     func audiogramFileFitting() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fitting-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("fitting")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("me.json")
         try Data(#"{"rule": "nal-r", "left": {"thresholds": {"500": 30, "1000": 40, "2000": 55}}, "right": {"thresholds": {"500": 30, "1000": 45, "2000": 60}}}"#.utf8)

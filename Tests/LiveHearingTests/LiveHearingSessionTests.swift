@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Hearing
 import LiveHearing
 import Prescription
@@ -14,15 +15,6 @@ final class Transcript: Sendable {
     var shown: [String] { lines.withLock { $0 } }
     var say: @Sendable (String) -> Void { { [self] text in spoken.withLock { $0.append(text) } } }
     var show: @Sendable (String) -> Void { { [self] text in lines.withLock { $0.append(text) } } }
-}
-
-/// A clock the test moves by hand.
-final class TestClock: Sendable {
-    private let current: Mutex<Date>
-    init(_ start: Date) { current = Mutex(start) }
-    var now: Date { current.withLock { $0 } }
-    func advance(seconds: Double) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
-    var function: @Sendable () -> Date { { [self] in now } }
 }
 
 @Suite("A live hearing session: what is said, what changes while listening")
@@ -42,8 +34,8 @@ struct LiveHearingSessionTests {
     }
 
     /// A patient store (cheap key derivation) holding a fitting and, when asked, a debug prescription.
-    static func store(clock: TestClock, withDebug: Bool) throws -> (UnlockedPatientStore, PrescribedHearing, URL) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("live-hearing-\(UUID())")
+    static func store(clock: ManualClock, withDebug: Bool) throws -> (UnlockedPatientStore, PrescribedHearing, URL) {
+        let folder = TemporaryFolder.path("live-hearing")
         let key = try AudiologistSigningKey.generate(for: audiologist)
         let store = try PatientStore(folder: folder, cost: ScryptCost(log2Rounds: 10, blockSize: 8, parallelism: 1),
                                      user: "margarethe", clock: clock.function).create(passphrase: "correct horse")
@@ -53,7 +45,7 @@ struct LiveHearingSessionTests {
         return (store, try store.prescribedHearing(), folder)
     }
 
-    static func session(_ hearing: PrescribedHearing, debugging: LiveDebugging?, clock: TestClock, transcript: Transcript,
+    static func session(_ hearing: PrescribedHearing, debugging: LiveDebugging?, clock: ManualClock, transcript: Transcript,
                         expires: Date? = nil) throws -> LiveHearingSession {
         let control = try HearingAidControl(settings: HearingAidSettings(prescription: try hearing.fitting()))
         return LiveHearingSession(control: control, prescribed: hearing, expires: expires ?? hearing.expires, debugging: debugging,
@@ -62,7 +54,7 @@ struct LiveHearingSessionTests {
 
     @Test("a program switch is said, not only shown, and takes effect; a program not prescribed is said as refused")
     func programSwitchIsSaid() throws {
-        let clock = TestClock(Self.issued.addingTimeInterval(3600)), transcript = Transcript()
+        let clock = ManualClock(Self.issued.addingTimeInterval(3600)), transcript = Transcript()
         let hearing = PrescribedHearing(audiogram: try Self.audiogram(), options: FittingOptions(rule: .nalR),
                                         programs: [.quiet, .conversationInNoise, .tv], origin: "test")
         let session = try Self.session(hearing, debugging: nil, clock: clock, transcript: transcript)
@@ -81,7 +73,7 @@ struct LiveHearingSessionTests {
 
     @Test("with a debug prescription stored, a threshold typed while listening changes the running fitting and is audited; without one it is refused")
     func thresholdChangesApplyLive() throws {
-        let clock = TestClock(Self.issued.addingTimeInterval(3600))
+        let clock = ManualClock(Self.issued.addingTimeInterval(3600))
         let (store, hearing, folder) = try Self.store(clock: clock, withDebug: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let transcript = Transcript()
@@ -115,7 +107,7 @@ struct LiveHearingSessionTests {
 
     @Test("a prescription expiring while listening is said once, when the clock passes its expiry")
     func expiryIsSaid() throws {
-        let clock = TestClock(Self.issued.addingTimeInterval(3600)), transcript = Transcript()
+        let clock = ManualClock(Self.issued.addingTimeInterval(3600)), transcript = Transcript()
         let hearing = PrescribedHearing(audiogram: try Self.audiogram(), options: FittingOptions(rule: .nalR), programs: [.quiet],
                                         origin: "test", expires: clock.now.addingTimeInterval(90))
         let session = try Self.session(hearing, debugging: nil, clock: clock, transcript: transcript)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 @testable import Media
 import Testing
 
@@ -6,8 +7,7 @@ import Testing
 struct AudioFileBlockTests {
     @Test("a file of many channels is read whole, sample for sample, across blocks of about 64 Ki samples")
     func manyChannels() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("audio-blocks-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("audio-blocks")
         defer { try? FileManager.default.removeItem(at: folder) }
         // 3 channels: blocks of 21,845 frames, so 70,001 frames end in a part block.
         let channels = 3, frames = 70_001
@@ -27,7 +27,7 @@ struct AudioFileBlockTests {
                                0x12, 0, 0, 0, 0x03, 0, 0x02, 0x02, 0x44, 0xac, 0, 0, 0x20, 0x62, 0x05, 0xfa,
                                0x08, 0, 0x20, 0, 0, 0, 0x66, 0x61, 0x63, 0x74, 0x04, 0, 0, 0, 0xdc, 0,
                                0, 0, 0x64, 0x61, 0x74, 0x61, 0]
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("channels-\(UUID().uuidString).wav")
+        let url = TemporaryFolder.path("channels.wav")
         try Data(header).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         #expect(throws: AudioFileError.self) { try AudioFile.read(url) }

@@ -1,5 +1,6 @@
 import AssistCore
 import Foundation
+import TestSupport
 import Media
 import Testing
 
@@ -13,7 +14,7 @@ struct DamagedVideoTests {
     /// it; `faststart` puts the index first, so a cut file still opens.
     static func busVideo(in folder: URL, faststart: Bool = false) throws -> URL {
         let video = folder.appendingPathComponent(faststart ? "bus-faststart.mp4" : "bus.mp4")
-        try TestFiles.ffmpeg(["-loop", "1", "-i", TestFiles.bus.path, "-t", "3", "-r", "10", "-vf", "scale=640:480",
+        try Program.ffmpeg(["-loop", "1", "-i", SharedFiles.bus.path, "-t", "3", "-r", "10", "-vf", "scale=640:480",
                               "-pix_fmt", "yuv420p"] + (faststart ? ["-movflags", "+faststart"] : []) + [video.path])
         return video
     }
@@ -53,7 +54,7 @@ struct DamagedVideoTests {
 
     @Test("an intact video gives all 30 pictures and is not called damaged")
     func intact() throws {
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let reading = try Self.read(try Self.busVideo(in: folder))
         #expect(reading.frames == 30 && reading.damaged == 0 && reading.ending == nil)
@@ -61,7 +62,7 @@ struct DamagedVideoTests {
 
     @Test("300 flipped bytes: the damaged pictures are refused, never handed on", arguments: [1, 2, 3] as [UInt64])
     func flippedBytes(seed: UInt64) throws {
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let original = try Data(contentsOf: try Self.busVideo(in: folder))
         let file = folder.appendingPathComponent("flipped.mp4")
@@ -76,7 +77,7 @@ struct DamagedVideoTests {
 
     @Test("5,000 random bytes in the middle: damaged pictures are refused")
     func overwrittenMiddle() throws {
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let original = try Data(contentsOf: try Self.busVideo(in: folder))
         let file = folder.appendingPathComponent("overwritten.mp4")
@@ -91,7 +92,7 @@ struct DamagedVideoTests {
     @Test("a video cut short says it ended early; with its index at the end it is not a video at all",
           arguments: [0.1, 0.5, 0.9])
     func cutShort(fraction: Double) throws {
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let indexFirst = try Data(contentsOf: try Self.busVideo(in: folder, faststart: true))
         let cut = folder.appendingPathComponent("cut.mp4")

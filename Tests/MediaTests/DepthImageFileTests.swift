@@ -1,11 +1,12 @@
 import AssistCore
 import Foundation
+import TestSupport
 import Testing
 @testable import Media
 
 @Suite("Reading depth images")
 struct DepthImageFileTests {
-    static func depth(_ name: String) -> URL { TestFiles.data("depth/\(name)") }
+    static func depth(_ name: String) -> URL { SharedFiles.data("depth/\(name)") }
 
     // Medians, valid shares and ranges are the ones MODELS.md gives for these frames.
     @Test("the three millimeter PGMs have the documented medians, shares of valid pixels and ranges", arguments: [
@@ -60,10 +61,10 @@ struct DepthImageFileTests {
 
     @Test("a 16-bit PNG in millimeters reads like the PGM it was made from")
     func millimeterPNG() throws {
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let png = folder.appendingPathComponent("TUM_depth_mm.png")
-        try TestFiles.ffmpeg(["-i", Self.depth("TUM_depth_mm.pgm").path, "-pix_fmt", "gray16be", png.path])
+        try Program.ffmpeg(["-i", Self.depth("TUM_depth_mm.pgm").path, "-pix_fmt", "gray16be", png.path])
         let fromPNG = try DepthImageFile(png, encoding: .millimeters16).decode()
         let fromPGM = try DepthImageFile(Self.depth("TUM_depth_mm.pgm"), encoding: .millimeters16).decode()
         #expect(fromPNG.width == 640 && fromPNG.height == 480)
@@ -72,7 +73,7 @@ struct DepthImageFileTests {
 
     @Test("a PGM with comments and a maxval below 65535 keeps its millimeters unscaled")
     func smallMaxValue() throws {
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("tiny_depth_mm.pgm")
         let samples: [UInt16] = [0, 1000, 2500, 9999]
@@ -113,12 +114,12 @@ struct DepthImageFileTests {
 
     @Test("a colour image with no depth beside it has no companion")
     func noCompanion() {
-        #expect(DepthImageFile.companion(forColorImage: TestFiles.bus) == nil)
+        #expect(DepthImageFile.companion(forColorImage: SharedFiles.bus) == nil)
     }
 
     @Test("X.jpg finds X_depth_mm.png when there is no PGM, and prefers the PGM when both exist")
     func companionPrefersPGM() throws {
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let photo = folder.appendingPathComponent("kitchen.jpg")
         try Data([1]).write(to: photo)
@@ -142,7 +143,7 @@ struct DepthImageFileTests {
     func sizeMismatch() throws {
         let file = DepthImageFile(Self.depth("TUM_depth.png"), encoding: .tum)
         let depth = try file.decode()
-        let color = try ImageFile(TestFiles.bus).decode()
+        let color = try ImageFile(SharedFiles.bus).decode()
         let expected = DepthImageError.sizeMismatch(depthFile: file.url.path, depth: (640, 480), color: (810, 1080))
         #expect(throws: expected) { try file.requireSameSize(depth, as: color) }
         #expect(expected.userMessage == "The depth image TUM_depth.png is 640 by 480 pixels but its colour image is 810 by 1080, so the two cannot be matched.")
@@ -168,10 +169,10 @@ struct DepthImageFileTests {
 
     @Test("an 8-bit grey PGM or PNG is not a depth image", arguments: ["pgm", "png"])
     func eightBitGrey(format: String) throws {
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("grey.\(format)")
-        try TestFiles.ffmpeg(["-i", TestFiles.zidane.path, "-pix_fmt", "gray", file.path])
+        try Program.ffmpeg(["-i", SharedFiles.zidane.path, "-pix_fmt", "gray", file.path])
         #expect(throws: DepthImageError.notADepthImage(path: file.path, found: "an 8-bit grey picture")) {
             try DepthImageFile(file, encoding: .millimeters16).decode()
         }
@@ -179,10 +180,10 @@ struct DepthImageFileTests {
 
     @Test("a 16-bit grey PNG with an alpha channel is named as such, not taken for depth")
     func greyWithAlpha() throws {
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("grey_alpha.png")
-        try TestFiles.ffmpeg(["-i", Self.depth("TUM_depth.png").path, "-pix_fmt", "ya16be", file.path])
+        try Program.ffmpeg(["-i", Self.depth("TUM_depth.png").path, "-pix_fmt", "ya16be", file.path])
         #expect(throws: DepthImageError.notADepthImage(path: file.path, found: "a 16-bit grey picture with transparency")) {
             try DepthImageFile(file, encoding: .tum).decode()
         }
@@ -190,7 +191,7 @@ struct DepthImageFileTests {
 
     @Test("a text file, an empty file and a folder are not depth images")
     func notImages() throws {
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let text = folder.appendingPathComponent("notes_depth_mm.png")
         try Data("not a picture\n".utf8).write(to: text)
@@ -210,7 +211,7 @@ struct DepthImageFileTests {
     @Test("a PGM or PNG depth image cut to half its bytes is damaged",
           arguments: [("TUM_depth_mm.pgm", DepthImageFile.Encoding.millimeters16), ("TUM_depth.png", .tum)])
     func truncated(name: String, encoding: DepthImageFile.Encoding) throws {
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let bytes = try Data(contentsOf: Self.depth(name))
         let file = folder.appendingPathComponent(name)
@@ -220,7 +221,7 @@ struct DepthImageFileTests {
 
     @Test("depth files cut anywhere give a depth map or a DepthImageError, never a crash")
     func cutFilesNeverCrash() throws {
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         for (name, encoding) in [("SUN_depth.png", DepthImageFile.Encoding.sunRotated), ("NYU_depth.pgm", .nyuKinectDisparity)] {
             let bytes = try Data(contentsOf: Self.depth(name))

@@ -1,5 +1,6 @@
 import AssistCore
 import Foundation
+import TestSupport
 import Testing
 @testable import Media
 
@@ -34,12 +35,12 @@ struct ExifOrientationTests {
     @Test("a JPEG with each EXIF orientation, in either byte order, decodes upright",
           arguments: 1...8, [ExifByteOrder.littleEndian, .bigEndian])
     func orientedJPEGDecodesUpright(orientation: Int, byteOrder: ExifByteOrder) throws {
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let uprightFile = folder.appendingPathComponent("upright.ppm")
         try Data("P6\n64 48\n255\n".utf8 + Self.upright.pixels).write(to: uprightFile)
         let stored = folder.appendingPathComponent("stored.jpg")
-        try TestFiles.ffmpeg(["-i", uprightFile.path, "-vf", Self.storingFilter[orientation]!, "-q:v", "2", stored.path])
+        try Program.ffmpeg(["-i", uprightFile.path, "-vf", Self.storingFilter[orientation]!, "-q:v", "2", stored.path])
         let photo = folder.appendingPathComponent("photo.jpg")
         try Self.insertingExifOrientation(orientation, byteOrder: byteOrder, into: Data(contentsOf: stored)).write(to: photo)
 
@@ -58,16 +59,16 @@ struct ExifOrientationTests {
     @Test("an iPhone photo whose EXIF orientation is changed to 6 or 8 comes out turned, 1080 wide",
           arguments: [(6, "transpose=clock"), (8, "transpose=cclock")])
     func iPhonePhotoTurned(orientation: UInt8, turningFilter: String) throws {
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
-        var bytes = [UInt8](try Data(contentsOf: TestFiles.bus))
+        var bytes = [UInt8](try Data(contentsOf: SharedFiles.bus))
         let entry: [UInt8] = [0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01]
         let entryStart = try #require((0..<(bytes.count - entry.count)).first { Array(bytes[$0..<($0 + entry.count)]) == entry })
         bytes[entryStart + 9] = orientation
         let photo = folder.appendingPathComponent("portrait.jpg")
         try Data(bytes).write(to: photo)
         let raw = folder.appendingPathComponent("turned.rgb")
-        try TestFiles.ffmpeg(["-i", TestFiles.bus.path, "-vf", turningFilter, "-f", "rawvideo", "-pix_fmt", "rgb24", raw.path])
+        try Program.ffmpeg(["-i", SharedFiles.bus.path, "-vf", turningFilter, "-f", "rawvideo", "-pix_fmt", "rgb24", raw.path])
 
         let image = try ImageFile(photo).decode()
 
@@ -84,10 +85,10 @@ struct ExifOrientationTests {
           arguments: [3, 6, 8], ["yuvj420p", "yuvj422p", "yuvj444p"])
     func bandsEqualWholePicture(orientation: Int, pixelFormat: String) throws {
         for (height, tolerance) in [(250, 0.0), (251, 1.5)] {
-            let folder = try TestFiles.scratchFolder()
+            let folder = try TemporaryFolder.make("media-tests")
             defer { try? FileManager.default.removeItem(at: folder) }
             let plain = folder.appendingPathComponent("plain.jpg")
-            try TestFiles.ffmpeg(["-i", TestFiles.zidane.path, "-vf", "scale=333:\(height)", "-pix_fmt", pixelFormat, plain.path])
+            try Program.ffmpeg(["-i", SharedFiles.zidane.path, "-vf", "scale=333:\(height)", "-pix_fmt", pixelFormat, plain.path])
             let photo = folder.appendingPathComponent("turned.jpg")
             try Self.insertingExifOrientation(orientation, byteOrder: .bigEndian, into: Data(contentsOf: plain)).write(to: photo)
 

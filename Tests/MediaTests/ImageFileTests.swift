@@ -1,5 +1,6 @@
 import AssistCore
 import Foundation
+import TestSupport
 import Testing
 @testable import Media
 
@@ -10,7 +11,7 @@ struct ImageFileTests {
     // then the mean of each channel over the region (NumPy), rounded to 0.01.
     @Test("bus.jpg decodes to 810x1080 with the colours the ffmpeg tool gives")
     func busDecodes() throws {
-        let image = try ImageFile(TestFiles.bus).decode()
+        let image = try ImageFile(SharedFiles.bus).decode()
         #expect(image.width == 810 && image.height == 1080)
         expectMean(image.meanColour(), near: (116.82, 114.67, 117.69))
         expectMean(image.meanColour(x: 0, y: 0, width: 100, height: 100), near: (199.60, 175.08, 134.83))
@@ -20,7 +21,7 @@ struct ImageFileTests {
 
     @Test("zidane.jpg decodes to 1280x720 with the colours the ffmpeg tool gives")
     func zidaneDecodes() throws {
-        let image = try ImageFile(TestFiles.zidane).decode()
+        let image = try ImageFile(SharedFiles.zidane).decode()
         #expect(image.width == 1280 && image.height == 720)
         expectMean(image.meanColour(), near: (68.98, 57.47, 50.97))
         expectMean(image.meanColour(x: 0, y: 0, width: 100, height: 100), near: (81.45, 51.29, 39.26))
@@ -30,9 +31,9 @@ struct ImageFileTests {
 
     @Test("every coco128 photo decodes to the size the ffmpeg tool reports, pixel for pixel close to its decode")
     func coco128MatchesTheTool() throws {
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let images = try FileManager.default.contentsOfDirectory(at: TestFiles.data("coco128/images/train2017"),
+        let images = try FileManager.default.contentsOfDirectory(at: SharedFiles.data("coco128/images/train2017"),
                                                                  includingPropertiesForKeys: nil)
             .filter { $0.pathExtension == "jpg" }.sorted { $0.path < $1.path }
         #expect(images.count == 128)
@@ -52,13 +53,13 @@ struct ImageFileTests {
     // for that part alone (the tool takes the fast path there too), and no row may be lost.
     @Test("an odd-height photo (640x425) keeps all its rows and its colours match the ffmpeg tool's")
     func oddHeightPhoto() throws {
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let photo = TestFiles.data("coco128/images/train2017/000000000034.jpg")
+        let photo = SharedFiles.data("coco128/images/train2017/000000000034.jpg")
         let image = try ImageFile(photo).decode()
         #expect(image.width == 640 && image.height == 425)
         let raw = folder.appendingPathComponent("even-part.rgb")
-        try TestFiles.ffmpeg(["-i", photo.path, "-vf", "crop=640:424:0:0", "-f", "rawvideo", "-pix_fmt", "rgb24", raw.path])
+        try Program.ffmpeg(["-i", photo.path, "-vf", "crop=640:424:0:0", "-f", "rawvideo", "-pix_fmt", "rgb24", raw.path])
         let evenPart = RGBImage(width: 640, height: 424, pixels: Array(image.pixels.prefix(640 * 424 * 3)))
         #expect(evenPart.meanAbsoluteDifference(from: RGBImage(width: 640, height: 424, pixels: [UInt8](try Data(contentsOf: raw)))) < 0.5)
         // The last row is converted on its own; it must look like the row above it, not be left empty.
@@ -73,11 +74,11 @@ struct ImageFileTests {
           arguments: [("png", "rgb24", 0.6), ("bmp", "bgr24", 0.6), ("tiff", "rgb24", 0.6), ("ppm", "rgb24", 0.6),
                       ("webp", "yuv420p", 4.0), ("gif", "pal8", 20.0)])
     func otherFormatsRoundTrip(format: String, pixelFormat: String, lossTolerance: Double) throws {
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let copy = folder.appendingPathComponent("bus.\(format)")
-        try TestFiles.ffmpeg(["-i", TestFiles.bus.path, "-pix_fmt", pixelFormat, copy.path])
-        let original = try ImageFile(TestFiles.bus).decode()
+        try Program.ffmpeg(["-i", SharedFiles.bus.path, "-pix_fmt", pixelFormat, copy.path])
+        let original = try ImageFile(SharedFiles.bus).decode()
         let decoded = try ImageFile(copy).decode()
         #expect(decoded.width == 810 && decoded.height == 1080)
         let reference = try referenceDecode(of: copy, width: 810, height: 1080, in: folder)
@@ -87,10 +88,10 @@ struct ImageFileTests {
 
     @Test("a greyscale PGM decodes to equal red, green and blue")
     func greyscaleBecomesGreyRGB() throws {
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let grey = folder.appendingPathComponent("bus.pgm")
-        try TestFiles.ffmpeg(["-i", TestFiles.bus.path, "-pix_fmt", "gray", grey.path])
+        try Program.ffmpeg(["-i", SharedFiles.bus.path, "-pix_fmt", "gray", grey.path])
         let image = try ImageFile(grey).decode()
         #expect(image.width == 810 && image.height == 1080)
         var unequalPixels = 0
@@ -106,22 +107,22 @@ struct ImageFileTests {
     @Test("file names with %, : and * are opened as they are, not as patterns or protocols",
           arguments: ["photo%d.jpg", "photo%03d.jpg", "photo:1.jpg", "photo*.jpg", "photo 100%.jpg"])
     func unusualNames(name: String) throws {
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let copy = folder.appendingPathComponent(name)
-        try FileManager.default.copyItem(at: TestFiles.zidane, to: copy)
+        try FileManager.default.copyItem(at: SharedFiles.zidane, to: copy)
         let image = try ImageFile(copy).decode()
         #expect(image.width == 1280 && image.height == 720)
     }
 
     @Test("decoding the same file twice gives the same pixels")
     func decodingIsRepeatable() throws {
-        #expect(try ImageFile(TestFiles.bus).decode() == ImageFile(TestFiles.bus).decode())
+        #expect(try ImageFile(SharedFiles.bus).decode() == ImageFile(SharedFiles.bus).decode())
     }
 
     private func referenceDecode(of url: URL, width: Int, height: Int, in folder: URL) throws -> RGBImage {
         let raw = folder.appendingPathComponent(url.deletingPathExtension().lastPathComponent + ".rgb")
-        try TestFiles.ffmpeg(["-i", url.path, "-f", "rawvideo", "-pix_fmt", "rgb24", raw.path])
+        try Program.ffmpeg(["-i", url.path, "-f", "rawvideo", "-pix_fmt", "rgb24", raw.path])
         return RGBImage(width: width, height: height, pixels: [UInt8](try Data(contentsOf: raw)))
     }
 

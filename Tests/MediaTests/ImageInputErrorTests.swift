@@ -1,5 +1,6 @@
 import AssistCore
 import Foundation
+import TestSupport
 import Testing
 @testable import Media
 
@@ -14,7 +15,7 @@ struct ImageInputErrorTests {
 
     @Test("a text file is not an image, whatever its name says", arguments: ["notes.jpg", "notes.png", "notes.webp", "notes"])
     func textFile(name: String) throws {
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent(name)
         try Data("Shopping list: milk, bread, apples.\n".utf8).write(to: file)
@@ -23,9 +24,9 @@ struct ImageInputErrorTests {
 
     @Test("a JPEG cut to half its bytes is reported as damaged rather than decoded half grey")
     func truncatedJPEG() throws {
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let whole = try Data(contentsOf: TestFiles.bus)
+        let whole = try Data(contentsOf: SharedFiles.bus)
         let file = folder.appendingPathComponent("bus.jpg")
         try whole.prefix(whole.count / 2).write(to: file)
         #expect(throws: ImageInputError.damaged(path: file.path)) { try ImageFile(file).decode() }
@@ -35,10 +36,10 @@ struct ImageInputErrorTests {
 
     @Test("PNG, WebP and BMP files cut to half their bytes are reported as damaged", arguments: ["png", "webp", "bmp"])
     func truncatedOtherFormats(format: String) throws {
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let whole = folder.appendingPathComponent("whole.\(format)")
-        try TestFiles.ffmpeg(["-i", TestFiles.zidane.path, whole.path])
+        try Program.ffmpeg(["-i", SharedFiles.zidane.path, whole.path])
         let bytes = try Data(contentsOf: whole)
         let file = folder.appendingPathComponent("cut.\(format)")
         try bytes.prefix(bytes.count / 2).write(to: file)
@@ -47,7 +48,7 @@ struct ImageInputErrorTests {
 
     @Test("an empty file is reported as empty")
     func emptyFile() throws {
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("empty.jpg")
         try Data().write(to: file)
@@ -58,7 +59,7 @@ struct ImageInputErrorTests {
 
     @Test("a folder is reported as a folder")
     func folder() throws {
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let named = folder.appendingPathComponent("photos.jpg")
         try FileManager.default.createDirectory(at: named, withIntermediateDirectories: false)
@@ -68,10 +69,10 @@ struct ImageInputErrorTests {
 
     @Test("a sound file is not an image")
     func soundFile() throws {
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("beep.wav")
-        try TestFiles.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:duration=0.2", file.path])
+        try Program.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:duration=0.2", file.path])
         #expect(throws: ImageInputError.notAnImage(path: file.path)) { try ImageFile(file).decode() }
     }
 
@@ -82,7 +83,7 @@ struct ImageInputErrorTests {
 
     @Test("a PPM whose header gives a width of zero is refused")
     func zeroWidthPicture() throws {
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("nothing.ppm")
         try Data("P6\n0 10\n255\n".utf8).write(to: file)
@@ -91,7 +92,7 @@ struct ImageInputErrorTests {
 
     @Test("a PNG whose header claims 100000 by 100000 pixels is refused as damaged, not allocated")
     func absurdSize() throws {
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
             // CRCs are left zero: FFmpeg checks them only when asked to (AV_EF_CRCCHECK).
@@ -111,7 +112,7 @@ struct ImageInputErrorTests {
 
     @Test("a PNG header declaring about 4 billion by 4 billion pixels is too large, not an overflow (found by the fuzzer)")
     func absurdDeclaredSize() throws {
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("huge.png")
         // The header of the fuzzer's input (Fuzz/Regressions/image/png-4-billion-square).
@@ -124,8 +125,7 @@ struct ImageInputErrorTests {
 
     @Test("a 16000×16000 PNG is refused as too large at once, and the picture size is read from PNG and JPEG headers")
     func pictureTooLarge() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("too-large-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("too-large")
         defer { try? FileManager.default.removeItem(at: folder) }
         // The header of a 16000×16000 grey PNG (its pixel data does not matter: it is never read).
         let side: [UInt8] = [0x00, 0x00, 0x3E, 0x80]   // 16000, big-endian
@@ -138,9 +138,9 @@ struct ImageInputErrorTests {
         } catch {
             #expect(error.userMessage == "The picture is too large: big.png is 16000 by 16000 pixels, and pictures of up to 50 megapixels are read.")
         }
-        #expect(PictureSize.declared(atPath: TestFiles.bus.path) == PictureSize(width: 810, height: 1080))
+        #expect(PictureSize.declared(atPath: SharedFiles.bus.path) == PictureSize(width: 810, height: 1080))
         let png = folder.appendingPathComponent("bus.png")
-        try TestFiles.ffmpeg(["-i", TestFiles.bus.path, png.path])
+        try Program.ffmpeg(["-i", SharedFiles.bus.path, png.path])
         #expect(PictureSize.declared(atPath: png.path) == PictureSize(width: 810, height: 1080))
     }
 
@@ -169,12 +169,12 @@ struct ImageInputErrorTests {
     // FFmpeg fails part-way; each must end in a typed error or a picture, never a crash.
     @Test("JPEG and PNG files cut anywhere or with scribbled headers give a picture or an ImageInputError")
     func damagedFilesNeverCrash() throws {
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let png = folder.appendingPathComponent("zidane.png")
-        try TestFiles.ffmpeg(["-i", TestFiles.zidane.path, png.path])
+        try Program.ffmpeg(["-i", SharedFiles.zidane.path, png.path])
         var generator = SplitMix64(seed: 20261122)
-        for original in [TestFiles.zidane, png] {
+        for original in [SharedFiles.zidane, png] {
             let bytes = [UInt8](try Data(contentsOf: original))
             var variants: [[UInt8]] = stride(from: 1, to: 4000, by: 97).map { Array(bytes.prefix($0)) }
             variants += (1...8).map { Array(bytes.prefix(bytes.count * $0 / 9)) }

@@ -1,5 +1,6 @@
 import AssistCore
 import Foundation
+import TestSupport
 import Media
 import Synchronization
 import Testing
@@ -211,7 +212,7 @@ struct VideoPacingTests {
 struct VideoBatteryTests {
     /// A fake /sys/class/power_supply with the given entries (name → attribute files).
     private func powerSupply(_ entries: [String: [String: String]]) throws -> URL {
-        let root = try TestFiles.scratchFolder()
+        let root = try TemporaryFolder.make("media-tests")
         for (entry, attributes) in entries {
             let folder = root.appendingPathComponent(entry)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -1,5 +1,6 @@
 import AssistCore
 import Foundation
+import TestSupport
 @testable import Media
 import Testing
 
@@ -25,8 +26,8 @@ struct VideoSourceTests {
             #expect(abs(frame.timestampSeconds - Double(index) * 0.1) < 0.001, "frame \(index) at \(frame.timestampSeconds) s")
         }
         #expect(frames[0].sourceName == "bus-then-zidane.mp4")
-        let bus = try ImageFile(TestFiles.bus).decode().meanColour()
-        let zidane = try ImageFile(TestFiles.zidane).decode().meanColour()
+        let bus = try ImageFile(SharedFiles.bus).decode().meanColour()
+        let zidane = try ImageFile(SharedFiles.zidane).decode().meanColour()
         #expect(Self.meanColourDistance(frames[0].image.meanColour(), bus) < Self.meanColourTolerance)
         #expect(Self.meanColourDistance(frames[15].image.meanColour(), zidane) < Self.meanColourTolerance)
         #expect(Self.meanColourDistance(frames[0].image.meanColour(), frames[15].image.meanColour()) > 2 * Self.meanColourTolerance)
@@ -63,7 +64,7 @@ struct VideoSourceTests {
         var bytes = try Data(contentsOf: try VideoTestFiles.busThenZidaneMJPEG.get())
         let middle = bytes.count / 2
         for i in middle..<(middle + 2000) { bytes[i] = UInt8(truncatingIfNeeded: i &* 37) }
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let damaged = folder.appendingPathComponent("damaged.mjpeg")
         try bytes.write(to: damaged)
@@ -102,7 +103,7 @@ struct VideoSourceTests {
     func fileErrors() throws {
         let missing = URL(fileURLWithPath: "/nonexistent/walk.mp4")
         #expect(throws: VideoInputError.fileNotFound(path: missing.path)) { try VideoFrameSource(.file(missing)) }
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let text = folder.appendingPathComponent("notes.mp4")
         try Data(String(repeating: "not a video at all\n", count: 200).utf8).write(to: text)
@@ -165,7 +166,7 @@ struct VideoSourceTests {
         #expect(VideoInput(argument: "/dev/video2") == .camera(devicePath: "/dev/video2", format: .standard))
         #expect(VideoInput(argument: "rtsp://192.168.1.20/live") == .stream(URL(string: "rtsp://192.168.1.20/live")!))
         #expect(VideoInput(argument: "http://cam.local/video.mjpg") == .stream(URL(string: "http://cam.local/video.mjpg")!))
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         guard case .imageFolder(let url, let framesPerSecond) = VideoInput(argument: folder.path, folderFramesPerSecond: 2) else {
             Issue.record("a folder is a folder of pictures")
@@ -186,10 +187,10 @@ struct VideoSourceTests {
 struct ImageFolderSourceTests {
     @Test("pictures are read in name order with numbers compared as numbers, other files passed over")
     func naturalOrder() throws {
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         for name in ["frame10.jpg", "frame2.jpg", "frame1.jpg"] {
-            let source = name == "frame2.jpg" ? TestFiles.zidane : TestFiles.bus
+            let source = name == "frame2.jpg" ? SharedFiles.zidane : SharedFiles.bus
             try FileManager.default.copyItem(at: source, to: folder.appendingPathComponent(name))
         }
         try Data("notes".utf8).write(to: folder.appendingPathComponent("notes.txt"))
@@ -198,15 +199,15 @@ struct ImageFolderSourceTests {
         let frames = try VideoTestFiles.readAll(source)
         #expect(frames.map(\.timestampSeconds) == [0, 0.5, 1.0])
         #expect(frames.map(\.sourceName) == ["frame1.jpg", "frame2.jpg", "frame10.jpg"])
-        #expect(frames[1].image == (try ImageFile(TestFiles.zidane).decode()))
+        #expect(frames[1].image == (try ImageFile(SharedFiles.zidane).decode()))
     }
 
     @Test("a folder with no pictures, and a damaged picture, are told in a sentence")
     func folderErrors() throws {
-        let folder = try TestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(throws: VideoInputError.folderHasNoImages(path: folder.path)) { try ImageFolderSource(folder: folder) }
-        let bus = try Data(contentsOf: TestFiles.bus)
+        let bus = try Data(contentsOf: SharedFiles.bus)
         try Data(bus.prefix(bus.count / 2)).write(to: folder.appendingPathComponent("cut.jpg"))
         let source = try ImageFolderSource(folder: folder)
         do {
@@ -222,7 +223,7 @@ struct ImageFolderSourceTests {
 struct VideoCameraListTests {
     @Test("cameras are listed by their sysfs names in device order, the second node of a camera marked")
     func listsCameras() throws {
-        let sysfs = try TestFiles.scratchFolder()
+        let sysfs = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: sysfs) }
         for (node, name, index) in [("video10", "USB Camera: HD Webcam", 0), ("video0", "Integrated Camera: Integrated C", 0),
                                     ("video1", "Integrated Camera: Integrated C", 1)] {

@@ -1,5 +1,6 @@
 import AssistCore
 import Foundation
+import TestSupport
 import Media
 import Testing
 
@@ -11,7 +12,7 @@ enum VideoTestFiles {
     static let folder: URL = FileManager.default.temporaryDirectory.appendingPathComponent("assistivekit-video-tests-1")
 
     /// `name` in `folder`, made by `make(temporaryPath)` unless an earlier run made it.
-    private static func cached(_ name: String, make: (String) throws -> Void) -> Result<URL, TestFiles.ToolFailure> {
+    private static func cached(_ name: String, make: (String) throws -> Void) -> Result<URL, ToolFailure> {
         let output = folder.appendingPathComponent(name)
         if let size = try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int, size > 0 {
             return .success(output)
@@ -22,27 +23,27 @@ enum VideoTestFiles {
             try make(temporary.path)
             if rename(temporary.path, output.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
             return .success(output)
-        } catch let error as TestFiles.ToolFailure {
+        } catch let error as ToolFailure {
             return .failure(error)
         } catch {
-            return .failure(TestFiles.ToolFailure(message: "\(error)"))
+            return .failure(ToolFailure(message: "\(error)"))
         }
     }
 
     /// An MPEG-4 file (an .mp4 container, timestamps in it).
-    static let busThenZidaneMP4: Result<URL, TestFiles.ToolFailure> = make("bus-then-zidane.mp4", codec: ["-c:v", "mpeg4", "-q:v", "3", "-f", "mp4"])
+    static let busThenZidaneMP4: Result<URL, ToolFailure> = make("bus-then-zidane.mp4", codec: ["-c:v", "mpeg4", "-q:v", "3", "-f", "mp4"])
     /// A raw MJPEG stream, as an IP camera's HTTP MJPEG output carries it (no container).
-    static let busThenZidaneMJPEG: Result<URL, TestFiles.ToolFailure> = make("bus-then-zidane.mjpeg", codec: ["-c:v", "mjpeg", "-q:v", "3", "-f", "mjpeg"])
+    static let busThenZidaneMJPEG: Result<URL, ToolFailure> = make("bus-then-zidane.mjpeg", codec: ["-c:v", "mjpeg", "-q:v", "3", "-f", "mjpeg"])
     /// 640×480 at 25 fps for 4 s, panning across bus.jpg, for measuring decode speed.
-    static let busPanning640: Result<URL, TestFiles.ToolFailure> = cached("bus-panning-640.mp4") { path in
-        try TestFiles.ffmpeg(["-loop", "1", "-framerate", "25", "-t", "4", "-i", TestFiles.bus.path,
+    static let busPanning640: Result<URL, ToolFailure> = cached("bus-panning-640.mp4") { path in
+        try Program.ffmpeg(["-loop", "1", "-framerate", "25", "-t", "4", "-i", SharedFiles.bus.path,
                               "-vf", "scale=800:-2,crop=640:480:t*40:0", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-f", "mp4", path])
     }
 
-    private static func make(_ name: String, codec: [String]) -> Result<URL, TestFiles.ToolFailure> {
+    private static func make(_ name: String, codec: [String]) -> Result<URL, ToolFailure> {
         cached(name) { path in
-            try TestFiles.ffmpeg(["-loop", "1", "-framerate", "10", "-t", "1", "-i", TestFiles.bus.path,
-                                  "-loop", "1", "-framerate", "10", "-t", "1", "-i", TestFiles.zidane.path,
+            try Program.ffmpeg(["-loop", "1", "-framerate", "10", "-t", "1", "-i", SharedFiles.bus.path,
+                                  "-loop", "1", "-framerate", "10", "-t", "1", "-i", SharedFiles.zidane.path,
                                   "-filter_complex", "[0]scale=320:240,setsar=1[a];[1]scale=320:240,setsar=1[b];[a][b]concat=n=2[v]",
                                   "-map", "[v]", "-r", "10"] + codec + [path])
         }

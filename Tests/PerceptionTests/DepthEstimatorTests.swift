@@ -1,5 +1,6 @@
 import AssistCore
 import Foundation
+import TestSupport
 import Testing
 @testable import Perception
 
@@ -14,7 +15,7 @@ struct DepthEstimatorTests {
 
     @Test("a metric model's output becomes meters at the image's own size, marked as model-estimated")
     func metricModel() throws {
-        let folder = try SharedData.temporaryFolder()
+        let folder = try TemporaryFolder.make("perception-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let model = try TinyIRModel.brightnessDepth(height: 16, width: 32).write(to: folder, name: "depth")
         let estimator = try DepthEstimator(modelURL: model, outputKind: .metric, normalization: .unitRange,
@@ -41,7 +42,7 @@ struct DepthEstimatorTests {
 
     @Test("a model of the wrong shape is refused with a sentence")
     func wrongShape() throws {
-        let folder = try SharedData.temporaryFolder()
+        let folder = try TemporaryFolder.make("perception-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let model = try TinyIRModel.identity(shape: [1, 3, 8, 8]).write(to: folder, name: "identity")
         #expect(throws: DepthModelError.unsupportedOutput(model: "identity.xml", shape: [1, 3, 8, 8])) {

@@ -1,5 +1,6 @@
 import AssistCore
 import Foundation
+import TestSupport
 import Testing
 @testable import Perception
 
@@ -81,12 +82,12 @@ struct DetectionPartsTests {
         #expect(ClassNames.parseUltralyticsYAML(yaml) == ["person", "traffic light"])
         #expect(ClassNames.parsePythonDictionary("{0: 'person', 1: \"stop sign\"}") == ["person", "stop sign"])
         #expect(ClassNames.parsePythonDictionary("not a dict") == nil)
-        let ir = try #require(try ClassNames.find(forModel: SharedData.irModel))
+        let ir = try #require(try ClassNames.find(forModel: SharedFiles.irModel))
         #expect(ir.names.count == 80 && ir.names[5] == "bus" && ir.names[9] == "traffic light")
-        let onnx = try #require(try ClassNames.find(forModel: SharedData.onnxModel))
+        let onnx = try #require(try ClassNames.find(forModel: SharedFiles.onnxModel))
         #expect(onnx.names == ir.names)
 
-        let folder = try SharedData.temporaryFolder()
+        let folder = try TemporaryFolder.make("perception-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let labels = folder.appendingPathComponent("labels.txt")
         try Data("door\nstairs\n\n".utf8).write(to: labels)

@@ -1,5 +1,6 @@
 import AssistCore
 import Foundation
+import TestSupport
 import Testing
 @testable import Perception
 
@@ -15,7 +16,7 @@ struct DetectorTests {
 
     @Test("bus.jpg yields a bus and at least three people with the default IR model")
     func busWithIR() throws {
-        let result = try detector(SharedData.irModel).detect(try decodeTestImage(SharedData.image("bus.jpg")))
+        let result = try detector(SharedFiles.irModel).detect(try decodeTestImage(SharedFiles.image("bus.jpg")))
         let labels = result.detections.map(\.label)
         #expect(labels.filter { $0 == "bus" }.count == 1)
         #expect(labels.filter { $0 == "person" }.count >= 3)
@@ -29,17 +30,17 @@ struct DetectorTests {
 
     @Test("the ONNX model finds the same bus and people, with its names from the ONNX metadata")
     func busWithONNX() throws {
-        let onnx = try detector(SharedData.onnxModel)
+        let onnx = try detector(SharedFiles.onnxModel)
         #expect(onnx.classNames.source == "ONNX metadata")
         #expect(onnx.inputWidth == 320)
-        let labels = try onnx.detect(try decodeTestImage(SharedData.image("bus.jpg"))).detections.map(\.label)
+        let labels = try onnx.detect(try decodeTestImage(SharedFiles.image("bus.jpg"))).detections.map(\.label)
         #expect(labels.contains("bus"))
         #expect(labels.filter { $0 == "person" }.count >= 3)
     }
 
     @Test("zidane.jpg yields two people, the left one left of the right one")
     func zidane() throws {
-        let result = try detector(SharedData.irModel).detect(try decodeTestImage(SharedData.image("zidane.jpg")))
+        let result = try detector(SharedFiles.irModel).detect(try decodeTestImage(SharedFiles.image("zidane.jpg")))
         let people = result.detections.filter { $0.label == "person" }
         #expect(people.count == 2)
         let sorted = people.sorted { $0.box.centerX < $1.box.centerX }
@@ -48,7 +49,7 @@ struct DetectorTests {
 
     @Test("a grey picture has no objects above the default threshold")
     func nothingInGrey() throws {
-        let result = try detector(SharedData.irModel).detect(RGBImage(width: 640, height: 480, filledWith: (128, 128, 128)))
+        let result = try detector(SharedFiles.irModel).detect(RGBImage(width: 640, height: 480, filledWith: (128, 128, 128)))
         #expect(result.detections.isEmpty)
     }
 
@@ -61,7 +62,7 @@ struct DetectorTests {
 
     @Test("a corrupt model file is refused with a sentence naming it")
     func corruptModel() throws {
-        let folder = try SharedData.temporaryFolder()
+        let folder = try TemporaryFolder.make("perception-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         for name in ["broken.xml", "broken.onnx"] {
             let file = folder.appendingPathComponent(name)
@@ -77,7 +78,7 @@ struct DetectorTests {
 
     @Test("a model whose output is not a YOLO layout is refused as such")
     func unknownLayout() throws {
-        let folder = try SharedData.temporaryFolder()
+        let folder = try TemporaryFolder.make("perception-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let model = try TinyIRModel.identity(shape: [1, 3, 8, 8]).write(to: folder, name: "identity")
         #expect(throws: DetectorError.self) { try detector(model) }
@@ -95,7 +96,7 @@ struct DetectorTests {
 
     @Test("the compiled model runs in the precision we asked for")
     func explicitPrecision() throws {
-        #expect(try detector(SharedData.irModel).compiledPrecision == "f32")
+        #expect(try detector(SharedFiles.irModel).compiledPrecision == "f32")
     }
 }
 
@@ -103,10 +104,10 @@ struct DetectorTests {
 struct InferenceOptionsTests {
     @Test("compiling writes OpenVINO's compiled-model cache into the chosen folder")
     func modelCache() throws {
-        let folder = try SharedData.temporaryFolder()
+        let folder = try TemporaryFolder.make("perception-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = folder.appendingPathComponent("openvino")
-        _ = try ObjectDetector(modelURL: SharedData.onnxModel, options: InferenceOptions(cacheDirectory: cache))
+        _ = try ObjectDetector(modelURL: SharedFiles.onnxModel, options: InferenceOptions(cacheDirectory: cache))
         let entries = try FileManager.default.contentsOfDirectory(atPath: cache.path)
         #expect(entries.contains { $0.hasSuffix(".blob") })
     }
@@ -120,7 +121,7 @@ struct InferenceOptionsTests {
             return   // both present: nothing is missing on this machine
         }
         do {
-            _ = try ObjectDetector(modelURL: SharedData.onnxModel, options: InferenceOptions(device: absent, cacheDirectory: nil), core: core)
+            _ = try ObjectDetector(modelURL: SharedFiles.onnxModel, options: InferenceOptions(device: absent, cacheDirectory: nil), core: core)
             Issue.record("compiling for an absent \(absent.rawValue) succeeded")
         } catch let error as InferenceError {
             #expect(error == .deviceUnavailable(device: absent.rawValue, available: available))

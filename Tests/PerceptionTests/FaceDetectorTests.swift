@@ -1,5 +1,6 @@
 import AssistCore
 import Foundation
+import TestSupport
 import Testing
 @testable import Perception
 
@@ -19,7 +20,7 @@ struct FaceDetectorTests {
     /// fails if the right-hand face is lost or misplaced.
     @Test("zidane.jpg: the right-hand man's frontal face is found where it is, right of ahead, about a metre or two away")
     func zidane() throws {
-        let image = try decodeTestImage(SharedData.image("zidane.jpg"))
+        let image = try decodeTestImage(SharedFiles.image("zidane.jpg"))
         let faces = detector.detect(in: image)
         #expect(faces.allSatisfy { $0.label == "face" })
         // The face, marked by eye on the picture: x 918–1074, y 109–265.
@@ -32,7 +33,7 @@ struct FaceDetectorTests {
 
     @Test("a frontal portrait (zidane.jpg cut around the right-hand face) has one face, ahead")
     func portrait() throws {
-        let image = try decodeTestImage(SharedData.image("zidane.jpg"))
+        let image = try decodeTestImage(SharedFiles.image("zidane.jpg"))
         let faces = detector.detect(in: image).sorted { $0.box.centerX < $1.box.centerX }
         let face = try #require(faces.last).box
         // A portrait: the face in the middle, the frame three face-widths wide and four high.
@@ -51,7 +52,7 @@ struct FaceDetectorTests {
     @Test("a picture with no face has none")
     func noFace() throws {
         #expect(detector.detect(in: RGBImage(width: 320, height: 240, filledWith: (120, 120, 120))).isEmpty)
-        let coco = sharedDataURL("coco128/images/train2017/000000000025.jpg")  // two giraffes
+        let coco = SharedFiles.data("coco128/images/train2017/000000000025.jpg")  // two giraffes
         #expect(detector.detect(in: try decodeTestImage(coco)).isEmpty)
     }
 

@@ -1,5 +1,6 @@
 import AssistCore
 import Foundation
+import TestSupport
 import Media
 import Testing
 @testable import Perception
@@ -15,8 +16,8 @@ import Testing
 struct FreeFloorRealTests {
     @Test("NYU basement: the floor ends at the cardboard box, about 2.5 m ahead, by colour and by depth alike")
     func nyuBasement() throws {
-        let image = try ImageFile(SharedData.depth("NYU_color.ppm")).decode()
-        let depth = try DepthImageFile(SharedData.depth("NYU_depth_mm.pgm"), encoding: .millimeters16).decode()
+        let image = try ImageFile(SharedFiles.depth("NYU_color.ppm")).decode()
+        let depth = try DepthImageFile(SharedFiles.depth("NYU_depth_mm.pgm"), encoding: .millimeters16).decode()
         let intrinsics = try CameraIntrinsics(focalLengthXPixels: 518.857901, focalLengthYPixels: 519.469611,
                                               principalPointXPixels: 325.582449, principalPointYPixels: 253.736166)
         let corridor = WalkingCorridor(camera: try CameraSettings(lens: .calibrated(intrinsics), heightAboveFloorMeters: 1.63,
@@ -31,8 +32,8 @@ struct FreeFloorRealTests {
 
     @Test("TUM office: the chairs and desk are found within 2 m, and the overhanging desk is nearer by depth than by floor colour")
     func tumOffice() throws {
-        let image = try ImageFile(SharedData.depth("TUM_color.png")).decode()
-        let depth = try DepthImageFile(SharedData.depth("TUM_depth_mm.pgm"), encoding: .millimeters16).decode()
+        let image = try ImageFile(SharedFiles.depth("TUM_color.png")).decode()
+        let depth = try DepthImageFile(SharedFiles.depth("TUM_depth_mm.pgm"), encoding: .millimeters16).decode()
         let intrinsics = try CameraIntrinsics(focalLengthXPixels: 525, focalLengthYPixels: 525,
                                               principalPointXPixels: 320, principalPointYPixels: 240)
         let corridor = WalkingCorridor(camera: try CameraSettings(lens: .calibrated(intrinsics), heightAboveFloorMeters: 1.69,

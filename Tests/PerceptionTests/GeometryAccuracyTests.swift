@@ -1,5 +1,6 @@
 import AssistCore
 import Foundation
+import TestSupport
 import Testing
 @testable import Perception
 
@@ -56,7 +57,7 @@ struct GeometryAccuracyTests {
     @Test("the TUM and SUN depth frames parse to the medians MODELS.md gives, and a 10 % error reads as 10 %",
           arguments: [("TUM_depth_mm.pgm", 2.415, 0.808), ("SUN_depth_mm.pgm", 2.723, 0.818)])
     func realDepthFrames(file: String, medianMeters: Double, validFraction: Double) throws {
-        let depth = try loadDepthMillimeterPGM(sharedDataURL("depth/\(file)"))
+        let depth = try loadDepthMillimeterPGM(SharedFiles.data("depth/\(file)"))
         #expect(depth.width == 640 && depth.height == 480)
         #expect(abs(depth.validFraction - validFraction) < 0.001)
         let wholeFrame = try DepthSampling(coreFraction: 1, minimumValidPixels: 1, minimumValidFraction: 0)

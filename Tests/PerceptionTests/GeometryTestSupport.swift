@@ -1,5 +1,6 @@
 import AssistCore
 import Foundation
+import TestSupport
 import Testing
 @testable import Perception
 
@@ -17,12 +18,6 @@ func camera(heightMeters: Double = 1.3, pitchDownDegrees: Double = 0) throws -> 
 
 func detection(_ label: String, _ box: BoundingBox, confidence: Float = 0.9) -> Detection {
     Detection(classIndex: 0, label: label, confidence: confidence, box: box)
-}
-
-/// `shared/data` beside the checkout (the layout MODELS.md describes).
-func sharedDataURL(_ relativePath: String, file: String = #filePath) -> URL {
-    URL(fileURLWithPath: file).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("../shared/data").appendingPathComponent(relativePath).standardizedFileURL
 }
 
 /// Header fields of a binary PGM/PPM (P5/P6): magic, width, height, maxval, then one whitespace byte.

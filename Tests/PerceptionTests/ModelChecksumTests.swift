@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import Perception
 
@@ -12,7 +13,7 @@ struct ModelChecksumTests {
         let modelFolder = folder.appendingPathComponent("models/yolo")
         try FileManager.default.createDirectory(at: modelFolder, withIntermediateDirectories: true)
         for name in ["yolo11n.xml", "yolo11n.bin", "metadata.yaml"] {
-            try FileManager.default.copyItem(at: SharedData.irModel.deletingLastPathComponent().appendingPathComponent(name),
+            try FileManager.default.copyItem(at: SharedFiles.irModel.deletingLastPathComponent().appendingPathComponent(name),
                                              to: modelFolder.appendingPathComponent(name))
         }
         if withChecksums {
@@ -33,7 +34,7 @@ struct ModelChecksumTests {
 
     @Test("an intact model passes; one flipped weight byte is refused by name, on first use and after a change")
     func flippedWeights() throws {
-        let folder = try SharedData.temporaryFolder()
+        let folder = try TemporaryFolder.make("perception-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = folder.appendingPathComponent("cache")
         let model = try Self.copiedModel(in: folder)
@@ -56,7 +57,7 @@ struct ModelChecksumTests {
 
     @Test("a model no checksum list names is not checked")
     func noList() throws {
-        let folder = try SharedData.temporaryFolder()
+        let folder = try TemporaryFolder.make("perception-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let model = try Self.copiedModel(in: folder, withChecksums: false)
         try Self.flipByte(in: model.deletingPathExtension().appendingPathExtension("bin"), at: 0.5)
@@ -65,7 +66,7 @@ struct ModelChecksumTests {
 
     @Test("a cut weights file is one sentence about the file, not OpenVINO's words")
     func cutWeights() throws {
-        let folder = try SharedData.temporaryFolder()
+        let folder = try TemporaryFolder.make("perception-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let model = try Self.copiedModel(in: folder, withChecksums: false)
         let weights = model.deletingPathExtension().appendingPathExtension("bin")

@@ -1,5 +1,6 @@
 import AssistCore
 import Foundation
+import TestSupport
 import Testing
 @testable import Perception
 
@@ -85,7 +86,7 @@ struct QualityTests {
 
     @Test("the real NYU colour frame is fine; darkened it is too dark; box-blurred (2 % kernel) too blurred")
     func realPhoto() throws {
-        let photo = try loadPPM(sharedDataURL("depth/NYU_color.ppm"))
+        let photo = try loadPPM(SharedFiles.data("depth/NYU_color.ppm"))
         #expect(photo.width == 640 && photo.height == 480)
         let check = ImageQualityCheck.standard
         let report = check.report(for: photo)

@@ -1,5 +1,6 @@
 import AssistCore
 import Foundation
+import TestSupport
 import Testing
 @testable import Perception
 
@@ -105,13 +106,13 @@ struct RectangularDetectionTests {
     static let core = Result { try InferenceCore() }
 
     func detector(_ shape: DetectorInputShape, capacity: Int = 4) throws -> ObjectDetector {
-        try ObjectDetector(modelURL: SharedData.irModel, options: InferenceOptions(cacheDirectory: nil),
+        try ObjectDetector(modelURL: SharedFiles.irModel, options: InferenceOptions(cacheDirectory: nil),
                            inputShape: shape, shapeCacheCapacity: capacity, core: Self.core.get())
     }
 
     @Test("bus.jpg (3:4) runs at 480×640 and finds the bus and at least three people where the square input does")
     func bus() throws {
-        let image = try decodeTestImage(SharedData.image("bus.jpg"))
+        let image = try decodeTestImage(SharedFiles.image("bus.jpg"))
         let rectangular = try detector(.rectangular)
         let found = try rectangular.detect(image).detections
         #expect(rectangular.lastInputSize == DetectorInputSize(width: 480, height: 640))
@@ -135,7 +136,7 @@ struct RectangularDetectionTests {
     @Test("zidane.jpg (16:9) runs at 640×384 and finds both people on their own sides")
     func zidane() throws {
         let rectangular = try detector(.rectangular)
-        let people = try rectangular.detect(try decodeTestImage(SharedData.image("zidane.jpg"))).detections
+        let people = try rectangular.detect(try decodeTestImage(SharedFiles.image("zidane.jpg"))).detections
             .filter { $0.label == "person" }.sorted { $0.box.centerX < $1.box.centerX }
         #expect(rectangular.lastInputSize == DetectorInputSize(width: 640, height: 384))
         #expect(people.count == 2)
@@ -163,8 +164,8 @@ struct RectangularDetectionTests {
 @Suite("Rewriting a static YOLO IR for another input size")
 struct StaticShapeRewriteTests {
     func sharedIR() throws -> (String, [UInt8]) {
-        let text = try String(contentsOf: SharedData.irModel, encoding: .utf8)
-        let weights = try [UInt8](Data(contentsOf: SharedData.irModel.deletingPathExtension().appendingPathExtension("bin")))
+        let text = try String(contentsOf: SharedFiles.irModel, encoding: .utf8)
+        let weights = try [UInt8](Data(contentsOf: SharedFiles.irModel.deletingPathExtension().appendingPathExtension("bin")))
         return (text, weights)
     }
 
@@ -213,9 +214,9 @@ struct StaticShapeRewriteTests {
 struct ResizeFallbackTests {
     @Test("the ONNX export (its sizes fixed inside the graph) runs bus.jpg at 320×320 and still finds the bus")
     func onnxFallsBack() throws {
-        let detector = try ObjectDetector(modelURL: SharedData.onnxModel, options: InferenceOptions(cacheDirectory: nil),
+        let detector = try ObjectDetector(modelURL: SharedFiles.onnxModel, options: InferenceOptions(cacheDirectory: nil),
                                           inputShape: .rectangular)
-        let found = try detector.detect(try decodeTestImage(SharedData.image("bus.jpg"))).detections
+        let found = try detector.detect(try decodeTestImage(SharedFiles.image("bus.jpg"))).detections
         #expect(detector.lastInputSize == DetectorInputSize(width: 320, height: 320))
         let failure = try #require(detector.resizeFailure)
         // 810×1080 at 320: 240 columns, rounded up to 256.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import Prescription
 
@@ -6,7 +7,7 @@ import Testing
 struct AudiologistKeyTests {
     @Test("the private key file opens only with its passphrase and holds no key bytes in clear")
     func encryptedPrivateKey() throws {
-        let folder = try temporaryFolder()
+        let folder = try TemporaryFolder.make("rx-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let key = try AudiologistSigningKey.generate(for: clinic)
         let file = folder.appendingPathComponent("ruiz.key")
@@ -27,7 +28,7 @@ struct AudiologistKeyTests {
 
     @Test("the public key file round-trips, and its fingerprint is 16 hex digits in four groups")
     func publicKeyFile() throws {
-        let folder = try temporaryFolder()
+        let folder = try TemporaryFolder.make("rx-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let key = try AudiologistSigningKey.generate(for: clinic).publicKey
         let file = folder.appendingPathComponent("ruiz.pub")

@@ -1,5 +1,6 @@
 import AssistCore
 import Foundation
+import TestSupport
 import Media
 import Testing
 @testable import Prescription
@@ -18,31 +19,23 @@ enum CameraVideos {
             + "[b]rotate=\(angle):c=white:ow=rotw(\(angle)):oh=roth(\(angle))[turned];"
             + "[0:v][blur]overlay=(W-w)/2:(H-h)/2:enable='between(t,\(blankSeconds),\(blurEnd))':shortest=1[v1];"
             + "[v1][turned]overlay=(W-w)/2:(H-h)/2:enable='gte(t,\(blurEnd))':shortest=1,noise=alls=10:allf=t,format=yuvj420p"
-        try ffmpeg(["-f", "lavfi", "-i", "color=c=white:s=640x480:r=10:d=\(totalSeconds)", "-loop", "1", "-framerate", "10",
+        try Program.ffmpeg(["-f", "lavfi", "-i", "color=c=white:s=640x480:r=10:d=\(totalSeconds)", "-loop", "1", "-framerate", "10",
                     "-i", png.path, "-filter_complex", graph, "-t", "\(totalSeconds)", "-c:v", "mjpeg", "-q:v", "3", video.path])
     }
 
     /// A noisy empty scene: a camera pointed anywhere but at a code.
     static func withoutCode(to video: URL, seconds: Double) throws {
-        try ffmpeg(["-f", "lavfi", "-i", "color=c=0xd8d0c0:s=640x480:r=10:d=\(seconds)", "-vf", "noise=alls=12:allf=t,format=yuvj420p",
+        try Program.ffmpeg(["-f", "lavfi", "-i", "color=c=0xd8d0c0:s=640x480:r=10:d=\(seconds)", "-vf", "noise=alls=12:allf=t,format=yuvj420p",
                     "-c:v", "mjpeg", "-q:v", "3", video.path])
     }
 
-    static func ffmpeg(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = ["-v", "error", "-y"] + arguments
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
-    }
 }
 
 @Suite("Reading the code from a live camera (a video standing in for one)")
 struct LiveCodeScannerTests {
     @Test("the code is read once it is held up, sharp enough and turned a little, after empty and blurred frames")
     func readsCodeFromVideo() async throws {
-        let folder = try temporaryFolder()
+        let folder = try TemporaryFolder.make("rx-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let key = AudiologistSigningKey(audiologist: clinic, rawPrivateKey: Data((1...32).map { UInt8($0) }))
         let text = try key.sign(try sampleDocument())
@@ -59,7 +52,7 @@ struct LiveCodeScannerTests {
 
     @Test("without a code, reading stops at the timeout and says so; a video that ends first says that")
     func timesOut() async throws {
-        let folder = try temporaryFolder()
+        let folder = try TemporaryFolder.make("rx-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let long = folder.appendingPathComponent("long.avi"), short = folder.appendingPathComponent("short.avi")
         try CameraVideos.withoutCode(to: long, seconds: 20)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Hearing
 import Testing
 @testable import Prescription
@@ -8,12 +9,12 @@ import Testing
 @Suite("The patient's data: another patient's prescription, a newer one, the last started fitting")
 struct PatientDataTests {
     let key: AudiologistSigningKey
-    let clock = ManualClock()
+    let clock = clockAfterIssue()
     let folder: URL
 
     init() throws {
         key = try AudiologistSigningKey.generate(for: clinic)
-        folder = try temporaryFolder().appendingPathComponent("prescriptions")
+        folder = try TemporaryFolder.make("rx-tests").appendingPathComponent("prescriptions")
     }
 
     func cleanUp() { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }

@@ -1,16 +1,17 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import Prescription
 
 @Suite("The patient store: passphrase, lockout, profiles, audit log")
 struct PatientStoreTests {
     let key: AudiologistSigningKey
-    let clock = ManualClock()
+    let clock = clockAfterIssue()
     let folder: URL
 
     init() throws {
         key = try AudiologistSigningKey.generate(for: clinic)
-        folder = try temporaryFolder().appendingPathComponent("prescriptions")
+        folder = try TemporaryFolder.make("rx-tests").appendingPathComponent("prescriptions")
     }
 
     func store(policy: LockoutPolicy = .standard) -> PatientStore {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Hearing
 import Testing
 @testable import Prescription
@@ -6,12 +7,12 @@ import Testing
 @Suite("Hearing through the stored prescription; the debugging mode")
 struct PrescribedHearingTests {
     let key: AudiologistSigningKey
-    let clock = ManualClock()
+    let clock = clockAfterIssue()
     let folder: URL
 
     init() throws {
         key = try AudiologistSigningKey.generate(for: clinic)
-        folder = try temporaryFolder().appendingPathComponent("prescriptions")
+        folder = try TemporaryFolder.make("rx-tests").appendingPathComponent("prescriptions")
     }
 
     func unlockedStore() throws -> UnlockedPatientStore {

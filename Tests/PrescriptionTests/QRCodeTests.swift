@@ -1,5 +1,6 @@
 import AssistCore
 import Foundation
+import TestSupport
 import Media
 import Testing
 @testable import Prescription
@@ -19,7 +20,7 @@ struct QRCodeTests {
 
     @Test("a prescription written as a PNG file imports back to exactly the same prescription")
     func pngRoundTrip() throws {
-        let folder = try temporaryFolder()
+        let folder = try TemporaryFolder.make("rx-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("prescription.png")
         try code.pngData().write(to: file)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Synchronization
 import Testing
 @testable import Prescription
@@ -9,7 +10,7 @@ import Testing
 @Suite("The patient store under tampering and failed writes")
 struct StoreFaultTests {
     let key: AudiologistSigningKey
-    let clock = ManualClock()
+    let clock = clockAfterIssue()
     let folder: URL
     /// What the store said it could not record, in a box the store's closure can share.
     final class Told: Sendable {
@@ -19,7 +20,7 @@ struct StoreFaultTests {
 
     init() throws {
         key = try AudiologistSigningKey.generate(for: clinic)
-        folder = try temporaryFolder().appendingPathComponent("prescriptions")
+        folder = try TemporaryFolder.make("rx-tests").appendingPathComponent("prescriptions")
     }
 
     func store() -> PatientStore {

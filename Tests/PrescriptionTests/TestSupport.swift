@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Hearing
 @testable import Prescription
 
@@ -24,26 +25,8 @@ func sampleDocument(kind: PrescriptionDocument.Kind = .fitting, audiologist: Pre
                              rule: .nalR, maximumOutputSPL: 105, programs: [.quiet, .conversationInNoise, .tv])
 }
 
-/// A clock the test moves by hand.
-final class ManualClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
-
-    init(_ start: Date = issueDate.addingTimeInterval(3600)) { current = start }
-
-    var now: Date { lock.withLock { current } }
-
-    func advance(seconds: TimeInterval) { lock.withLock { current = current.addingTimeInterval(seconds) } }
-
-    var function: @Sendable () -> Date { { [self] in self.now } }
-}
-
-/// A fresh folder under the temporary directory, removed by the caller.
-func temporaryFolder() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("rx-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
+/// An hour after the prescriptions were issued.
+func clockAfterIssue() -> ManualClock { ManualClock(issueDate.addingTimeInterval(3600)) }
 
 /// Every byte of every file under `folder`.
 func allFileBytes(under folder: URL) -> [(path: String, bytes: Data)] {

@@ -1,49 +1,13 @@
 import AssistCore
 import Foundation
+import TestSupport
 import Media
 @testable import Reading
 
-/// The shared text pictures (`../shared/data/text`) and generated test files.
+/// The shared text pictures (`../shared/data/text`), decoded.
 enum ReadingTestFiles {
-    /// `<checkout>/../shared/data`, found from this file's own path.
-    static let sharedData: URL = {
-        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
-            folder = folder.deletingLastPathComponent()
-        }
-        return folder.appendingPathComponent("../shared/data").standardizedFileURL
-    }()
+    static func picture(_ name: String) throws -> RGBImage { try ImageFile(SharedFiles.text(name)).decode() }
 
-    static func text(_ name: String) -> URL { sharedData.appendingPathComponent("text/\(name)") }
-
-    static func picture(_ name: String) throws -> RGBImage { try ImageFile(text(name)).decode() }
-
-    /// A new empty folder under the system temp folder; the caller removes it.
-    static func scratchFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reading-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
-    struct ToolFailure: Error, CustomStringConvertible {
-        let message: String
-        var description: String { message }
-    }
-
-    /// Runs the ffmpeg command-line tool (installed by scripts/setup).
-    static func ffmpeg(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-nostdin", "-v", "error", "-y"] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ToolFailure(message: "ffmpeg \(arguments.joined(separator: " ")): \(String(decoding: message, as: UTF8.self))")
-        }
-    }
 }
 
 extension RGBImage {

@@ -1,5 +1,6 @@
 import AssistCore
 import Foundation
+import TestSupport
 import Media
 import Testing
 @testable import Reading
@@ -71,13 +72,13 @@ struct ShortTextPolicyTests {
 
     @Test("on a video (no text, a page, no text, the page again) the page is said once, after it is steady")
     func videoDeduplication() throws {
-        let folder = try ReadingTestFiles.scratchFolder()
+        let folder = try TemporaryFolder.make("reading-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let video = folder.appendingPathComponent("page-comes-and-goes.mp4")
-        let page = ReadingTestFiles.text("tesseract_phototest.tif").path
-        let pillow = ReadingTestFiles.text("vizwizgrounding_pillow.jpg").path
+        let page = SharedFiles.text("tesseract_phototest.tif").path
+        let pillow = SharedFiles.text("vizwizgrounding_pillow.jpg").path
         // 5 frames a second: 1 s without text, 2 s of the page, 1 s without, 2 s of the page.
-        try ReadingTestFiles.ffmpeg([
+        try Program.ffmpeg([
             "-loop", "1", "-framerate", "5", "-t", "1", "-i", pillow,
             "-loop", "1", "-framerate", "5", "-t", "2", "-i", page,
             "-loop", "1", "-framerate", "5", "-t", "1", "-i", pillow,

@@ -1,5 +1,6 @@
 import AssistCore
 import Foundation
+import TestSupport
 import Guidance
 import LiveGuidance
 import Media
@@ -71,7 +72,7 @@ struct VisionRunTests {
 
     @Test("a second wake listener is refused with the already-running status, and may start once the first ends")
     func wakeLock() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wake-\(UUID())")
+        let folder = TemporaryFolder.path("wake")
         defer { try? FileManager.default.removeItem(at: folder) }
         let first = try WakeListenerLock.acquire(in: folder)
         do {

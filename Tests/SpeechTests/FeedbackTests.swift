@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Media
 import Synchronization
 import Testing
@@ -33,7 +34,7 @@ struct VibrationPatternTests {
 
     @Test("without a vibration device, no force-feedback device is found and opening one by path says why")
     func noDeviceHere() {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("input-\(UUID())")
+        let folder = TemporaryFolder.path("input")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(ForceFeedbackVibration.findDevice(in: folder.path) == nil)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Media
 import Testing
 @testable import Speech
@@ -58,7 +59,7 @@ struct UtteranceQueueTests {
         guard case .queued(let plan) = queue.enqueue(Utterance("Bus, 4 meters, ahead.", priority: .newObject)) else {
             Issue.record("the utterance was not queued"); return
         }
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("queue-\(UUID()).wav")
+        let url = TemporaryFolder.path("queue.wav")
         defer { try? FileManager.default.removeItem(at: url) }
         let file = try WAVFileOutput(url: url, sampleRateHz: queue.sampleRateHz)
         try queue.renderUntilIdle(to: file, blockFrames: 256)

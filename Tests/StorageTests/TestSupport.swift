@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import Storage
 
@@ -8,7 +9,7 @@ struct TemporaryStorage {
     let root: URL
 
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("assistivekit-storage-tests-\(UUID().uuidString)")
+        root = TemporaryFolder.path("assistivekit-storage-tests")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     }
 
@@ -61,58 +62,3 @@ func detection(_ label: String, _ confidence: Double = 0.8, direction: String = 
 
 /// A fixed "now" with whole seconds, so times survive every round trip exactly.
 let referenceNow = Date(timeIntervalSince1970: 1_795_000_000)
-
-/// The `assist` executable built beside this test bundle (scripts/test builds it first).
-func assistExecutable() throws -> URL {
-    var candidates: [URL] = []
-    if let bundle = Bundle.main.executableURL?.deletingLastPathComponent() {
-        candidates.append(bundle.appendingPathComponent("assist"))
-    }
-    let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    candidates.append(checkout.appendingPathComponent(".build/debug/assist"))
-    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-        throw CommandFailure(message: "the assist executable was not built; run scripts/test, which builds it first")
-    }
-    return found
-}
-
-struct CommandFailure: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
-}
-
-struct CommandResult {
-    var status: Int32
-    var standardOutput: String
-    var standardError: String
-}
-
-/// Runs a program to completion with `environment`, capturing its output.
-func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String]) throws -> CommandResult {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    var merged = ProcessInfo.processInfo.environment
-    for (key, value) in environment { merged[key] = value }
-    process.environment = merged
-    // Output goes to files, not pipes: Foundation's FileHandle reading a pipe on Linux traps
-    // on EINTR when a child-exit signal lands mid-read.
-    let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("assist-out-\(UUID().uuidString)")
-    let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("assist-err-\(UUID().uuidString)")
-    _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-    defer {
-        try? FileManager.default.removeItem(at: outputFile)
-        try? FileManager.default.removeItem(at: errorFile)
-    }
-    let output = try FileHandle(forWritingTo: outputFile), errors = try FileHandle(forWritingTo: errorFile)
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    process.waitUntilExit()
-    try output.close()
-    try errors.close()
-    let outputData = try Data(contentsOf: outputFile), errorData = try Data(contentsOf: errorFile)
-    return CommandResult(status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
-                         standardError: String(decoding: errorData, as: UTF8.self))
-}

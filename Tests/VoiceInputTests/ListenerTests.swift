@@ -1,5 +1,6 @@
 import Commands
 import Foundation
+import TestSupport
 import Media
 import Testing
 @testable import VoiceInput
@@ -38,7 +39,7 @@ struct ListenerTests {
 
     @Test("with a wake phrase, only the command that starts with it is acted on")
     func wakePhrase() throws {
-        let folder = try temporaryFolder("wake")
+        let folder = try TemporaryFolder.make("voice-tests-wake")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = try Self.recording(in: folder)
         let scanNow = try #require(englishVocabulary.meaning(of: "scan now"))
@@ -50,7 +51,7 @@ struct ListenerTests {
 
     @Test("push-to-talk hears nothing while the button is up, and both commands while it is held")
     func pushToTalk() throws {
-        let folder = try temporaryFolder("ptt")
+        let folder = try TemporaryFolder.make("voice-tests-ptt")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = try Self.recording(in: folder)
         #expect(try events(trigger: .pushToTalk, file: file, pressButton: false).isEmpty)

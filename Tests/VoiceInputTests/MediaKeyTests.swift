@@ -1,6 +1,7 @@
 import CLinuxInput
 import Commands
 import Foundation
+import TestSupport
 import Testing
 @testable import VoiceInput
 
@@ -50,7 +51,7 @@ struct MediaKeyTests {
 
     @Test("a recording read as a device gives the same presses; a cut-off event is reported, not guessed")
     func readFile() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("keys-\(UUID().uuidString).evdev")
+        let file = TemporaryFolder.path("keys.evdev")
         defer { try? FileManager.default.removeItem(at: file) }
         try recording([(KEY_PLAYPAUSE, 1, 0.1), (KEY_NEXTSONG, 2, 0.9)]).write(to: file)
         var presses: [MediaKeyPress] = []

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Media
 import Testing
 @testable import VoiceInput
@@ -58,7 +59,7 @@ struct NoiseRefusalTests {
 
     @Test("a spoken command in white noise at 10 dB SNR is refused as too noisy, never acted on; clean it is acted on")
     func listenerRefusesNoisyCommand() throws {
-        let folder = try temporaryFolder("noisy")
+        let folder = try TemporaryFolder.make("voice-tests-noisy")
         defer { try? FileManager.default.removeItem(at: folder) }
         let said = folder.appendingPathComponent("said.wav")
         try FestivalVoice().synthesize([SynthesisRequest(text: "ignore all people", speakingRate: 1, output: said)])

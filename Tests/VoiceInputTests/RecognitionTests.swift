@@ -1,5 +1,6 @@
 import Commands
 import Foundation
+import TestSupport
 import Media
 import Testing
 @testable import VoiceInput
@@ -30,7 +31,7 @@ struct RecognitionTests {
 
     @Test("synthesised commands are understood: at least 9 of 10 clean, each closed by the detector")
     func synthesisedCommands() throws {
-        let folder = try temporaryFolder("commands")
+        let folder = try TemporaryFolder.make("voice-tests-commands")
         defer { try? FileManager.default.removeItem(at: folder) }
         let all = englishVocabulary.benchmarkCommands(perIntent: 1)
         // Ten commands spread over the language (every fourth intent), not hand-picked easy ones.

@@ -8,13 +8,6 @@ let cocoNames = COCOClasses.names
 
 let englishVocabulary = VoiceCommandVocabulary(language: try! CommandLanguage(language: "en", categories: cocoNames))
 
-/// A fresh folder under the system's temporary folder, removed by `cleanUp`.
-func temporaryFolder(_ name: String) throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("voice-tests-\(name)-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
-
 let testData = URL(fileURLWithPath: "/usr/share/pocketsphinx/test/data")
 
 /// pocketsphinx-testdata's raw files: 16 kHz mono little-endian 16-bit, no header.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Media
 import Testing
 @testable import VoiceInput
@@ -6,7 +7,7 @@ import Testing
 @Suite("The wake phrase is spotted in a recording, and nothing else wakes it", .serialized)
 struct WakePhraseTests {
     func wakeTimes(saying parts: [String]) throws -> [Double] {
-        let folder = try temporaryFolder("wake")
+        let folder = try TemporaryFolder.make("voice-tests-wake")
         defer { try? FileManager.default.removeItem(at: folder) }
         let files = parts.indices.map { folder.appendingPathComponent("part\($0).wav") }
         try FestivalVoice().synthesize(zip(parts, files).map { SynthesisRequest(text: $0, speakingRate: 1, output: $1) })

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import WebApp
 
@@ -6,8 +7,7 @@ import Testing
 struct LiveSessionTests {
     @Test("a session's printed sentences are published in order, other lines are not, and its end is said")
     func childProcess() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("assistivekit-web-live-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("assistivekit-web-live")
         defer { try? FileManager.default.removeItem(at: folder) }
         // Stands in for `assist see INPUT`: prints as the session does, then ends.
         let script = folder.appendingPathComponent("session")

@@ -1,5 +1,6 @@
 import Commands
 import Foundation
+import TestSupport
 import Hummingbird
 import Logging
 import NIOCore
@@ -27,7 +28,7 @@ struct WebTestApp {
     }
 
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("assistivekit-web-tests-\(UUID().uuidString)")
+        root = TemporaryFolder.path("assistivekit-web-tests")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let environment = ["XDG_DATA_HOME": root.appendingPathComponent("data").path,
                            "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,

@@ -1,0 +1,113 @@
+import Foundation
+
+/// What a finished program printed, and how it ended.
+public struct ProgramOutput: Sendable {
+    public var status: Int32
+    public var standardOutput: String
+    public var standardError: String
+}
+
+/// A helper program (ffmpeg, python3) that failed, with what it said.
+public struct ToolFailure: Error, CustomStringConvertible {
+    public let message: String
+    public init(message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// What a program reads on its standard input.
+public enum ProgramInput: Sendable {
+    /// The test runner's own.
+    case inherited
+    /// Nothing: the end of input at once.
+    case nothing
+    /// These characters, then the end of input (as if typed and followed by Ctrl-D).
+    case typed(String)
+}
+
+/// Runs programs as a user's shell would: the one way tests start a process and collect its output.
+public enum Program {
+    /// Runs `executable` to completion. The environment is this process's, with `environment`
+    /// laid over it and `unset` taken out. `eachLine` sees each line of standard output as it is
+    /// printed (on this thread, while the process runs): a test can act on what the process has
+    /// done, not on how long it took.
+    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
+                           unset: [String] = [], currentDirectory: URL? = nil, input: ProgramInput = .inherited,
+                           eachLine: ((Substring) -> Void)? = nil) throws -> ProgramOutput {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
+        var merged = ProcessInfo.processInfo.environment
+        for (key, value) in environment { merged[key] = value }
+        for key in unset { merged[key] = nil }
+        process.environment = merged
+        let typing = Pipe()
+        switch input {
+        case .inherited: break
+        case .nothing: process.standardInput = FileHandle.nullDevice
+        case .typed: process.standardInput = typing
+        }
+        // Standard error (and standard output, unless read line by line) into files: reading one
+        // pipe to its end while the other fills could block the child, and a file never does.
+        let errorFile = TemporaryFolder.path("program-stderr")
+        let outputFile = TemporaryFolder.path("program-stdout")
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: errorFile)
+            try? FileManager.default.removeItem(at: outputFile)
+        }
+        let errors = try FileHandle(forWritingTo: errorFile)
+        defer { try? errors.close() }
+        process.standardError = errors
+        var stdoutData = Data()
+        if let eachLine {
+            let out = Pipe()
+            process.standardOutput = out
+            try process.run()
+            try type(input, into: typing)
+            var seen = 0
+            while case let chunk = out.fileHandleForReading.availableData, !chunk.isEmpty {
+                stdoutData.append(chunk)
+                guard let end = stdoutData.lastIndex(of: UInt8(ascii: "\n")), end >= seen else { continue }
+                String(decoding: stdoutData[seen..<end], as: UTF8.self).split(separator: "\n").forEach(eachLine)
+                seen = end + 1
+            }
+            process.waitUntilExit()
+        } else {
+            _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+            let output = try FileHandle(forWritingTo: outputFile)
+            defer { try? output.close() }
+            process.standardOutput = output
+            try process.run()
+            try type(input, into: typing)
+            process.waitUntilExit()
+            stdoutData = (try? Data(contentsOf: outputFile)) ?? Data()
+        }
+        let stderrData = (try? Data(contentsOf: errorFile)) ?? Data()
+        return ProgramOutput(status: process.terminationStatus,
+                             standardOutput: String(decoding: stdoutData, as: UTF8.self),
+                             standardError: String(decoding: stderrData, as: UTF8.self))
+    }
+
+    private static func type(_ input: ProgramInput, into pipe: Pipe) throws {
+        guard case .typed(let text) = input else { return }
+        pipe.fileHandleForWriting.write(Data(text.utf8))
+        try pipe.fileHandleForWriting.close()
+    }
+
+    /// A program found on the usual PATH folders (scripts/setup installs ffmpeg, sox, python3).
+    public static func named(_ name: String) -> URL {
+        for folder in ["/usr/bin", "/usr/local/bin", "/bin"] where FileManager.default.isExecutableFile(atPath: "\(folder)/\(name)") {
+            return URL(fileURLWithPath: "\(folder)/\(name)")
+        }
+        return URL(fileURLWithPath: "/usr/bin/\(name)")
+    }
+
+    /// Runs the ffmpeg command-line tool quietly, overwriting its output; throws what it said when it fails.
+    public static func ffmpeg(_ arguments: [String]) throws {
+        let result = try run(named("ffmpeg"), ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments)
+        guard result.status == 0 else {
+            throw ToolFailure(message: "ffmpeg \(arguments.joined(separator: " ")) exited with \(result.status): \(result.standardError)")
+        }
+    }
+}
