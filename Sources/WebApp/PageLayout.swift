@@ -20,14 +20,25 @@ func escaped(_ text: String) -> String {
 /// The pages of the web app, in the order of the navigation.
 enum WebPage: String, CaseIterable, Sendable {
     case live, history, settings, help
+    // The hearing assistant's pages (HearingPages).
+    case hearing, prescriptions, debug, audiologist
 
-    var path: String { "/" + rawValue }
+    var path: String {
+        switch self {
+        case .prescriptions, .debug, .audiologist: return "/hearing/" + rawValue
+        default: return "/" + rawValue
+        }
+    }
     var title: String {
         switch self {
         case .live: return "Live"
         case .history: return "History"
         case .settings: return "Settings"
         case .help: return "Help"
+        case .hearing: return "Hearing"
+        case .prescriptions: return "Prescriptions"
+        case .debug: return "Hearing debug"
+        case .audiologist: return "Audiologist"
         }
     }
 }
@@ -69,6 +80,7 @@ func pageDocument(_ page: WebPage, body: String, message: PageMessage? = nil) ->
     <title>\(page.title) – AssistiveKit</title>
     <link rel="stylesheet" href="/assets/app.css">
     <script src="/assets/page.js" defer></script>
+    \(page == .debug ? "<script src=\"/assets/hearing-debug.js\" defer></script>" : "")
     </head>
     <body>
     <a class="skip" href="#main">Skip to the main content</a>
