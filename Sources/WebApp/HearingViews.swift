@@ -96,10 +96,12 @@ extension HearingPages {
         }
         body += """
         <section aria-labelledby="said-heading"><h2 id="said-heading">Said by the hearing aid</h2>
-        <ol id="spoken" class="spoken" data-events="/hearing/events" role="log" aria-live="polite" aria-relevant="additions" aria-labelledby="said-heading">
+        <div role="log" aria-live="polite" aria-relevant="additions" aria-labelledby="said-heading">
+        <ol id="spoken" class="spoken" data-events="/hearing/events">
         """
+        // The log is a wrapper: role=log on the list itself would take away its list semantics.
         for sentence in announcements.recent { body += "<li>\(escaped(sentence.text))</li>" }
-        body += "</ol></section>"
+        body += "</ol></div></section>"
         body += """
         <section aria-labelledby="lock-heading"><h2 id="lock-heading">Lock</h2>
         <form method="post" action="/hearing/lock">\(formTokenField(formToken))
@@ -176,7 +178,7 @@ extension HearingPages {
         let d = verified.document
         let patient = d.patient.name + (d.patient.reference.isEmpty ? "" : " (\(d.patient.reference))") + (d.patient.birthYear.map { ", born \($0)" } ?? "")
         var body = """
-        <p><a href="\(WebPage.prescriptions.path)">Back to the list</a></p>
+        <p><a class="button-link" href="\(WebPage.prescriptions.path)">Back to the list</a></p>
         <section aria-labelledby="details-heading"><h2 id="details-heading">Prescription \(escaped(id))</h2>
         <dl class="facts">
         <dt>Patient</dt><dd>\(escaped(patient))</dd>

@@ -41,6 +41,16 @@ enum WebPage: String, CaseIterable, Sendable {
         case .audiologist: return "Audiologist"
         }
     }
+
+    /// The navigation shows one assistant's pages and a link to the other's: all eight would
+    /// fill the first screen at 400 % zoom.
+    var assistantPages: [WebPage] {
+        [.hearing, .prescriptions, .debug, .audiologist].contains(self) ? [.hearing, .prescriptions, .debug, .audiologist] : [.live, .history, .settings, .help]
+    }
+    var otherAssistant: (page: WebPage, name: String) {
+        assistantPages.contains(.live) ? (.hearing, "Hearing assistant") : (.live, "Vision assistant")
+    }
+    var navigationTitle: String { self == .debug ? "Debug" : title }
 }
 
 /// A message shown at the top of a page after an action: a confirmation or a refusal.
@@ -59,10 +69,10 @@ func pageDocument(_ page: WebPage, body: String, message: PageMessage? = nil) ->
     // Closures that build HTML name their String type: GRDB's SQL (visible through Storage) is
     // also built by interpolation and has its own joined(), and once the navigation came out as
     // a dump of SQL elements.
-    let navigation = WebPage.allCases.map { item -> String in
+    let navigation = page.assistantPages.map { item -> String in
         let current = item == page ? " aria-current=\"page\"" : ""
-        return "<li><a href=\"\(item.path)\"\(current)>\(item.title)</a></li>"
-    }.joined(separator: "")
+        return "<li><a href=\"\(item.path)\"\(current)>\(item.navigationTitle)</a></li>"
+    }.joined(separator: "") + "<li><a href=\"\(page.otherAssistant.page.path)\">\(page.otherAssistant.name)</a></li>"
     let messageHTML = message.map { message -> String in
         let role = message.isWarning ? "alert" : "status"
         let kind = message.isWarning ? "warning" : "confirmation"

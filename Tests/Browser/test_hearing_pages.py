@@ -12,6 +12,7 @@ import struct
 import unittest
 import wave
 
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
@@ -73,6 +74,15 @@ class HearingPagesInBrowser(base.BrowserCase):
 
     # Helpers
 
+    def tab_to(self, predicate, limit=400):
+        """As the base's, but the Tab key goes to the page as a key press (a file input takes an
+        element's typed keys as a file's path)."""
+        for presses in range(1, limit + 1):
+            ActionChains(self.driver).send_keys(Keys.TAB).perform()
+            if predicate(self.active()):
+                return presses
+        self.fail("the element was not reached with the Tab key")
+
     def wait(self, condition):
         return WebDriverWait(self.driver, base.SLOW_MACHINE_SECONDS).until(condition)
 
@@ -107,6 +117,11 @@ class HearingPagesInBrowser(base.BrowserCase):
         if "debug (unlocks" not in listing:
             self.assertEqual(self.import_with_the_keyboard(os.path.join(self.folder, "debug.png"))[1], "status")
 
+    def full_page_screenshot(self, name):
+        """The whole page, not only the window: the charts and tables below the fold, to look at."""
+        shot = self.driver.execute_cdp_cmd("Page.captureScreenshot", {"captureBeyondViewport": True, "format": "png"})
+        (base.SCREENSHOTS / f"{name}-full.png").write_bytes(__import__("base64").b64decode(shot["data"]))
+
     # Accessibility and screenshots
 
     def test_1_locked_page_is_accessible_and_says_what_runs(self):
@@ -130,6 +145,7 @@ class HearingPagesInBrowser(base.BrowserCase):
             if found:
                 small[page] = found
             self.driver.save_screenshot(str(base.SCREENSHOTS / f"{page.replace('/', '-')}.png"))
+            self.full_page_screenshot(page.replace('/', '-'))
             self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-contrast", "value": "more"}]})
             violations = self.axe_violations()
             if violations:
@@ -141,6 +157,7 @@ class HearingPagesInBrowser(base.BrowserCase):
         if self.axe_violations():
             problems["details"] = self.axe_violations()
         self.driver.save_screenshot(str(base.SCREENSHOTS / "hearing-prescription-details.png"))
+        self.full_page_screenshot("hearing-prescription-details")
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 320, "height": 225, "deviceScaleFactor": 4, "mobile": False})
         try:
             for page in HEARING_PAGES + [self.driver.current_url.split(str(self.port), 1)[1].lstrip("/")]:
