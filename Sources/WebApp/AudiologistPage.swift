@@ -42,7 +42,7 @@ extension HearingPages {
             return "<div class=\"field\"><label for=\"\(id)\">\(label)</label>" + (help.map { "<p id=\"\(id)-help\" class=\"help\">\(escaped($0))</p>" } ?? "")
                 + "<input id=\"\(id)\" name=\"\(name)\" type=\"\(type)\"\(value)\(inputMode.map { " inputmode=\"\($0)\"" } ?? "") autocomplete=\"\(autocomplete)\"\(described)\(required ? " required" : "")></div>"
         }
-        body += "<form method=\"post\" action=\"/hearing/audiologist\" class=\"stack\">\(formTokenField(formToken))"
+        body += "<form method=\"post\" action=\"/hearing/audiologist\">\(formTokenField(formToken))"
         body += "<section aria-labelledby=\"patient-heading\"><h2 id=\"patient-heading\">Patient</h2>"
         body += text("patient-name", "Patient's name", "patient", required: true)
         body += text("patient-reference", "Patient number (optional)", "reference")

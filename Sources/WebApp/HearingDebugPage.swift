@@ -82,14 +82,14 @@ extension HearingPages {
             let ears = Ear.allCases.map { (ear: Ear) -> String in "<option value=\"\(ear.name)\">\(ear.name)</option>" }.joined(separator: "")
             let frequencies = AudiometricFrequency.all.map { (f: Double) -> String in "<option value=\"\(Int(f))\"\(f == 2000 ? " selected" : "")>\(Int(f)) Hz</option>" }.joined(separator: "")
             body += """
-            <form method="post" action="/hearing/debug/threshold" class="row">
+            <form method="post" action="/hearing/debug/threshold">
             \(formTokenField(formToken))
-            <label for="threshold-ear">Ear</label><select id="threshold-ear" name="ear">\(ears)</select>
-            <label for="threshold-frequency">Frequency</label><select id="threshold-frequency" name="frequency">\(frequencies)</select>
-            <label for="threshold-level">Threshold (dB HL)</label>
-            <input id="threshold-level" name="threshold" type="text" inputmode="numeric" aria-describedby="threshold-help" required>
-            <button type="submit">Apply threshold</button>
+            <div class="field"><label for="threshold-ear">Ear</label><select id="threshold-ear" name="ear">\(ears)</select></div>
+            <div class="field"><label for="threshold-frequency">Frequency</label><select id="threshold-frequency" name="frequency">\(frequencies)</select></div>
+            <div class="field"><label for="threshold-level">Threshold (dB HL)</label>
             <p id="threshold-help" class="help">−10 to 120 dB HL; the running fitting follows at once.</p>
+            <input id="threshold-level" name="threshold" type="text" inputmode="numeric" aria-describedby="threshold-help" required></div>
+            <button type="submit">Apply threshold</button>
             </form></section>
             """
         }
@@ -117,7 +117,7 @@ extension HearingPages {
             svg += "<text x=\"\(AudiogramChart.format(x + slot / 2))\" y=\"\(bottom + 22)\" class=\"tick\" text-anchor=\"middle\">\(label)</text>"
         }
         svg += "<text x=\"\(left)\" y=\"\(height - 6)\" class=\"tick\">dB SPL per band (Hz); light bars input, purple bars output</text></svg>"
-        return "<figure class=\"chart\">\(svg)<figcaption>\(ear.name.capitalized) ear: light bars are the input, purple bars the output.</figcaption></figure>"
+        return "<h3>\(ear.name.capitalized) ear</h3><figure class=\"chart\">\(svg)<figcaption>\(ear.name.capitalized) ear: light bars are the input, purple bars the output.</figcaption></figure>"
     }
 
     /// The same numbers as a table: per band and ear, input, gain and output.
