@@ -24,7 +24,7 @@ extension HearingPages {
             let svgData = Data(code.signed.code.svg().utf8).base64EncodedString()
             body += """
             <section aria-labelledby="signed-heading"><h2 id="signed-heading">Signed prescription</h2>
-            <p>\(escaped(PrescriptionDescription.summary(document))); QR version \(code.signed.code.version), \(code.signed.text.count) characters.</p>
+            <p>\(escaped(capitalisedFirst(PrescriptionDescription.summary(document)))); QR version \(code.signed.code.version), \(code.signed.text.count) characters.</p>
             <figure class="qr"><img src="data:image/svg+xml;base64,\(svgData)" alt="QR code of the signed prescription for \(escaped(document.patient.name))" width="320" height="320"></figure>
             <p class="actions">
             <a class="button-link" href="/hearing/audiologist/\(signedID).png" download="\(escaped(code.fileStem)).png">Download the PNG</a>

@@ -62,7 +62,7 @@ extension HearingPages {
         var programs: [ListeningProgram] = []
         do {
             if let active = try store.activePrescription(), let id = try store.profiles().first(where: \.isActive)?.id {
-                body += "<p>\(escaped(PrescriptionDescription.summary(active.document))).</p>"
+                body += "<p>\(escaped(capitalisedFirst(PrescriptionDescription.summary(active.document)))).</p>"
                 body += "<p><a class=\"button-link\" href=\"/hearing/prescriptions/\(escaped(id))\">Details of the prescription in use</a></p>"
                 programs = active.document.programs
             } else {
@@ -205,7 +205,7 @@ extension HearingPages {
         }
         return pageDocument(.prescriptions, body: """
         <section aria-labelledby="delete-heading"><h2 id="delete-heading">Delete prescription \(escaped(id))?</h2>
-        <p>\(escaped(what)).</p>
+        <p>\(escaped(capitalisedFirst(what))).</p>
         <p class="message warning">Deleting cannot be undone; you would need the QR code again to import it.</p>
         <form method="post" action="/hearing/prescriptions/\(escaped(id))/delete" class="row">
         \(formTokenField(formToken))
@@ -215,4 +215,9 @@ extension HearingPages {
         </form></section>
         """)
     }
+}
+
+/// "fitting for …" → "Fitting for …": the command line's summaries begin a line; here they begin a sentence.
+func capitalisedFirst(_ text: String) -> String {
+    text.prefix(1).uppercased() + text.dropFirst()
 }
