@@ -169,6 +169,9 @@ class HearingPagesInBrowser(base.BrowserCase):
                         ".slice(0, 5).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))")
                 name = "hearing-prescription-details" if page.count("/") > 1 else page.replace("/", "-")
                 self.driver.save_screenshot(str(base.SCREENSHOTS / f"{name}-400-percent.png"))
+                # The header fills the first screen at this size; the content is what follows the skip link.
+                self.driver.execute_script("document.getElementById('main').scrollIntoView()")
+                self.driver.save_screenshot(str(base.SCREENSHOTS / f"{name}-400-percent-content.png"))
         finally:
             self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         self.assertEqual(problems, {}, base.json.dumps(problems, indent=1))
