@@ -320,6 +320,20 @@ struct HearingPagesTests {
         #expect(Self.alert(in: typo.body) == "“loud” is not a number of dB HL.")
     }
 
+    @Test("a multipart body is split into its fields and file; one the browser did not make gives no form, never a crash")
+    func multipart() {
+        let good = Data("--xyz\r\nContent-Disposition: form-data; name=\"form_token\"\r\n\r\nabc\r\n--xyz\r\nContent-Disposition: form-data; name=\"picture\"; filename=\"C:\\photos\\code.png\"\r\nContent-Type: image/png\r\n\r\n\u{89}PNG\r\n--xyz--\r\n".utf8)
+        let form = MultipartForm(body: good, contentType: "multipart/form-data; boundary=xyz")
+        #expect(form?.field("form_token") == "abc")
+        #expect(form?.file("picture")?.fileName == "code.png")
+        #expect(form?.file("picture")?.bytes == Data("\u{89}PNG".utf8))
+        for broken in ["", "--xyz", "--xyz\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nno end", "garbage --xyz--", "--xyz--\r\n"] {
+            #expect(MultipartForm(body: Data(broken.utf8), contentType: "multipart/form-data; boundary=xyz") == nil, "\(broken)")
+        }
+        #expect(MultipartForm(body: good, contentType: "multipart/form-data") == nil)
+        #expect(MultipartForm(body: good, contentType: "application/x-www-form-urlencoded") == nil)
+    }
+
     /// The refusal a page shows (its role=alert message), unescaped.
     static func alert(in body: String) -> String? {
         guard let start = body.range(of: "role=\"alert\" tabindex=\"-1\">"), let end = body.range(of: "</p>", range: start.upperBound..<body.endIndex) else { return nil }
