@@ -130,6 +130,7 @@ let package = Package(
         // history, help and session commands as the command line.
         .target(name: "WebApp", dependencies: [
             "AssistCore", "Storage", "SessionControl", "Commands", "LiveGuidance",
+            "Hearing", "Prescription", "LiveHearing", "Media",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -165,6 +166,7 @@ let package = Package(
         .testTarget(name: "ReadingTests", dependencies: ["TestSupport", "Reading", "Media", "AssistCore"]),
         .testTarget(name: "ColourAndLightTests", dependencies: ["TestSupport", "ColourAndLight", "Media", "AssistCore"]),
         .testTarget(name: "WebAppTests", dependencies: ["TestSupport", "WebApp", "Storage", "AssistCore", "Commands", "SessionControl",
+                                                        "Hearing", "Prescription", "LiveHearing", "Media",
                                                         .product(name: "Hummingbird", package: "hummingbird"),
                                                         .product(name: "Logging", package: "swift-log"),
                                                         .product(name: "NIOCore", package: "swift-nio")]),

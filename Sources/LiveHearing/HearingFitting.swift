@@ -77,6 +77,16 @@ public struct HearingFitting: Sendable {
     }
 }
 
+extension HearingFitting {
+    /// The prescription in use from an already unlocked patient store (the web app unlocks it
+    /// with the passphrase typed on its page), starting in `program` (default: its first).
+    public static func fitted(store: UnlockedPatientStore, program: String? = nil) throws -> Fitted {
+        let hearing = try store.prescribedHearing()
+        let settings = HearingAidSettings(prescription: try hearing.fitting(), program: try hearing.program(named: program))
+        return Fitted(settings: settings, hearing: hearing, store: store, debugging: nil)
+    }
+}
+
 extension HearingFitting.Fitted {
     /// The settings a live start hears through, at the user's volume: the gentle ramp-in is for
     /// the first start after a new prescription only (which fitting last started is kept sealed

@@ -96,29 +96,38 @@ public final class LiveHearingSession: Sendable {
     /// Acts on one typed command; false when the session should end.
     @discardableResult
     public func handle(_ command: LiveHearingCommand) -> Bool {
-        do {
-            switch command {
-            case .quit: return false
-            case .louder: show(String(format: "Volume %+.0f dB", try control.volumeUp()))
-            case .softer: show(String(format: "Volume %+.0f dB", try control.volumeDown()))
-            case .toggleMute:
-                try control.setMuted(!control.settings.muted)
-                show(control.settings.muted ? "Muted" : "Unmuted")
-            case .status:
-                let gains = control.monitors.values(.appliedGainDecibels, ear: .left).map { String(format: "%.0f", $0) }
-                show("Program \(control.settings.program.rawValue), volume \(control.settings.volumeDecibels) dB; "
-                     + "left gains (dB) per band: \(gains.joined(separator: " "))")
-            case .program(let name):
-                try control.select(try prescribed.program(named: name))
-                say(Self.spokenName(control.settings.program))
-            case .threshold(let text):
-                try changeThreshold(try ReferenceThresholdChange(parsing: text))
-            }
-        } catch {
+        do { return try perform(command) } catch {
             say(userMessage(for: error))
         }
         return true
     }
+
+    /// Acts on one command and throws its refusal instead of saying it (the web app shows the
+    /// refusal on the page that sent it); false when the session should end.
+    @discardableResult
+    public func perform(_ command: LiveHearingCommand) throws -> Bool {
+        switch command {
+        case .quit: return false
+        case .louder: show(String(format: "Volume %+.0f dB", try control.volumeUp()))
+        case .softer: show(String(format: "Volume %+.0f dB", try control.volumeDown()))
+        case .toggleMute:
+            try control.setMuted(!control.settings.muted)
+            show(control.settings.muted ? "Muted" : "Unmuted")
+        case .status:
+            let gains = control.monitors.values(.appliedGainDecibels, ear: .left).map { String(format: "%.0f", $0) }
+            show("Program \(control.settings.program.rawValue), volume \(control.settings.volumeDecibels) dB; "
+                 + "left gains (dB) per band: \(gains.joined(separator: " "))")
+        case .program(let name):
+            try control.select(try prescribed.program(named: name))
+            say(Self.spokenName(control.settings.program))
+        case .threshold(let text):
+            try changeThreshold(try ReferenceThresholdChange(parsing: text))
+        }
+        return true
+    }
+
+    /// The reference threshold changes made so far in the debugging mode, oldest first.
+    public var thresholdChanges: [ReferenceThresholdChange] { state.withLock { $0.thresholdChanges } }
 
     /// Applies a reference threshold change to the running fitting (debugging mode only) and
     /// records it in the audit log; the chain picks the new fitting up at its next block.

@@ -112,6 +112,17 @@ extension LiveCodeScanner {
 }
 
 extension PrescriptionImport {
+    /// The prescription's text, read from a picture of its QR code received as bytes (an upload
+    /// to the web app's Prescriptions page): decoded in memory, read by the same zbar path, and
+    /// refused with the same sentences as a picture file named `name`.
+    public static func text(pictureBytes: Data, name: String) throws -> String {
+        let image: RGBImage
+        do { image = try ImageFile.decode(bytes: pictureBytes, name: name) } catch {
+            throw PrescriptionError.unreadableImage(path: name, reason: userMessage(for: error))
+        }
+        return try QRCodeReader.text(in: image)
+    }
+
     /// The prescription's text, read from a picture of its QR code or from a text file (`assist rx import`).
     public static func text(picture: String?, textFile: String?) throws -> String {
         if let picture {

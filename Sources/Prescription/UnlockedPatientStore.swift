@@ -162,6 +162,20 @@ public struct UnlockedPatientStore: Sendable {
         }
     }
 
+    /// Deletes one stored prescription (the web app's Prescriptions page, after the patient
+    /// confirmed). Deleting the one in use leaves none in use: the hearing assistant then says
+    /// so rather than silently picking another fitting. Written to the audit log.
+    public func delete(_ id: String) throws {
+        try StoreFiles.withLock(folder) {
+            guard try profileIDs().contains(id) else { throw PrescriptionError.noSuchProfile(id) }
+            var state = try readState()
+            let wasInUse = state.activeProfile == id
+            if wasInUse { state.activeProfile = nil }
+            try audit("deleted a prescription", detail: id + (wasInUse ? " (it was in use)" : ""), changing: state)
+            StoreFiles.shred(profileFile(id))
+        }
+    }
+
     /// The prescription in use, verified now; nil when none was chosen.
     public func activePrescription() throws -> VerifiedPrescription? {
         guard let id = try readState().activeProfile else { return nil }

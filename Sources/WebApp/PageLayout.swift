@@ -20,16 +20,37 @@ func escaped(_ text: String) -> String {
 /// The pages of the web app, in the order of the navigation.
 enum WebPage: String, CaseIterable, Sendable {
     case live, history, settings, help
+    // The hearing assistant's pages (HearingPages).
+    case hearing, prescriptions, debug, audiologist
 
-    var path: String { "/" + rawValue }
+    var path: String {
+        switch self {
+        case .prescriptions, .debug, .audiologist: return "/hearing/" + rawValue
+        default: return "/" + rawValue
+        }
+    }
     var title: String {
         switch self {
         case .live: return "Live"
         case .history: return "History"
         case .settings: return "Settings"
         case .help: return "Help"
+        case .hearing: return "Hearing"
+        case .prescriptions: return "Prescriptions"
+        case .debug: return "Hearing debug"
+        case .audiologist: return "Audiologist"
         }
     }
+
+    /// The navigation shows one assistant's pages and a link to the other's: all eight would
+    /// fill the first screen at 400 % zoom.
+    var assistantPages: [WebPage] {
+        [.hearing, .prescriptions, .debug, .audiologist].contains(self) ? [.hearing, .prescriptions, .debug, .audiologist] : [.live, .history, .settings, .help]
+    }
+    var otherAssistant: (page: WebPage, name: String) {
+        assistantPages.contains(.live) ? (.hearing, "Hearing assistant") : (.live, "Vision assistant")
+    }
+    var navigationTitle: String { self == .debug ? "Debug" : title }
 }
 
 /// A message shown at the top of a page after an action: a confirmation or a refusal.
@@ -48,10 +69,10 @@ func pageDocument(_ page: WebPage, body: String, message: PageMessage? = nil) ->
     // Closures that build HTML name their String type: GRDB's SQL (visible through Storage) is
     // also built by interpolation and has its own joined(), and once the navigation came out as
     // a dump of SQL elements.
-    let navigation = WebPage.allCases.map { item -> String in
+    let navigation = page.assistantPages.map { item -> String in
         let current = item == page ? " aria-current=\"page\"" : ""
-        return "<li><a href=\"\(item.path)\"\(current)>\(item.title)</a></li>"
-    }.joined(separator: "")
+        return "<li><a href=\"\(item.path)\"\(current)>\(item.navigationTitle)</a></li>"
+    }.joined(separator: "") + "<li><a href=\"\(page.otherAssistant.page.path)\">\(page.otherAssistant.name)</a></li>"
     let messageHTML = message.map { message -> String in
         let role = message.isWarning ? "alert" : "status"
         let kind = message.isWarning ? "warning" : "confirmation"
@@ -69,6 +90,7 @@ func pageDocument(_ page: WebPage, body: String, message: PageMessage? = nil) ->
     <title>\(page.title) – AssistiveKit</title>
     <link rel="stylesheet" href="/assets/app.css">
     <script src="/assets/page.js" defer></script>
+    \(page == .debug ? "<script src=\"/assets/hearing-debug.js\" defer></script>" : "")
     </head>
     <body>
     <a class="skip" href="#main">Skip to the main content</a>

@@ -21,10 +21,14 @@ public struct WebApp: Sendable {
     let live: LivePage
     let sendToSession: SessionCommandSender
     public let sentences: SpokenSentences
+    /// The hearing assistant's pages: patient home, prescriptions, debug, audiologist.
+    public let hearing: HearingPages
 
     public init(access: AccessGuard = AccessGuard(), store: SettingsStore, history: DetectionHistory, language: CommandLanguage,
                 sentences: SpokenSentences = SpokenSentences(), sessionRunning: @escaping @Sendable () -> Bool,
-                sendToSession: @escaping SessionCommandSender) {
+                sendToSession: @escaping SessionCommandSender,
+                hearing: HearingPages = HearingPages(soundFile: nil)) {
+        self.hearing = hearing
         self.access = access
         self.settings = SettingsPage(store: store)
         self.history = HistoryPage(history: history)
@@ -86,6 +90,7 @@ public struct WebApp: Sendable {
                 try await writer.finish(nil)
             })
         }
+        hearing.addRoutes(to: router, formToken: access.formToken)
         router.get("/assets/:name") { _, context in
             guard let name = context.parameters.get("name"), let asset = WebAssets.asset(named: name) else {
                 return plain("There is no such file.", status: .notFound)
@@ -130,7 +135,7 @@ public struct WebApp: Sendable {
             onServerRunning: { channel in started(channel.localAddress?.port ?? port) },
             logger: logger)
         guard (0...65535).contains(port) else { throw WebAppError.invalidPort(port) }
-        defer { sentences.finish() }
+        defer { sentences.finish(); hearing.finish() }
         do { try await app.runService() } catch let error as IOError {
             throw WebAppError.binding(error, port: port)
         }
@@ -169,9 +174,16 @@ struct AccessMiddleware: RouterMiddleware {
         let isChange = request.method == .post
         var formToken: String?
         if isChange {
-            // Read the form here, then hand the handler a body it can read again.
-            let body = try await request.collectBody(upTo: 64 * 1024)
-            formToken = FormFields(encoded: String(buffer: body))[AccessGuard.formField]
+            // Read the form here, then hand the handler a body it can read again. An upload (a
+            // QR code's picture) may be larger, and carries its form token as one of its parts.
+            let contentType = request.headers[.contentType]
+            let isUpload = MultipartForm.isMultipart(contentType: contentType)
+            let body: ByteBuffer
+            do { body = try await request.collectBody(upTo: isUpload ? MultipartForm.maximumBytes : 64 * 1024) } catch {
+                return plain(isUpload ? HearingPages.uploadTooLargeSentence : "The form is larger than this server accepts.", status: .contentTooLarge)
+            }
+            formToken = isUpload ? MultipartForm(body: Data(body.readableBytesView), contentType: contentType)?.field(AccessGuard.formField)
+                : FormFields(encoded: String(buffer: body))[AccessGuard.formField]
             request.body = RequestBody(buffer: body)
         }
         let origin = request.headers[.origin] ?? request.headers[.referer].flatMap(Self.origin(ofReferer:))

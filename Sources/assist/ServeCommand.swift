@@ -11,7 +11,7 @@ import WebApp
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the accessible web app (live commands, history, settings, help) on 127.0.0.1 only.",
+        abstract: "Serve the accessible web app (live commands, history, settings, help, hearing) on 127.0.0.1 only.",
         discussion: """
         Prints the address to open, with a random access token that changes every run; without it \
         every page is refused. Settings changed there are the ones assist settings show reports, and the \
@@ -32,6 +32,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also start a live session on this input, as assist see INPUT: a video, camera, camera:N, /dev/videoN, a stream or a folder of pictures.", valueName: "input"))
     var input: String?
 
+    @Option(help: ArgumentHelp("Run the hearing aid on this sound file (looping; for a computer without a sound card) once the Hearing page is opened with the passphrase.", valueName: "file"))
+    var hearInput: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError(WebAppError.invalidPort(port).userMessage) }
     }
@@ -46,7 +49,8 @@ struct ServeCommand: AsyncParsableCommand {
         let control = ControlClient()
         let app = WebApp(store: store, history: DetectionHistory(database: database), language: language,
                          sessionRunning: { FileManager.default.fileExists(atPath: control.socketPath) },
-                         sendToSession: { line in try await control.sendAway(line) })
+                         sendToSession: { line in try await control.sendAway(line) },
+                         hearing: HearingPages(soundFile: hearInput))
         let session = try input.map { input in
             try LiveSessionProcess(executable: Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]),
                                    input: input, sentences: app.sentences)

@@ -153,8 +153,9 @@ struct PagesTests {
         for page in WebPage.allCases {
             let body = try await web.request(.get, page.path).body
             #expect(body.contains("<a class=\"skip\" href=\"#main\">Skip to the main content</a>"))
-            #expect(body.contains("<nav aria-label=\"Pages\"><ul><li><a href=\"/live\""), "\(page)")
-            #expect(body.contains("<li><a href=\"\(page.path)\" aria-current=\"page\">\(page.title)</a></li>"), "\(page)")
+            #expect(body.contains("<nav aria-label=\"Pages\"><ul><li><a href=\"\(page.assistantPages[0].path)\""), "\(page)")
+            #expect(body.contains("<li><a href=\"\(page.path)\" aria-current=\"page\">\(page.navigationTitle)</a></li>"), "\(page)")
+            #expect(body.contains("<li><a href=\"\(page.otherAssistant.page.path)\">\(page.otherAssistant.name)</a></li>"), "\(page)")
             #expect(body.components(separatedBy: "<main").count == 2)
         }
     }

@@ -4,6 +4,7 @@ import TestSupport
 import Hummingbird
 import Logging
 import NIOCore
+import Prescription
 import SessionControl
 import Storage
 @testable import WebApp
@@ -27,7 +28,10 @@ struct WebTestApp {
         var all: [String] { lock.withLock { lines } }
     }
 
-    init() throws {
+    /// The hearing pages, over a patient store in this test's folder (cheap scrypt, same code path).
+    let hearing: HearingPages
+
+    init(hearingInput: HearingPages.HearingInput = .none) throws {
         root = TemporaryFolder.path("assistivekit-web-tests")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let environment = ["XDG_DATA_HOME": root.appendingPathComponent("data").path,
@@ -39,12 +43,15 @@ struct WebTestApp {
         history = DetectionHistory(database: database)
         let language = try CommandLanguage(language: "en", categories: validator.knownCategories)
         let sent = self.sent
+        hearing = HearingPages(patientStore: PatientStore(folder: root.appendingPathComponent("prescriptions"),
+                                                          cost: ScryptCost(log2Rounds: 10, blockSize: 8, parallelism: 1)),
+                               input: hearingInput, paced: false)
         app = WebApp(access: AccessGuard(accessToken: "access-secret", formToken: "form-secret"), store: store, history: history,
                      language: language, sessionRunning: { true },
                      sendToSession: { line in
                          sent.append(line)
                          return ControlReply(understood: true, intent: "scanNow", reply: "Scanning for \(line).")
-                     })
+                     }, hearing: hearing)
     }
 
     func remove() {
@@ -56,11 +63,14 @@ struct WebTestApp {
         var status: HTTPResponse.Status
         var headers: HTTPFields
         var body: String
+        /// The body's bytes (a download).
+        var data = Data()
     }
 
     /// One request through the router, with the session cookie unless `cookie` says otherwise.
     func request(_ method: HTTPRequest.Method, _ path: String, cookie: String? = "assist_access=access-secret",
-                 form: [String: String]? = nil, origin: String? = "http://127.0.0.1:8470", host: String? = nil) async throws -> Reply {
+                 form: [String: String]? = nil, origin: String? = "http://127.0.0.1:8470", host: String? = nil,
+                 upload: (contentType: String, body: Data)? = nil) async throws -> Reply {
         var fields = HTTPFields()
         if let cookie { fields[.cookie] = cookie }
         if method == .post, let origin { fields[.origin] = origin }
@@ -69,12 +79,17 @@ struct WebTestApp {
             fields[.contentType] = "application/x-www-form-urlencoded"
             body = ByteBuffer(string: form.map { "\(Self.encode($0.key))=\(Self.encode($0.value))" }.joined(separator: "&"))
         }
+        if let upload {
+            fields[.contentType] = upload.contentType
+            body = ByteBuffer(bytes: upload.body)
+        }
         let head = HTTPRequest(method: method, scheme: "http", authority: host ?? self.host, path: path, headerFields: fields)
         let response = try await app.router().buildResponder().respond(to: Request(head: head, body: RequestBody(buffer: body)),
                                                                         context: WebContext(logger: Logger(label: "web-tests")))
         let collected = Collected()
         try await response.body.write(CollectingWriter(target: collected))
-        return Reply(status: response.status, headers: response.headers, body: String(buffer: collected.buffer))
+        return Reply(status: response.status, headers: response.headers, body: String(buffer: collected.buffer),
+                     data: Data(collected.buffer.readableBytesView))
     }
 
     static func encode(_ text: String) -> String {

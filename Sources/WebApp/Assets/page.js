@@ -11,7 +11,7 @@ document.addEventListener("DOMContentLoaded", () => {
   if (spoken) {
     // The session's sentences arrive as server-sent events and are added to the log region,
     // which screen readers announce politely; only the last 50 stay on the page.
-    const events = new EventSource("/live/events");
+    const events = new EventSource(spoken.dataset.events || "/live/events");
     events.onmessage = (event) => {
       const item = document.createElement("li");
       item.textContent = event.data;
