@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import Media
 @testable import Prescription
@@ -11,7 +12,7 @@ struct PrescriptionDeletionTests {
 
     init() throws {
         key = try AudiologistSigningKey.generate(for: clinic)
-        folder = try temporaryFolder().appendingPathComponent("prescriptions")
+        folder = try TemporaryFolder.make("prescription-deletion").appendingPathComponent("prescriptions")
     }
 
     @Test("deleting the prescription in use leaves none in use, shreds its file and is in the audit log")
