@@ -162,6 +162,7 @@ let package = Package(
         .testTarget(name: "ReadingTests", dependencies: ["Reading", "Media", "AssistCore"]),
         .testTarget(name: "ColourAndLightTests", dependencies: ["ColourAndLight", "Media", "AssistCore"]),
         .testTarget(name: "WebAppTests", dependencies: ["WebApp", "Storage", "AssistCore", "Commands", "SessionControl",
+                                                        "LiveGuidance", "Media", "Perception",
                                                         .product(name: "Hummingbird", package: "hummingbird"),
                                                         .product(name: "Logging", package: "swift-log"),
                                                         .product(name: "NIOCore", package: "swift-nio")]),

@@ -11,6 +11,7 @@ enum WebAssets {
     static let names: [String: String] = [
         "app.css": "text/css; charset=utf-8",
         "page.js": "text/javascript; charset=utf-8",
+        "live-view.js": "text/javascript; charset=utf-8",
     ]
 
     static func asset(named name: String) -> Asset? {

@@ -26,7 +26,7 @@ struct WebTestApp {
         var all: [String] { lock.withLock { lines } }
     }
 
-    init() throws {
+    init(viewOfSession: @escaping SessionViewSource = { nil }) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("assistivekit-web-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let environment = ["XDG_DATA_HOME": root.appendingPathComponent("data").path,
@@ -43,7 +43,7 @@ struct WebTestApp {
                      sendToSession: { line in
                          sent.append(line)
                          return ControlReply(understood: true, intent: "scanNow", reply: "Scanning for \(line).")
-                     })
+                     }, viewOfSession: viewOfSession)
     }
 
     func remove() {
@@ -55,6 +55,8 @@ struct WebTestApp {
         var status: HTTPResponse.Status
         var headers: HTTPFields
         var body: String
+        /// The body as sent (a picture's bytes).
+        var bytes: [UInt8]
     }
 
     /// One request through the router, with the session cookie unless `cookie` says otherwise.
@@ -73,7 +75,8 @@ struct WebTestApp {
                                                                         context: WebContext(logger: Logger(label: "web-tests")))
         let collected = Collected()
         try await response.body.write(CollectingWriter(target: collected))
-        return Reply(status: response.status, headers: response.headers, body: String(buffer: collected.buffer))
+        return Reply(status: response.status, headers: response.headers, body: String(buffer: collected.buffer),
+                     bytes: Array(collected.buffer.readableBytesView))
     }
 
     static func encode(_ text: String) -> String {
