@@ -46,9 +46,11 @@ struct LivePage: Sendable {
         // The commands come first and the growing list of sentences after them, so the buttons
         // stay where they are (at 400 % zoom too) while sentences arrive. The view comes last: beside
         // them on a wide screen, below them when zoomed, where its height moves nothing else.
+        // The list is a live region by aria-live alone: role="log" would take its list semantics
+        // away, leaving the sentences as items outside any list (axe-core's "listitem").
         body += """
         <section aria-labelledby="said-heading" class="said-section"><h2 id="said-heading">Said by the session</h2>
-        <ol id="spoken" class="spoken" role="log" aria-live="polite" aria-relevant="additions" aria-labelledby="said-heading">
+        <ol id="spoken" class="spoken" aria-live="polite" aria-relevant="additions" aria-labelledby="said-heading">
         """
         for sentence in sentences.recent { body += "<li>\(escaped(sentence.text))</li>" }
         body += "</ol></section>" + LiveViewPanel.render() + "</div>"

@@ -15,6 +15,7 @@ document.addEventListener("DOMContentLoaded", () => {
   const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
   // About two and a half frames a second: enough to follow a walk, little work for the browser.
   const intervalMs = 400;
+  const waitingIntervalMs = 2000;
   let paused = false;
   let shownSequence = null;
   let timer = null;
@@ -44,7 +45,12 @@ document.addEventListener("DOMContentLoaded", () => {
   function schedule() {
     clearTimeout(timer);
     timer = null;
-    if (!paused && !reducedMotion.matches) timer = setTimeout(refresh, intervalMs);
+    if (!paused && !reducedMotion.matches) {
+      timer = setTimeout(refresh, intervalMs);
+    } else if (shownSequence === null) {
+      // Nothing shown yet (the session is starting): the first frame is still fetched by itself.
+      timer = setTimeout(refresh, waitingIntervalMs);
+    }
   }
 
   function showNothing(sentence) {
@@ -69,11 +75,38 @@ document.addEventListener("DOMContentLoaded", () => {
     element.style.width = Math.max(0, right - left) + "%";
     element.style.height = Math.max(0, bottom - top) + "%";
     const label = document.createElement("span");
-    label.className = "box-label" + ((left + right) / 2 > 50 ? " at-right" : "");
+    label.className = "box-label";
     label.textContent = object.label + " " + object.distanceText;
     element.appendChild(label);
     return element;
   }
+
+  // Each label where it covers no label placed before it (closest object first): inside its box
+  // at the top, above it, below it, inside at the bottom, then the same at the right; kept within
+  // the picture. Side by side, labels of neighbours would otherwise hide each other (at 400 % zoom).
+  function placeLabels() {
+    const area = frame.getBoundingClientRect();
+    const placed = [];
+    for (const element of [...frame.querySelectorAll(".box")].reverse()) {
+      const label = element.querySelector(".box-label");
+      const box = element.getBoundingClientRect();
+      const width = label.offsetWidth, height = label.offsetHeight;
+      const candidates = [[box.left, box.top], [box.left, box.top - height], [box.left, box.bottom],
+        [box.left, box.bottom - height], [box.right - width, box.top], [box.right - width, box.top - height],
+        [box.right - width, box.bottom], [box.right - width, box.bottom - height]].map(([x, y]) => {
+        const left = Math.max(area.left, Math.min(x, area.right - width));
+        const top = Math.max(area.top, Math.min(y, area.bottom - height));
+        return { left, top, right: left + width, bottom: top + height };
+      });
+      const free = candidates.find((c) => !placed.some((p) =>
+        p.left < c.right && c.left < p.right && p.top < c.bottom && c.top < p.bottom));
+      const chosen = free || candidates[0];
+      placed.push(chosen);
+      label.style.left = (chosen.left - box.left - element.clientLeft) + "px";
+      label.style.top = (chosen.top - box.top - element.clientTop) + "px";
+    }
+  }
+  window.addEventListener("resize", placeLabels);
 
   function fillCaption(view) {
     const heading = document.createElement("p");
@@ -101,11 +134,14 @@ document.addEventListener("DOMContentLoaded", () => {
     }
     picture.width = reply.view.width;
     picture.height = reply.view.height;
-    frame.replaceChildren(picture, ...reply.view.objects.map((object) => box(object, reply.view)));
+    // Closest last, so where boxes overlap the nearest object's box and label are on top.
+    const boxes = reply.view.objects.map((object) => box(object, reply.view)).reverse();
+    frame.replaceChildren(picture, ...boxes);
     fillCaption(reply.view);
+    figure.hidden = false;
+    placeLabels();
     frame.dataset.sequence = String(reply.view.sequenceNumber);
     shownSequence = reply.view.sequenceNumber;
-    figure.hidden = false;
     describeState();
   }
 
