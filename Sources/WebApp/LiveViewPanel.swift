@@ -32,7 +32,7 @@ final class LiveViewPanel: Sendable {
         var sentence: String
     }
 
-    static let noSession = "No view: no session is running."
+    static let noSession = "No camera view: no running session is sharing one."
     static let noFrameYet = "No view yet: the session has not analysed a frame."
 
     /// Fetches the session's latest frame and holds it for its picture request.

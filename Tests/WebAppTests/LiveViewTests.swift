@@ -97,7 +97,7 @@ struct LiveViewTests {
         defer { none.remove() }
         let noSession = try JSONDecoder().decode(ViewReply.self, from: Data(try await none.request(.get, "/live/view").body.utf8))
         #expect(noSession.view == nil && noSession.image == nil)
-        #expect(noSession.sentence == "No view: no session is running.")
+        #expect(noSession.sentence == "No camera view: no running session is sharing one.")
         let waiting = try WebTestApp(viewOfSession: { nil })
         defer { waiting.remove() }
         let noFrame = try JSONDecoder().decode(ViewReply.self, from: Data(try await waiting.request(.get, "/live/view").body.utf8))
