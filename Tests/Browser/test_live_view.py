@@ -161,6 +161,14 @@ class LiveViewInBrowser(test_pages.BrowserCase):
             self.assertLessEqual(self.driver.execute_script("return document.documentElement.scrollWidth"), 320)
             for box in shown["boxes"]:
                 self.assertGreaterEqual(box["labelSize"], 16, box["label"])
+            overlapping = self.driver.execute_script(
+                "const r = [...document.querySelectorAll('#view-frame .box-label')].map(l => l.getBoundingClientRect());"
+                "return r.filter((a, i) => r.some((b, j) => i !== j && a.left < b.right && b.left < a.right"
+                " && a.top < b.bottom && b.top < a.bottom)).length;")
+            print(f"\n  live view at 400 %: picture {shown['picture'][2]:.0f}x{shown['picture'][3]:.0f} CSS px, labels "
+                  f"{sorted({b['labelSize'] for b in shown['boxes']})} CSS px, {overlapping} of {len(shown['boxes'])} labels overlapping another")
+            # Side by side at this width, the three people's labels hid each other until placed apart.
+            self.assertEqual(overlapping, 0)
             self.driver.execute_script("document.getElementById('view-heading').scrollIntoView()")
             self.driver.save_screenshot(str(SCREENSHOTS / "live-view-400-percent.png"))
             self.driver.execute_script("document.getElementById('view-frame').scrollIntoView()")
