@@ -166,7 +166,7 @@ let package = Package(
         .testTarget(name: "ReadingTests", dependencies: ["TestSupport", "Reading", "Media", "AssistCore"]),
         .testTarget(name: "ColourAndLightTests", dependencies: ["TestSupport", "ColourAndLight", "Media", "AssistCore"]),
         .testTarget(name: "WebAppTests", dependencies: ["TestSupport", "WebApp", "Storage", "AssistCore", "Commands", "SessionControl",
-                                                        "Hearing", "Prescription", "LiveHearing", "Media",
+                                                        "Hearing", "Prescription", "LiveHearing", "Media", "LiveGuidance", "Perception",
                                                         .product(name: "Hummingbird", package: "hummingbird"),
                                                         .product(name: "Logging", package: "swift-log"),
                                                         .product(name: "NIOCore", package: "swift-nio")]),

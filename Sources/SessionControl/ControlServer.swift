@@ -30,8 +30,16 @@ public final class ControlServer: Sendable {
     public let connectionDeadlineSeconds: Double
 
     /// Opens the socket; throws `alreadyInUse` when another session answers there.
-    public init(path: String, maximumConnections: Int = 8, connectionDeadlineSeconds: Double = 2,
-                handle: @escaping @Sendable (String) -> ControlReply) throws {
+    public convenience init(path: String, maximumConnections: Int = 8, connectionDeadlineSeconds: Double = 2,
+                            handle: @escaping @Sendable (String) -> ControlReply) throws {
+        try self.init(path: path, maximumConnections: maximumConnections, connectionDeadlineSeconds: connectionDeadlineSeconds,
+                      respond: { line in Array((Self.encoded(handle(line)) + "\n").utf8) })
+    }
+
+    /// The same serving with another answer: `respond` turns the line received into the bytes
+    /// sent back (the view socket answers with a picture).
+    init(path: String, maximumConnections: Int = 8, connectionDeadlineSeconds: Double = 2,
+         respond: @escaping @Sendable (String) -> [UInt8]) throws {
         self.path = path
         self.maximumConnections = maximumConnections
         self.connectionDeadlineSeconds = connectionDeadlineSeconds
@@ -42,7 +50,7 @@ public final class ControlServer: Sendable {
         socket = try UnixSocket.listen(at: path)
         let thread = Thread { [socket, flags] in
             Self.serve(socket: socket, flags: flags, maximumConnections: maximumConnections,
-                       deadlineSeconds: connectionDeadlineSeconds, handle: handle)
+                       deadlineSeconds: connectionDeadlineSeconds, respond: respond)
             flags.finished.withLock { $0 = true }
         }
         thread.name = "assist control socket"
@@ -63,7 +71,7 @@ public final class ControlServer: Sendable {
     }
 
     private static func serve(socket: UnixSocket, flags: Flags, maximumConnections: Int, deadlineSeconds: Double,
-                              handle: @escaping @Sendable (String) -> ControlReply) {
+                              respond: @escaping @Sendable (String) -> [UInt8]) {
         while !flags.stopping.withLock({ $0 }) {
             let waiting: UnixSocket?
             do { waiting = try socket.accept(timeoutMilliseconds: 50) } catch {
@@ -85,7 +93,7 @@ public final class ControlServer: Sendable {
                 continue
             }
             let thread = Thread {
-                serveOne(connection, handle: handle)
+                serveOne(connection, respond: respond)
                 flags.connections.withLock { $0 -= 1 }
             }
             thread.name = "assist control connection"
@@ -93,13 +101,13 @@ public final class ControlServer: Sendable {
         }
     }
 
-    private static func serveOne(_ connection: UnixSocket, handle: (String) -> ControlReply) {
+    private static func serveOne(_ connection: UnixSocket, respond: (String) -> [UInt8]) {
         defer { connection.close() }
         let line = connection.readLine()?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         // Nothing sent (in time): another session checking whether this one is alive, or a client
         // that gave up. Not a command the user gave, so nothing is said.
         guard !line.isEmpty else { return }
-        try? connection.write(encoded(handle(line)) + "\n")
+        try? connection.write(bytes: respond(line))
     }
 
     private static func encoded(_ reply: ControlReply) -> String {

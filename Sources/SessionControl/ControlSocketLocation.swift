@@ -22,6 +22,11 @@ public enum ControlSocketLocation {
         folder(environment: environment).appendingPathComponent(fileName)
     }
 
+    /// Beside the control socket: the running session's latest analysed frame (`LiveViewServer`).
+    public static func viewSocket(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        folder(environment: environment).appendingPathComponent("view.sock")
+    }
+
     /// Creates the folder readable by the user alone, and refuses one that someone else owns or
     /// others can enter (a shared temporary folder could be prepared by another user).
     public static func prepareFolder(_ folder: URL) throws {

@@ -14,10 +14,13 @@ public final class LiveControl: Sendable {
 
     public let controller: CommandController?
     private let server: ControlServer?
+    /// The latest analysed frame for the web app's Live page.
+    private let view: LiveViewServer?
 
-    private init(controller: CommandController?, server: ControlServer?) {
+    private init(controller: CommandController?, server: ControlServer?, view: LiveViewServer? = nil) {
         self.controller = controller
         self.server = server
+        self.view = view
     }
 
     /// Never fails the session: without a command language or a socket the session still guides,
@@ -47,10 +50,18 @@ public final class LiveControl: Sendable {
         }
         if readsConsole { ConsoleReader.start(controller: controller, session: session, printsReplies: json) }
         if let voice { VoiceControl.start(voice, controller: controller, session: session) }
-        return LiveControl(controller: controller, server: server)
+        var view: LiveViewServer?
+        // Only beside a control socket of its own: another session is running, and serves its view.
+        if server != nil {
+            do { view = try LiveViewServer(controls: session) } catch {
+                UserData.warn("The web app cannot show this session's view: \(userMessage(for: error))")
+            }
+        }
+        return LiveControl(controller: controller, server: server, view: view)
     }
 
     public func stop() {
+        view?.stop()
         server?.stop()
     }
 }

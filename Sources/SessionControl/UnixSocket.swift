@@ -87,12 +87,29 @@ public final class UnixSocket: @unchecked Sendable {
     }
 
     public func write(_ text: String) throws {
-        var bytes = Array(text.utf8)
-        while !bytes.isEmpty {
-            let sent = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        try write(bytes: Array(text.utf8))
+    }
+
+    public func write(bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
             guard sent > 0 else { throw ControlSocketError.system(call: "send", code: errno) }
-            bytes.removeFirst(sent)
+            offset += sent
         }
+    }
+
+    /// Reads until the other side closes, at most `limit` bytes; nil on timeout or error.
+    public func readToEnd(limit: Int) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while bytes.count < limit {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count < 0 { return nil }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: buffer[..<count])
+        }
+        return nil
     }
 
     private static func make() throws -> UnixSocket {

@@ -36,9 +36,13 @@ public enum SettingKind: Sendable {
 }
 
 
-/// One setting: its dotted name, what it does, what it accepts, and where it lives in `Settings`.
+/// One setting: its dotted name, its name for people, what it does, what it accepts, and where it
+/// lives in `Settings`.
 public struct SettingDefinition: Sendable {
+    /// The dotted name scripts and `assist settings set` use: "speech.pitch".
     public let key: String
+    /// What people call it, on the Settings page and in `assist settings show`: "Pitch".
+    public let label: String
     public let help: String
     public let kind: SettingKind
     let read: @Sendable (Settings) -> JSONValue
@@ -165,52 +169,53 @@ public struct SettingDefinition: Sendable {
     }
 }
 
-/// Every setting, by dotted name. Adding a setting is one line here plus its field in `Settings`.
+/// Every setting, by dotted name. Adding a setting is one entry here (key, label, help, kind, field)
+/// plus its field in `Settings`.
 public enum SettingsSchema {
     public static let definitions: [SettingDefinition] = [
-        field("detection.confidenceThreshold", "Detections less certain than this are not announced.",
+        field("detection.confidenceThreshold", "Confidence threshold", "Detections less certain than this are not announced.",
               .number(0.05...0.95, unit: nil), \.detection.confidenceThreshold),
-        field("detection.iouThreshold", "Boxes overlapping more than this (intersection over union) count as one object.",
+        field("detection.iouThreshold", "Overlap threshold", "Boxes overlapping more than this (intersection over union) count as one object.",
               .number(0.1...0.9, unit: nil), \.detection.iouThreshold),
-        field("detection.maximumObjects", "The most objects announced at once.",
+        field("detection.maximumObjects", "Most objects announced", "The most objects announced at once.",
               .wholeNumber(1...20, unit: nil), \.detection.maximumObjects),
-        field("detection.prioritisedCategories", "Categories announced before all others.",
+        field("detection.prioritisedCategories", "Announced first", "Categories announced before all others.",
               .categories, \.detection.prioritisedCategories),
-        field("detection.ignoredCategories", "Categories never announced.",
+        field("detection.ignoredCategories", "Never announced", "Categories never announced.",
               .categories, \.detection.ignoredCategories),
-        field("detection.hazards", "Categories that sound a warning tone, with the tone and its intensity.",
+        field("detection.hazards", "Hazard warnings", "Categories that sound a warning tone, with the tone and its intensity.",
               .hazards, \.detection.hazards),
-        field("speech.voice", "The espeak-ng voice (espeak-ng --voices lists them).",
+        field("speech.voice", "Voice", "The espeak-ng voice (espeak-ng --voices lists them).",
               .name, \.speech.voice),
-        field("speech.language", "The language of sentences and voice commands.",
+        field("speech.language", "Language", "The language of sentences and voice commands.",
               .languageTag, \.speech.language),
-        field("speech.rateWordsPerMinute", "Speaking rate.",
+        field("speech.rateWordsPerMinute", "Speaking rate", "Speaking rate.",
               .wholeNumber(SpeechLimits.rateWordsPerMinute, unit: "words per minute"), \.speech.rateWordsPerMinute),
-        field("speech.pitch", "Voice pitch (espeak-ng's scale, 50 is normal).",
+        field("speech.pitch", "Pitch", "Voice pitch (espeak-ng's scale, 50 is normal).",
               .wholeNumber(SpeechLimits.pitch, unit: nil), \.speech.pitch),
         // The floor is 10 %, not 0: silent speech would leave a blind user with no output at all.
-        field("speech.volumePercent", "Speech volume.",
+        field("speech.volumePercent", "Speech volume", "Speech volume.",
               .wholeNumber(SpeechLimits.volumePercent, unit: "percent"), \.speech.volumePercent),
-        field("feedback.hapticsEnabled", "Vibration feedback.",
+        field("feedback.hapticsEnabled", "Vibration", "Vibration feedback.",
               .onOff, \.feedback.hapticsEnabled),
-        field("feedback.hapticStrength", "Vibration strength.",
+        field("feedback.hapticStrength", "Vibration strength", "Vibration strength.",
               .number(0...1, unit: nil), \.feedback.hapticStrength),
-        field("feedback.spatialAudio", "Tones panned toward where the object is.",
+        field("feedback.spatialAudio", "Directional tones", "Tones panned toward where the object is.",
               .onOff, \.feedback.spatialAudio),
-        field("scanning.mode", "When the scene is described.",
+        field("scanning.mode", "Scanning mode", "When the scene is described.",
               .choice(ScanningMode.allCases.map(\.rawValue), aliases: ScanningMode.aliasNames), \.scanning.mode),
-        field("scanning.intervalSeconds", "Time between scans in continuous and navigation modes.",
+        field("scanning.intervalSeconds", "Time between scans", "Time between scans in continuous and navigation modes.",
               .number(0.2...10, unit: "seconds"), \.scanning.intervalSeconds),
-        field("batterySaver", "Scan less often to save battery.",
+        field("batterySaver", "Battery saver", "Scan less often to save battery.",
               .onOff, \.batterySaver),
-        field("camera.device", "The camera: default, a device such as /dev/video0, or an FFmpeg input.",
+        field("camera.device", "Camera", "The camera: default, a device such as /dev/video0, or an FFmpeg input.",
               .name, \.camera.device),
-        field("camera.fieldOfViewDegrees", "The camera's horizontal field of view, for directions.",
+        field("camera.fieldOfViewDegrees", "Camera field of view", "The camera's horizontal field of view, for directions.",
               .number(30...180, unit: "degrees"), \.camera.fieldOfViewDegrees),
-        field("units", "Units for spoken distances.",
+        field("units", "Distance units", "Units for spoken distances.",
               .choice(MeasurementUnits.allCases.map(\.rawValue), aliases: MeasurementUnits.aliasNames), \.units),
         // Up to 30 days: history is for "what did I just pass", not a long-term log.
-        field("historyRetentionHours", "How long announced detections are kept.",
+        field("historyRetentionHours", "Keep history for", "How long announced detections are kept.",
               .number(1...720, unit: "hours"), \.historyRetentionHours),
     ]
 
@@ -243,9 +248,9 @@ public enum SettingsSchema {
     }
 
     private static func field<Value: Codable & Sendable>(
-        _ key: String, _ help: String, _ kind: SettingKind, _ path: WritableKeyPath<Settings, Value> & Sendable
+        _ key: String, _ label: String, _ help: String, _ kind: SettingKind, _ path: WritableKeyPath<Settings, Value> & Sendable
     ) -> SettingDefinition {
-        SettingDefinition(key: key, help: help, kind: kind,
+        SettingDefinition(key: key, label: label, help: help, kind: kind,
                           read: { JSONValue(encoding: $0[keyPath: path]) },
                           write: { settings, value in settings[keyPath: path] = try value.decoded(as: Value.self) })
     }
@@ -254,16 +259,18 @@ public enum SettingsSchema {
 /// One setting as `assist settings show` prints it (and `--json` writes it).
 public struct SettingEntry: Encodable, Sendable {
     public var key: String
+    public var label: String
     public var value: JSONValue
     public var defaultValue: JSONValue
     public var changed: Bool
     public var allowed: String
     public var help: String
 
-    enum CodingKeys: String, CodingKey { case key, value, defaultValue = "default", changed, allowed, help }
+    enum CodingKeys: String, CodingKey { case key, label, value, defaultValue = "default", changed, allowed, help }
 
     public init(_ definition: SettingDefinition, in settings: Settings) {
         key = definition.key
+        label = definition.label
         value = definition.value(in: settings)
         defaultValue = definition.value(in: .defaults)
         changed = value != defaultValue
@@ -271,10 +278,11 @@ public struct SettingEntry: Encodable, Sendable {
         help = definition.help
     }
 
-    /// Two lines for people: the value (and the default when changed), then what it accepts.
+    /// Two lines for people: the key (first, for scripts that read it) and value (and the default
+    /// when changed), then its name, what it does and what it accepts.
     public var description: String {
         "\(key) = \(value.displayText)\(changed ? "  (changed; default \(defaultValue.displayText))" : "")\n"
-            + "    \(help) Allowed: \(allowed)."
+            + "    \(label): \(help) Allowed: \(allowed)."
     }
 }
 

@@ -27,7 +27,7 @@ struct LivePage: Sendable {
         var body = running
             ? "<p class=\"lead\" id=\"session-state\">A session is running; these buttons send it commands as <code>assist ctl</code> does.</p>"
             : "<p class=\"message warning\" id=\"session-state\">No session is running, so these buttons have nothing to control: start one with <code>assist see VIDEO</code> or <code>assist console</code>, then reload this page.</p>"
-        body += "<section aria-labelledby=\"commands-heading\"><h2 id=\"commands-heading\">Commands</h2>"
+        body += "<div class=\"live-layout\"><section aria-labelledby=\"commands-heading\" class=\"commands-section\"><h2 id=\"commands-heading\">Commands</h2>"
         body += "<form method=\"post\" action=\"/live/command\" class=\"commands\" data-live-command>"
         body += "<input type=\"hidden\" name=\"\(AccessGuard.formField)\" value=\"\(formToken)\">"
         for button in Self.buttons {
@@ -44,13 +44,16 @@ struct LivePage: Sendable {
         </form></section>
         """
         // The commands come first and the growing list of sentences after them, so the buttons
-        // stay where they are (at 400 % zoom too) while sentences arrive.
+        // stay where they are (at 400 % zoom too) while sentences arrive. The view comes last: beside
+        // them on a wide screen, below them when zoomed, where its height moves nothing else.
+        // The list is a live region by aria-live alone: role="log" would take its list semantics
+        // away, leaving the sentences as items outside any list (axe-core's "listitem").
         body += """
-        <section aria-labelledby="said-heading"><h2 id="said-heading">Said by the session</h2>
-        <ol id="spoken" class="spoken" role="log" aria-live="polite" aria-relevant="additions" aria-labelledby="said-heading">
+        <section aria-labelledby="said-heading" class="said-section"><h2 id="said-heading">Said by the session</h2>
+        <ol id="spoken" class="spoken" aria-live="polite" aria-relevant="additions" aria-labelledby="said-heading">
         """
         for sentence in sentences.recent { body += "<li>\(escaped(sentence.text))</li>" }
-        body += "</ol></section>"
+        body += "</ol></section>" + LiveViewPanel.render() + "</div>"
         return pageDocument(.live, body: body, message: message)
     }
 

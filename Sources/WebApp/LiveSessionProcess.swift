@@ -25,7 +25,12 @@ public final class LiveSessionProcess: Sendable {
         process.standardOutput = output
         process.standardError = FileHandle.standardError
         let finished = self.finished
-        process.terminationHandler = { _ in finished.value.withLock { $0 = true } }
+        process.terminationHandler = { ended in
+            finished.value.withLock { $0 = true }
+            // Why it ended, for whoever reads assist serve's errors (its sentences went to the page).
+            let how = ended.terminationReason == .uncaughtSignal ? "signal" : "exit status"
+            FileHandle.standardError.write(Data("assist serve: the live session ended (\(how) \(ended.terminationStatus)).\n".utf8))
+        }
         try process.run()
         self.process = process
         let reader = Thread {

@@ -2,7 +2,7 @@ import AssistCore
 import Foundation
 import Storage
 
-/// The Settings page: every setting of `SettingsSchema` with its help, its allowed values and a
+/// The Settings page: every setting of `SettingsSchema` with its label, help, allowed values and a
 /// form that stores through `SettingsStore.set(_:text:)`, the path `assist settings set` takes,
 /// so the same value is accepted or refused with the same sentence.
 struct SettingsPage: Sendable {
@@ -25,9 +25,9 @@ struct SettingsPage: Sendable {
             return Outcome(message: PageMessage(text: definition.changedSentence(in: settings), isWarning: false),
                            key: definition.key, refusedText: nil, accepted: true)
         } catch {
-            let known = SettingsSchema.definitions.contains { $0.key == key }
+            let known = SettingsSchema.definitions.first { $0.key == key }
             return Outcome(message: PageMessage(text: userMessage(for: error), isWarning: true,
-                                                fieldID: known ? Self.fieldID(key) : nil, fieldName: known ? key : nil),
+                                                fieldID: known.map { Self.fieldID($0.key) }, fieldName: known?.label),
                            key: key, refusedText: text, accepted: false)
         }
     }
@@ -127,7 +127,7 @@ struct SettingsPage: Sendable {
             <form method="post" action="/settings/reset" class="reset">
             <input type="hidden" name="\(AccessGuard.formField)" value="\(formToken)">
             <input type="hidden" name="key" value="\(escaped(definition.key))">
-            <button type="submit" aria-label="Reset \(escaped(definition.key)) to its default">Reset</button>
+            <button type="submit" aria-label="Reset \(escaped(definition.label)) to its default">Reset</button>
             </form>
             """
         return """
@@ -135,11 +135,12 @@ struct SettingsPage: Sendable {
         <form method="post" action="/settings">
         <input type="hidden" name="\(AccessGuard.formField)" value="\(formToken)">
         <input type="hidden" name="key" value="\(escaped(definition.key))">
-        <label for="\(id)">\(escaped(definition.key))</label>
-        <p id="\(id)-help" class="help">\(escaped(definition.help)) Allowed: \(escaped(definition.allowed)). \(escaped(defaultNote))</p>
+        <label for="\(id)">\(escaped(definition.label))</label>
+        <p id="\(id)-help" class="help">\(escaped(definition.help)) Allowed: \(escaped(definition.allowed)). \(escaped(defaultNote)) \
+        Its name for <code>assist settings</code>: <code>\(escaped(definition.key))</code>.</p>
         \(error)
         <div class="row">\(control)
-        <button type="submit" aria-label="Save \(escaped(definition.key))">Save</button></div>
+        <button type="submit" aria-label="Save \(escaped(definition.label))">Save</button></div>
         </form>
         \(reset)
         </div>

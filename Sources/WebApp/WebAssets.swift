@@ -12,6 +12,7 @@ enum WebAssets {
         "app.css": "text/css; charset=utf-8",
         "page.js": "text/javascript; charset=utf-8",
         "hearing-debug.js": "text/javascript; charset=utf-8",
+        "live-view.js": "text/javascript; charset=utf-8",
     ]
 
     static func asset(named name: String) -> Asset? {

@@ -20,13 +20,14 @@ public struct WebApp: Sendable {
     let help: HelpPage
     let live: LivePage
     let sendToSession: SessionCommandSender
+    let view: LiveViewPanel
     public let sentences: SpokenSentences
     /// The hearing assistant's pages: patient home, prescriptions, debug, audiologist.
     public let hearing: HearingPages
 
     public init(access: AccessGuard = AccessGuard(), store: SettingsStore, history: DetectionHistory, language: CommandLanguage,
                 sentences: SpokenSentences = SpokenSentences(), sessionRunning: @escaping @Sendable () -> Bool,
-                sendToSession: @escaping SessionCommandSender,
+                sendToSession: @escaping SessionCommandSender, viewOfSession: @escaping SessionViewSource = { nil },
                 hearing: HearingPages = HearingPages(soundFile: nil)) {
         self.hearing = hearing
         self.access = access
@@ -35,6 +36,7 @@ public struct WebApp: Sendable {
         self.help = HelpPage(language: language)
         self.live = LivePage(language: language, sentences: sentences, sessionRunning: sessionRunning)
         self.sendToSession = sendToSession
+        self.view = LiveViewPanel(source: viewOfSession)
         self.sentences = sentences
     }
 
@@ -74,6 +76,30 @@ public struct WebApp: Sendable {
             sentences.publish(reply.reply)
             if wantsJSON { return json(reply) }
             return html(live.render(formToken: access.formToken, message: PageMessage(text: reply.reply, isWarning: !reply.understood)))
+        }
+        // The camera view: what the session analysed last, and its picture. Never cached: a
+        // frame goes to the browser and is gone.
+        router.get("/live/view") { _, _ in
+            let reply = await view.latest()
+            var headers = HTTPFields()
+            headers[.contentType] = "application/json"
+            headers[.cacheControl] = "no-store"
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let data = (try? encoder.encode(reply)) ?? Data("{}".utf8)
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        }
+        router.get("/live/frame/:picture") { _, context in
+            let name = context.parameters.get("picture") ?? ""
+            guard name.hasSuffix(".jpg"), let number = Int(name.dropLast(4)), let bytes = view.picture(sequenceNumber: number) else {
+                var gone = plain("That frame is no longer held; the view shows a newer one.", status: .notFound)
+                gone.headers[.cacheControl] = "no-store"
+                return gone
+            }
+            var headers = HTTPFields()
+            headers[.contentType] = "image/jpeg"
+            headers[.cacheControl] = "no-store"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
         }
         router.get("/live/events") { _, _ in
             var headers = HTTPFields()

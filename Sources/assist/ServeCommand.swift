@@ -47,9 +47,11 @@ struct ServeCommand: AsyncParsableCommand {
         let language = try CommandLanguage(language: CommandLanguage.bundledLanguages().contains(wanted) ? wanted : "en",
                                            categories: validator.knownCategories)
         let control = ControlClient()
+        let view = LiveViewClient()
         let app = WebApp(store: store, history: DetectionHistory(database: database), language: language,
                          sessionRunning: { FileManager.default.fileExists(atPath: control.socketPath) },
                          sendToSession: { line in try await control.sendAway(line) },
+                         viewOfSession: { try await view.latestAway() },
                          hearing: HearingPages(soundFile: hearInput))
         let session = try input.map { input in
             try LiveSessionProcess(executable: Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]),

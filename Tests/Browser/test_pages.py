@@ -308,7 +308,7 @@ class WebAppInBrowser(BrowserCase):
         self.tab_to(lambda e: e.get_attribute("id") == "setting-units")
         self.active().send_keys(Keys.ARROW_DOWN)
         self.active().send_keys(Keys.TAB)
-        self.assertEqual(self.active().get_attribute("aria-label"), "Save units")
+        self.assertEqual(self.active().get_attribute("aria-label"), "Save Distance units")
         self.active().send_keys(Keys.SPACE)
         WebDriverWait(self.driver, SLOW_MACHINE_SECONDS).until(lambda d: "units is now" in (self.message()[0] or ""))
         stored = json.loads(self.assist("settings", "show", "units", "--json").stdout)["value"]
@@ -325,7 +325,7 @@ class WebAppInBrowser(BrowserCase):
         self.assertEqual(self.message()[0], cli.stderr.strip())
         # From the message, one Tab and Enter lead back to the refused field, marked invalid.
         self.active().send_keys(Keys.TAB)
-        self.assertEqual(self.active().text, "Go to speech.volumePercent to correct it")
+        self.assertEqual(self.active().text, "Go to Speech volume to correct it")
         self.active().send_keys(Keys.ENTER)
         self.assertEqual(self.active().get_attribute("id"), "setting-speech-volumePercent")
         self.assertEqual(self.active().get_attribute("aria-invalid"), "true")

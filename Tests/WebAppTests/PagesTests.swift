@@ -17,7 +17,7 @@ struct PagesTests {
         #expect(reply.status == .ok)
         #expect(try web.store.current().speech.pitch == 62)
         #expect(reply.body.contains("role=\"status\" tabindex=\"-1\">speech.pitch is now 62.</p>"))
-        #expect(reply.body.contains("Reset speech.pitch to its default"))
+        #expect(reply.body.contains("Reset Pitch to its default"))
     }
 
     @Test("a list setting is typed as on the command line and read back the same way")
@@ -40,7 +40,7 @@ struct PagesTests {
         let reply = try await web.request(.post, "/settings", form: ["key": "speech.volumePercent", "value": "5", "form_token": "form-secret"])
         #expect(reply.status == .unprocessableContent)
         #expect(reply.body.contains("role=\"alert\" tabindex=\"-1\">\(escaped(expected))</p>"))
-        #expect(reply.body.contains("<a href=\"#setting-speech-volumePercent\">Go to speech.volumePercent to correct it</a>"))
+        #expect(reply.body.contains("<a href=\"#setting-speech-volumePercent\">Go to Speech volume to correct it</a>"))
         // The field is marked and keeps what was typed, so it can be corrected.
         #expect(reply.body.contains("value=\"5\" aria-describedby=\"setting-speech-volumePercent-help setting-speech-volumePercent-error\" aria-invalid=\"true\""))
         #expect(try web.store.current().speech.volumePercent == Storage.Settings.defaults.speech.volumePercent)
@@ -89,7 +89,8 @@ struct PagesTests {
         #expect(page.contains("<nav aria-label=\"Setting groups\" class=\"groups\"><ul><li><a href=\"#group-detection\">Detection</a></li>"))
         for definition in SettingsSchema.definitions {
             let id = "setting-" + definition.key.replacingOccurrences(of: ".", with: "-")
-            #expect(page.contains("<label for=\"\(id)\">\(definition.key)</label>"), "\(definition.key)")
+            #expect(page.contains("<label for=\"\(id)\">\(escaped(definition.label))</label>"), "\(definition.key)")
+            #expect(page.contains("<code>\(escaped(definition.key))</code>"), "\(definition.key)")
             #expect(page.contains(escaped(definition.allowed)), "\(definition.key)")
         }
     }

@@ -31,7 +31,7 @@ struct WebTestApp {
     /// The hearing pages, over a patient store in this test's folder (cheap scrypt, same code path).
     let hearing: HearingPages
 
-    init(hearingInput: HearingPages.HearingInput = .none) throws {
+    init(viewOfSession: @escaping SessionViewSource = { nil }, hearingInput: HearingPages.HearingInput = .none) throws {
         root = TemporaryFolder.path("assistivekit-web-tests")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let environment = ["XDG_DATA_HOME": root.appendingPathComponent("data").path,
@@ -51,7 +51,7 @@ struct WebTestApp {
                      sendToSession: { line in
                          sent.append(line)
                          return ControlReply(understood: true, intent: "scanNow", reply: "Scanning for \(line).")
-                     }, hearing: hearing)
+                     }, viewOfSession: viewOfSession, hearing: hearing)
     }
 
     func remove() {
@@ -63,8 +63,9 @@ struct WebTestApp {
         var status: HTTPResponse.Status
         var headers: HTTPFields
         var body: String
-        /// The body's bytes (a download).
-        var data = Data()
+        /// The body as sent (a picture's, a download's bytes).
+        var bytes: [UInt8]
+        var data: Data { Data(bytes) }
     }
 
     /// One request through the router, with the session cookie unless `cookie` says otherwise.
@@ -89,7 +90,7 @@ struct WebTestApp {
         let collected = Collected()
         try await response.body.write(CollectingWriter(target: collected))
         return Reply(status: response.status, headers: response.headers, body: String(buffer: collected.buffer),
-                     data: Data(collected.buffer.readableBytesView))
+                     bytes: Array(collected.buffer.readableBytesView))
     }
 
     static func encode(_ text: String) -> String {

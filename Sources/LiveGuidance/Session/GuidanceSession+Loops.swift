@@ -271,6 +271,9 @@ extension GuidanceSession {
                                 announcements: records.flatMap { $0 }, timings: timings,
                                 mentioned: heard.flatMap { $0.0.mentions })
         pending(cycle, captureSeconds: captureSeconds)
+        controls.publish(AnalysedFrame(sequenceNumber: framesAnalysed, timeSeconds: captureSeconds, image: frame.image,
+                                       objects: report.objects, description: report.sentences,
+                                       distanceUnit: policy.describer.settings.unit))
         publishSnapshot()
         return processing
     }

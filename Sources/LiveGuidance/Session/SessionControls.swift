@@ -24,6 +24,9 @@ public final class SessionControls: Sendable {
         var snapshot = SessionSnapshot()
         /// Set when the session has finished: what it said last, the answer to anything sent after.
         var closedSaying: String?
+        var analysedFrame: AnalysedFrame?
+        var frameWatchers: [Int: AsyncStream<AnalysedFrame>.Continuation] = [:]
+        var nextWatcher = 0
     }
     private let state = Mutex(State())
     /// What must not wait for the session's next turn (which can be a whole analysis away):
@@ -67,6 +70,30 @@ public final class SessionControls: Sendable {
     /// What the session is doing now (for a status line, a socket's "status" reply).
     public var snapshot: SessionSnapshot { state.withLock { $0.snapshot } }
 
+    /// The frame analysed last and what was found in it; nil before the first analysis and once
+    /// the session has ended.
+    public var latestAnalysedFrame: AnalysedFrame? { state.withLock { $0.analysedFrame } }
+
+    /// Each frame as it is analysed, newest only (a slow watcher skips frames, never holds up the
+    /// session); the stream ends when the session ends.
+    public func analysedFrames() -> AsyncStream<AnalysedFrame> {
+        let (stream, continuation) = AsyncStream<AnalysedFrame>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let id = state.withLock { state -> Int? in
+            guard state.closedSaying == nil else { return nil }
+            defer { state.nextWatcher += 1 }
+            state.frameWatchers[state.nextWatcher] = continuation
+            return state.nextWatcher
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.frameWatchers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
     // MARK: The session's side
 
     func takeAll() -> [Item] {
@@ -79,17 +106,33 @@ public final class SessionControls: Sendable {
     /// The session has finished: what still waits, and whatever is sent from now on, is answered
     /// "not carried out" with the session's last sentence.
     func close(saying sentence: String) {
-        let waiting = state.withLock { state in
-            defer { state.items = []; state.closedSaying = sentence }
-            return state.items
+        let (waiting, watchers) = state.withLock { state in
+            defer {
+                state.items = []
+                state.closedSaying = sentence
+                // The last picture goes with the session: nothing of the camera outlives it.
+                state.analysedFrame = nil
+                state.frameWatchers = [:]
+            }
+            return (state.items, Array(state.frameWatchers.values))
         }
         for case .command(_, let answer?) in waiting { answer(.notCarriedOut(sentence)) }
+        for watcher in watchers { watcher.finish() }
     }
 
     var hasWaitingItems: Bool { state.withLock { !$0.items.isEmpty } }
 
     func publish(_ snapshot: SessionSnapshot) {
         state.withLock { $0.snapshot = snapshot }
+    }
+
+    func publish(_ frame: AnalysedFrame) {
+        let watchers = state.withLock { state -> [AsyncStream<AnalysedFrame>.Continuation] in
+            guard state.closedSaying == nil else { return [] }
+            state.analysedFrame = frame
+            return Array(state.frameWatchers.values)
+        }
+        for watcher in watchers { watcher.yield(frame) }
     }
 }
 
