@@ -293,3 +293,26 @@ public struct HeardLinePrinter: Sendable {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 }
+
+extension LiveGuidanceRun {
+    /// The watchdog's range, for `assist see` and the session `assist serve --input` starts.
+    public static func checkWatchdog(_ seconds: Double) throws(CommandFailure) {
+        if !(seconds > 0 && seconds <= 600) { throw CommandFailure("--watchdog must be a number of seconds above 0 and at most 600, not \(numberText(seconds)).", status: .badUsage) }
+    }
+
+    /// The run's numbers, checked before anything starts: out of range is bad usage (exit 64),
+    /// named by its option. Bounded above too: an interval of 1e19 s overflowed the session's
+    /// sample count (issue 16).
+    public func checkNumbers() throws(CommandFailure) {
+        if let intervalSeconds, !(intervalSeconds > 0 && intervalSeconds <= 3600) {
+            throw CommandFailure("--interval must be a number of seconds above 0 and at most 3600, not \(numberText(intervalSeconds)).", status: .badUsage)
+        }
+        try Self.checkWatchdog(watchdogSeconds)
+        if !(afterUseMinutes >= 0 && afterUseMinutes <= 1440) {
+            throw CommandFailure("--after-use must be 0 (never) or a number of minutes up to 1440, not \(numberText(afterUseMinutes)).", status: .badUsage)
+        }
+        if let frameCostSeconds, !(frameCostSeconds >= 0 && frameCostSeconds <= 60) {
+            throw CommandFailure("--frame-cost must be from 0 to 60 seconds, not \(numberText(frameCostSeconds)).", status: .badUsage)
+        }
+    }
+}

@@ -15,12 +15,12 @@ public final class LiveSessionProcess: Sendable {
         let value = Mutex(false)
     }
 
-    /// Starts `executable see INPUT`; every sentence it says is published to `sentences`, every
-    /// other line it prints goes to standard error, and its end is said on the page.
-    public init(executable: URL, input: String, sentences: SpokenSentences) throws {
+    /// Starts `executable see INPUT OPTIONS…`; every sentence it says is published to `sentences`,
+    /// every other line it prints goes to standard error, and its end is said on the page.
+    public init(executable: URL, input: String, options: [String] = [], sentences: SpokenSentences) throws {
         let process = Process()
         process.executableURL = executable
-        process.arguments = ["see", input]
+        process.arguments = ["see", input] + options
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.standardError

@@ -24,6 +24,7 @@ extension See {
         run.watchdogSeconds = live.watchdog
         run.afterUseMinutes = live.afterUse
         run.frameCostSeconds = live.frameCost
+        try run.checkNumbers()
         run.json = json
         run.keepsHistory = !noHistory
         run.voiceCommands = voiceCommands.sources

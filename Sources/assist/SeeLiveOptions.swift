@@ -44,11 +44,7 @@ struct LiveOptions: ParsableArguments {
         func bad(_ sentence: String) -> CommandFailure { CommandFailure(sentence, status: .badUsage) }
         if mode != nil && find != nil { throw bad("Use either --mode or --find, not both.") }
         _ = try guidanceMode()
-        // Bounded above: an interval of 1e19 s overflowed the session's sample count (issue 16).
-        if let interval, !(interval > 0 && interval <= 3600) { throw bad("--interval must be a number of seconds above 0 and at most 3600, not \(numberText(interval)).") }
-        if !(watchdog > 0 && watchdog <= 600) { throw bad("--watchdog must be a number of seconds above 0 and at most 600, not \(numberText(watchdog)).") }
-        if !(afterUse >= 0 && afterUse <= 1440) { throw bad("--after-use must be 0 (never) or a number of minutes up to 1440, not \(numberText(afterUse)).") }
-        if let frameCost, !(frameCost >= 0 && frameCost <= 60) { throw bad("--frame-cost must be from 0 to 60 seconds, not \(numberText(frameCost)).") }
+        // The run's numbers (interval, watchdog, after-use, frame cost): LiveGuidanceRun.checkNumbers.
         if !(folderRate >= 0.01 && folderRate <= 1000) { throw bad("--folder-rate must be from 0.01 to 1000 pictures per second, not \(numberText(folderRate)).") }
         if let find, find.trimmingCharacters(in: .whitespaces).isEmpty { throw bad("--find needs a category, for example --find chair.") }
         _ = try scheduledLines()

@@ -32,6 +32,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also start a live session on this input, as assist see INPUT: a video, camera, camera:N, /dev/videoN, a stream or a folder of pictures.", valueName: "input"))
     var input: String?
 
+    @Option(help: ArgumentHelp("With --input: as assist see --watchdog, one detection taking longer than this ends the session with \"Detection failed.\" (default 4).", valueName: "seconds"))
+    var watchdog: Double?
+
     @Option(help: ArgumentHelp("Run the hearing aid on this sound file (looping; for a computer without a sound card) once the Hearing page is opened with the passphrase.", valueName: "file"))
     var hearInput: String?
 
@@ -53,9 +56,10 @@ struct ServeCommand: AsyncParsableCommand {
                          sendToSession: { line in try await control.sendAway(line) },
                          viewOfSession: { try await view.latestAway() },
                          hearing: HearingPages(soundFile: hearInput))
+        if let watchdog { try LiveGuidanceRun.checkWatchdog(watchdog) }
         let session = try input.map { input in
             try LiveSessionProcess(executable: Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]),
-                                   input: input, sentences: app.sentences)
+                                   input: input, options: watchdog.map { ["--watchdog", "\($0)"] } ?? [], sentences: app.sentences)
         }
         defer { session?.stop() }
         do {

@@ -406,7 +406,8 @@ class RealSessionInBrowser(BrowserCase):
     ../shared, on demand, so it speaks when asked. What it says must reach the live region,
     and what it announced must appear in History."""
     PICTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "coco128" / "images" / "train2017"
-    SERVE_ARGUMENTS = ["--input", str(PICTURES)]
+    # A long watchdog: one slow analysis on a loaded machine must not end the session the test watches.
+    SERVE_ARGUMENTS = ["--input", str(PICTURES), "--watchdog", "600"]
     STAND_IN_SESSION = False
     SETTINGS = [("scanning.mode", "on-demand")]
 

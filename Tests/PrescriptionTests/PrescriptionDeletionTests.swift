@@ -7,7 +7,7 @@ import Testing
 @Suite("Deleting a prescription, and reading a code's picture from memory")
 struct PrescriptionDeletionTests {
     let key: AudiologistSigningKey
-    let clock = ManualClock()
+    let clock = clockAfterIssue()
     let folder: URL
 
     init() throws {
