@@ -98,7 +98,7 @@ let package = Package(
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         // The live loop: frame sources in, modes (policies over the tracked scene), states, watchdog, spoken output.
-        .target(name: "LiveGuidance", dependencies: ["AssistCore", "Media", "Perception", "Guidance", "Speech"],
+        .target(name: "LiveGuidance", dependencies: ["AssistCore", "Media", "Perception", "Guidance", "Speech", "ColourAndLight"],
                 resources: [.copy("Templates")]),
         // The command language: intents and slots from typed or recognised text, one data file per language.
         .target(name: "Commands", dependencies: ["AssistCore", "Inference"], resources: [.copy("Languages")]),
@@ -160,7 +160,7 @@ let package = Package(
         .testTarget(name: "SessionControlTests", dependencies: ["SessionControl", "LiveGuidance", "Commands", "Storage", "Speech", "AssistCore", "Guidance", "Media", "Perception"]),
         .testTarget(name: "VoiceInputTests", dependencies: ["VoiceInput", "Commands", "Media", "AssistCore"]),
         .testTarget(name: "ReadingTests", dependencies: ["Reading", "Media", "AssistCore"]),
-        .testTarget(name: "ColourAndLightTests", dependencies: ["ColourAndLight", "Media", "AssistCore"]),
+        .testTarget(name: "ColourAndLightTests", dependencies: ["ColourAndLight", "Media", "AssistCore", "Speech"]),
         .testTarget(name: "WebAppTests", dependencies: ["WebApp", "Storage", "AssistCore", "Commands", "SessionControl",
                                                         .product(name: "Hummingbird", package: "hummingbird"),
                                                         .product(name: "Logging", package: "swift-log"),
