@@ -98,7 +98,7 @@ let package = Package(
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         // The live loop: frame sources in, modes (policies over the tracked scene), states, watchdog, spoken output.
-        .target(name: "LiveGuidance", dependencies: ["AssistCore", "Media", "Perception", "Guidance", "Speech"],
+        .target(name: "LiveGuidance", dependencies: ["AssistCore", "Media", "Perception", "Guidance", "Speech", "ColourAndLight"],
                 resources: [.copy("Templates")]),
         // The command language: intents and slots from typed or recognised text, one data file per language.
         .target(name: "Commands", dependencies: ["AssistCore", "Inference"], resources: [.copy("Languages")]),
@@ -164,7 +164,7 @@ let package = Package(
         .testTarget(name: "SessionControlTests", dependencies: ["TestSupport", "SessionControl", "LiveGuidance", "Commands", "Storage", "Speech", "AssistCore", "Guidance", "Media", "Perception"]),
         .testTarget(name: "VoiceInputTests", dependencies: ["TestSupport", "VoiceInput", "Commands", "Media", "AssistCore"]),
         .testTarget(name: "ReadingTests", dependencies: ["TestSupport", "Reading", "Media", "AssistCore"]),
-        .testTarget(name: "ColourAndLightTests", dependencies: ["TestSupport", "ColourAndLight", "Media", "AssistCore"]),
+        .testTarget(name: "ColourAndLightTests", dependencies: ["TestSupport", "ColourAndLight", "Media", "AssistCore", "Speech"]),
         .testTarget(name: "WebAppTests", dependencies: ["TestSupport", "WebApp", "Storage", "AssistCore", "Commands", "SessionControl",
                                                         "Hearing", "Prescription", "LiveHearing", "Media", "LiveGuidance", "Perception",
                                                         .product(name: "Hummingbird", package: "hummingbird"),

@@ -46,33 +46,3 @@ public struct LightMeter: Sendable, Equatable {
         brightness >= brightFrom ? .bright : brightness < darkBelow ? .dark : .dim
     }
 }
-
-/// A continuous tone whose pitch follows the light: rendered block by block with its phase carried
-/// over, and its pitch gliding across each block, so changes of light never click.
-public struct LightTone: Sendable {
-    public let sampleRateHz: Double
-    /// Quiet beside speech: the tone is a background the user listens through.
-    public var amplitude: Float = 0.2
-    private var phase = 0.0
-    private var currentPitchHz: Double?
-
-    public init(sampleRateHz: Double) {
-        self.sampleRateHz = sampleRateHz
-    }
-
-    public var pitchHz: Double? { currentPitchHz }
-
-    /// `frameCount` mono samples gliding from the current pitch to `pitchHz`.
-    public mutating func render(frameCount: Int, towards pitchHz: Double) -> [Float] {
-        let start = currentPitchHz ?? pitchHz
-        var samples = [Float](repeating: 0, count: frameCount)
-        for i in 0..<frameCount {
-            let f = start + (pitchHz - start) * Double(i) / Double(max(frameCount, 1))
-            phase += 2 * .pi * f / sampleRateHz
-            if phase > 2 * .pi { phase -= 2 * .pi }
-            samples[i] = amplitude * Float(sin(phase))
-        }
-        currentPitchHz = pitchHz
-        return samples
-    }
-}

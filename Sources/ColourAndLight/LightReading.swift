@@ -1,6 +1,7 @@
 import AssistCore
 import Foundation
 import Media
+import Speech
 
 /// `assist light`: the brightness of a picture, or of every frame of a video, what it is called,
 /// and the tone that follows it (higher for brighter), rendered to match the video's time.
@@ -44,7 +45,7 @@ public struct LightReading: Sendable {
 
     /// The tone following the light, each frame's pitch held until the next (the last for 0.5 s).
     public func toneSamples(sampleRateHz rate: Double) -> [Float] {
-        var tone = LightTone(sampleRateHz: rate)
+        var tone = ContinuousTone(sampleRateHz: rate)
         var output: [Float] = []
         for (index, sample) in samples.enumerated() {
             let end = index + 1 < samples.count ? samples[index + 1].seconds : sample.seconds + 0.5

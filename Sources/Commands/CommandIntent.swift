@@ -4,7 +4,7 @@ public enum CommandIntent: String, CaseIterable, Sendable, Codable {
     // The live session.
     case startDetection, stopDetection
     case scanNow, describeAhead, exploreScene, checkObstacles
-    case continuousMode, onDemandMode, navigationMode
+    case continuousMode, onDemandMode, navigationMode, lightMode
     case find, findAhead
     case switchCamera
     case repeatLast, stopTalking, more, exit

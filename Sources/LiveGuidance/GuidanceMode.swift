@@ -12,8 +12,12 @@ public enum GuidanceMode: Sendable, Equatable {
     case navigate
     /// Only one category (or group), guided by direction and distance until found or timed out.
     case find(FindTarget)
+    /// The light detector (as Seeing AI's): a continuous tone whose pitch follows the brightness of
+    /// the view, for finding a window or a lamp, or telling whether a light is on. No objects are
+    /// detected meanwhile.
+    case light
 
-    /// The name used on the command line and in settings ("continuous", "on-demand", …).
+    /// The name used on the command line and in settings ("continuous", "on-demand", "light", …).
     public var name: String {
         switch self {
         case .continuous: return "continuous"
@@ -21,6 +25,7 @@ public enum GuidanceMode: Sendable, Equatable {
         case .explore: return "explore"
         case .navigate: return "navigate"
         case .find: return "find"
+        case .light: return "light"
         }
     }
 }

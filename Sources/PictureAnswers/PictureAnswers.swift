@@ -58,6 +58,8 @@ public final class PictureAnswers: PictureQuestions {
     /// Tesseract's API object is not thread-safe: one question reads at a time.
     private let reader = Mutex<TextReader?>(nil)
     private let faces = Mutex<FaceDetector?>(nil)
+    /// What short-text mode saw and said since it started.
+    private let shortTextPolicy = Mutex(ShortTextPolicy())
 
     /// `wordsPerMinute`: the voice's rate, so each part of a page fits in 3 s (`PageReading`).
     public init(makers: Makers = .standard(), wordsPerMinute: Int, language: String = "en") throws(PictureQuestionError) {
@@ -75,9 +77,8 @@ public final class PictureAnswers: PictureQuestions {
     public func answer(_ question: PictureQuestion, about frame: Frame) throws(PictureQuestionError) -> [String] {
         switch question {
         case .readText:
-            // Short text (a sign, a label), said whole. Asked once, so read thoroughly: the quick
-            // pass made for short-text mode's every frame drops doubtful words that a second
-            // binarisation recovers ("lazy fox." on the test label), and one answer may take a second.
+            // The session runs short-text mode instead (`shortText(in:)`); asked as a question
+            // (a session without the mode), the text is read once, thoroughly.
             let reading = try read(frame.image, effort: .thorough)
             return reading.isEmpty ? [readingPhrases.noText] : reading.lines.map(\.text)
         case .readPage:
@@ -98,6 +99,21 @@ public final class PictureAnswers: PictureQuestions {
             default: return [phrases.faces.replacingOccurrences(of: "{count}", with: String(count))]
             }
         }
+    }
+
+    public func startShortText() -> String {
+        shortTextPolicy.withLock { $0 = ShortTextPolicy() }
+        return readingPhrases.shortTextStarted
+    }
+
+    public func shortText(in frame: Frame) throws(PictureQuestionError) -> String? {
+        let reading = try read(frame.image, effort: .quick)
+        return shortTextPolicy.withLock { $0.observe(reading, atSeconds: frame.timestampSeconds) }
+    }
+
+    public func stopShortText() -> String {
+        shortTextPolicy.withLock { $0.stop() }
+        return readingPhrases.shortTextStopped
     }
 
     private func read(_ image: RGBImage, effort: ReadingEffort) throws(PictureQuestionError) -> TextReading {

@@ -161,6 +161,7 @@ public final class CommandController: Sendable {
         case .continuousMode: return .setMode(.continuous)
         case .onDemandMode: return .setMode(.onDemand)
         case .navigationMode: return .setMode(.navigate)
+        case .lightMode: return .setMode(.light)
         case .find, .findAhead:
             guard let selection = command.categories else { return nil }
             return .find(FindTarget(categories: Set(selection.categories), spokenName: selection.singular,
@@ -187,6 +188,7 @@ public final class CommandController: Sendable {
         case .continuousMode: return .continuous
         case .onDemandMode: return .onDemand
         case .navigationMode: return .navigate
+        case .lightMode: return .light
         default: return nil
         }
     }

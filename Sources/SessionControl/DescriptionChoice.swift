@@ -74,6 +74,7 @@ extension ScanningMode {
         case .onDemand: return .onDemand
         case .explore: return .explore
         case .navigate: return .navigate
+        case .light: return .light
         }
     }
 }

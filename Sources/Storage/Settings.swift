@@ -96,6 +96,8 @@ public enum ScanningMode: String, Codable, CaseIterable, Sendable, NamedChoice {
     case explore
     /// Announces obstacles and hazards on the path ahead.
     case navigate
+    /// The light detector: a tone whose pitch follows the brightness of the view.
+    case light
 
     /// "navigation": the name stored before the names were one.
     public static let aliases: [String: ScanningMode] = ["navigation": .navigate]

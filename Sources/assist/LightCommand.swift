@@ -13,7 +13,7 @@ struct LightCommand: AsyncParsableCommand {
         For a picture: "The room is bright.", "The light is dim." or "It is dark.", with the brightness (0–1) \
         and the tone's pitch. For a video: the same answer for its first frame, then one line per frame \
         ("[1.20 s] brightness 0.43, 658 Hz"); --tone-to renders the continuous tone, aligned with the video, \
-        into a WAV file. The live light mode (--mode light of assist see) is not wired yet.
+        into a WAV file. Live, the same tone follows the camera: assist see --mode light, or say "light detector".
 
         Examples:
           assist light room.jpg

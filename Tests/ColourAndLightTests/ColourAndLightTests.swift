@@ -2,6 +2,7 @@ import AssistCore
 import Foundation
 import TestSupport
 import Media
+import Speech
 import Testing
 @testable import ColourAndLight
 
@@ -117,7 +118,7 @@ struct ColourAndLightTests {
 
     @Test("the tone glides without a jump: consecutive samples stay close when the pitch changes")
     func toneIsContinuous() {
-        var tone = LightTone(sampleRateHz: 22050)
+        var tone = ContinuousTone(sampleRateHz: 22050)
         let low = tone.render(frameCount: 2205, towards: 200)
         let high = tone.render(frameCount: 2205, towards: 1600)
         let samples = low + high

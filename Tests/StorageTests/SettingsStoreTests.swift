@@ -235,7 +235,8 @@ struct SettingNamesTests {
         #expect(try definition.validate(.string("Navigation"), validator: nil) == .string("navigate"))
         #expect(try definition.validate(.string("on-demand"), validator: nil) == .string("on-demand"))
         #expect(throws: StorageError.self) { try definition.validate(.string("sideways"), validator: nil) }
-        #expect(ScanningMode.allCases.map(\.rawValue) == ["continuous", "on-demand", "explore", "navigate"])
+        #expect(try definition.validate(.string("light"), validator: nil) == .string("light"))
+        #expect(ScanningMode.allCases.map(\.rawValue) == ["continuous", "on-demand", "explore", "navigate", "light"])
     }
 
     @Test("units are accepted by either name: feet or imperial, meters or metric")

@@ -133,6 +133,8 @@ public struct GuidancePolicy: Sendable {
         case .navigate:
             sentence = phrases.modeOn.navigate
             navigation.reset()
+        case .light:
+            sentence = phrases.modeOn.light
         case .find(let target):
             finding = FindPolicy(target: target, startedSeconds: time)
             // "Is there a person ahead?" is answered by the next frame; a confirmation first would only delay it.
@@ -187,7 +189,7 @@ public struct GuidancePolicy: Sendable {
             var alreadySaid = hazards.announcedTrackIDs
             if describedEverything { alreadySaid.formUnion(observation.tracking.visibleTracks.map(\.id)) }
             result += continuous.announcements(for: observation.tracking, alreadySaid: alreadySaid, speech: speech)
-        case .onDemand, .explore:
+        case .onDemand, .explore, .light:
             break
         case .navigate:
             let notice = viewNotice.notice(for: condition, reportsEmptyView: false, phrases: phrases)

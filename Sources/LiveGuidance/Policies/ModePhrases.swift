@@ -15,6 +15,8 @@ public struct ModePhrases: Sendable, Equatable, Decodable {
         public var find: String
         /// "Is there a person ahead?" acknowledged.
         public var findAhead: String
+        /// The light detector started.
+        public var light: String
     }
 
     public struct ViewMessages: Sendable, Equatable, Decodable {

@@ -56,14 +56,20 @@ extension GuidanceSession {
         case .scanNow: request(.scanNow, at: time)
         case .explore: request(.explore, at: time)
         case .checkObstacles: request(.checkObstacles, at: time)
+        case .ask(.readText):
+            wakeFromAfterUse(at: time)
+            startShortText(at: time)
         case .ask(let question):
             wakeFromAfterUse(at: time)
+            if question == .readPage { endShortText(sayingAt: nil) }
             pendingQuestions.append(question)
         case .setMode(let mode):
             wakeFromAfterUse(at: time)
+            endShortText(sayingAt: nil)
             sayAll(policy.setMode(mode, atSeconds: time), at: time)
         case .find(let target):
             wakeFromAfterUse(at: time)
+            endShortText(sayingAt: nil)
             do {
                 sayAll(policy.setMode(.find(try resolved(target)), atSeconds: time), at: time)
             } catch {
@@ -92,6 +98,7 @@ extension GuidanceSession {
         case .stopTalking:
             // Already silenced when it was sent (see `SessionControls.send`); this also notes what was dropped.
             noteSuperseded(feedback.queue.stop())
+            endShortText(sayingAt: time)
         case .more:
             if !feedback.queue.more() {
                 say(Utterance(sentences.nothingMore, priority: .answer, contentKey: "session:more@\(time)"), at: time)
@@ -105,6 +112,7 @@ extension GuidanceSession {
             end(.userQuit, saying: Utterance(sentences.goodbye, priority: .answer, contentKey: "session:goodbye"),
                 event: "goodbye")
         }
+        silenceLightToneOutsideLightMode()
         publishSnapshot()
     }
 
@@ -211,7 +219,7 @@ extension GuidanceSession {
     /// On demand, with no request for a while: the camera (a live input) and the model are given back.
     func checkAfterUse() {
         guard let limit = configuration.afterUseSeconds, state != .afterUse, ending == nil, !requestPending,
-              pendingQuestions.isEmpty,
+              pendingQuestions.isEmpty, !readingShortText,
               !analysesContinuously, nowSeconds - lastRequestSeconds >= limit else { return }
         analyzer = nil
         analyzers.release()

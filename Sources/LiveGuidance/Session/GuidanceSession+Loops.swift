@@ -99,7 +99,7 @@ extension GuidanceSession {
             tracker = ObjectTracker()
             switch policy.mode {
             case .explore: _ = policy.handle(.explore, atSeconds: nowSeconds)
-            case .find: break
+            case .find, .light: break
             case .continuous, .onDemand, .navigate: _ = policy.handle(.scanNow, atSeconds: nowSeconds)
             }
             requestPending = true
@@ -216,6 +216,11 @@ extension GuidanceSession {
             // Only the question was asked (on demand, paused): the frame needs nothing more.
             guard requestPending || (!paused && analysesContinuously), ending == nil else { return questionSeconds }
         }
+        // Short-text mode reads the frame instead of describing it (a sign read between object
+        // announcements would be lost among them); "scan now" meanwhile still gets a description.
+        if readingShortText && !requestPending { return await readShortText(in: frame, cost: cost) }
+        // The light detector needs no detector; "scan now" meanwhile still gets a description.
+        if policy.mode == .light && !requestPending { return followLight(in: frame, cost: cost) }
         guard let analyzer else { return questionSeconds }
         let wantsCorridor = policy.wantsCorridor
         let corridorCue = configuration.corridor

@@ -53,6 +53,8 @@ public final class GuidanceSession {
     var requestPending = false
     /// Questions about the picture asked since the last frame was taken, answered on the next one.
     var pendingQuestions: [PictureQuestion] = []
+    /// Short-text mode ("read text"): every frame is read, and steady new text is said.
+    var readingShortText = false
     /// Every "stop" and "exit" as it is sent: an answer worked out meanwhile is not said.
     let silenceRequests = SilenceRequests()
     /// Set while a command is handled when it could not be carried out: the sentence said instead
@@ -101,7 +103,7 @@ public final class GuidanceSession {
         input = configuration.input
         switch policy.mode {
         case .continuous, .onDemand, .explore: picturesAsScenes = configuration.input.picturesAreScenes
-        case .navigate, .find: picturesAsScenes = false
+        case .navigate, .find, .light: picturesAsScenes = false
         }
         batterySaverByUser = configuration.batterySaver
         pacing = FramePacing(rate: configuration.intervalSeconds.map { .fixedInterval(seconds: $0) } ?? .asFastAsPossible,
@@ -118,6 +120,7 @@ public final class GuidanceSession {
                 queue.stop()
             case .quit:
                 silenceRequests.note()
+                queue.setContinuousTone(pitchHz: nil)
                 queue.abandonPlanning()
                 queue.stop()
                 quitting.abandon()
@@ -191,6 +194,7 @@ public final class GuidanceSession {
     private func finish() async {
         liveFrames?.stop()
         liveFrames = nil
+        feedback.queue.setContinuousTone(pitchHz: nil)
         if state != .stopped { enter(.stopped) }
         if let closing = closingSentence {
             // The end of the input lets a requested answer be heard whole; "exit" and a fault do
@@ -270,14 +274,14 @@ public final class GuidanceSession {
     /// Whether the mode analyses every frame, or only frames the user asked about.
     var analysesContinuously: Bool {
         switch policy.mode {
-        case .continuous, .navigate, .find: return true
+        case .continuous, .navigate, .find, .light: return true
         case .onDemand, .explore: return false
         }
     }
 
     var wantsFrameAnalysed: Bool {
         guard state != .afterUse, ending == nil else { return false }
-        if requestPending || !pendingQuestions.isEmpty { return true }
+        if requestPending || !pendingQuestions.isEmpty || (readingShortText && !paused) { return true }
         return !paused && analysesContinuously
     }
 }

@@ -6,7 +6,7 @@ import Synchronization
 /// than by the object detector: "read the text", "read the page", "what colour is this", "is the
 /// light on", "how many faces".
 public enum PictureQuestion: String, Sendable, Equatable, CaseIterable {
-    /// Short text (a sign, a label): one quick reading of the frame.
+    /// Short text (a sign, a label): starts short-text mode (see `PictureQuestions.shortText(in:)`).
     case readText
     /// A whole page: the thorough reading, said in parts the user can stop and continue ("more").
     case readPage
@@ -28,6 +28,16 @@ public protocol PictureQuestions: Sendable {
     /// cuts them into parts of at most 3 s). Throws when the question cannot be answered at all
     /// (a missing language or cascade), with the one sentence that says why.
     func answer(_ question: PictureQuestion, about frame: Frame) throws(PictureQuestionError) -> [String]
+
+    /// Short-text mode (as Seeing AI's), started by "read text": forgets the texts said before and
+    /// returns the sentence that confirms the start ("Reading text.").
+    func startShortText() -> String
+    /// One quick reading of a frame in short-text mode, on the frame's own clock: the text to say
+    /// now (steady over a few readings and not said since `startShortText()`), or nil. Throws as
+    /// `answer` does.
+    func shortText(in frame: Frame) throws(PictureQuestionError) -> String?
+    /// The sentence said when "stop" ends short-text mode ("Stopped reading.").
+    func stopShortText() -> String
 }
 
 /// Why a question about the picture got no answer; its sentence is said as it is.

@@ -167,6 +167,7 @@ public final class TesseractEngine {
     }
 
     private func setImage(_ image: GrayImage) {
+        OpenMPThreads.useOneThread()
         image.pixels.withUnsafeBufferPointer { buffer in
             // Tesseract copies the pixels into its own image here.
             TessBaseAPISetImage(handle, buffer.baseAddress, Int32(image.width), Int32(image.height), 1, Int32(image.width))
@@ -174,5 +175,28 @@ public final class TesseractEngine {
         // Pixels per inch only steers Tesseract's size heuristics; 300 is a scan's usual density and
         // silences its guess.
         TessBaseAPISetSourceResolution(handle, 300)
+    }
+}
+
+/// Debian's Tesseract is built with OpenMP, which spreads parts of its LSTM recogniser over several
+/// threads (its parallel loops ask for up to 10). On a 2-core machine shared with the detector, the
+/// speech and other programs those threads mostly wait for each other: a 640×480 page's recognition
+/// pass took 0.98 s with them and 0.25 s on one thread (BENCHMARKS.md, Reading text). Tesseract's
+/// documentation gives the same advice (OMP_THREAD_LIMIT=1) for a process doing other work beside it.
+///
+/// The loops name their thread count, which overrides `omp_set_num_threads`, and OMP_THREAD_LIMIT is
+/// read only when libgomp loads; what is left is OpenMP's `omp_set_max_active_levels(0)`: no parallel
+/// region is active, so each runs on the thread that enters it. It holds for the whole process, where
+/// only Tesseract uses OpenMP (OpenVINO runs on its own TBB threads). libgomp comes with libtesseract,
+/// so the function is looked up there rather than wrapped as a library of its own.
+enum OpenMPThreads {
+    private typealias SetMaxActiveLevels = @convention(c) (Int32) -> Void
+    private static let oneThreadPerRegion: Void = {
+        guard let symbol = dlsym(nil, "omp_set_max_active_levels") else { return }
+        unsafeBitCast(symbol, to: SetMaxActiveLevels.self)(0)
+    }()
+
+    static func useOneThread() {
+        _ = oneThreadPerRegion
     }
 }

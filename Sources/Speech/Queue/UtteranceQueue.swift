@@ -115,6 +115,9 @@ public final class UtteranceQueue: Sendable {
         /// Tracks that finished playing, freed later on a control thread: `free` can take a lock,
         /// which the audio thread must not wait for.
         var finished: [Track] = []
+        /// The light mode's tone, heard under everything while it is on, and the pitch it glides to.
+        var continuousTone: ContinuousTone?
+        var continuousTonePitchHz = 0.0
 
         init(filter: RepetitionFilter) {
             self.filter = filter
@@ -302,6 +305,24 @@ public final class UtteranceQueue: Sendable {
         state.withLock { $0.filter.forget(contentKey: contentKey) }
     }
 
+    /// Sounds a continuous tone under everything said, gliding to `pitchHz` over the next block (the
+    /// light detector); nil silences it. The tone does not count as something to say (`isIdle`).
+    public func setContinuousTone(pitchHz: Double?) {
+        state.withLock { state in
+            guard let pitchHz else {
+                state.continuousTone = nil
+                return
+            }
+            if state.continuousTone == nil { state.continuousTone = ContinuousTone(sampleRateHz: sampleRateHz) }
+            state.continuousTonePitchHz = pitchHz
+        }
+    }
+
+    /// The pitch the continuous tone is gliding to; nil while there is none.
+    public var continuousTonePitchHz: Double? {
+        state.withLock { $0.continuousTone == nil ? nil : $0.continuousTonePitchHz }
+    }
+
     /// Audio time so far, in seconds.
     public var audioTimeSeconds: Double { state.withLock { Double($0.renderedFrames) / sampleRateHz } }
 
@@ -394,6 +415,10 @@ public final class UtteranceQueue: Sendable {
                     state.fadeOutFramesLeft = nil
                     state.pauseFramesLeft = interrupted ? 0 : Int(settings.pauseSeconds * sampleRateHz)
                 }
+            }
+            if var tone = state.continuousTone {
+                tone.add(into: buffer, frameCount: frameCount, towards: state.continuousTonePitchHz)
+                state.continuousTone = tone
             }
             state.renderedFrames += frameCount
         }
