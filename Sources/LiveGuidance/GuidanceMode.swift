@@ -5,7 +5,7 @@ public enum GuidanceMode: Sendable, Equatable {
     case continuous
     /// Nothing until "scan now", then one full description of the newest frame.
     case onDemand
-    /// On request, a structured summary of the most relevant objects, left to right.
+    /// On request, a structured summary: how many objects, then the most relevant, closest first.
     case explore
     /// Obstacles in the walking corridor, from detections and from class-free cues
     /// (depth, or free floor), with warnings that grow as time to collision shrinks.

@@ -156,7 +156,7 @@ struct LiveScenarioTests {
                 "\(run.transcriptListing)")
     }
 
-    @Test("explore: one summary of at most 5 objects, left to right, within 2 s of the request")
+    @Test("explore: one summary within 2 s of the request: how many objects, then at most 5, closest first")
     func exploreGivesOneSummary() throws {
         let fixtures = try LiveFixtures()
         defer { fixtures.remove() }
@@ -176,7 +176,11 @@ struct LiveScenarioTests {
         #expect(LiveScenarioChecks.mentions(summary, ["bus"]) && LiveScenarioChecks.mentions(summary, ["person", "people"]), "\(summary)")
         let directions = LiveScenarioChecks.directions(in: summary.spoken)
         #expect(directions.count >= 2 && directions.count <= 5, "\(summary)")
-        let order = directions.compactMap { LiveScenarioChecks.directionsLeftToRight.firstIndex(of: $0) }
-        #expect(order == order.sorted(), "not left to right: \(directions)")
+        // The most important first: the count, then the nearest object.
+        #expect(summary.spoken.range(of: #"^\d+ objects?, closest first: "#, options: .regularExpression) != nil, "how many, first: \(summary)")
+        let meters = summary.distancesMeters
+        #expect(meters.count >= 2 && meters == meters.sorted(), "not closest first: \(summary)")
+        let afterUnknown = summary.spoken.components(separatedBy: "distance unknown").dropFirst()
+        #expect(afterUnknown.allSatisfy { !$0.contains("meter") }, "unknown distances come last: \(summary)")
     }
 }

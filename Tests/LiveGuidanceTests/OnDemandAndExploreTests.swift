@@ -38,18 +38,18 @@ struct OnDemandAndExploreTests {
         #expect(Set(first.map(\.utterance.contentKey)).isDisjoint(with: second.map(\.utterance.contentKey)))
     }
 
-    @Test("switching to exploration summarises the next frame from left to right with direction and distance")
-    func exploreLeftToRight() throws {
+    @Test("switching to exploration summarises the next frame: how many objects, then the closest first, with direction and distance")
+    func exploreClosestFirst() throws {
         var harness = try PolicyHarness(mode: .continuous)
         #expect(harness.setMode(.explore).phrases == ["Scene exploration."])
         let summary = harness.frame(scene)
-        #expect(summary.phrases == ["3 objects, from left: chair, 2 meters, left; person, 3 meters, ahead; dog, 4 meters, slightly right."])
+        #expect(summary.phrases == ["3 objects, closest first: chair, 2 meters, left; person, 3 meters, ahead; dog, 4 meters, slightly right."])
         #expect(harness.frames(5, scene).isEmpty)
         _ = harness.request(.explore)
         #expect(harness.frame(scene).count == 1)
     }
 
-    @Test("exploration names at most the set number of objects: hazards first, then the closest")
+    @Test("exploration counts every object in view, names at most the set number (hazards first, then the closest), and says them closest first")
     func exploreChoosesMostRelevant() throws {
         var settings = GuidanceSettings()
         settings.exploreMaximumObjects = 3
@@ -58,10 +58,17 @@ struct OnDemandAndExploreTests {
                        sighting("bench", meters: 6, degrees: -5), sighting("car", meters: 9, degrees: 30),
                        sighting("laptop", meters: 3, degrees: 0)]
         let summary = harness.frame(objects).text
-        #expect(summary == "3 objects, from left: chair, 2 meters, slightly left; cup, less than 1 meter, slightly right; car, 9 meters, right.")
+        #expect(summary == "5 objects, closest first: cup, less than 1 meter, slightly right; chair, 2 meters, slightly left; car, 9 meters, right.")
     }
 
-    @Test("one explored object is summarised without \"from left\"; an empty view suggests better light")
+    @Test("exploration says the closest object first, also before a person farther away (people are otherwise said first)")
+    func exploreClosestBeforePrioritised() throws {
+        var harness = try PolicyHarness(mode: .explore)
+        let summary = harness.frame([sighting("person", meters: 3, degrees: 0), sighting("cup", meters: 0.8, degrees: 20)]).text
+        #expect(summary == "2 objects, closest first: cup, less than 1 meter, slightly right; person, 3 meters, ahead.")
+    }
+
+    @Test("one explored object is summarised without \"closest first\"; an empty view suggests better light")
     func exploreOneOrNone() throws {
         var harness = try PolicyHarness(mode: .explore)
         #expect(harness.frame([sighting("cup", meters: 1.2, degrees: -12)]).phrases == ["1 object: cup, 1 meter, slightly left."])

@@ -115,7 +115,7 @@ final class SessionHarness {
             input: FrameInput(name: "scripted.mp4", kind: kind) { _ in source() },
             clock: .input(audio: audio, frameCostSeconds: frameCostSeconds))
         // Generous: a busy test machine must not trip it; the watchdog's own test sets a short limit.
-        configuration.watchdogSeconds = 60
+        configuration.watchdogSeconds = 600
         configuration.questionWatchdogSeconds = 600
     }
 
@@ -137,7 +137,9 @@ final class SessionHarness {
         return (session, ending)
     }
 
-    func makeSession(mode: GuidanceMode = .continuous) throws -> GuidanceSession {
+    /// `firstAnalyzer`: what the supply hands out first, as for `run`.
+    func makeSession(mode: GuidanceMode = .continuous, firstAnalyzer first: (any SceneAnalyzing)? = nil) throws -> GuidanceSession {
+        if let first { firstAnalyzer = first }
         let describer = try SceneDescriber()
         let supply = AnalyzerSupply(make: { [self] _ in
             if let limit = analyzersThatLoad, madeAnalyzers >= limit { throw ModelLoadFailure() }

@@ -89,6 +89,25 @@ struct SpokenContractTests {
         #expect(Set(saidParts).count == saidParts.count, "no part twice")
     }
 
+    @Test("--json lists as said only what was heard: announcements of one frame that exit took out before they were heard are superseded")
+    func reportsListOnlyWhatWasHeard() async throws {
+        // Five objects come into view together: five announcements of one frame, said one after another.
+        let crowd: (Double) -> [LocatedObject] = { seconds in
+            seconds < 0.5 ? [] : ["person", "chair", "dog", "cup", "bench"].enumerated().map { index, label in
+                sighting(label, meters: 2 + Double(index), degrees: -40 + Double(index) * 20)
+            }
+        }
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 100) }
+        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 2, command: .quit)]
+        let (_, ending) = try await harness.run(firstAnalyzer: SceneScriptAnalyzer(crowd))
+        #expect(ending == .userQuit)
+        let records = harness.reports.flatMap(\.announcements).filter { $0.said != "[vibration]" }
+        #expect(records.contains { $0.outcome == "superseded" }, "\(records.map { "\($0.said) \($0.outcome)" })")
+        for record in records where record.outcome == "queued" {
+            #expect(record.firstAudioTime != nil, "\(record.said) is listed as said but was never heard")
+        }
+    }
+
     @Test("exit ends within 1 s of audio time whatever is queued: Goodbye is heard, the backlog is not")
     func exitAtOnce() async throws {
         let harness = SessionHarness { ScriptedFrameSource(frameCount: 300) }

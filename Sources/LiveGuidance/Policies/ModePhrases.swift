@@ -29,9 +29,9 @@ public struct ModePhrases: Sendable, Equatable, Decodable {
 
     public struct ExplorePhrases: Sendable, Equatable, Decodable {
         public var count: PluralForms
-        /// "{count}, from left: {items}."
+        /// "{count}, closest first: {items}."
         public var summary: String
-        /// "{count}: {items}." — one object has no left-to-right order to announce.
+        /// "{count}: {items}." — one object has no order to announce.
         public var summaryOne: String
         /// "{object}, {distance}, {direction}"
         public var item: String

@@ -3,7 +3,7 @@ import Perception
 import Speech
 
 /// Answers about one frame as a whole: "scan now" (the full description) and "explore scene"
-/// (the structured summary, left to right). Each answer has its own content key, so the queue
+/// (the structured summary: how many objects, then the closest). Each answer has its own content key, so the queue
 /// never holds back an answer the user asked for because it was said a moment ago.
 struct SceneSnapshot: Sendable {
     let speech: SpokenObjects
@@ -32,19 +32,31 @@ struct SceneSnapshot: Sendable {
         }
     }
 
-    /// The objects an exploration names: hazards first, then closest (unknown distances last), cut
-    /// to `exploreMaximumObjects`; then spoken left to right, the order in which a hand would sweep.
-    func exploredObjects(in report: SceneReport) -> [LocatedObject] {
-        let ordered = speech.describer.orderedForSpeech(report.objects)  // closest first
-        let hazards = ordered.filter { settings.hazards[$0.label] != nil }
-        let others = ordered.filter { settings.hazards[$0.label] == nil }
-        return Array((hazards + others).prefix(max(settings.exploreMaximumObjects, 1)))
-            .sorted { $0.direction.angleDegrees < $1.direction.angleDegrees }
+    /// The objects an exploration names: hazards first, then the describer's order (prioritised
+    /// categories, then closest), cut to `exploreMaximumObjects`; then spoken closest first
+    /// (unknown distances last). The summary is said in parts of at most 3 s that the user can stop
+    /// or skip, so what matters most comes first: how many objects are in view, then the nearest
+    /// (the spoken contract, issue 14 item 4c). `inView` counts every object above the threshold.
+    func exploredObjects(in report: SceneReport) -> (named: [LocatedObject], inView: Int) {
+        let ordered = speech.describer.orderedForSpeech(report.objects)
+        let hazards = ordered.indices.filter { settings.hazards[ordered[$0].label] != nil }
+        let others = ordered.indices.filter { settings.hazards[ordered[$0].label] == nil }
+        let chosen = (hazards + others).prefix(max(settings.exploreMaximumObjects, 1)).sorted()
+        let named = chosen.sorted { a, b in
+            switch (ordered[a].distance.meters, ordered[b].distance.meters) {
+            case let (da?, db?) where da != db: return da < db
+            case (.some, nil): return true
+            case (nil, .some): return false
+            default: return a < b
+            }
+        }
+        return (named.map { ordered[$0] }, ordered.count)
     }
 
-    /// "4 objects, from left: chair, 2 meters, left; person, 3 meters, ahead; …".
+    /// "4 objects, closest first: chair, 2 meters, left; person, 3 meters, ahead; …". The count is
+    /// of every object in view, also those past `exploreMaximumObjects` that are not named.
     func exploreSummary(of observation: SceneObservation) -> Announcement {
-        let objects = exploredObjects(in: observation.report)
+        let (objects, inView) = exploredObjects(in: observation.report)
         let key = "explore@\(observation.timeSeconds)"
         guard !objects.isEmpty else {
             let message: String
@@ -57,9 +69,9 @@ struct SceneSnapshot: Sendable {
                                           contentKey: key, earcon: .nothingFound))
         }
         let explore = speech.phrases.explore
-        let count = ModePhrases.fill(explore.count.form(count: objects.count), ["count": String(objects.count)])
+        let count = ModePhrases.fill(explore.count.form(count: inView), ["count": String(inView)])
         let items = objects.map(speech.exploreItem(for:)).joined(separator: explore.itemSeparator)
-        let summary = ModePhrases.capitalized(ModePhrases.fill(objects.count == 1 ? explore.summaryOne : explore.summary,
+        let summary = ModePhrases.capitalized(ModePhrases.fill(inView == 1 ? explore.summaryOne : explore.summary,
                                                                    ["count": count, "items": items]))
         return Announcement(Utterance(summary, priority: .answer, contentKey: key), mentions: objects)
     }

@@ -149,19 +149,23 @@ extension GuidanceSession {
     func flushReports(all: Bool) {
         while var report = pendingReports.first {
             let capture = captureSecondsOfPending[0]
-            var anyQueued = false
             var firstAudio: Double?
+            var waiting = false
             for index in report.announcements.indices {
                 guard let id = report.announcements[index].queueID else { continue }
-                anyQueued = true
                 if let start = history.startSeconds(ofQueueID: id) {
                     report.announcements[index].firstAudioTime = start
                     firstAudio = min(firstAudio ?? start, start)
                 } else if supersededQueueIDs.contains(id) {
                     report.announcements[index].outcome = "superseded"
+                } else {
+                    waiting = true
                 }
             }
-            let resolved = !anyQueued || firstAudio != nil || all || nowSeconds - capture > 10
+            // Written once every announcement of the frame was heard or taken out: a report written
+            // at the first one heard listed the others as said although some were then taken out
+            // unheard (the spoken contract, part a).
+            let resolved = !waiting || all || nowSeconds - capture > 10
             guard resolved else { break }
             if let firstAudio, report.event == nil {
                 let milliseconds = max(0, firstAudio - capture) * 1000
