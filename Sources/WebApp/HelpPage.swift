@@ -1,16 +1,17 @@
 import Commands
 import Foundation
+import Storage
 
 /// The Help page: what can be said in each mode and the tutorial, both from the command
 /// language file (the sentences `help` and `tutorial` speak), and the phrase for every command.
 struct HelpPage: Sendable {
     let language: CommandLanguage
 
-    /// The modes `CommandLanguage.help(mode:)` knows, with their headings.
-    static let modes: [(name: String, title: String)] = [
-        ("continuous", "Continuous mode"), ("on-demand", "On-demand mode"), ("explore", "Explore mode"),
-        ("navigate", "Navigation mode"), ("find", "Find mode"),
-    ]
+    /// The modes `CommandLanguage.help(mode:)` knows, with their headings: the stored modes'
+    /// names (one definition, `ScanningMode`), then find.
+    static let modes: [(name: String, title: String)] = (ScanningMode.allCases.map(\.rawValue) + ["find"]).map { name in
+        (name, name.prefix(1).uppercased() + name.dropFirst() + " mode")
+    }
 
     func render(formToken: String) -> String {
         var body = "<p class=\"lead\">Say or type these in <code>assist see</code>, send them with <code>assist ctl</code>, or use the buttons on the Live page.</p>"

@@ -19,7 +19,7 @@ struct LivePage: Sendable {
     static let buttons: [(intent: CommandIntent, title: String)] = [
         (.scanNow, "Scan now"), (.stopTalking, "Stop talking"),
         (.continuousMode, "Continuous mode"), (.onDemandMode, "On-demand mode"),
-        (.exploreScene, "Explore the scene"), (.navigationMode, "Navigation mode"), (.stopDetection, "Pause detection"), (.startDetection, "Resume detection"),
+        (.exploreScene, "Explore the scene"), (.navigationMode, "Navigation mode"), (.lightMode, "Light detector"), (.stopDetection, "Pause detection"), (.startDetection, "Resume detection"),
     ]
 
     func render(formToken: String, message: PageMessage? = nil) -> String {
