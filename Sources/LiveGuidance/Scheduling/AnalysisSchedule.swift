@@ -9,7 +9,7 @@ import Guidance
 /// "Never later": whatever can make a warning is watched every frame — a new object (confirmed
 /// in as many frames as analysing every frame takes), a track the distance filter sees closing
 /// in even below the speed at which it is announced as approaching, a hazard (vehicle, bicycle)
-/// at any distance — and for `watchCloselySeconds` after the last such sign. The change measure catches what the tracker cannot know of yet: something stepping in.
+/// at any distance — and, but for a new object, for `watchCloselySeconds` after the last such sign. The change measure catches what the tracker cannot know of yet: something stepping in.
 ///
 /// Time is the session clock, passed in with every call: the input's own clock offline, a test's
 /// own clock in tests, seconds since start live. Nothing here reads the wall clock.
@@ -133,7 +133,9 @@ public struct AnalysisSchedule: Sendable {
         lastAnalysedSeconds = now
         if let thumbnail { lastAnalysedThumbnail = thumbnail }
         self.tracks = tracks
-        if let risk = risk(in: situation) {
+        // A new object needs no hold: it is watched every frame for as long as it is unconfirmed
+        // and in view; a flicker that is not seen again drops out of view by itself.
+        if let risk = risk(in: situation), risk != .newObject {
             watchCloselyUntilSeconds = now + settings.watchCloselySeconds
             watchCloselyBecause = risk
         }
