@@ -17,6 +17,7 @@ idle machine would, whatever else the shared machine is doing, and the warning t
 video's clock. `--live` also plays each video live on the wall clock (`--quiet`), where a busy
 machine analyses fewer frames.
 
+A third video (`--videos still`) holds a coco128 picture still for 30 s: the still scene.
 Videos are made with ffmpeg into --out (default /bench-out/adaptive); nothing is committed.
 Standard library only; not a test.
 """
@@ -47,6 +48,19 @@ def make_bus_video(shared, out, still_seconds=2, approach_seconds=10, fps=15):
     subprocess.run(FFMPEG + ["-loop", "1", "-i", os.path.join(shared, "data/images/bus.jpg"), "-vf", vf,
                              "-frames:v", str(total), "-c:v", "libx264", "-preset", "veryfast", "-g", str(fps),
                              out + ".part.mp4"], check=True)
+    os.replace(out + ".part.mp4", out)
+    return out
+
+
+def make_still_video(shared, out, seconds=30, fps=15):
+    """A camera held still in front of a table (coco128 000000000009.jpg, bowls of food), nothing
+    moving: what the adaptive schedule's base rate is for."""
+    if os.path.exists(out):
+        return out
+    subprocess.run(FFMPEG + ["-loop", "1", "-framerate", str(fps), "-i",
+                             os.path.join(shared, "data/coco128/images/train2017/000000000009.jpg"),
+                             "-vf", "scale=640:480,setsar=1,format=yuv420p", "-frames:v", str(seconds * fps),
+                             "-c:v", "libx264", "-preset", "veryfast", "-g", str(fps), out + ".part.mp4"], check=True)
     os.replace(out + ".part.mp4", out)
     return out
 
@@ -127,7 +141,8 @@ def main():
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     videos = {"slideshow": lambda: make_video(args.shared, os.path.join(args.out, f"slideshow-{int(args.seconds)}s.mp4"), args.seconds),
-              "bus": lambda: make_bus_video(args.shared, os.path.join(args.out, "bus-approach.mp4"))}
+              "bus": lambda: make_bus_video(args.shared, os.path.join(args.out, "bus-approach.mp4")),
+              "still": lambda: make_still_video(args.shared, os.path.join(args.out, "still-table.mp4"))}
     results = []
     kinds = [("offline", ["--speak-to", os.path.join(args.out, "speech.wav"), "--frame-cost", str(args.frame_cost)])]
     if args.live:
@@ -144,7 +159,7 @@ def main():
                           f"({result['cpuSecondsAfterActivation']:.1f} CPU-s over {result['videoSeconds']:.0f} s of video, "
                           f"{result['wallSecondsAfterActivation']:.0f} s wall), {result['framesAnalysed']} frames analysed "
                           f"{result['reasons']}; bus alerts heard {result['busAlerts']}", flush=True)
-    with open(os.path.join(args.out, "adaptive.json"), "w") as f:
+    with open(os.path.join(args.out, f"adaptive-{args.videos.replace(',', '-')}.json"), "w") as f:
         json.dump(results, f, indent=1)
 
 
