@@ -39,6 +39,8 @@ public struct LiveGuidanceRun {
     public var scheduledLines: [ScheduledLine] = []
     public var intervalSeconds: Double?
     public var batterySaver = false
+    /// Which frames are analysed (`--analyse-every-frame` turns the adaptive schedule off).
+    public var analysisSchedule = AnalysisSchedule.Policy.adaptive
     public var watchdogSeconds = 4.0
     /// 0: never give camera and model back.
     public var afterUseMinutes = 5.0
@@ -115,6 +117,7 @@ public struct LiveGuidanceRun {
                                                  batterySaver: batterySaver || (stored?.batterySaver ?? false),
                                                  battery: speakTo != nil ? nil : BatteryMonitor())
             configuration.watchdogSeconds = watchdogSeconds
+            configuration.analysisSchedule = analysisSchedule
             configuration.questionWatchdogSeconds = max(configuration.questionWatchdogSeconds, watchdogSeconds)
             configuration.afterUseSeconds = afterUseMinutes > 0 ? afterUseMinutes * 60 : nil
             configuration.scheduledLines = scheduledLines

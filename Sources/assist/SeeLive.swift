@@ -21,6 +21,7 @@ extension See {
         run.scheduledLines = try live.scheduledLines()
         run.intervalSeconds = live.interval
         run.batterySaver = live.batterySaver
+        run.analysisSchedule = live.analysisSchedule
         run.watchdogSeconds = live.watchdog
         run.afterUseMinutes = live.afterUse
         run.frameCostSeconds = live.frameCost

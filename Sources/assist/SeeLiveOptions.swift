@@ -26,6 +26,9 @@ struct LiveOptions: ParsableArguments {
     @Flag(help: "Battery saver: half the rate and a smaller picture (also turned on by the battery.saver setting, and by itself below 15 % battery).")
     var batterySaver = false
 
+    @Flag(help: "Analyse every frame the machine can take. By default frames are analysed when it matters: a few times a second in a still scene, every frame when something approaches, the picture changes or you ask.")
+    var analyseEveryFrame = false
+
     @Option(help: ArgumentHelp("One detection taking longer than this stops the run with \"Detection failed.\".", valueName: "seconds"))
     var watchdog: Double = 4
 
@@ -49,6 +52,8 @@ struct LiveOptions: ParsableArguments {
         if let find, find.trimmingCharacters(in: .whitespaces).isEmpty { throw bad("--find needs a category, for example --find chair.") }
         _ = try scheduledLines()
     }
+
+    var analysisSchedule: AnalysisSchedule.Policy { analyseEveryFrame ? .everyFrame : .adaptive }
 
     /// --mode as a guidance mode; nil when not given.
     func guidanceMode() throws(CommandFailure) -> GuidanceMode? {
@@ -81,6 +86,7 @@ struct LiveOptions: ParsableArguments {
         if interval != nil { given.append("--interval") }
         if batterySaver { given.append("--battery-saver") }
         if frameCost != nil { given.append("--frame-cost") }
+        if analyseEveryFrame { given.append("--analyse-every-frame") }
         return given
     }
 }

@@ -52,6 +52,7 @@ extension GuidanceSession {
 
     func handle(_ command: SessionCommand, at time: Double) {
         lastRequestSeconds = time
+        lastCommandSeconds = time
         switch command {
         case .scanNow: request(.scanNow, at: time)
         case .explore: request(.explore, at: time)

@@ -37,12 +37,13 @@ extension GuidanceSession {
             noticeUnreadableFrames()
             checkBattery()
             checkAfterUse()
-            guard wantsFrameAnalysed else {
+            // A frame not wanted, or let pass by the schedule, costs no time: the next one is taken as it comes.
+            guard wantsFrameAnalysed, let planned = plannedAnalysis(of: frame, atSeconds: now) else {
                 advanceSeconds = 0
                 continue
             }
             let measured = await analyseAndGuide(frame, captureSeconds: frame.timestampSeconds,
-                                                 captureMilliseconds: captureMilliseconds) { [self] workSeconds in
+                                                 captureMilliseconds: captureMilliseconds, planned: planned) { [self] workSeconds in
                 if case .input(_, let fixed) = configuration.clock, let fixed { return fixed }
                 return workSeconds
             }
@@ -176,13 +177,16 @@ extension GuidanceSession {
                 continue
             }
             let handedOut = nowSeconds
-            lastTakeSeconds = handedOut
             lastFrameWidthPixels = frame.image.width
             noticeUnreadableFrames()
+            // Let pass by the schedule: the next frame is waited for, the pacing keeps counting from the last analysed one.
+            guard let planned = plannedAnalysis(of: frame, atSeconds: handedOut) else { continue }
+            lastTakeSeconds = handedOut
             // A recording plays on its own clock from when reading started: its capture moment is
             // known exactly; a camera's frame was captured at the latest when it was handed out.
             let capture = input.kind == .recording ? min(handedOut, liveFramesStartSeconds + frame.timestampSeconds) : handedOut
-            let work = await analyseAndGuide(frame, captureSeconds: capture, captureMilliseconds: captureMilliseconds) { $0 }
+            let work = await analyseAndGuide(frame, captureSeconds: capture, captureMilliseconds: captureMilliseconds,
+                                             planned: planned) { $0 }
             lastWorkSeconds = work ?? 0
         }
     }
@@ -209,7 +213,7 @@ extension GuidanceSession {
     /// Analyses `frame` under the watchdog, tracks, asks the policy, speaks. Returns the
     /// processing seconds (as `cost` maps the measured ones) or nil when the frame gave nothing.
     func analyseAndGuide(_ frame: Frame, captureSeconds: Double, captureMilliseconds: Double,
-                         cost: (Double) -> Double) async -> Double? {
+                         planned: PlannedAnalysis? = nil, cost: (Double) -> Double) async -> Double? {
         var questionSeconds: Double?
         if !pendingQuestions.isEmpty {
             questionSeconds = await answerQuestions(about: frame, cost: cost)
@@ -252,6 +256,7 @@ extension GuidanceSession {
         let processing = cost(analysisSeconds)
         let guidanceStart = ContinuousClock.now
         let tracking = tracker.update(with: report.objects, atSeconds: frame.timestampSeconds)
+        if let planned { noteAnalysed(planned, tracks: tracking.tracks) }
         let observation = SceneObservation(timeSeconds: nowSeconds, report: report, tracking: tracking, corridor: corridor)
         let announcements = policy.announcements(for: observation)
         requestPending = false
@@ -274,7 +279,7 @@ extension GuidanceSession {
                                 event: nil, objects: report.objects, tracks: tracking.tracks.map(TrackSummary.init),
                                 corridor: corridor.map(CorridorSummary.init), quality: report.quality,
                                 announcements: records.flatMap { $0 }, timings: timings,
-                                mentioned: heard.flatMap { $0.0.mentions })
+                                mentioned: heard.flatMap { $0.0.mentions }, analysedBecause: planned?.reason)
         pending(cycle, captureSeconds: captureSeconds)
         controls.publish(AnalysedFrame(sequenceNumber: framesAnalysed, timeSeconds: captureSeconds, image: frame.image,
                                        objects: report.objects, description: report.sentences,

@@ -135,10 +135,11 @@ extension GuidanceSession {
     }
 
     /// A report line for a session event ("activated", "end of video").
-    func emitEvent(_ name: String) {
+    func emitEvent(_ name: String, analysisSchedule: AnalysisSchedule.Policy? = nil) {
         let now = nowSeconds
-        let report = CycleReport(time: now, state: state, mode: policy.mode.name, paused: paused, event: name,
+        var report = CycleReport(time: now, state: state, mode: policy.mode.name, paused: paused, event: name,
                                  objects: [], tracks: [], corridor: nil, quality: nil, announcements: [], timings: CycleTimings())
+        report.analysisSchedule = analysisSchedule?.rawValue
         pendingReports.append(report)
         captureSecondsOfPending.append(now)
         flushReports(all: false)

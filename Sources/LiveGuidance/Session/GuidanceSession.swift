@@ -30,6 +30,8 @@ public final class GuidanceSession {
     /// milliseconds, for every frame that said something (benchmarks read it after the run).
     public internal(set) var captureToFirstAudioMilliseconds: [Double] = []
     public internal(set) var framesAnalysed = 0
+    /// Frames the analysis schedule let pass (the tracker carried the scene over them).
+    public internal(set) var framesPassedOver = 0
 
     let analyzers: AnalyzerSupply
     var requirements: AnalyzerRequirements
@@ -61,6 +63,9 @@ public final class GuidanceSession {
     /// (the answer `SessionControls.send(_:answer:)` passes on).
     var commandFailure: String?
     var lastRequestSeconds = 0.0
+    /// When the user last gave a command (the analysis schedule looks closely for a while after).
+    var lastCommandSeconds: Double?
+    var schedule: AnalysisSchedule
     var degradedReasons: Set<String> = []
     var toldUnreadableFrames = false
     var failedDetectionsInARow = 0
@@ -106,6 +111,7 @@ public final class GuidanceSession {
         case .navigate, .find, .light: picturesAsScenes = false
         }
         batterySaverByUser = configuration.batterySaver
+        schedule = AnalysisSchedule(policy: configuration.analysisSchedule)
         pacing = FramePacing(rate: configuration.intervalSeconds.map { .fixedInterval(seconds: $0) } ?? .asFastAsPossible,
                              batterySaving: configuration.batterySaver)
         let items = configuration.scheduledCommands.map { ScheduledItem(atSeconds: $0.atSeconds, action: .command($0.command)) }
@@ -176,7 +182,7 @@ public final class GuidanceSession {
         }
         enter(.active)
         say(Utterance(sentences.activated, priority: .status, contentKey: "session:activated", earcon: .started))
-        emitEvent("activated")
+        emitEvent("activated", analysisSchedule: schedule.policy)
         lastRequestSeconds = nowSeconds
     }
 
@@ -231,6 +237,7 @@ public final class GuidanceSession {
         let width = pacing.batterySaving ? lastFrameWidthPixels.flatMap { pacing.maximumWidthPixels(sourceWidthPixels: $0) } : nil
         let skipper = UnreadableFrameSkipper(try input.open(width), maximumInARow: configuration.unreadableFramesBeforeStop)
         self.skipper = skipper
+        schedule.restart()
         if picturesAsScenes {
             return   // read picture by picture (see `runPictures`)
         } else if configuration.isOffline {

@@ -22,6 +22,9 @@ public struct SessionConfiguration {
     public var intervalSeconds: Double?
     /// Battery saver from the start (by option or setting).
     public var batterySaver: Bool
+    /// Which frames are analysed: every frame the machine can take, or when it matters
+    /// (`AnalysisSchedule`; the command line's default).
+    public var analysisSchedule = AnalysisSchedule.Policy.everyFrame
     /// Read every `batteryCheckSeconds` to turn the saver on below 15 %; nil never.
     public var battery: BatteryMonitor?
     public var batteryCheckSeconds = 30.0

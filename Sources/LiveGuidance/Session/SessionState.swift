@@ -117,9 +117,14 @@ public struct CycleReport: Sendable, Encodable {
     /// The objects that what the frame made the assistant say names (repeats the queue held back
     /// excluded): what the detection history records. Not in `--json`, where `objects` has them.
     public var mentioned: [LocatedObject] = []
+    /// On the "activated" line: which frames are analysed ("adaptive" or "every frame").
+    public var analysisSchedule: String?
+    /// Why this frame was analysed ("scene changed", "approaching", … see `AnalysisSchedule.Reason`).
+    public var analysedBecause: AnalysisSchedule.Reason?
 
     private enum CodingKeys: String, CodingKey {
         case time, state, mode, paused, event, objects, tracks, corridor, quality, announcements, timings
+        case analysisSchedule, analysedBecause
     }
 }
 

@@ -1,0 +1,167 @@
+import AssistCore
+import Guidance
+
+/// Which frames the live loop runs the detector on (issue 20 §2): inference is most of the cost
+/// of guidance, so on a battery it runs when it matters — a few times a second in a still scene,
+/// every frame when something approaches, a new object has to be confirmed, the picture changed
+/// or the user asked. Between analyses the tracker carries the objects forward unchanged.
+///
+/// "Never later": whatever can make a warning is watched every frame — a new object (confirmed
+/// in as many frames as analysing every frame takes), a track the distance filter sees closing
+/// in even below the speed at which it is announced as approaching, a hazard (vehicle, bicycle)
+/// at any distance — and, but for a new object, for `watchCloselySeconds` after the last such sign. The change measure catches what the tracker cannot know of yet: something stepping in.
+///
+/// Time is the session clock, passed in with every call: the input's own clock offline, a test's
+/// own clock in tests, seconds since start live. Nothing here reads the wall clock.
+public struct AnalysisSchedule: Sendable {
+    public enum Policy: String, Sendable, Equatable, CaseIterable {
+        /// Analyse when it matters (the default).
+        case adaptive
+        /// Analyse every frame the machine can take (`--analyse-every-frame`).
+        case everyFrame = "every frame"
+    }
+
+    /// Why a frame was analysed, in `--json` ("analysedBecause").
+    public enum Reason: String, Sendable, Equatable, Encodable {
+        case everyFrame = "every frame"
+        case firstFrame = "first frame"
+        /// The user asked (a command), or did a moment ago.
+        case request
+        /// A track not yet confirmed: it is confirmed as soon as with every frame.
+        case newObject = "new object"
+        /// A track closing in (or, a moment ago, was).
+        case approaching
+        /// A hazard (vehicle, bicycle, …) in view.
+        case hazardInView = "hazard in view"
+        /// The picture changed since the last analysed frame.
+        case sceneChanged = "scene changed"
+        /// Nothing happened, and the still scene's interval has passed.
+        case due
+    }
+
+    public struct Settings: Sendable, Equatable {
+        /// A still scene in continuous guidance: three analyses a second keep a new object's first
+        /// mention within a third of a second of the change measure missing it.
+        public var stillIntervalSeconds = 1.0 / 3
+        /// Navigation and find: five a second, as the user is walking towards what is in front.
+        public var walkingIntervalSeconds = 0.2
+        /// With the battery saver, a still scene is looked at once a second.
+        public var batterySaverIntervalSeconds = 1.0
+        /// Every frame for this long after a command: the user is waiting for an answer or about
+        /// to act on one.
+        public var afterRequestSeconds = 3.0
+        /// Every frame for this long after the last sign of risk, so one noisy frame does not drop
+        /// the rate in the middle of an approach.
+        public var watchCloselySeconds = 1.0
+        /// A closing speed this high (m/s) is watched every frame: half the tracker's
+        /// `minimumApproachSpeedMetersPerSecond` (0.25), so the approach is declared no later.
+        public var suspectedApproachMetersPerSecond = 0.125
+        /// A cell counts as changed when its mean brightness moved by more than this (0–255):
+        /// well above sensor noise on a 100-pixel mean (under 1 level), below an object's contrast.
+        public var changedCellLevels = 12
+        /// The picture counts as changed when this share of cells changed: about a person's
+        /// width at 6 m in a 640×480 frame with a 70° lens.
+        public var changedAreaFraction = 0.02
+
+        public init() {}
+    }
+
+    /// What the schedule needs from the session at each frame.
+    public struct Situation: Sendable {
+        public var mode: GuidanceMode
+        public var batterySaving: Bool
+        /// When the user last gave a command, on the session clock (nil: never).
+        public var lastRequestSeconds: Double?
+        /// The categories that get a hazard alert.
+        public var hazardLabels: Set<String>
+
+        public init(mode: GuidanceMode, batterySaving: Bool, lastRequestSeconds: Double?, hazardLabels: Set<String>) {
+            self.mode = mode
+            self.batterySaving = batterySaving
+            self.lastRequestSeconds = lastRequestSeconds
+            self.hazardLabels = hazardLabels
+        }
+    }
+
+    public let policy: Policy
+    public var settings: Settings
+    private var lastAnalysedSeconds: Double?
+    private var lastAnalysedThumbnail: FrameThumbnail?
+    private var tracks: [TrackedObject] = []
+    private var watchCloselyUntilSeconds = -Double.infinity
+    private var watchCloselyBecause = Reason.approaching
+
+    public init(policy: Policy, settings: Settings = Settings()) {
+        self.policy = policy
+        self.settings = settings
+    }
+
+    /// Whether the change measure is needed at all (not when every frame is analysed anyway).
+    public var comparesFrames: Bool { policy == .adaptive }
+
+    /// The seconds between analyses of a still scene in this situation.
+    public func stillIntervalSeconds(in situation: Situation) -> Double {
+        if situation.batterySaving { return settings.batterySaverIntervalSeconds }
+        switch situation.mode {
+        case .navigate, .find: return settings.walkingIntervalSeconds
+        case .continuous, .onDemand, .explore: return settings.stillIntervalSeconds
+        }
+    }
+
+    /// Why the frame seen at `now` should be analysed, or nil to let it pass (the tracker
+    /// carries the scene forward). `thumbnail` is the frame's `FrameThumbnail`, needed only
+    /// when `comparesFrames`.
+    public func reason(toAnalyse thumbnail: FrameThumbnail?, atSeconds now: Double, in situation: Situation) -> Reason? {
+        guard policy == .adaptive else { return .everyFrame }
+        guard let last = lastAnalysedSeconds else { return .firstFrame }
+        if let asked = situation.lastRequestSeconds, now - asked < settings.afterRequestSeconds, now >= asked {
+            return .request
+        }
+        if let risk = risk(in: situation) { return risk }
+        if now < watchCloselyUntilSeconds { return watchCloselyBecause }
+        if let thumbnail, let before = lastAnalysedThumbnail,
+           thumbnail.changedFraction(since: before, thresholdLevels: settings.changedCellLevels) >= settings.changedAreaFraction {
+            return .sceneChanged
+        }
+        return now - last >= stillIntervalSeconds(in: situation) - 1e-9 ? .due : nil
+    }
+
+    /// Notes an analysed frame: its thumbnail (what later frames are compared with) and what the
+    /// tracker made of it.
+    public mutating func analysed(_ thumbnail: FrameThumbnail?, atSeconds now: Double, tracks: [TrackedObject],
+                                  in situation: Situation) {
+        lastAnalysedSeconds = now
+        if let thumbnail { lastAnalysedThumbnail = thumbnail }
+        self.tracks = tracks
+        // A new object needs no hold: it is watched every frame for as long as it is unconfirmed
+        // and in view; a flicker that is not seen again drops out of view by itself.
+        if let risk = risk(in: situation), risk != .newObject {
+            watchCloselyUntilSeconds = now + settings.watchCloselySeconds
+            watchCloselyBecause = risk
+        }
+    }
+
+    /// Forgets the scene (a new input, a camera switched): the next frame is analysed.
+    public mutating func restart() {
+        lastAnalysedSeconds = nil
+        lastAnalysedThumbnail = nil
+        tracks = []
+        watchCloselyUntilSeconds = -.infinity
+    }
+
+    /// The tracker's reason to look at every frame, from the tracks of the last analysed frame.
+    private func risk(in situation: Situation) -> Reason? {
+        var reason: Reason?
+        for track in tracks where track.isVisible {
+            if let speed = track.approachSpeedMetersPerSecond, speed >= settings.suspectedApproachMetersPerSecond {
+                return .approaching
+            }
+            if track.timeToCollisionSeconds != nil { return .approaching }
+            if !track.isConfirmed { reason = reason ?? .newObject }
+            // At any distance: a hazard's approach is announced as soon as the distance filter
+            // is sure of it, and the filter is sure sooner the more measurements it has.
+            if situation.hazardLabels.contains(track.label) { reason = .hazardInView }
+        }
+        return reason
+    }
+}

@@ -1,0 +1,171 @@
+import AssistCore
+import Foundation
+import Perception
+import Testing
+@testable import Guidance
+@testable import LiveGuidance
+
+/// A 64×48 picture: mid grey, with a dark block `blockPixels` wide in the middle when it is above 0
+/// (something in front of the camera that grows as it comes closer).
+private func scenePicture(blockPixels: Int = 0) -> RGBImage {
+    var image = RGBImage(width: 64, height: 48, filledWith: (128, 128, 128))
+    let side = min(blockPixels, 40)
+    guard side > 0 else { return image }
+    for y in (24 - side / 2)..<(24 + (side + 1) / 2) {
+        for x in (32 - side / 2)..<(32 + (side + 1) / 2) {
+            let i = (y * 64 + x) * 3
+            image.pixels[i] = 30; image.pixels[i + 1] = 30; image.pixels[i + 2] = 40
+        }
+    }
+    return image
+}
+
+/// Frames at 15 fps on the test's own clock (frame n at n/15 s) through an `AnalysisSchedule`,
+/// with a real tracker folding in what each analysed frame shows.
+private struct ScheduleDriver {
+    var schedule: AnalysisSchedule
+    var tracker = ObjectTracker()
+    var situation = AnalysisSchedule.Situation(mode: .continuous, batterySaving: false, lastRequestSeconds: nil,
+                                               hazardLabels: Set(GuidanceSettings.standardHazards.keys))
+    let framesPerSecond = 15.0
+    private(set) var frameIndex = 0
+    private(set) var analysed: [(seconds: Double, reason: AnalysisSchedule.Reason)] = []
+
+    init(_ policy: AnalysisSchedule.Policy = .adaptive) {
+        schedule = AnalysisSchedule(policy: policy)
+    }
+
+    var nowSeconds: Double { Double(frameIndex) / framesPerSecond }
+
+    /// Runs frames until `seconds` on the test clock; `picture` and `objects` say what each frame
+    /// at a given time shows (the objects are what the detector would find, if it were run).
+    mutating func run(until seconds: Double, picture: (Double) -> RGBImage = { _ in scenePicture() },
+                      objects: (Double) -> [LocatedObject] = { _ in [] }) {
+        while nowSeconds < seconds - 1e-9 {
+            let now = nowSeconds
+            let thumbnail = FrameThumbnail(picture(now))
+            if let reason = schedule.reason(toAnalyse: thumbnail, atSeconds: now, in: situation) {
+                let tracking = tracker.update(with: objects(now), atSeconds: now)
+                schedule.analysed(thumbnail, atSeconds: now, tracks: tracking.tracks, in: situation)
+                analysed.append((now, reason))
+            }
+            frameIndex += 1
+        }
+    }
+
+    /// Analyses per second between two moments of the test clock.
+    func rate(from start: Double, to end: Double) -> Double {
+        Double(analysed.filter { $0.seconds >= start - 1e-9 && $0.seconds < end - 1e-9 }.count) / (end - start)
+    }
+
+    func reasons(from start: Double, to end: Double) -> Set<AnalysisSchedule.Reason> {
+        Set(analysed.filter { $0.seconds >= start - 1e-9 && $0.seconds < end - 1e-9 }.map(\.reason))
+    }
+}
+
+@Suite("Analysis schedule: analyse when it matters (issue 20)")
+struct AnalysisScheduleTests {
+    @Test("a still scene is analysed three times a second, not at the camera's 15")
+    func stillScene() {
+        var driver = ScheduleDriver()
+        driver.run(until: 10)
+        #expect(driver.analysed.first?.reason == .firstFrame)
+        #expect(driver.rate(from: 1, to: 10) == 3)
+        #expect(driver.reasons(from: 0.01, to: 10) == [.due])
+    }
+
+    @Test("analysing every frame when the schedule is off")
+    func everyFrameWhenOff() {
+        var driver = ScheduleDriver(.everyFrame)
+        driver.run(until: 4)
+        #expect(driver.analysed.count == 60)
+        #expect(driver.reasons(from: 0, to: 4) == [.everyFrame])
+    }
+
+    @Test("the battery saver lowers the still rate to one a second; navigation raises it to five")
+    func baseRates() {
+        var saving = ScheduleDriver()
+        saving.situation.batterySaving = true
+        saving.run(until: 10)
+        #expect(saving.rate(from: 1, to: 10) == 1)
+
+        var walking = ScheduleDriver()
+        walking.situation.mode = .navigate
+        walking.run(until: 10)
+        #expect(walking.rate(from: 1, to: 10) == 5)
+    }
+
+    @Test("the rate rises to every frame while a person approaches, and falls once the scene is still again")
+    func approach() throws {
+        var driver = ScheduleDriver()
+        // A person standing 6 m away, walking towards the camera at 1.2 m/s from 4 s to 7 s, then
+        // standing still at 2.4 m. The picture is kept the same, so only the tracker can tell.
+        func meters(_ t: Double) -> Double { t < 4 ? 6 : max(2.4, 6 - 1.2 * (t - 4)) }
+        driver.run(until: 16, objects: { [sighting("person", meters: meters($0))] })
+        #expect(driver.rate(from: 2, to: 4) == 3, "standing still before the approach")
+        // The distance filter is sure of the approach within a second (at the still rate's three
+        // measurements a second); from then on every frame.
+        let firstApproach = try #require(driver.analysed.first { $0.reason == .approaching }?.seconds)
+        #expect(firstApproach > 4 && firstApproach < 5)
+        #expect(driver.rate(from: 5, to: 7) == 15, "approaching: every frame")
+        #expect(driver.rate(from: 12, to: 16) == 3, "still again")
+    }
+
+    @Test("a new object is analysed every frame until it is confirmed")
+    func newObject() {
+        var driver = ScheduleDriver()
+        driver.run(until: 3)
+        // A cup appears at 3 s; the picture stays the same, so the schedule learns of it at its next
+        // due analysis, then watches every frame until the tracker confirmed it.
+        driver.run(until: 5, objects: { _ in [sighting("cup", meters: 1.5)] })
+        let firstSeen = driver.analysed.first { $0.seconds >= 3 }!.seconds
+        let next = driver.analysed.first { $0.seconds > firstSeen }!
+        #expect(next.reason == .newObject)
+        #expect(abs(next.seconds - firstSeen - 1 / 15) < 1e-9)
+    }
+
+    @Test("a request makes every frame analysed for three seconds, then the rate falls back")
+    func request() {
+        var driver = ScheduleDriver()
+        driver.run(until: 4)
+        driver.situation.lastRequestSeconds = 4
+        driver.run(until: 10)
+        #expect(driver.rate(from: 1, to: 4) == 3)
+        #expect(driver.rate(from: 4, to: 7) == 15)
+        #expect(driver.reasons(from: 4, to: 7) == [.request])
+        #expect(driver.rate(from: 7, to: 10) == 3)
+    }
+
+    @Test("a change in the picture is analysed at once; the same picture afterwards is not")
+    func pictureChange() {
+        var driver = ScheduleDriver()
+        // Something 16 pixels wide (a quarter of the width) steps in at 2.1 s, between two due analyses.
+        driver.run(until: 5, picture: { scenePicture(blockPixels: $0 >= 2.1 ? 16 : 0) })
+        let changed = driver.analysed.filter { $0.reason == .sceneChanged }
+        #expect(changed.count == 1)
+        #expect(abs((changed.first?.seconds ?? 0) - 32.0 / 15) < 1e-9, "the first frame showing it (2.13 s)")
+        #expect(driver.rate(from: 3, to: 5) == 3)
+    }
+
+    @Test("a vehicle in view is watched every frame at any distance; a still chair is not")
+    func hazardInView() {
+        var driver = ScheduleDriver()
+        driver.run(until: 6, objects: { _ in [sighting("car", meters: 40)] })
+        #expect(driver.rate(from: 1, to: 6) == 15)
+        #expect(driver.reasons(from: 1, to: 6) == [.hazardInView])
+        var chair = ScheduleDriver()
+        chair.run(until: 6, objects: { _ in [sighting("chair", meters: 2)] })
+        #expect(chair.rate(from: 1, to: 6) == 3)
+    }
+
+    @Test("the change measure counts cells that moved beyond noise, not small flicker")
+    func changeMeasure() {
+        let grey = FrameThumbnail(scenePicture())
+        var flicker = scenePicture()
+        for i in flicker.pixels.indices { flicker.pixels[i] &+= UInt8(i % 7) }   // up to 6 levels everywhere
+        #expect(FrameThumbnail(flicker).changedFraction(since: grey, thresholdLevels: 12) == 0)
+        let block = FrameThumbnail(scenePicture(blockPixels: 16))
+        #expect(block.changedFraction(since: grey, thresholdLevels: 12) == 64.0 / 768)
+        #expect(FrameThumbnail(RGBImage(width: 0, height: 0, pixels: [])).cellLuma.count == 768)
+    }
+}
