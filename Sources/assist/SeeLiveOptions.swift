@@ -78,16 +78,9 @@ struct LiveOptions: ParsableArguments {
 
     /// The live-only options given, for the error when they come with pictures.
     var optionsOnlyForLiveInput: [String] {
-        var given: [String] = []
-        if mode != nil { given.append("--mode") }
-        if find != nil { given.append("--find") }
-        if transcript != nil { given.append("--transcript") }
-        if !at.isEmpty { given.append("--at") }
-        if interval != nil { given.append("--interval") }
-        if batterySaver { given.append("--battery-saver") }
-        if frameCost != nil { given.append("--frame-cost") }
-        if analyseEveryFrame { given.append("--analyse-every-frame") }
-        return given
+        [("--mode", mode != nil), ("--find", find != nil), ("--transcript", transcript != nil), ("--at", !at.isEmpty),
+         ("--interval", interval != nil), ("--battery-saver", batterySaver), ("--frame-cost", frameCost != nil),
+         ("--analyse-every-frame", analyseEveryFrame)].filter(\.1).map(\.0)
     }
 }
 
