@@ -104,7 +104,7 @@ public struct AnalysisSchedule: Sendable {
         if situation.batterySaving { return settings.batterySaverIntervalSeconds }
         switch situation.mode {
         case .navigate, .find: return settings.walkingIntervalSeconds
-        case .continuous, .onDemand, .explore: return settings.stillIntervalSeconds
+        case .continuous, .onDemand, .explore, .light: return settings.stillIntervalSeconds
         }
     }
 

@@ -210,6 +210,32 @@ extension GuidanceSession {
 
     // MARK: One analysed frame
 
+    /// Prepares `analyzer` for frames of this size when it is new (compiling the model for the
+    /// size takes seconds on a slow machine: the first frame would otherwise be taken for a hung
+    /// inference and end guidance with "Detection failed."). On its own thread, so "exit" still
+    /// acts at once; its own limit only catches a hang. nil when ready; true when the frame gives
+    /// nothing (abandoned, hung); false when preparing failed, which was handled as a failed analysis.
+    private func prepare(_ analyzer: any SceneAnalyzing, for frame: Frame) async -> Bool? {
+        let size = (analyzer: ObjectIdentifier(analyzer), width: frame.image.width, height: frame.image.height)
+        if let preparedFor, preparedFor == size { return nil }
+        switch await AnalysisWatchdog(limitSeconds: Self.preparingLimitSeconds).run(abandonedBy: quitting, { try analyzer.prepare(for: frame) }) {
+        case .finished(.success):
+            preparedFor = size
+            return nil
+        case .finished(.failure(let error)):
+            analysisFailed(error, analyzer: analyzer)
+            return false
+        case .timedOut:
+            detectionFailed()
+            return true
+        case .abandoned:
+            return true
+        }
+    }
+
+    /// Compiling a model takes seconds, not minutes: longer than this is a hang.
+    static let preparingLimitSeconds = 300.0
+
     /// Analyses `frame` under the watchdog, tracks, asks the policy, speaks. Returns the
     /// processing seconds (as `cost` maps the measured ones) or nil when the frame gave nothing.
     func analyseAndGuide(_ frame: Frame, captureSeconds: Double, captureMilliseconds: Double,
@@ -229,6 +255,7 @@ extension GuidanceSession {
         let wantsCorridor = policy.wantsCorridor
         let corridorCue = configuration.corridor
         let workStart = ContinuousClock.now
+        if let stop = await prepare(analyzer, for: frame) { return stop ? nil : cost((ContinuousClock.now - workStart).seconds) }
         let outcome = await AnalysisWatchdog(limitSeconds: configuration.watchdogSeconds).run(abandonedBy: quitting) {
             let report = try analyzer.analyze(frame)
             let corridor = wantsCorridor ? Self.corridorReading(for: frame, corridor: corridorCue) : nil

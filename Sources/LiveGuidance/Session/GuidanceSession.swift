@@ -70,6 +70,8 @@ public final class GuidanceSession {
     var toldUnreadableFrames = false
     var failedDetectionsInARow = 0
     var lastFrameWidthPixels: Int?
+    /// The analyzer and frame size last prepared for (`SceneAnalyzing.prepare`).
+    var preparedFor: (analyzer: ObjectIdentifier, width: Int, height: Int)?
     var closingSentence: (utterance: Utterance, event: String)?
     /// When each queued utterance was queued, on the session clock (for the stale backlog).
     var queuedAtSeconds: [Int: (seconds: Double, utterance: Utterance)] = [:]

@@ -10,6 +10,9 @@ import Perception
 /// the watchdog gives up on a frame.
 public protocol SceneAnalyzing: AnyObject {
     func analyze(_ frame: Frame) throws -> SceneReport
+    /// Does, before `analyze` of a frame this size, the one-off work that is not analysis
+    /// (compiling the model for the size), so the watchdog times only the analysis.
+    func prepare(for frame: Frame) throws
     /// Asks a running `analyze` to stop as soon as it can (an inference request is cancelled).
     func cancel()
     /// Whether a learned depth model is part of the analysis: when it fails, the session goes on
@@ -17,7 +20,15 @@ public protocol SceneAnalyzing: AnyObject {
     var usesDepthModel: Bool { get }
 }
 
+extension SceneAnalyzing {
+    public func prepare(for frame: Frame) throws {}
+}
+
 extension SceneAnalyzer: SceneAnalyzing {
+    public func prepare(for frame: Frame) throws {
+        try detector.prepare(forFrameWidth: frame.image.width, height: frame.image.height)
+    }
+
     public func cancel() { detector.cancel() }
     public var usesDepthModel: Bool { depthEstimator != nil }
 }

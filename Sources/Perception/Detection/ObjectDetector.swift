@@ -172,6 +172,13 @@ public final class ObjectDetector {
     /// Cancels a running `detect` from another thread (the watchdog's way out of a hung inference).
     public func cancel() { withCurrent { $0.request.cancel() } }
 
+    /// Compiles the model for frames of this size now, unless it is already: the first frame of
+    /// a new size then costs inference alone. (A live session times inference with its watchdog;
+    /// compiling for a new shape takes seconds on a slow machine and is not a hang.)
+    public func prepare(forFrameWidth width: Int, height: Int) throws {
+        _ = try shaped(for: inputSize(forFrameWidth: width, height: height))
+    }
+
     public func detect(_ image: RGBImage, settings: DetectorSettings = DetectorSettings()) throws -> DetectionResult {
         guard !image.isEmpty else { throw DetectorError.emptyImage(source: "given") }
         let shaped = try shaped(for: inputSize(forFrameWidth: image.width, height: image.height))
