@@ -269,20 +269,7 @@ class HearingPagesInBrowser(base.BrowserCase):
         self.ensure_imported()
         for page in HEARING_PAGES:
             self.open(page)
-            focusable = self.driver.execute_script(
-                "return document.querySelectorAll('a[href], button, input:not([type=hidden]), select, [tabindex=\"0\"]').length")
-            seen = set()
-            self.from_the_top()
-            for _ in range(focusable + 2):
-                ActionChains(self.driver).send_keys(Keys.TAB).perform()
-                element = self.active()
-                outline = self.driver.execute_script(
-                    "const s = getComputedStyle(arguments[0]); return [s.outlineStyle, parseFloat(s.outlineWidth)]", element)
-                if element.tag_name != "body":
-                    self.assertNotEqual(outline[0], "none", f"{page}: no focus outline on {element.get_attribute('outerHTML')[:80]}")
-                    self.assertGreaterEqual(outline[1], 2)
-                seen.add(element.id or element.get_attribute("outerHTML")[:120])
-            self.assertGreaterEqual(len(seen), focusable, page)
+            self.assert_focus_visible_and_never_trapped(page)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ import axe_playwright_python
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
@@ -157,6 +158,25 @@ class BrowserCase(unittest.TestCase):
         """Puts the keyboard at the start of the page, as after loading it (a click could press a button)."""
         self.driver.execute_script("if (document.activeElement) document.activeElement.blur(); window.scrollTo(0, 0);")
 
+    FOCUSABLE = 'a[href], button, input:not([type=hidden]), select, [tabindex="0"]'
+
+    def assert_focus_visible_and_never_trapped(self, page):
+        """Tabs through the open `page` from the top: every element reached shows a focus outline
+        of at least 2 px, and every focusable element is reached, so Tab never got stuck."""
+        focusable = self.driver.execute_script("return document.querySelectorAll(arguments[0]).length", self.FOCUSABLE)
+        seen = set()
+        self.from_the_top()
+        for _ in range(focusable + 2):
+            ActionChains(self.driver).send_keys(Keys.TAB).perform()
+            element = self.active()
+            outline = self.driver.execute_script(
+                "const s = getComputedStyle(arguments[0]); return [s.outlineStyle, parseFloat(s.outlineWidth)]", element)
+            if element.tag_name != "body":
+                self.assertNotEqual(outline[0], "none", f"{page}: no focus outline on {element.get_attribute('outerHTML')[:80]}")
+                self.assertGreaterEqual(outline[1], 2)
+            seen.add(element.id or element.get_attribute("outerHTML")[:120])
+        self.assertGreaterEqual(len(seen), focusable, page)
+
     def tab_to(self, predicate, limit=400):
         """Presses Tab until the focused element satisfies `predicate`; returns how many presses."""
         for presses in range(1, limit + 1):
@@ -271,21 +291,7 @@ class WebAppInBrowser(BrowserCase):
     def test_focus_is_always_visible_and_never_trapped(self):
         for page in PAGES:
             self.open(page)
-            focusable = self.driver.execute_script(
-                "return document.querySelectorAll('a[href], button, input:not([type=hidden]), select').length")
-            seen = set()
-            self.from_the_top()
-            for _ in range(focusable + 2):
-                self.active().send_keys(Keys.TAB)
-                element = self.active()
-                outline = self.driver.execute_script(
-                    "const s = getComputedStyle(arguments[0]); return [s.outlineStyle, parseFloat(s.outlineWidth)]", element)
-                if element.tag_name != "body":
-                    self.assertNotEqual(outline[0], "none", f"{page}: no focus outline on {element.get_attribute('outerHTML')[:80]}")
-                    self.assertGreaterEqual(outline[1], 2)
-                seen.add(element.id or element.get_attribute("outerHTML")[:120])
-            # Every control was reached, so Tab never got stuck in one place.
-            self.assertGreaterEqual(len(seen), focusable, page)
+            self.assert_focus_visible_and_never_trapped(page)
 
     # Each page's main task with the keyboard alone
 
