@@ -162,11 +162,8 @@ class HearingPagesInBrowser(base.BrowserCase):
         try:
             for page in HEARING_PAGES + [self.driver.current_url.split(str(self.port), 1)[1].lstrip("/")]:
                 self.open(page)
-                width = self.driver.execute_script("return document.documentElement.scrollWidth")
-                if width > 320:
-                    overflowing[page] = [width] + self.driver.execute_script(
-                        "return [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > 321)"
-                        ".slice(0, 5).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))")
+                if overflow := self.sideways_overflow():
+                    overflowing[page] = overflow
                 name = "hearing-prescription-details" if page.count("/") > 1 else page.replace("/", "-")
                 self.driver.save_screenshot(str(base.SCREENSHOTS / f"{name}-400-percent.png"))
                 # The header fills the first screen at this size; the content is what follows the skip link.

@@ -177,6 +177,16 @@ class BrowserCase(unittest.TestCase):
             seen.add(element.id or element.get_attribute("outerHTML")[:120])
         self.assertGreaterEqual(len(seen), focusable, page)
 
+    def sideways_overflow(self):
+        """In the 320-px-wide (400 %) viewport: None when nothing reaches past its right edge, else
+        the page's width and the first elements that do."""
+        width = self.driver.execute_script("return document.documentElement.scrollWidth")
+        if width <= 320:
+            return None
+        return [width] + self.driver.execute_script(
+            "return [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > 321)"
+            ".slice(0, 5).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))")
+
     def tab_to(self, predicate, limit=400):
         """Presses Tab until the focused element satisfies `predicate`; returns how many presses."""
         for presses in range(1, limit + 1):
@@ -278,11 +288,8 @@ class WebAppInBrowser(BrowserCase):
         try:
             for page in PAGES:
                 self.open(page)
-                width = self.driver.execute_script("return document.documentElement.scrollWidth")
-                if width > 320:
-                    overflowing[page] = [width] + self.driver.execute_script(
-                        "return [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > 321)"
-                        ".slice(0, 5).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))")
+                if overflow := self.sideways_overflow():
+                    overflowing[page] = overflow
                 self.driver.save_screenshot(str(SCREENSHOTS / f"{page}-400-percent.png"))
         finally:
             self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
