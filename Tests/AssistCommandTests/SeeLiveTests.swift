@@ -175,7 +175,7 @@ struct SeeLiveTests {
         #expect(badAt.standardError.contains("\"dance\" is not a command"))
         let badMode = try AssistBinary.run(["see", video.path, "--quiet", "--mode", "sideways"])
         #expect(badMode.status == 64)
-        #expect(badMode.standardError.contains("--mode must be continuous, on-demand, explore or navigate"))
+        #expect(badMode.standardError.contains("--mode must be continuous, on-demand, explore, navigate or light, not sideways."))
     }
 
     @Test("a video that does not exist is a start-up failure, said in one sentence, with the input's exit status 4")
