@@ -163,7 +163,10 @@ struct HearJackTests {
         #expect(abs(gain - target) <= 1, "gain \(gain) dB, prescribed \(target) dB")
         // The chain's 192-sample delay (4.0 ms); the 1 kHz tone's period (48 samples) makes the
         // correlation ambiguous by whole periods, so the lag is checked modulo it and the window.
-        #expect(bestLag >= 192 - 24 && bestLag <= 192 + 64 + 24, "delay \(bestLag) samples")
+        // A dropout on a loaded machine (there are always some on the dummy backend there) can
+        // tip the correlation to the neighbouring peak, one tone period (48 samples) away: a
+        // fresh-clone run measured 144 with 166 dropouts, against 192 in runs with fewer.
+        #expect(bestLag >= 192 - 48 - 24 && bestLag <= 192 + 64 + 48 + 24, "delay \(bestLag) samples")
         #expect(summary.chainLatencyMilliseconds == Double(192 + 64) / 48)
     }
 
