@@ -2,7 +2,6 @@ import AssistCore
 import Foundation
 import TestSupport
 import Media
-import Synchronization
 import Testing
 
 /// A source that gives the frames it is told to, numbered in `sourceName`, each only once the test
@@ -11,8 +10,8 @@ private final class ScriptedSource: ScalableFrameSource, @unchecked Sendable {
     let name = "scripted"
     var maximumWidthPixels: Int?
     /// Calls of nextFrame so far, counting one still waiting at the gate.
-    var readsStarted: Int { lock.withLock { $0 } }
-    private let lock = Mutex(0)
+    private let reads = NSCondition()
+    private var started = 0
     let timestamps: [Double]
     let failure: VideoInputError?
     let gate = DispatchSemaphore(value: 0)
@@ -28,9 +27,19 @@ private final class ScriptedSource: ScalableFrameSource, @unchecked Sendable {
 
     func release(_ count: Int = 1) { for _ in 0..<count { gate.signal() } }
 
+    /// Blocks until the reader has started its `count`th read: the reader stores a frame before it
+    /// asks for the next, so `count` reads started means `count - 1` frames were read. An event,
+    /// not a time; the 3-minute bound only ends a hang.
+    func waitForReads(_ count: Int) {
+        let hangGuard = Date().addingTimeInterval(180)
+        reads.withLock {
+            while started < count { if !reads.wait(until: hangGuard) { break } }
+        }
+    }
+
     func nextFrame() throws -> Frame? {
         let width = min(self.width, maximumWidthPixels ?? self.width)
-        lock.withLock { $0 += 1 }
+        reads.withLock { started += 1; reads.broadcast() }
         gate.wait()
         guard next < timestamps.count else {
             if let failure { throw failure }
@@ -42,19 +51,13 @@ private final class ScriptedSource: ScalableFrameSource, @unchecked Sendable {
     }
 }
 
-/// Waits until `condition` holds (the reading thread's progress), polling; the bound of 3
-/// minutes only ends a hang, since a loaded machine may not run the thread for seconds.
-private func eventually(_ condition: () -> Bool) async throws {
-    for _ in 0..<18_000 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
-}
-
 @Suite("Newest frame wins")
 struct VideoLatestFrameTests {
     @Test("a consumer that asks after ten frames were read gets the tenth, not the first; the nine others are dropped")
     func newestWins() async throws {
         let source = ScriptedSource(timestamps: (0..<10).map { Double($0) / 10 }, ungated: true)
         let buffer = LatestFrameBuffer(source: source)
-        try await eventually { buffer.framesRead == 10 }
+        source.waitForReads(11)
         #expect(buffer.framesRead == 10)
         let frame = try await buffer.nextFrame()
         #expect(frame?.sourceName == "frame 9")
@@ -81,7 +84,7 @@ struct VideoLatestFrameTests {
     func errorAfterLastFrame() async throws {
         let source = ScriptedSource(timestamps: [0], failure: .cameraDisconnected(device: "/dev/video0"), ungated: true)
         let buffer = LatestFrameBuffer(source: source)
-        try await eventually { buffer.framesRead == 1 }
+        source.waitForReads(2)
         try await Task.sleep(for: .milliseconds(20))
         #expect(try await buffer.nextFrame()?.sourceName == "frame 0")
         await #expect(throws: VideoInputError.cameraDisconnected(device: "/dev/video0")) { try await buffer.nextFrame() }
@@ -120,7 +123,7 @@ struct VideoLatestFrameTests {
         source.release()
         #expect(try await buffer.nextFrame()?.image.width == 640)
         // The reader is already waiting in the source for frame 1 when the width changes.
-        try await eventually { source.readsStarted == 2 }
+        source.waitForReads(2)
         let pacing = FramePacing(rate: .asFastAsPossible, batterySaving: true)
         buffer.setMaximumWidthPixels(pacing.maximumWidthPixels(sourceWidthPixels: 640))
         source.release()
@@ -162,7 +165,7 @@ struct VideoPacingTests {
         let started = ContinuousClock.now
         #expect(try await pacer.nextFrame()?.sourceName == "frame 0")
         source.release(5)
-        try await eventually { buffer.framesRead == 6 }
+        source.waitForReads(7)
         let second = try await pacer.nextFrame()
         #expect(ContinuousClock.now - started >= .milliseconds(195))
         #expect(second?.sourceName == "frame 5")
