@@ -82,8 +82,20 @@ def measure(assist, period, seconds, folder, record=True):
             a, b = runs[-1]
             centre = (a + b) * 240
             mid = slice(centre - 4800, centre + 4800)
-            lags = [np.dot(ref[mid], out[centre - 4800 + lag:centre + 4800 + lag]) for lag in range(1024)]
-            lag = int(np.argmax(lags))
+            # Within a steady tone every lag a whole period (48 samples) apart fits almost equally
+            # well, so the lag is first found where each envelope (|x| over one period) last falls
+            # through half its middle level (the burst's end, where the compressor has settled),
+            # then refined to the sample within half a period of that.
+            def envelope(x):
+                return np.convolve(np.abs(x), np.ones(48) / 48, mode="same")
+            def last_above_half(env, end):
+                half = np.mean(env[mid]) / 2
+                above = np.nonzero(env[centre + 4800:end] > half)[0]
+                return centre + 4800 + (int(above[-1]) if len(above) else 0)
+            edge = last_above_half(envelope(out), min(len(out), b * 480 + 2400 + 1024)) - last_above_half(envelope(ref), b * 480 + 2400)
+            near = min(max(0, edge - 24), 1000)
+            fits = [np.dot(ref[mid], out[centre - 4800 + lag:centre + 4800 + lag]) for lag in range(near, near + 49)]
+            lag = near + int(np.argmax(fits))
             gain = 20 * np.log10(np.sqrt(np.mean(out[centre - 4800 + lag:centre + 4800 + lag] ** 2)) / np.sqrt(np.mean(ref[mid] ** 2)))
             result.update(roundTripFrames=lag, roundTripMilliseconds=lag / 48.0, gainDecibels=float(gain))
         text, _ = hear.communicate(timeout=seconds + 60)
