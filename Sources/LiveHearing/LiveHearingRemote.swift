@@ -149,12 +149,16 @@ public struct LiveHearingState: Sendable, Equatable {
         switch phase {
         case .starting: return "The live hearing aid is starting."
         case .running:
-            let volume = volumeDecibels == 0 ? "as prescribed (0 dB)" : String(format: "%+.0f dB", volumeDecibels)
             return "The live hearing aid is running through \(connection), in program \(program?.rawValue ?? "unknown"), "
-                + "volume \(volume)\(muted ? ", muted" : ""); \(blocks) blocks, \(dropouts) dropouts."
+                + "volume \(Self.volumeText(volumeDecibels))\(muted ? ", muted" : ""); \(blocks) blocks, \(dropouts) dropouts."
         case .deviceLost: return LiveHearingAid.deviceGoneSentence
         case .stopped: return "The live hearing aid has stopped."
         case .failed(let sentence): return sentence
         }
+    }
+
+    /// A volume as the patient reads it: "as prescribed (0 dB)", "+2 dB", "−4 dB".
+    public static func volumeText(_ decibels: Double) -> String {
+        decibels == 0 ? "as prescribed (0 dB)" : String(format: "%+.0f dB", decibels).replacingOccurrences(of: "-", with: "−")
     }
 }

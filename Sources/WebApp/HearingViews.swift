@@ -50,9 +50,7 @@ extension HearingPages {
         return "<p class=\"message warning\" id=\"aid-state\">\(escaped(noAidSentence))</p>"
     }
 
-    static func volumeText(_ decibels: Double) -> String {
-        decibels == 0 ? "as prescribed (0 dB)" : String(format: "%+.0f dB", decibels).replacingOccurrences(of: "-", with: "−")
-    }
+    static func volumeText(_ decibels: Double) -> String { LiveHearingState.volumeText(decibels) }
 
     // MARK: Patient home
 
@@ -75,7 +73,8 @@ extension HearingPages {
             body += "<p class=\"message warning\">\(escaped(userMessage(for: error)))</p>"
         }
         body += "</section>"
-        if let aid {
+        // The program and volume forms act on whichever aid runs: on a sound file or live.
+        if let aid = session {
             let settings = aid.control.settings
             let options = programs.map { program -> String in
                 "<option value=\"\(program.rawValue)\"\(program == settings.program ? " selected" : "")>\(escaped(program.rawValue))</option>"

@@ -121,6 +121,7 @@ struct ServeHearLiveTests {
         let running = try #require(Server.aidState(in: opened))
         #expect(running.hasPrefix("The live hearing aid is running through system → system [JACK], 48000 Hz, 64-frame buffers, in program quiet"), "\(running)")
         #expect(try jack.waitForPort("assist-hear:out_1"))
+        #expect(opened.contains("<select id=\"program\" name=\"program\">") && opened.contains("value=\"louder\">Louder</button>"))
 
         let tv = try server.post("/hearing/program", ["program": "tv"])
         #expect(tv.contains("Now in program tv."))
