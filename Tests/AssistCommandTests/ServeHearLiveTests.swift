@@ -153,6 +153,13 @@ struct ServeHearLiveTests {
         #expect(Self.processes(naming: jack.name).isEmpty, "\(Self.processes(naming: jack.name))")
     }
 
+    @Test("--hear-live and --hear-input together are refused as bad usage, in one sentence")
+    func oneHearingInput() throws {
+        let both = try AssistBinary.run(["serve", "--port", "0", "--hear-live", "--hear-input", "talk.wav"], input: .nothing)
+        #expect(both.status == 64)
+        #expect(both.standardError.contains("Give either --hear-input or --hear-live, not both."), "\(both.standardError)")
+    }
+
     @Test("without the sound device it names, the page and the server's standard error say so in one sentence, and the server goes on")
     func noSoundDevice() throws {
         let patient = try Self.patientWithPrescription()
