@@ -196,7 +196,8 @@ public final class HearingPages: Sendable {
     func perform(_ command: LiveHearingCommand, done: (LiveHearingSession) -> String) -> PageMessage {
         guard let session else { return PageMessage(text: noAidSentence, isWarning: true) }
         do {
-            try session.perform(command)
+            // The live aid's own channel, so that a command that ends listening ends it.
+            if aid == nil, let live { try live.perform(command) } else { try session.perform(command) }
             return PageMessage(text: done(session), isWarning: false)
         } catch {
             return PageMessage(text: userMessage(for: error), isWarning: true)
