@@ -24,21 +24,28 @@ extension HearingFitting.Fitted {
             + "latency \(String(format: "%.1f", result.latencyMilliseconds)) ms."
     }
 
-    /// Hears live sound through the fitting until stopped; the prescription's start is recorded in the
-    /// patient store it came from.
-    public func hearLive(volumeSteps: Int, inputDevice: String?, outputDevice: String?, sampleRate: Double, bufferSize: Int,
-                         monitorFile: String?, durationSeconds: Double?, announcementVoice: SpeechVoiceSettings,
+    /// Hears live sound through the fitting until stopped (by typed commands, or by `commands`'
+    /// remote); the prescription's start is recorded in the patient store it came from.
+    public func hearLive(volumeSteps: Int, devices: LiveSoundDevices, monitorFile: String?, durationSeconds: Double?,
+                         announcementVoice: SpeechVoiceSettings, commands: LiveHearingCommandSource = .standardInput,
                          show: @escaping @Sendable (String) -> Void) throws -> LiveHearingSummary {
         let settings = liveSettings(volumeSteps: volumeSteps)
         return try LiveHearingAid(
-            settings: settings, prescribed: hearing, debugging: liveDebugging, inputDevice: inputDevice,
-            outputDevice: outputDevice, sampleRate: sampleRate, bufferSize: bufferSize, monitorFile: monitorFile,
+            settings: settings, prescribed: hearing, debugging: liveDebugging, inputDevice: devices.inputDevice,
+            outputDevice: devices.outputDevice, sampleRate: devices.sampleRate, bufferSize: devices.bufferSize, monitorFile: monitorFile,
             durationSeconds: durationSeconds, announcementVoice: announcementVoice, show: show
-        ).run { try? store?.recordStarted(settings.prescription) }
+        ).run(commands: commands) { try? store?.recordStarted(settings.prescription) }
     }
 }
 
 extension LiveHearingSummary {
+    /// Where a live run's messages go: standard output, or standard error when standard output carries the JSON summary.
+    public static func printer(json: Bool) -> @Sendable (String) -> Void {
+        { line in
+            if json { FileHandle.standardError.write(Data((line + "\n").utf8)) } else { print(line) }
+        }
+    }
+
     /// The closing line of a live run without --json.
     public var sentence: String {
         String(format: "Listened for %.1f s: %d blocks, %d dropouts.", seconds, blocks, dropouts)

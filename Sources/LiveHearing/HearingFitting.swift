@@ -30,7 +30,7 @@ public struct HearingFitting: Sendable {
     /// The fitting to hear through and the program to start in; the patient store it came from
     /// (nil for an audiogram file) and, where the debugging mode is on, what a live session
     /// needs to change thresholds further.
-    public struct Fitted {
+    public struct Fitted: Sendable {
         public let settings: HearingAidSettings
         public let hearing: PrescribedHearing
         public let store: UnlockedPatientStore?

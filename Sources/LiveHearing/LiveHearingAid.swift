@@ -174,9 +174,10 @@ public struct LiveHearingAid {
         return Connection(stream: audio, hostAPI: output.hostAPI, inputName: input.name, outputName: output.name)
     }
 
-    /// Listens until `q`, the end of standard input or the duration; `onStarted` runs once the
-    /// sound is flowing. Returns how the sound ran.
-    public func run(onStarted: () -> Void) throws -> LiveHearingSummary {
+    /// Listens until `q`, the end of standard input or the duration (or, with a remote, until it
+    /// is told to stop); `onStarted` runs once the sound is flowing. Returns how the sound ran.
+    public func run(commands: LiveHearingCommandSource = .standardInput, onStarted: () -> Void) throws -> LiveHearingSummary {
+        let remote: LiveHearingRemote? = if case .remote(let remote) = commands { remote } else { nil }
         // The input channel count is fixed by the first device found; a device that comes back
         // is opened the same way.
         // The format is fixed once: a running JACK server's own rate and period, or what was asked
@@ -228,7 +229,9 @@ public struct LiveHearingAid {
         let reportedInput = connection!.stream.inputLatencySeconds, reportedOutput = connection!.stream.outputLatencySeconds
         let chain = Double(processor.latencyFrames + block) / rate
         let hostAPI = connection!.hostAPI, inputName = connection!.inputName, outputName = connection!.outputName
-        tell("Listening: \(inputName) → \(outputName) [\(hostAPI)], \(Int(rate)) Hz, \(block)-frame buffers; "
+        let connectionName = "\(inputName) → \(outputName) [\(hostAPI)], \(Int(rate)) Hz, \(block)-frame buffers"
+        remote?.attach(session, connection: connectionName)
+        tell("Listening: \(connectionName); "
              + String(format: "latency about %.1f ms (chain %.1f ms + devices).", (chain + reportedInput + reportedOutput) * 1000, chain * 1000))
         let recorder = MonitorRecorder(monitors: control.monitors)
         if monitorFile != nil { recorder.start() }
@@ -242,25 +245,33 @@ public struct LiveHearingAid {
                 }
             }
         }
-        tell("Program \(control.settings.program.rawValue). Type a program's number or name to switch (\(session.programList)); "
-             + "+ louder, - softer, m mute, s status, q quit.")
+        if remote == nil {
+            tell("Program \(control.settings.program.rawValue). Type a program's number or name to switch (\(session.programList)); "
+                 + "+ louder, - softer, m mute, s status, q quit.")
+        } else {
+            tell(LiveHearingSession.spokenName(control.settings.program))
+        }
 
-        // Typed commands on their own thread; the loop below watches time and the device.
+        // Typed commands on their own thread (a remote's come from its sender's); the loop below
+        // watches time and the device.
         let stopsAtEndOfInput = durationSeconds == nil
-        Thread {
+        if remote == nil { Thread {
             while let line = readLine() {
                 if !session.handle(LiveHearingCommand(line)) { shared.quit.store(true, ordering: .releasing); return }
             }
             // Without --duration, the end of standard input ends listening, as `q` does.
             if stopsAtEndOfInput { shared.quit.store(true, ordering: .releasing) }
-        }.start()
+        }.start() }
 
         var blocksBefore = 0, dropoutsBefore = 0, losses = 0, reconnections = 0
         var lastCount = -1, lastProgress = Date(), lastTick = Date.distantPast, lastAttempt = Date.distantPast
         var releasing: StreamRelease?
-        while !shared.quit.load(ordering: .acquiring) {
+        while !shared.quit.load(ordering: .acquiring), !(remote?.isStopping ?? false) {
             if let durationSeconds, Date().timeIntervalSince(started) >= durationSeconds { break }
             Thread.sleep(forTimeInterval: 0.05)
+            remote?.report(phase: connection == nil ? .deviceLost : .running,
+                           blocks: blocksBefore + (connection?.stream.callbackCount ?? 0),
+                           dropouts: dropoutsBefore + (connection?.stream.dropoutCount ?? 0))
             if Date().timeIntervalSince(lastTick) >= 1 { session.tick(); lastTick = Date() }
             if let current = connection {
                 let count = current.stream.callbackCount
@@ -268,6 +279,9 @@ public struct LiveHearingAid {
                 // A stream that stops asking for buffers for half a second has lost its device
                 // (a JACK server that stopped ends no stream: its callbacks just stop).
                 if !current.stream.isActive || Date().timeIntervalSince(lastProgress) > 0.5 {
+                    // Published before it is shown, so whoever reads the sentence finds the state that goes with it.
+                    remote?.report(phase: .deviceLost, blocks: blocksBefore + current.stream.callbackCount,
+                                   dropouts: dropoutsBefore + current.stream.dropoutCount)
                     // Shown, not said in the ear: there is no device to say it through.
                     shared.record(Self.deviceGoneSentence)
                     tell(Self.deviceGoneSentence)
@@ -288,6 +302,7 @@ public struct LiveHearingAid {
                     lastCount = -1
                     lastProgress = Date()
                     reconnections += 1
+                    remote?.report(phase: .running, blocks: blocksBefore, dropouts: dropoutsBefore)
                     session.announce(Self.deviceBackSentence)
                 }
             }

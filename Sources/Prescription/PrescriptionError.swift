@@ -53,6 +53,12 @@ public enum PrescriptionError: UserFacingError, Equatable {
     case debuggingModeLocked
     case invalidThresholdChange(String)
 
+    /// The refusal of another patient's prescription, with how to confirm where it was refused:
+    /// the command line's flag by default, a page's check box there.
+    public static func differentPatientSentence(imported: String, stored: String, confirm: String = "confirm with --yes") -> String {
+        "This prescription is for \(imported), but this hearing aid's prescriptions are for \(stored); nothing was imported (\(confirm) to import it anyway)."
+    }
+
     public var userMessage: String {
         switch self {
         case .invalidField(let field, let reason):
@@ -120,7 +126,7 @@ public enum PrescriptionError: UserFacingError, Equatable {
         case .alreadyImported(let id):
             return "This prescription is already stored as \(id)."
         case .differentPatient(let imported, let stored):
-            return "This prescription is for \(imported), but this hearing aid's prescriptions are for \(stored); nothing was imported (confirm with --yes to import it anyway)."
+            return Self.differentPatientSentence(imported: imported, stored: stored)
         case .storeUnwritable(let path, let reason):
             return "The patient store at \(path) cannot be written: \(reason)."
         case .noPrescriptionInUse:

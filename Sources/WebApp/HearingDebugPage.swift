@@ -67,7 +67,7 @@ extension HearingPages {
         var body = "<p class=\"lead\">Unlocked by the debug prescription of \(escaped(document.audiologist.name)), issued \(PrescriptionDescription.day(document.issued)). "
             + "Every threshold change is written to the audit log, as assist hear --debug-threshold writes it.</p>"
         body += "<section aria-labelledby=\"aid-heading\"><h2 id=\"aid-heading\">Hearing aid</h2>\(aidStateParagraph())</section>"
-        if let aid {
+        if let aid = session {
             let frame = DebugFrame(monitors: aid.control.monitors)
             body += "<section aria-labelledby=\"spectra-heading\"><h2 id=\"spectra-heading\">Spectra and gains</h2>"
             body += "<p class=\"help\" id=\"spectra-help\">Updated about ten times a second. Output is the input level plus the gain applied in each band, before the output limiter.</p>"
@@ -75,7 +75,7 @@ extension HearingPages {
             for ear in [Ear.left, .right] { body += Self.spectrumFigure(ear: ear, frame: ear == .left ? frame.left : frame.right, bands: frame.bandsHz) }
             body += Self.gainTable(frame)
             body += "</div></section>"
-            let changes = aid.session.thresholdChanges
+            let changes = aid.thresholdChanges
             body += "<section aria-labelledby=\"threshold-heading\"><h2 id=\"threshold-heading\">Change a reference threshold</h2>"
             body += changes.isEmpty ? "<p>No threshold was changed since the hearing aid started.</p>"
                 : "<p>Changed so far: \(escaped(changes.map(\.description).joined(separator: "; "))).</p>"
@@ -145,8 +145,8 @@ extension HearingPages {
     func changeThreshold(form: FormFields) -> PageMessage {
         let ear = form["ear"] ?? "", frequency = form["frequency"] ?? "", level = (form["threshold"] ?? "").trimmingCharacters(in: .whitespaces)
         let text = "\(ear):\(frequency)=\(level)"
-        return perform(.threshold(text)) { aid in
-            "Threshold changed: \(aid.session.thresholdChanges.last?.description ?? text); the running fitting follows."
+        return perform(.threshold(text)) { session in
+            "Threshold changed: \(session.thresholdChanges.last?.description ?? text); the running fitting follows."
         }
     }
 }

@@ -3,11 +3,12 @@ import Foundation
 import Hearing
 import LiveHearing
 import Prescription
+import SessionControl
 import Synchronization
 
 /// The hearing side of the web app: the patient store, unlocked with the passphrase typed on
 /// its page (the same store, passphrase, delays and lock as `assist rx`), and the hearing aid
-/// that `assist serve --hear-input` runs on the prescription in use. Nothing is kept but in
+/// that `assist serve --hear-input` or `--hear-live` runs on the prescription in use. Nothing is kept but in
 /// memory: the store's keys while unlocked, and the codes signed on the Audiologist page.
 public final class HearingPages: Sendable {
     /// Where the hearing aid's sound comes from, as `assist serve` was told.
@@ -16,6 +17,8 @@ public final class HearingPages: Sendable {
         case none
         /// A sound file processed through the chain at its own pace, looping (no sound card needed).
         case soundFile(URL)
+        /// The live hearing aid on the sound devices (JACK when a server runs), as `assist hear --live`.
+        case live(LiveSoundDevices)
     }
 
     let patientStore: PatientStore
@@ -35,6 +38,8 @@ public final class HearingPages: Sendable {
         var unlocked: UnlockedPatientStore?
         var aid: SoundFileHearingAid?
         var aidTask: Task<Void, Never>?
+        /// The live hearing aid's commands and state, while one was started.
+        var live: LiveHearingRemote?
         /// Why no hearing aid runs although an input was given (no prescription in use, a refused one).
         var aidProblem: String?
         var signed: [String: SignedCode] = [:]
@@ -50,10 +55,11 @@ public final class HearingPages: Sendable {
         self.clock = clock
     }
 
-    /// The patient store at its usual place (as `assist rx` opens it), with `input` a sound
-    /// file path or nil (`assist serve --hear-input`).
-    public convenience init(soundFile: String?) {
-        self.init(patientStore: Self.usualPatientStore(), input: soundFile.map { .soundFile(URL(fileURLWithPath: $0)) } ?? .none)
+    /// The patient store at its usual place (as `assist rx` opens it), with the hearing aid on a
+    /// sound file (`assist serve --hear-input`), on the sound devices (`--hear-live`) or none.
+    public convenience init(soundFile: String?, live: LiveSoundDevices? = nil) {
+        let input: HearingInput = if let live { .live(live) } else { soundFile.map { .soundFile(URL(fileURLWithPath: $0)) } ?? .none }
+        self.init(patientStore: Self.usualPatientStore(), input: input)
     }
 
     /// The store `assist rx` opens; an access the audit log could not record is told on standard
@@ -70,6 +76,10 @@ public final class HearingPages: Sendable {
 
     var unlocked: UnlockedPatientStore? { state.withLock { $0.unlocked } }
     public var aid: SoundFileHearingAid? { state.withLock { $0.aid } }
+    /// The live hearing aid's commands and state, once one was started.
+    public var live: LiveHearingRemote? { state.withLock { $0.live } }
+    /// The rules of the running hearing aid, on a sound file or live.
+    var session: LiveHearingSession? { aid?.session ?? live?.session }
     var aidProblem: String? { state.withLock { $0.aidProblem } }
 
     /// Opens the store with `passphrase`, or on first use sets it (typed twice), as `assist rx`
@@ -109,6 +119,7 @@ public final class HearingPages: Sendable {
     /// Starts (or restarts) the hearing aid on the prescription in use, when an input was given.
     func startAid() {
         stopAid()
+        if case .live(let devices) = input { return startLiveAid(devices) }
         guard case .soundFile(let url) = input, let store = unlocked else { return }
         let announcements = self.announcements
         do {
@@ -128,12 +139,50 @@ public final class HearingPages: Sendable {
         }
     }
 
+    /// Starts the live hearing aid on its own thread (its loop blocks while the sound runs) and
+    /// returns once its sound flows or it failed, so the page that started it tells which. A
+    /// failure (no sound device) is one sentence on the page and on standard error.
+    private func startLiveAid(_ devices: LiveSoundDevices) {
+        guard let store = unlocked else { return }
+        let announcements = self.announcements
+        let fitted: HearingFitting.Fitted
+        do { fitted = try HearingFitting.fitted(store: store) } catch {
+            state.withLock { $0.aidProblem = userMessage(for: error) }
+            return
+        }
+        let remote = LiveHearingRemote()
+        state.withLock { state in
+            state.live = remote
+            state.aidProblem = nil
+        }
+        let voice = StoredVoiceSpeech.voice(from: StoredVoiceSpeech.storedSettings())
+        Thread {
+            do {
+                _ = try fitted.hearLive(volumeSteps: 0, devices: devices, monitorFile: nil, durationSeconds: nil, announcementVoice: voice,
+                                        commands: .remote(remote), show: { line in
+                                            announcements.publish(line)
+                                            FileHandle.standardError.write(Data((line + "\n").utf8))
+                                        })
+                remote.ended(problem: nil)
+            } catch {
+                let sentence = userMessage(for: error)
+                FileHandle.standardError.write(Data((sentence + "\n").utf8))
+                announcements.publish(sentence)
+                remote.ended(problem: sentence)
+            }
+        }.start()
+        remote.waitUntilStartedOrEnded()
+    }
+
     func stopAid() {
-        let task = state.withLock { state -> Task<Void, Never>? in
-            defer { state.aid = nil; state.aidTask = nil }
-            return state.aidTask
+        let (task, live) = state.withLock { state -> (Task<Void, Never>?, LiveHearingRemote?) in
+            defer { state.aid = nil; state.aidTask = nil; state.live = nil }
+            return (state.aidTask, state.live)
         }
         task?.cancel()
+        // The device is closed before another aid opens it (or the server ends).
+        live?.stop()
+        live?.waitUntilEnded()
     }
 
     /// Ends the paced hearing aid (the server is stopping).
@@ -144,11 +193,12 @@ public final class HearingPages: Sendable {
 
     /// A command for the running hearing aid (program, volume, threshold), with the sentence
     /// the page shows: its refusal, or what changed.
-    func perform(_ command: LiveHearingCommand, done: (SoundFileHearingAid) -> String) -> PageMessage {
-        guard let aid else { return PageMessage(text: noAidSentence, isWarning: true) }
+    func perform(_ command: LiveHearingCommand, done: (LiveHearingSession) -> String) -> PageMessage {
+        guard let session else { return PageMessage(text: noAidSentence, isWarning: true) }
         do {
-            try aid.session.perform(command)
-            return PageMessage(text: done(aid), isWarning: false)
+            // The live aid's own channel, so that a command that ends listening ends it.
+            if aid == nil, let live { try live.perform(command) } else { try session.perform(command) }
+            return PageMessage(text: done(session), isWarning: false)
         } catch {
             return PageMessage(text: userMessage(for: error), isWarning: true)
         }
@@ -159,7 +209,11 @@ public final class HearingPages: Sendable {
         switch input {
         case .none:
             return "No hearing aid runs in this web app: assist serve was started without a hearing input. "
-                + "Start it with --hear-input and a sound file, or hear live sound with assist hear --live in a terminal."
+                + "Start it with --hear-live for the sound devices, or --hear-input and a sound file."
+        case .live:
+            if unlocked == nil { return "The live hearing aid starts once the prescriptions are opened with the passphrase." }
+            if let live, case .failed(let sentence) = live.state.phase { return sentence }
+            return aidProblem ?? "The hearing aid is not running: choose a prescription to use on the Prescriptions page."
         case .soundFile(let url):
             if unlocked == nil { return "The hearing aid starts on \(url.lastPathComponent) once the prescriptions are opened with the passphrase." }
             return aidProblem ?? "The hearing aid is not running: choose a prescription to use on the Prescriptions page."

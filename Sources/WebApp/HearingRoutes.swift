@@ -81,7 +81,7 @@ extension HearingPages {
             guard case .success = debugAuthorisation() else {
                 return plain(PrescriptionError.debuggingModeLocked.userMessage, status: .forbidden)
             }
-            guard let aid else { return plain(noAidSentence, status: .conflict) }
+            guard let aid = session else { return plain(noAidSentence, status: .conflict) }
             let frames = AsyncStream<String> { continuation in
                 let task = Task {
                     // About ten a second: what the eye follows, and no more than the monitors change.
@@ -171,10 +171,17 @@ extension HearingPages {
             try importing.run(text: text, ask: { _ in nil }, tell: { told.append($0) })
             if (try? store.activePrescription()) != wasInUse { startAid() }
             return PageMessage(text: told.joined(separator: " ").replacingOccurrences(of: "Run `assist rx use ", with: "Choose Use in the list, or run `assist rx use "), isWarning: false)
+        } catch PrescriptionError.differentPatient(let imported, let stored) {
+            return PageMessage(text: PrescriptionError.differentPatientSentence(imported: imported, stored: stored, confirm: Self.anotherPatientConfirmation),
+                               isWarning: true, fieldID: "another-patient", fieldName: "the check box")
         } catch {
             return PageMessage(text: userMessage(for: error), isWarning: true, fieldID: "picture", fieldName: "the picture")
         }
     }
+
+    /// How the Prescriptions page confirms another patient's prescription: its check box.
+    static let anotherPatientLabel = "Import it even if it names another patient"
+    static let anotherPatientConfirmation = "tick “\(anotherPatientLabel)” and send the picture again"
 
     func use(_ id: String) -> PageMessage {
         guard let store = unlocked else { return PageMessage(text: "Open your prescriptions with the passphrase first.", isWarning: true) }

@@ -44,12 +44,13 @@ extension HearingPages {
                 + "(\(Int(aid.sampleRateHz)) Hz), in program \(escaped(settings.program.rawValue)), volume \(Self.volumeText(settings.volumeDecibels)). "
                 + "Its processed sound is not played: this web app has no sound device; assist hear --live plays it.</p>"
         }
+        if let state = live?.state, state.phase == .running || state.phase == .deviceLost || state.phase == .starting {
+            return "<p class=\"message \(state.phase == .running ? "confirmation" : "warning")\" id=\"aid-state\">\(escaped(state.sentence))</p>"
+        }
         return "<p class=\"message warning\" id=\"aid-state\">\(escaped(noAidSentence))</p>"
     }
 
-    static func volumeText(_ decibels: Double) -> String {
-        decibels == 0 ? "as prescribed (0 dB)" : String(format: "%+.0f dB", decibels).replacingOccurrences(of: "-", with: "−")
-    }
+    static func volumeText(_ decibels: Double) -> String { LiveHearingState.volumeText(decibels) }
 
     // MARK: Patient home
 
@@ -72,7 +73,8 @@ extension HearingPages {
             body += "<p class=\"message warning\">\(escaped(userMessage(for: error)))</p>"
         }
         body += "</section>"
-        if let aid {
+        // The program and volume forms act on whichever aid runs: on a sound file or live.
+        if let aid = session {
             let settings = aid.control.settings
             let options = programs.map { program -> String in
                 "<option value=\"\(program.rawValue)\"\(program == settings.program ? " selected" : "")>\(escaped(program.rawValue))</option>"
@@ -126,7 +128,7 @@ extension HearingPages {
         It is read in memory and checked before anything is stored, exactly as assist rx import checks it.</p>
         <input id="picture" name="picture" type="file" accept="image/*" aria-describedby="picture-help" required>
         <div class="check"><input id="use-now" name="use" type="checkbox" value="yes"><label for="use-now">Hear through it at once</label></div>
-        <div class="check"><input id="another-patient" name="another" type="checkbox" value="yes"><label for="another-patient">Import it even if it names another patient</label></div>
+        <div class="check"><input id="another-patient" name="another" type="checkbox" value="yes"><label for="another-patient">\(Self.anotherPatientLabel)</label></div>
         <div class="row"><button type="submit">Import</button></div>
         </form></section>
         """

@@ -97,17 +97,7 @@ struct HearProcess: AsyncParsableCommand {
     @Flag(help: "Process live sound from the microphone to the headphones (PortAudio, full duplex).")
     var live = false
 
-    @Option(help: "Live: the input device, by (part of) its name.")
-    var inputDevice: String?
-
-    @Option(help: "Live: the output device, by (part of) its name.")
-    var outputDevice: String?
-
-    @Option(help: "Live: sample rate, 44100 or 48000 Hz.")
-    var sampleRate: Double = 48_000
-
-    @Option(help: "Live: frames per buffer (16, 32, 64 or a multiple of 64); smaller is lower latency.")
-    var bufferSize: Int = 64
+    @OptionGroup var sound: LiveSoundOptions
 
     @Flag(help: "Live: list the audio devices and exit.")
     var listDevices = false
@@ -121,7 +111,6 @@ struct HearProcess: AsyncParsableCommand {
     func validate() throws {
         if live || listDevices {
             guard input == nil else { throw ValidationError("Give either an input file or --live, not both.") }
-            guard [44_100.0, 48_000].contains(sampleRate) else { throw ValidationError("Live sound runs at 44100 or 48000 Hz.") }
             if let duration, !(0.1...86_400).contains(duration) { throw ValidationError("--duration must be 0.1 to 86400 seconds.") }
         } else {
             guard input != nil else { throw ValidationError("Give an input audio file, or --live for live sound.") }
@@ -133,16 +122,11 @@ struct HearProcess: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             if listDevices { try LiveHearingAid.deviceList().forEach { print($0) }; return }
-            let json = json
-            let show: @Sendable (String) -> Void = { line in
-                if json { FileHandle.standardError.write(Data((line + "\n").utf8)) } else { print(line) }
-            }
+            let show = LiveHearingSummary.printer(json: json)
             let fitted = try fitting.fitted(tell: show)
             guard live else { return print(try fitted.processFile(input!, into: output!, volumeSteps: volume, monitorFile: monitor)) }
-            let summary = try fitted.hearLive(
-                volumeSteps: volume, inputDevice: inputDevice, outputDevice: outputDevice, sampleRate: sampleRate, bufferSize: bufferSize,
-                monitorFile: monitor, durationSeconds: duration,
-                announcementVoice: StoredVoiceSpeech.voice(from: StoredVoiceSpeech.storedSettings()), show: show)
+            let summary = try fitted.hearLive(volumeSteps: volume, devices: sound.devices, monitorFile: monitor, durationSeconds: duration,
+                                              announcementVoice: StoredVoiceSpeech.voice(from: StoredVoiceSpeech.storedSettings()), show: show)
             try print(json ? JSONReport.text(summary) : summary.sentence)
         }
     }

@@ -48,3 +48,13 @@ struct FittingArguments: ParsableArguments {
 
     func settings() throws -> HearingAidSettings { try fitted().settings }
 }
+
+/// The sound devices of `assist hear --live` and `assist serve --hear-live`.
+struct LiveSoundOptions: ParsableArguments {
+    @Option(help: "Live hearing: the input device, by (part of) its name.") var inputDevice: String?
+    @Option(help: "Live hearing: the output device, by (part of) its name.") var outputDevice: String?
+    @Option(help: "Live hearing: sample rate, 44100 or 48000 Hz.") var sampleRate: Double = 48_000
+    @Option(help: "Live hearing: frames per buffer (16, 32, 64 or a multiple of 64); smaller is lower latency.") var bufferSize: Int = 64
+    func validate() throws { guard [44_100.0, 48_000].contains(sampleRate) else { throw ValidationError("Live sound runs at 44100 or 48000 Hz.") } }
+    var devices: LiveSoundDevices { LiveSoundDevices(inputDevice: inputDevice, outputDevice: outputDevice, sampleRate: sampleRate, bufferSize: bufferSize) }
+}

@@ -38,8 +38,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Run the hearing aid on this sound file (looping; for a computer without a sound card) once the Hearing page is opened with the passphrase.", valueName: "file"))
     var hearInput: String?
 
+    @Flag(help: "Run the live hearing aid on the sound devices (as assist hear --live: JACK when a server runs) once the Hearing page is opened; its pages control it.")
+    var hearLive = false
+
+    @OptionGroup var sound: LiveSoundOptions
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError(WebAppError.invalidPort(port).userMessage) }
+        guard hearInput == nil || !hearLive else { throw ValidationError("Give either --hear-input or --hear-live, not both.") }
     }
 
     func run() async throws {
@@ -55,7 +61,7 @@ struct ServeCommand: AsyncParsableCommand {
                          sessionRunning: { FileManager.default.fileExists(atPath: control.socketPath) },
                          sendToSession: { line in try await control.sendAway(line) },
                          viewOfSession: { try await view.latestAway() },
-                         hearing: HearingPages(soundFile: hearInput))
+                         hearing: HearingPages(soundFile: hearInput, live: hearLive ? sound.devices : nil))
         if let watchdog { try LiveGuidanceRun.checkWatchdog(watchdog) }
         let session = try input.map { input in
             try LiveSessionProcess(executable: Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]),

@@ -33,17 +33,14 @@ def write_tone(path, seconds=2, rate=48000):
         out.writeframes(b"".join(struct.pack("<h", int(3000 * math.sin(2 * math.pi * 1000 * i / rate))) for i in range(seconds * rate)))
 
 
-class HearingPagesInBrowser(base.BrowserCase):
+class HearingCase(base.BrowserCase):
+    """What the hearing pages' browser tests share: the clinic's key and codes made with the real
+    `assist rx` commands, and the patient's keyboard steps. A subclass sets SERVE_ARGUMENTS (the
+    hearing aid's input) before calling setUpClass."""
     STAND_IN_SESSION = False
 
     @classmethod
     def setUpClass(cls):
-        # The server needs its input before it starts: the folder is made here, then the base starts it.
-        import tempfile
-        cls.inputs = tempfile.mkdtemp(prefix="assist-hearing-browser-")
-        cls.tone = os.path.join(cls.inputs, "tone.wav")
-        write_tone(cls.tone)
-        cls.SERVE_ARGUMENTS = ["--hear-input", cls.tone]
         super().setUpClass()
         files = {name: os.path.join(cls.folder, name) for name in ["patient-pass", "key-pass", "audiogram.csv"]}
         with open(files["patient-pass"], "w") as f:
@@ -66,11 +63,6 @@ class HearingPagesInBrowser(base.BrowserCase):
                                        timeout=2 * base.SLOW_MACHINE_SECONDS)
             if done.returncode != 0:
                 raise RuntimeError(f"assist {' '.join(arguments[:2])} failed: {done.stderr}")
-
-    @classmethod
-    def tearDownClass(cls):
-        super().tearDownClass()
-        base.shutil.rmtree(cls.inputs, ignore_errors=True)
 
     # Helpers
 
@@ -121,6 +113,24 @@ class HearingPagesInBrowser(base.BrowserCase):
         """The whole page, not only the window: the charts and tables below the fold, to look at."""
         shot = self.driver.execute_cdp_cmd("Page.captureScreenshot", {"captureBeyondViewport": True, "format": "png"})
         (base.SCREENSHOTS / f"{name}-full.png").write_bytes(__import__("base64").b64decode(shot["data"]))
+
+
+
+class HearingPagesInBrowser(HearingCase):
+    @classmethod
+    def setUpClass(cls):
+        # The server needs its input before it starts: the folder is made here, then the base starts it.
+        import tempfile
+        cls.inputs = tempfile.mkdtemp(prefix="assist-hearing-browser-")
+        cls.tone = os.path.join(cls.inputs, "tone.wav")
+        write_tone(cls.tone)
+        cls.SERVE_ARGUMENTS = ["--hear-input", cls.tone]
+        super().setUpClass()
+
+    @classmethod
+    def tearDownClass(cls):
+        super().tearDownClass()
+        base.shutil.rmtree(cls.inputs, ignore_errors=True)
 
     # Accessibility and screenshots
 

@@ -152,6 +152,30 @@ struct HearingPagesTests {
         #expect(details.body.contains("<th scope=\"row\">Left threshold</th><td>—</td><td>20</td><td>30</td>"))
     }
 
+    @Test("another patient's code is refused naming both patients and how the page confirms it (its check box, not --yes); ticked, it is imported")
+    func anotherPatient() async throws {
+        let web = try WebTestApp()
+        defer { web.remove() }
+        let audiologist = try TestAudiologist()
+        try await web.openStore(trusting: audiologist)
+        _ = try await web.importCode(try audiologist.signed())
+        let other = try audiologist.signed(patient: "Hans Quellenhof")
+        let refused = try await web.importCode(other)
+        #expect(refused.status == .unprocessableContent)
+        let sentence = try #require(Self.alert(in: refused.body))
+        #expect(sentence == PrescriptionError.differentPatientSentence(
+            imported: "Hans Quellenhof (patient number P-0042)", stored: "Margarethe Quellenhof (patient number P-0042)",
+            confirm: "tick “Import it even if it names another patient” and send the picture again"), "\(sentence)")
+        #expect(!sentence.contains("--yes"))
+        #expect(refused.body.contains("<label for=\"another-patient\">Import it even if it names another patient</label>"))
+        #expect(try web.hearing.unlocked!.profiles().count == 1)
+        let confirmed = try await web.importCode(other, fields: ["another": "yes"])
+        #expect(confirmed.status == .ok)
+        #expect(try web.hearing.unlocked!.profiles().count == 2)
+        // The command line's sentence keeps its flag.
+        #expect(PrescriptionError.differentPatient(imported: "A", stored: "B").userMessage.hasSuffix("(confirm with --yes to import it anyway)."))
+    }
+
     @Test("a damaged picture, a picture without a code and an untrusted code are each refused in one sentence, nothing stored")
     func damagedPicture() async throws {
         let web = try WebTestApp()
