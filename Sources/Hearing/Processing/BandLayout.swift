@@ -27,7 +27,7 @@ struct BandLayout {
     /// 1 / width of each band in bins (its bin count, or for a finely read band the width between
     /// its edges), to turn band power into power per bin.
     let inverseBinCount: [Float]
-    /// Bands narrower than two of the filterbank's bins (250–1000 Hz with 187.5 Hz bins): their
+    /// Bands narrower than the filterbank window's main lobe, 3 bins (250–1500 Hz with 187.5 Hz bins): their
     /// level is read in a frame twice as long (`FineBandLevels`), whose bins split them at their
     /// edges; the filterbank's own bins would spread a tone's power over two bands.
     let finelyAnalysedBandCount: Int
@@ -53,9 +53,10 @@ struct BandLayout {
             }
         }
         let binWidth = sampleRate / Double(fftSize)
-        // Up to the highest narrow band, so the finely read bands are contiguous from the lowest
-        // (at 44.1 kHz the 250 Hz band is just over two bins wide, the 500 and 750 Hz bands are not).
-        let fineCount = ((0..<centres.count).last { edges[$0 + 1] - edges[$0] < 2 * binWidth } ?? -1) + 1
+        // A band narrower than the √Hann window's main lobe (3 bins) cannot hold a tone at its
+        // centre: part of the tone's power lands in the neighbouring bands. Read up to the highest
+        // such band, so the finely read bands are contiguous from the lowest.
+        let fineCount = ((0..<centres.count).last { edges[$0 + 1] - edges[$0] < 3 * binWidth } ?? -1) + 1
         finelyAnalysedBandCount = fineCount
         bandOfBin = band
         // A finely analysed band's power covers its edges exactly: per bin, that is its width in bins.

@@ -8,10 +8,11 @@ import Foundation
 /// 250 Hz tone's window lobe leaves a third of its power in the 500 Hz band and a compressive rule
 /// (FIG6) read the 250 Hz band 1.7 dB too soft and gave it up to 1.1 dB too much gain. With twice
 /// the frame a tone at any band centre reads its level within 0.2 dB, and speech-shaped noise
-/// reads the power between the band edges within 0.3 dB (a per-band boost for tones, tried
+/// reads the power between the band edges within 0.5 dB (`BandLevelTests`; a per-band boost for tones, tried
 /// before, made that noise read 2.25 dB too loud). Only the level is read here: the signal path
-/// and its 4.0 ms delay are the filterbank's, unchanged; the level follows a 10.7 ms frame instead
-/// of 5.3 ms in these bands, whose own periods (4 ms at 250 Hz) are of that order anyway.
+/// and its 4.0 ms delay are the filterbank's, unchanged. The cost: in these bands the level
+/// follows a 10.7 ms frame instead of 5.3 ms, so compression reacts to an onset about 3–4 ms later
+/// (the output limiter still holds every peak).
 final class FineBandLevels {
     private(set) var bandCount = 0
     private var frameSize = 0
@@ -27,6 +28,7 @@ final class FineBandLevels {
     private var framePower = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
     private var hopsPerFrame = 1
     private var hopsSinceFrame = 0
+    private var hopsUntilFull = 0
 
     /// `filterbankSize`: the filterbank's FFT length; the frame here is twice that. A frame is
     /// transformed every quarter frame (every second 64-sample hop at 48 kHz), the filterbank's own
@@ -56,6 +58,7 @@ final class FineBandLevels {
         framePower = .allocate(capacity: bandCount); framePower.initialize(repeating: 0)
         hopsPerFrame = max(1, n / 4 / hopSize)
         hopsSinceFrame = hopsPerFrame - 1
+        hopsUntilFull = n / hopSize - 1
     }
 
     func release() {
@@ -73,13 +76,19 @@ final class FineBandLevels {
     deinit { release() }
 
     /// Appends `hop` samples (already through the `InputGuard`) and writes the mean-square power
-    /// of bands `0..<bandCount` into `bandPower`.
+    /// of bands `0..<bandCount` into `bandPower`, once the frame has filled: until then (the first
+    /// 10 ms) it leaves the filterbank's band power there. A half-empty frame reads far too soft,
+    /// and the noise reducer's minimum tracker would keep that for seconds.
     @inline(__always)
     func analyse(_ hop: UnsafePointer<Float>, count: Int, into bandPower: UnsafeMutablePointer<Float>) {
         guard bandCount > 0 else { return }
         let n = frameSize, h = history.baseAddress!
         h.update(from: h + count, count: n - count)
         (h + n - count).update(from: hop, count: count)
+        if hopsUntilFull > 0 {
+            hopsUntilFull -= 1
+            return
+        }
         hopsSinceFrame += 1
         if hopsSinceFrame >= hopsPerFrame {
             hopsSinceFrame = 0

@@ -11,7 +11,7 @@ import Foundation
 ///
 /// Why this bank: at 48 kHz with N = 256 and R = 64 the algorithmic delay is 192 samples = 4.0 ms
 /// (plus the 1.3 ms hop that any block processor buffers), within the 6 ms target; its 187.5 Hz bins
-/// resolve the audiometric bands from 1.5 kHz up; the narrower bands below (250–1000 Hz) take their
+/// resolve the audiometric bands from 2 kHz up; the narrower bands below (250–1500 Hz) take their
 /// *level* from a frame twice as long (`FineBandLevels`), which brings NAL-R and FIG6 within 0.5 dB
 /// over the Bisgaard audiograms (`BisgaardAccuracyTests`) without delaying the signal; it costs one
 /// 256-point real FFT pair per hop and a 512-point forward FFT every second hop.
