@@ -29,12 +29,9 @@ public enum SpeechSpectrum {
     /// For each chain band: overall speech level minus the band's level, i.e. what to add to a
     /// measured band level to get the overall level of speech that would give it.
     public static let chainBandOffsetsDecibels: [Double] = {
-        let centres = BandLayout.centreFrequenciesHz
-        var edges = [0.0]
-        for i in 0..<(centres.count - 1) { edges.append((centres[i] * centres[i + 1]).squareRoot()) }
-        edges.append(centres.last! * 2.0.squareRoot())
+        let edges = BandLayout.edgesHz
         let bands = thirdOctaveBandLevels
-        return (0..<centres.count).map { b in
+        return (0..<BandLayout.bandCount).map { b in
             let power = zip(thirdOctaveCentresHz, bands).filter { $0.0 >= edges[b] && $0.0 < edges[b + 1] }
                 .reduce(0.0) { $0 + pow(10, $1.1 / 10) }
             return overallLevel - 10 * log10(max(power, 1e-30))

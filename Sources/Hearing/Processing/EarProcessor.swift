@@ -7,6 +7,7 @@ import Foundation
 final class EarProcessor {
     let ear: Ear
     private let filterbank = WOLAFilterbank()
+    private let fineLevels = FineBandLevels()
     private let compressor = WideDynamicRangeCompressor()
     private let noiseReducer = NoiseReducer()
     private let limiter = OutputLimiter()
@@ -41,6 +42,7 @@ final class EarProcessor {
         let n = format.fftSize, r = format.hopSize, bands = BandLayout.bandCount
         filterbank.prepare(fftSize: n, hopSize: r)
         layout = BandLayout(fftSize: n, sampleRate: format.sampleRate)
+        fineLevels.prepare(bandCount: layout.finelyAnalysedBandCount, filterbankSize: n, hopSize: r, sampleRate: format.sampleRate)
         hopSeconds = Double(r) / format.sampleRate
         compressor.prepare(bandCount: bands, hopSeconds: hopSeconds, inputFullScaleSPL: calibration.inputFullScaleSPL)
         noiseReducer.prepare(bandCount: bands, hopSeconds: hopSeconds)
@@ -65,7 +67,7 @@ final class EarProcessor {
     }
 
     func release() {
-        filterbank.release(); compressor.release(); noiseReducer.release(); limiter.release()
+        filterbank.release(); fineLevels.release(); compressor.release(); noiseReducer.release(); limiter.release()
         feedbackCanceller.release(); howlDetector.release()
         for buffer in [bandPower, levelSPL, compressionGain, noiseGain, bandGain, bandDensity, hopOutput, guardedInput] {
             buffer.deallocate()
@@ -129,6 +131,7 @@ final class EarProcessor {
             if b >= 0 { bandPower[b] += spectrum[k].r * spectrum[k].r + spectrum[k].i * spectrum[k].i }
         }
         for b in 0..<bands { bandPower[b] *= powerScale }
+        fineLevels.analyse(filterbank.latestHop, count: filterbank.hopSize, into: bandPower.baseAddress!)
 
         let settings = c.settings
         let earRuntime = c.ears[ear.channelIndex]
@@ -157,12 +160,6 @@ final class EarProcessor {
             let noise = noiseReducer.noiseEstimate(band: b)
             monitors.store(compressor.levelSPL(power: noise, inputFullScaleSPL: inputFullScale), ear, .noiseLevelSPL, band: b)
         }
-
-        // The 250 Hz band is only 1.3 bins from the 500 Hz band: a 250 Hz tone's window main lobe
-        // reaches bins whose gain leans towards the 500 Hz band, so it is amplified by a share of
-        // that band's gain too. The lowest band's gain is lowered by that share of the difference
-        // (see `BandLayout.lowestBandLeakage`).
-        bandGain[0] -= layout.lowestBandLeakage * (bandGain[1] - bandGain[0])
 
         // Mute and unmute as a linear 10 ms fade: click-free, and exactly silent at its end.
         muteFactor = settings.muted ? max(0, muteFactor - muteStep) : min(1, muteFactor + muteStep)

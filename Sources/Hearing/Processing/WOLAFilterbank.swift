@@ -11,9 +11,10 @@ import Foundation
 ///
 /// Why this bank: at 48 kHz with N = 256 and R = 64 the algorithmic delay is 192 samples = 4.0 ms
 /// (plus the 1.3 ms hop that any block processor buffers), within the 6 ms target; its 187.5 Hz bins
-/// resolve every audiometric band from 500 Hz up; at 250 Hz a measured leakage correction
-/// (`BandLayout.lowestBandLeakage`) brings NAL-R within 0.1 dB over the Bisgaard audiograms
-/// (`BisgaardAccuracyTests`); it costs one 256-point real FFT pair per hop.
+/// resolve the audiometric bands from 2 kHz up; the narrower bands below (250–1500 Hz) take their
+/// *level* from a frame twice as long (`FineBandLevels`), which brings NAL-R and FIG6 within 0.5 dB
+/// over the Bisgaard audiograms (`BisgaardAccuracyTests`) without delaying the signal; it costs one
+/// 256-point real FFT pair per hop and a 512-point forward FFT every second hop.
 /// A warped or IIR bank would have lower delay at low frequencies but frequency-dependent group
 /// delay and more costly, less exact gain control; a longer FFT (512) would resolve 125/250 Hz
 /// better but double the delay to 8 ms.
@@ -30,6 +31,8 @@ final class WOLAFilterbank {
     private var synthesisScale: Float = 0
 
     var binCount: Int { fftSize / 2 + 1 }
+    /// The newest hop's samples as analysed (after the `InputGuard`), valid until the next `analyse`.
+    var latestHop: UnsafePointer<Float> { UnsafePointer(history.baseAddress! + fftSize - hopSize) }
     var latencyFrames: Int { fftSize - hopSize }
 
     func prepare(fftSize: Int, hopSize: Int) {
