@@ -58,7 +58,8 @@ public struct FaceDetector: Sendable {
             // One face seen by two cascades is one face: its windows add up, the frontal place stays.
             for (side, found) in [turnedOneWay, turnedOtherWay].enumerated() {
                 for face in found.sorted(by: { $0.count > $1.count }) {
-                    if let i = findings.firstIndex(where: { $0.overlaps(face) && !$0.profileSides.contains(side) }) {
+                    let candidates = findings.indices.filter { findings[$0].overlaps(face) && !findings[$0].profileSides.contains(side) }
+                    if let i = candidates.max(by: { findings[$0].windows < findings[$1].windows }) {
                         findings[i].windows += face.count
                         findings[i].cascades += 1
                         findings[i].profileSides.insert(side)
@@ -248,8 +249,10 @@ public struct FaceDetector: Sendable {
             let c = clusters[root(i)] ?? (0, 0, 0, 0)
             clusters[root(i)] = (c.x + w.x, c.y + w.y, c.size + w.size, c.count + 1)
         }
+        // In a fixed order (the dictionary's is not), so that the same picture always gives the same faces.
         let faces = clusters.values.map { c in (x: c.x / Double(c.count), y: c.y / Double(c.count), size: c.size / Double(c.count), count: c.count) }
             .filter { $0.count > minimumNeighbours }
+            .sorted { ($0.count, -$0.y, -$0.x) > ($1.count, -$1.y, -$1.x) }
         return faces.filter { face in
             !faces.contains { other in
                 let d = other.size * eps
