@@ -1,7 +1,7 @@
 import AssistCore
 import Foundation
 
-/// Finds frontal faces (that a face is there, its place and size; never who it is, nor age, gender
+/// Finds faces, frontal and turned (that a face is there, its place and size; never who it is, nor age, gender
 /// or mood) with a Haar cascade, the way OpenCV's `CascadeClassifier::detectMultiScale` does:
 /// the picture is shrunk step by step, the cascade's window slides over every size, and the windows
 /// that pass every stage are grouped, a face needing several overlapping windows.
@@ -46,21 +46,34 @@ public struct FaceDetector: Sendable {
         let shrink = image.width > analysisWidthPixels ? Double(analysisWidthPixels) / Double(image.width) : 1
         let width = max(1, Int(Double(image.width) * shrink)), height = max(1, Int(Double(image.height) * shrink))
         let gray = Self.luma(image, width: width, height: height)
-        var faces = Self.group(windows(of: cascade, in: gray, width: width, height: height), minimumNeighbours: minimumNeighbours)
+        // Every cascade's windows are grouped loosely (two agreeing windows) so that a face two
+        // cascades see weakly can still add up; which groups are faces is decided below.
+        let frontal = Self.group(windows(of: cascade, in: gray, width: width, height: height), minimumNeighbours: 1)
+        var findings = frontal.map { Finding(x: $0.x, y: $0.y, size: $0.size, frontalWindows: $0.count, windows: $0.count, cascades: 1) }
         if let profileCascade {
             let mirrored = Self.mirrored(gray, width: width, height: height)
-            let turnedOneWay = Self.group(windows(of: profileCascade, in: gray, width: width, height: height), minimumNeighbours: minimumNeighbours)
-            let turnedOtherWay = Self.group(windows(of: profileCascade, in: mirrored, width: width, height: height), minimumNeighbours: minimumNeighbours)
+            let turnedOneWay = Self.group(windows(of: profileCascade, in: gray, width: width, height: height), minimumNeighbours: 1)
+            let turnedOtherWay = Self.group(windows(of: profileCascade, in: mirrored, width: width, height: height), minimumNeighbours: 1)
                 .map { (x: Double(width) - $0.x - $0.size, y: $0.y, size: $0.size, count: $0.count) }
-            // One face seen by two cascades is one face: the better supported finding stays.
-            for face in (turnedOneWay + turnedOtherWay).sorted(by: { $0.count > $1.count }) {
-                let overlaps = faces.contains { other in
-                    let w = max(0, min(face.x + face.size, other.x + other.size) - max(face.x, other.x))
-                    let h = max(0, min(face.y + face.size, other.y + other.size) - max(face.y, other.y))
-                    return w * h > 0.3 * min(face.size * face.size, other.size * other.size)
+            // One face seen by two cascades is one face: its windows add up, the frontal place stays.
+            for (side, found) in [turnedOneWay, turnedOtherWay].enumerated() {
+                for face in found.sorted(by: { $0.count > $1.count }) {
+                    let candidates = findings.indices.filter { findings[$0].overlaps(face) && !findings[$0].profileSides.contains(side) }
+                    if let i = candidates.max(by: { findings[$0].windows < findings[$1].windows }) {
+                        findings[i].windows += face.count
+                        findings[i].cascades += 1
+                        findings[i].profileSides.insert(side)
+                    } else {
+                        findings.append(Finding(x: face.x, y: face.y, size: face.size, frontalWindows: 0, windows: face.count, cascades: 1,
+                                                profileSides: [side]))
+                    }
                 }
-                if !overlaps { faces.append(face) }
             }
+        }
+        // Where accepted places overlap, the one more windows agree on is the face.
+        var faces: [(x: Double, y: Double, size: Double, count: Int)] = []
+        for finding in findings.filter(isFace).sorted(by: { $0.windows > $1.windows }) where !faces.contains(where: finding.overlaps) {
+            faces.append((finding.x, finding.y, finding.size, finding.windows))
         }
         return faces.map { face in
             let s = Float(1 / shrink)
@@ -68,6 +81,35 @@ public struct FaceDetector: Sendable {
                              box: BoundingBox(x0: Float(face.x) * s, y0: Float(face.y) * s,
                                               x1: Float(face.x + face.size) * s, y1: Float(face.y + face.size) * s))
         }.sorted { $0.box.area > $1.box.area }
+    }
+
+    /// One place where one or more cascades found a face-like pattern, before it is judged.
+    struct Finding {
+        var x: Double, y: Double, size: Double
+        /// Windows of the frontal cascade there (0: the profile cascade alone).
+        var frontalWindows: Int
+        /// Windows of every cascade that agreed on the place, and how many cascades did.
+        var windows: Int
+        var cascades: Int
+        /// 0: the profile cascade on the picture, 1: on its mirror image.
+        var profileSides: Set<Int> = []
+
+        func overlaps(_ other: (x: Double, y: Double, size: Double, count: Int)) -> Bool {
+            let w = max(0, min(x + size, other.x + other.size) - max(x, other.x))
+            let h = max(0, min(y + size, other.y + other.size) - max(y, other.y))
+            return w * h > 0.3 * min(size * size, other.size * other.size)
+        }
+    }
+
+    /// A frontal face needs more than `minimumNeighbours` windows, as in OpenCV. The profile cascade
+    /// is much looser (on pictures without people it fired on furniture, fur and foliage more often
+    /// than the frontal one): a face it finds counts when another cascade agrees on the place and
+    /// together they have more than twice the windows a frontal face needs, or when it alone has
+    /// more than three times as many.
+    func isFace(_ finding: Finding) -> Bool {
+        if finding.frontalWindows > minimumNeighbours { return true }
+        if finding.cascades >= 2 { return finding.windows > 2 * minimumNeighbours + 1 }
+        return finding.windows > 3 * minimumNeighbours
     }
 
     /// Every window, at every pyramid level, that passes every stage of `cascade`.
@@ -207,8 +249,10 @@ public struct FaceDetector: Sendable {
             let c = clusters[root(i)] ?? (0, 0, 0, 0)
             clusters[root(i)] = (c.x + w.x, c.y + w.y, c.size + w.size, c.count + 1)
         }
+        // In a fixed order (the dictionary's is not), so that the same picture always gives the same faces.
         let faces = clusters.values.map { c in (x: c.x / Double(c.count), y: c.y / Double(c.count), size: c.size / Double(c.count), count: c.count) }
             .filter { $0.count > minimumNeighbours }
+            .sorted { ($0.count, -$0.y, -$0.x) > ($1.count, -$1.y, -$1.x) }
         return faces.filter { face in
             !faces.contains { other in
                 let d = other.size * eps
