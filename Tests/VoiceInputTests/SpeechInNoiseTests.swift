@@ -45,7 +45,8 @@ struct SpeechInNoiseTests {
         #expect(confidence.verdict(utterance(snr: 0, syllables: 0)) == .noSpeech)
         #expect(confidence.verdict(utterance(snr: -.infinity, syllables: 1)) == .noSpeech)
         #expect(confidence.verdict(utterance(snr: 0, syllables: 3)) == .tooNoisy)
-        #expect(confidence.verdict(utterance(snr: 30, syllables: 0)) == .accepted)
+        #expect(confidence.verdict(utterance(snr: 30, syllables: 1)) == .accepted)
+        #expect(confidence.verdict(utterance(snr: .infinity, syllables: 0)) == .noSpeech)
     }
 
     /// The events a listener reports for `samples`, as (kind, audio time of the end of the utterance).
@@ -67,7 +68,7 @@ struct SpeechInNoiseTests {
         return seen
     }
 
-    @Test("3 s of white noise with nobody speaking: no too-noisy sentence, nothing done (without the rule there would be one)")
+    @Test("3 s of white noise with nobody speaking, from the start or after a quiet second: no sentence, nothing done (without the rule there would be one)")
     func noiseAlone() throws {
         let folder = try TemporaryFolder.make("voice-tests-noise-alone")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -76,6 +77,9 @@ struct SpeechInNoiseTests {
         // The detector does open on the noise's onset: counting syllables is what keeps it quiet.
         let withoutRule = try events(noise, in: folder, name: "noise.wav", confidence: RecognitionConfidence(minimumSyllablesInNoise: 0))
         #expect(withoutRule.map(\.0).contains("too noisy"), "\(withoutRule)")
+        // Noise that starts after a quiet second (its onset, measured against the quiet): nothing either.
+        let quietThenNoise = [Float](repeating: 0, count: Int(Self.rate)) + noise
+        #expect(try events(quietThenNoise, in: folder, name: "onset.wav").isEmpty)
     }
 
     @Test("a spoken command drowned in white noise gives one too-noisy sentence, after the speech began; clean it is acted on",

@@ -8,7 +8,8 @@ public enum RecognitionVerdict: Sendable, Equatable {
     /// the user hears why, and what to do instead.
     case tooNoisy
     /// Background noise alone (it started, or got louder, and the detector opened on it): nobody
-    /// spoke, so nothing is said and nothing is done.
+    /// spoke, so nothing is said and nothing is done. Only a level without syllables is this
+    /// over a quiet background; below `minimumSignalToNoiseDecibels`, fewer than `minimumSyllablesInNoise`.
     case noSpeech
 }
 
@@ -53,9 +54,13 @@ public struct RecognitionConfidence: Sendable, Equatable {
         // Noise first: a command recognised in noise is untrustworthy however sure the decoder is.
         // But "too noisy" only once someone spoke: the grammar search finds a command in noise
         // alone too, so speech is told from noise by the syllables in its level, not by the text.
+        // Over a quiet background, a level that rose and never fell (a fan, a tap turned on) has
+        // no syllable at all, while the shortest word has one.
+        let syllables = utterance.syllables ?? .max
         if utterance.signalToNoiseDecibels < minimumSignalToNoiseDecibels {
-            return (utterance.syllables ?? .max) >= minimumSyllablesInNoise ? .tooNoisy : .noSpeech
+            return syllables >= minimumSyllablesInNoise ? .tooNoisy : .noSpeech
         }
+        if syllables < 1 { return .noSpeech }
         return utterance.confidence >= acceptance ? .accepted : .unclear
     }
 
