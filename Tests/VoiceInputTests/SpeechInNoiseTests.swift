@@ -1,3 +1,4 @@
+import Commands
 import Foundation
 import TestSupport
 import Media
@@ -47,6 +48,16 @@ struct SpeechInNoiseTests {
         #expect(confidence.verdict(utterance(snr: 0, syllables: 3)) == .tooNoisy)
         #expect(confidence.verdict(utterance(snr: 30, syllables: 1)) == .accepted)
         #expect(confidence.verdict(utterance(snr: .infinity, syllables: 0)) == .noSpeech)
+    }
+
+    @Test("assist listen says that no words were made out of speech drowned by noise, rather than printing empty quotes")
+    func drownedSpeechLine() throws {
+        let nothing = DecoderHypothesis(text: "", posterior: 0, acousticScorePerFrame: -.greatestFiniteMagnitude, frameCount: 0)
+        let drowned = RecognizedUtterance(text: "", confidence: 0, hypothesis: nothing, speechStartSeconds: 2, endDetectedSeconds: 3,
+                                          finishingSeconds: 0, signalToNoiseDecibels: -3, syllables: 4)
+        let language = try CommandLanguage(language: "en", categories: cocoNames)
+        let line = ListenOutput(.tooNoisy(drowned), language: language).line(json: false)
+        #expect(line.hasPrefix("Too noisy (speech -3.0 dB above the background; no words made out): "), "\(line)")
     }
 
     /// The events a listener reports for `samples`, as (kind, audio time of the end of the utterance).
