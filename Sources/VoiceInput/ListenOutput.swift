@@ -90,7 +90,9 @@ public struct ListenOutput: Encodable, Sendable {
             return "Unclear (“\(text ?? "")”, confidence \(String(format: "%.2f", confidence ?? 0))): \(reply)"
         case "tooNoisy":
             let level = signalToNoiseDecibels.map { String(format: "%.1f dB", $0) } ?? "no louder"
-            return "Too noisy (speech \(level) above the background; heard “\(text ?? "")”): \(reply)"
+            // Speech the detector missed in the noise has no words: say so rather than print “”.
+            let words = (text ?? "").isEmpty ? "no words made out" : "heard “\(text ?? "")”"
+            return "Too noisy (speech \(level) above the background; \(words)): \(reply)"
         default:
             return "Heard the wake phrase “\(text ?? "")”: say a command."
         }

@@ -28,6 +28,16 @@ public enum NoiseMixer {
         return (samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count)).squareRoot()
     }
 
+    /// Audio time (seconds) where speech starts: the start of the first 10 ms frame within 40 dB of the loudest.
+    public static func speechStartSeconds(_ speech: [Float], sampleRateHz: Double) -> Double {
+        let frame = max(1, Int(sampleRateHz / 100))
+        let starts = Array(stride(from: 0, to: speech.count, by: frame))
+        let levels = starts.map { rms(speech[$0..<min($0 + frame, speech.count)]) }
+        guard let loudest = levels.max(), loudest > 0,
+              let first = levels.firstIndex(where: { $0 >= loudest * 0.01 }) else { return 0 }
+        return Double(starts[first]) / sampleRateHz
+    }
+
     /// Audio time (seconds) where speech ends: the end of the last 10 ms frame within 40 dB of the loudest.
     public static func speechEndSeconds(_ speech: [Float], sampleRateHz: Double) -> Double {
         let frame = max(1, Int(sampleRateHz / 100))

@@ -79,6 +79,7 @@ public final class CommandListener<Meaning: Sendable> {
             case .accepted: break
             case .unclear: return onEvent(.unclear(utterance))
             case .tooNoisy: return onEvent(.tooNoisy(utterance))
+            case .noSpeech: return
             }
             var text = utterance.text
             if case .wakePhrase(let phrase, let awakeSeconds) = trigger {

@@ -7,6 +7,10 @@ public enum RecognitionVerdict: Sendable, Equatable {
     /// The background was too loud for recognition to be trusted, whatever was recognised:
     /// the user hears why, and what to do instead.
     case tooNoisy
+    /// Background noise alone (it started, or got louder, and the detector opened on it): nobody
+    /// spoke, so nothing is said and nothing is done. Only a level without syllables is this
+    /// over a quiet background; below `minimumSignalToNoiseDecibels`, fewer than `minimumSyllablesInNoise`.
+    case noSpeech
 }
 
 /// How sure the recogniser is of a hypothesis, 0…1, and the bars below which the user is asked
@@ -26,13 +30,18 @@ public struct RecognitionConfidence: Sendable, Equatable {
     public var acceptance: Double
     /// Speech less than this far above the background (dB) is not acted on.
     public var minimumSignalToNoiseDecibels: Double
+    /// Below `minimumSignalToNoiseDecibels`, an utterance with fewer syllables than this (see
+    /// `SpeechLevelMeter.syllablesInUtterance`) is noise alone rather than speech drowned by it.
+    /// Two, because a single hump is also what a passing burst of noise makes.
+    public var minimumSyllablesInNoise: Int
 
     public init(goodScorePerFrame: Double = -6, badScorePerFrame: Double = -14, acceptance: Double = 0.4,
-                minimumSignalToNoiseDecibels: Double = 20) {
+                minimumSignalToNoiseDecibels: Double = 20, minimumSyllablesInNoise: Int = 2) {
         self.goodScorePerFrame = goodScorePerFrame
         self.badScorePerFrame = badScorePerFrame
         self.acceptance = acceptance
         self.minimumSignalToNoiseDecibels = minimumSignalToNoiseDecibels
+        self.minimumSyllablesInNoise = minimumSyllablesInNoise
     }
 
     public func score(_ hypothesis: DecoderHypothesis) -> Double {
@@ -43,7 +52,15 @@ public struct RecognitionConfidence: Sendable, Equatable {
 
     public func verdict(_ utterance: RecognizedUtterance) -> RecognitionVerdict {
         // Noise first: a command recognised in noise is untrustworthy however sure the decoder is.
-        if utterance.signalToNoiseDecibels < minimumSignalToNoiseDecibels { return .tooNoisy }
+        // But "too noisy" only once someone spoke: the grammar search finds a command in noise
+        // alone too, so speech is told from noise by the syllables in its level, not by the text.
+        // Over a quiet background, a level that rose and never fell (a fan, a tap turned on) has
+        // no syllable at all, while the shortest word has one.
+        let syllables = utterance.syllables ?? .max
+        if utterance.signalToNoiseDecibels < minimumSignalToNoiseDecibels {
+            return syllables >= minimumSyllablesInNoise ? .tooNoisy : .noSpeech
+        }
+        if syllables < 1 { return .noSpeech }
         return utterance.confidence >= acceptance ? .accepted : .unclear
     }
 

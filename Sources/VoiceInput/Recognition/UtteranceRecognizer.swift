@@ -15,9 +15,13 @@ public struct RecognizedUtterance: Sendable, Equatable {
     /// How far the speech stood above the background noise, in dB (see `SpeechLevelMeter`);
     /// +∞ over digital silence.
     public let signalToNoiseDecibels: Double
+    /// Syllables seen in the level of the audio (see `SpeechLevelMeter.syllablesInUtterance`):
+    /// what tells speech from a raised noise floor when the recogniser cannot. nil when not
+    /// measured (an utterance made up by hand), taken as speech.
+    public let syllables: Int?
 
     public init(text: String, confidence: Double, hypothesis: DecoderHypothesis, speechStartSeconds: Double,
-                endDetectedSeconds: Double, finishingSeconds: Double, signalToNoiseDecibels: Double) {
+                endDetectedSeconds: Double, finishingSeconds: Double, signalToNoiseDecibels: Double, syllables: Int? = nil) {
         self.text = text
         self.confidence = confidence
         self.hypothesis = hypothesis
@@ -25,6 +29,7 @@ public struct RecognizedUtterance: Sendable, Equatable {
         self.endDetectedSeconds = endDetectedSeconds
         self.finishingSeconds = finishingSeconds
         self.signalToNoiseDecibels = signalToNoiseDecibels
+        self.syllables = syllables
     }
 }
 
@@ -38,6 +43,15 @@ public final class UtteranceRecognizer {
     private var samplesPushed = 0
     private var speechStartSeconds: Double?
     private var levels = SpeechLevelMeter()
+    /// Speech the detector missed: when its syllables were first counted, and the most counted.
+    private var drownedSpeech: (startSeconds: Double, syllables: Int)?
+
+    /// Syllables are looked for in this much audio outside utterances (in 10 ms frames): a short command.
+    static let drownedSpeechWindowFrames = 150
+    /// Speech the detector missed is reported only over a background at least this loud (mean
+    /// square, full scale 1: −50 dBFS, well above a quiet room's microphone hiss), so that a
+    /// distant voice in a quiet room is not taken for the user drowned by noise.
+    static let noisyBackgroundPower = 1e-5
 
     public init(decoder: PocketSphinxDecoder, confidence: RecognitionConfidence = RecognitionConfidence()) throws {
         self.decoder = decoder
@@ -59,8 +73,32 @@ public final class UtteranceRecognizer {
         let inSpeech = decoder.isInSpeech
         levels.add(chunk, inUtterance: inSpeech)
         if inSpeech, speechStartSeconds == nil { speechStartSeconds = audioSeconds }
+        if inSpeech { drownedSpeech = nil }  // the detector heard it: its utterance reports it
+        if !inSpeech, speechStartSeconds == nil { return try checkDrownedSpeech(ended: false) }
         guard !inSpeech, speechStartSeconds != nil else { return nil }
         return try closeUtterance()
+    }
+
+    /// In heavy noise pocketsphinx's detector adapts to the noise and never opens on a voice
+    /// below it, so the user would hear nothing at all. Syllables in the level say someone
+    /// spoke; once they stop (or the input ends) that is reported as an utterance with no words,
+    /// for `RecognitionConfidence.verdict` to judge (too noisy, when the ratio is low).
+    private func checkDrownedSpeech(ended: Bool) throws -> RecognizedUtterance? {
+        let syllables = levels.syllablesOutsideUtterances(lastFrames: Self.drownedSpeechWindowFrames)
+        if syllables >= confidence.minimumSyllablesInNoise, !ended {
+            drownedSpeech = (drownedSpeech?.startSeconds ?? audioSeconds, max(syllables, drownedSpeech?.syllables ?? 0))
+            return nil
+        }
+        guard let heard = drownedSpeech else { return nil }
+        drownedSpeech = nil
+        let frames = Int(((audioSeconds - heard.startSeconds) * 100).rounded()) + Self.drownedSpeechWindowFrames
+        let background = levels.backgroundPower
+        let ratio = levels.finishOutsideUtterances(lastFrames: frames)
+        guard background >= Self.noisyBackgroundPower, ratio < confidence.minimumSignalToNoiseDecibels else { return nil }
+        let nothing = DecoderHypothesis(text: "", posterior: 0, acousticScorePerFrame: -.greatestFiniteMagnitude, frameCount: 0)
+        return RecognizedUtterance(text: "", confidence: 0, hypothesis: nothing, speechStartSeconds: heard.startSeconds,
+                                   endDetectedSeconds: audioSeconds, finishingSeconds: 0, signalToNoiseDecibels: ratio,
+                                   syllables: heard.syllables)
     }
 
     public func push(_ chunk: [Int16]) throws -> RecognizedUtterance? {
@@ -71,10 +109,11 @@ public final class UtteranceRecognizer {
     /// or by releasing push-to-talk).
     public func finish() throws -> RecognizedUtterance? {
         guard speechStartSeconds != nil else {
+            let drowned = try checkDrownedSpeech(ended: true)
             levels.discardUtterance()
             _ = try decoder.endUtterance()
             try decoder.startUtterance()
-            return nil
+            return drowned
         }
         return try closeUtterance()
     }
@@ -95,6 +134,7 @@ public final class UtteranceRecognizer {
     /// Forgets what was heard so far (push-to-talk released without speech, or a new session).
     public func reset() throws {
         speechStartSeconds = nil
+        drownedSpeech = nil
         levels.discardUtterance()
         try decoder.startUtterance()
     }
@@ -110,10 +150,11 @@ public final class UtteranceRecognizer {
         // Speech that fits no sentence of the grammar still counts as heard: unclear, confidence 0,
         // so the listener asks the user to repeat instead of staying silent.
         let hypothesis = decoded ?? DecoderHypothesis(text: "", posterior: 0, acousticScorePerFrame: -.greatestFiniteMagnitude, frameCount: 0)
+        let syllables = levels.syllablesInUtterance
         return RecognizedUtterance(
             text: hypothesis.text, confidence: confidence.score(hypothesis), hypothesis: hypothesis,
             speechStartSeconds: start, endDetectedSeconds: audioSeconds,
             finishingSeconds: Double(finishing.components.attoseconds) / 1e18 + Double(finishing.components.seconds),
-            signalToNoiseDecibels: levels.finishUtterance())
+            signalToNoiseDecibels: levels.finishUtterance(), syllables: syllables)
     }
 }
