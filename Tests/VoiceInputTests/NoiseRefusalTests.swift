@@ -61,11 +61,7 @@ struct NoiseRefusalTests {
     func listenerRefusesNoisyCommand() throws {
         let folder = try TemporaryFolder.make("voice-tests-noisy")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let said = folder.appendingPathComponent("said.wav")
-        try FestivalVoice().synthesize([SynthesisRequest(text: "ignore all people", speakingRate: 1, output: said)])
-        let recorded = try AudioFile.read(said)
-        let speech = RecognizerAudio.resample(RecognizerAudio.mixToMono(recorded.samples, channelCount: recorded.channelCount),
-                                              from: recorded.sampleRate, to: Self.rate)
+        let speech = try spokenSamples("ignore all people", in: folder, sampleRateHz: Self.rate)
         let silence = [Float](repeating: 0, count: Int(Self.rate))
         let padded = silence + speech + silence
         var estimates: [Double] = []

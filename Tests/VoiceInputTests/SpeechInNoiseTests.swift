@@ -98,11 +98,7 @@ struct SpeechInNoiseTests {
     func speechInHeavyNoise(snr: Double) throws {
         let folder = try TemporaryFolder.make("voice-tests-speech-in-noise")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let said = folder.appendingPathComponent("said.wav")
-        try FestivalVoice().synthesize([SynthesisRequest(text: "ignore all people", speakingRate: 1, output: said)])
-        let recorded = try AudioFile.read(said)
-        let speech = RecognizerAudio.resample(RecognizerAudio.mixToMono(recorded.samples, channelCount: recorded.channelCount),
-                                              from: recorded.sampleRate, to: Self.rate)
+        let speech = try spokenSamples("ignore all people", in: folder, sampleRateHz: Self.rate)
         // Noise for 2 s before anyone speaks, so its onset and the speech are apart.
         let padded = [Float](repeating: 0, count: Int(Self.rate * 2)) + speech + [Float](repeating: 0, count: Int(Self.rate))
         let speechOnset = NoiseMixer.speechStartSeconds(padded, sampleRateHz: Self.rate)
