@@ -134,9 +134,11 @@ def main():
     for r in rows:
         lines.append(f"| {r['period']} | {r['roundTripFrames']} | {r['roundTripMilliseconds']:.2f} | {r['gainDecibels']:.2f} | "
                      f"{r['reportedLatencyMilliseconds']:.1f} | {r['blocks']} | {r['dropouts']} |")
+    target = "the 0-dropout target is met" if soak["dropouts"] == 0 else "not the 0-dropout target"
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     lines += ["", f"Soak: {soak['seconds']:.0f} s at 64-frame periods: {soak['blocks']} blocks, **{soak['dropouts']} dropouts** "
-              "(a debug build on this shared 2-core machine while four other engineers' builds and tests ran: not the 0-dropout target; the dummy backend is paced by the system clock, so "
-              "a late cycle is an xrun). The round trip is the chain's algorithmic delay, window − hop: 256 − 32 = 224 frames "
+              f"({args.build_label}, load average {load} at the end, on a 2-core machine: {target}; the dummy backend is paced by the "
+              "system clock, so a late cycle is an xrun). The round trip is the chain's algorithmic delay, window − hop: 256 − 32 = 224 frames "
               "at 32-frame periods, 256 − 64 = 192 at 64, and 192 at 128 (two 64-frame hops per period) — JACK runs the graph in order within each "
               "period, so the ports add nothing; a sound card adds its own period(s) on top (the reported latency).",
               "<!-- /hearing-live-bench -->", ""]
