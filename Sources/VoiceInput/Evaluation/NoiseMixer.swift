@@ -30,9 +30,7 @@ public enum NoiseMixer {
 
     /// Audio time (seconds) where speech starts: the start of the first 10 ms frame within 40 dB of the loudest.
     public static func speechStartSeconds(_ speech: [Float], sampleRateHz: Double) -> Double {
-        let frame = max(1, Int(sampleRateHz / 100))
-        let starts = Array(stride(from: 0, to: speech.count, by: frame))
-        let levels = starts.map { rms(speech[$0..<min($0 + frame, speech.count)]) }
+        let (_, starts, levels) = tenMillisecondLevels(speech, sampleRateHz: sampleRateHz)
         guard let loudest = levels.max(), loudest > 0,
               let first = levels.firstIndex(where: { $0 >= loudest * 0.01 }) else { return 0 }
         return Double(starts[first]) / sampleRateHz
@@ -40,12 +38,17 @@ public enum NoiseMixer {
 
     /// Audio time (seconds) where speech ends: the end of the last 10 ms frame within 40 dB of the loudest.
     public static func speechEndSeconds(_ speech: [Float], sampleRateHz: Double) -> Double {
-        let frame = max(1, Int(sampleRateHz / 100))
-        let starts = Array(stride(from: 0, to: speech.count, by: frame))
-        let levels = starts.map { rms(speech[$0..<min($0 + frame, speech.count)]) }
+        let (frame, starts, levels) = tenMillisecondLevels(speech, sampleRateHz: sampleRateHz)
         guard let loudest = levels.max(), loudest > 0,
               let last = levels.lastIndex(where: { $0 >= loudest * 0.01 }) else { return 0 }
         return Double(min(starts[last] + frame, speech.count)) / sampleRateHz
+    }
+
+    /// The RMS level of each 10 ms frame, with the frame length and where each frame starts.
+    private static func tenMillisecondLevels(_ speech: [Float], sampleRateHz: Double) -> (frame: Int, starts: [Int], levels: [Double]) {
+        let frame = max(1, Int(sampleRateHz / 100))
+        let starts = Array(stride(from: 0, to: speech.count, by: frame))
+        return (frame, starts, starts.map { rms(speech[$0..<min($0 + frame, speech.count)]) })
     }
 
     /// `speech + noise`, the noise scaled so that active speech RMS / noise RMS = `snrDecibels`.
