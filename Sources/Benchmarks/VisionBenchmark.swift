@@ -61,6 +61,7 @@ public struct VisionBenchmark {
         let rows = stages.map { StageStatistic(stage: $0, values: samples[$0] ?? []) }
         return VisionBenchResult(image: url.lastPathComponent, model: analyzer.detector.modelURL.lastPathComponent,
                                  precision: analyzer.detector.compiledPrecision ?? requestedPrecision,
+                                 precisionDecision: analyzer.detector.precisionDecision,
                                  runs: runs, stages: rows, imageWidth: imageSize.width, imageHeight: imageSize.height,
                                  inputShape: analyzer.detector.inputShape.rawValue,
                                  inputWidth: used.width, inputHeight: used.height,
@@ -118,7 +119,10 @@ public struct StageStatistic: Encodable, Sendable {
 public struct VisionBenchResult: Encodable, Sendable {
     public var image: String
     public var model: String
+    /// What OpenVINO reported compiling in (the requested precision when it reports none).
     public var precision: String
+    /// Which precision was asked of OpenVINO and why (`auto` or a fixed one).
+    public var precisionDecision: PrecisionDecision?
     public var runs: Int
     public var stages: [StageStatistic]
     public var imageWidth: Int
@@ -135,6 +139,9 @@ public struct VisionBenchResult: Encodable, Sendable {
 
     public func table() -> String {
         var lines = ["\(image) (\(imageWidth)×\(imageHeight)) with \(model) (\(precision)), \(inputShape) input \(inputWidth)×\(inputHeight), median and p95 of \(runs) runs:"]
+        if let decision = precisionDecision {
+            lines.insert("precision \(decision.precision.rawValue) (--precision \(decision.requested.rawValue): \(decision.reason)); OpenVINO compiled \(decision.compiledAs ?? "without saying in what")", at: 0)
+        }
         for row in stages {
             lines.append(row.stage.padding(toLength: 22, withPad: " ", startingAt: 0)
                          + String(format: "%8.2f ms %8.2f ms", row.medianMilliseconds, row.percentile95Milliseconds))

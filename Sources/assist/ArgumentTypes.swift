@@ -11,6 +11,7 @@ extension InferenceDevice: ExpressibleByArgument {
     public init?(argument: String) { self.init(rawValue: argument.uppercased()) }
 }
 extension InferencePrecision: ExpressibleByArgument {}
+extension PrecisionRequest: ExpressibleByArgument {}
 extension DetectorInputShape: ExpressibleByArgument {}
 extension DistanceUnit: ExpressibleByArgument {
     public init?(argument: String) { self.init(name: argument) }

@@ -184,7 +184,7 @@ public final class GuidanceSession {
         }
         enter(.active)
         say(Utterance(sentences.activated, priority: .status, contentKey: "session:activated", earcon: .started))
-        emitEvent("activated", analysisSchedule: schedule.policy)
+        emitEvent("activated", analysisSchedule: schedule.policy, precision: analyzer?.precision)
         lastRequestSeconds = nowSeconds
     }
 

@@ -18,10 +18,14 @@ public protocol SceneAnalyzing: AnyObject {
     /// Whether a learned depth model is part of the analysis: when it fails, the session goes on
     /// with distances from geometry instead of stopping.
     var usesDepthModel: Bool { get }
+    /// The detector's precision and why, said on the start-up line of `--json`; nil when the
+    /// analyzer runs no OpenVINO detector (test doubles).
+    var precision: PrecisionDecision? { get }
 }
 
 extension SceneAnalyzing {
     public func prepare(for frame: Frame) throws {}
+    public var precision: PrecisionDecision? { nil }
 }
 
 extension SceneAnalyzer: SceneAnalyzing {
@@ -31,6 +35,7 @@ extension SceneAnalyzer: SceneAnalyzing {
 
     public func cancel() { detector.cancel() }
     public var usesDepthModel: Bool { depthEstimator != nil }
+    public var precision: PrecisionDecision? { detector.precisionDecision }
 }
 
 /// What the analyzer is built with; the session asks for a new analyzer when any of it changes

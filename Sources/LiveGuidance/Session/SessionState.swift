@@ -121,10 +121,12 @@ public struct CycleReport: Sendable, Encodable {
     public var analysisSchedule: String?
     /// Why this frame was analysed ("scene changed", "approaching", … see `AnalysisSchedule.Reason`).
     public var analysedBecause: AnalysisSchedule.Reason?
+    /// On the "activated" line: the detector's precision and why (`PrecisionRule`).
+    public var precision: PrecisionDecision?
 
     private enum CodingKeys: String, CodingKey {
         case time, state, mode, paused, event, objects, tracks, corridor, quality, announcements, timings
-        case analysisSchedule, analysedBecause
+        case analysisSchedule, analysedBecause, precision
     }
 }
 

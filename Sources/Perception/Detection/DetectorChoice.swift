@@ -13,13 +13,14 @@ public struct DetectorChoice: Sendable, Equatable {
     public var device: InferenceDevice
     /// 0 lets OpenVINO use every core.
     public var threads: Int
-    public var precision: InferencePrecision
+    /// `auto` runs bf16 only where `PrecisionRule` allows it for this model on this CPU.
+    public var precision: PrecisionRequest
     public var inputShape: DetectorInputShape
     /// OpenVINO's compiled-model cache (in ~/.cache/assistivekit/openvino).
     public var usesModelCache: Bool
 
     public init(modelPath: String? = nil, labelsPath: String? = nil, device: InferenceDevice = .cpu, threads: Int = 0,
-                precision: InferencePrecision = .f32, inputShape: DetectorInputShape = .default, usesModelCache: Bool = true) {
+                precision: PrecisionRequest = .auto, inputShape: DetectorInputShape = .default, usesModelCache: Bool = true) {
         self.modelPath = modelPath
         self.labelsPath = labelsPath
         self.device = device
@@ -29,10 +30,20 @@ public struct DetectorChoice: Sendable, Equatable {
         self.usesModelCache = usesModelCache
     }
 
+    /// The options other models loaded beside the detector (depth) use: `auto` is f32 for them,
+    /// as their bf16 accuracy was never checked.
     public var inferenceOptions: InferenceOptions {
-        var options = InferenceOptions(device: device, threadCount: threads, precision: precision)
+        var options = InferenceOptions(device: device, threadCount: threads, precision: precision.fixed ?? .f32)
         if !usesModelCache { options.cacheDirectory = nil }
         return options
+    }
+
+    /// The precision the detector model at `model` runs in here, and why.
+    public func precisionDecision(forModel model: URL, cpu: CPUCapabilities = .current(),
+                                  checks: PrecisionCheckStore = PrecisionCheckStore()) -> PrecisionDecision {
+        PrecisionRule.decide(precision, device: device, cpu: cpu, openVINOVersion: InferenceCore.version()) {
+            ModelChecksums.contentDigest(of: model).flatMap { checks.record(modelSHA256: $0, cpu: cpu) }
+        }
     }
 
     public func modelURL() throws -> URL {
@@ -42,12 +53,20 @@ public struct DetectorChoice: Sendable, Equatable {
 
     /// `inputShape` overrides the chosen one (the bench runs both); `shapeCacheCapacity` is how
     /// many input shapes stay compiled (a dataset of many aspects needs more than a camera).
-    /// `warn` is told once when the model has no class names.
+    /// `warn` is told once when the model has no class names. `cpu` and `precisionChecks` are
+    /// what `auto` precision is decided from (tests give their own).
     public func makeDetector(core: InferenceCore, inputShape: DetectorInputShape? = nil, shapeCacheCapacity: Int = 4,
+                             cpu: CPUCapabilities = .current(), precisionChecks: PrecisionCheckStore = PrecisionCheckStore(),
                              warn: (String) -> Void) throws -> ObjectDetector {
-        let detector = try ObjectDetector(modelURL: modelURL(), labelsFile: labelsPath.map { URL(fileURLWithPath: $0) },
-                                          options: inferenceOptions, inputShape: inputShape ?? self.inputShape,
+        let model = try modelURL()
+        var decision = precisionDecision(forModel: model, cpu: cpu, checks: precisionChecks)
+        var options = inferenceOptions
+        options.precision = decision.precision
+        let detector = try ObjectDetector(modelURL: model, labelsFile: labelsPath.map { URL(fileURLWithPath: $0) },
+                                          options: options, inputShape: inputShape ?? self.inputShape,
                                           shapeCacheCapacity: shapeCacheCapacity, core: core)
+        decision.compiledAs = detector.compiledPrecision
+        detector.precisionDecision = decision
         if !detector.hasClassNames {
             warn("The model \(detector.modelURL.lastPathComponent) has no class names (no metadata.yaml or labels file beside it, and no --labels), so objects are only numbered.")
         }

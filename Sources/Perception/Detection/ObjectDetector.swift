@@ -166,6 +166,9 @@ public final class ObjectDetector {
     /// The input sizes compiled now, least recently used first.
     public var compiledInputSizes: [DetectorInputSize] { shapes.map(\.size) }
 
+    /// Which precision runs and why (`PrecisionRule`), when a `DetectorChoice` made this detector.
+    public internal(set) var precisionDecision: PrecisionDecision?
+
     /// The precision OpenVINO actually compiled with (it may differ from the hint on some devices).
     public var compiledPrecision: String? { withCurrent { $0.compiled.property("INFERENCE_PRECISION_HINT") } }
 
