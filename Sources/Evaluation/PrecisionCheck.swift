@@ -68,6 +68,7 @@ public struct PrecisionCheck {
         }
         let record = PrecisionCheckRecord(modelSHA256: digest, modelFile: model.path, cpu: cpu,
                                           openVINOVersion: InferenceCore.version(), dataset: folder.path,
+                                          inputShape: choice.inputShape.rawValue,
                                           imageCount: results[.f32]!.accuracy.imageCount, f32: accuracy(.f32), bf16: accuracy(.bf16),
                                           bf16CompiledAs: results[.bf16]?.compiledAs, measuredAt: Date())
         do { try store.save(record) } catch {
@@ -75,7 +76,7 @@ public struct PrecisionCheck {
         }
         var auto = choice
         auto.precision = .auto
-        return Outcome(record: record, recordFile: store.fileURL(modelSHA256: digest, cpu: cpu).path,
+        return Outcome(record: record, recordFile: store.fileURL(modelSHA256: digest, cpu: cpu, inputShape: choice.inputShape.rawValue).path,
                        autoPrecision: auto.precisionDecision(forModel: model, cpu: cpu, checks: store))
     }
 }

@@ -78,6 +78,9 @@ public struct PrecisionCheckRecord: Codable, Sendable, Equatable {
     public var bf16Instructions: String?
     public var openVINOVersion: String
     public var dataset: String
+    /// The detector input shape the check ran at ("rectangular-padded", "square", …): accuracy
+    /// in bf16 depends on it, so a check counts only for the shape it measured.
+    public var inputShape: String
     public var imageCount: Int
     public var f32: Accuracy
     public var bf16: Accuracy
@@ -87,13 +90,14 @@ public struct PrecisionCheckRecord: Codable, Sendable, Equatable {
     public var measuredAt: Date
 
     public init(modelSHA256: String, modelFile: String, cpu: CPUCapabilities, openVINOVersion: String, dataset: String,
-                imageCount: Int, f32: Accuracy, bf16: Accuracy, bf16CompiledAs: String?, measuredAt: Date) {
+                inputShape: String, imageCount: Int, f32: Accuracy, bf16: Accuracy, bf16CompiledAs: String?, measuredAt: Date) {
         self.modelSHA256 = modelSHA256
         self.modelFile = modelFile
         cpuModelName = cpu.modelName
         bf16Instructions = cpu.nativeBF16
         self.openVINOVersion = openVINOVersion
         self.dataset = dataset
+        self.inputShape = inputShape
         self.imageCount = imageCount
         self.f32 = f32
         self.bf16 = bf16
@@ -109,7 +113,7 @@ public struct PrecisionCheckRecord: Codable, Sendable, Equatable {
     }
 }
 
-/// Where precision checks are kept: one JSON file per model content and CPU, in the folder of
+/// Where precision checks are kept: one JSON file per model content, CPU and input shape, in the folder of
 /// OpenVINO's compiled-model cache (`~/.cache/assistivekit/openvino/precision-checks`).
 public struct PrecisionCheckStore: Sendable {
     public var folder: URL
@@ -118,35 +122,37 @@ public struct PrecisionCheckStore: Sendable {
         self.folder = folder
     }
 
-    /// The file for a model's content on a CPU: the digest's start and the CPU, in safe characters.
-    public func fileURL(modelSHA256: String, cpu: CPUCapabilities) -> URL {
-        fileURL(modelSHA256: modelSHA256, cpuModelName: cpu.modelName, bf16Instructions: cpu.nativeBF16)
+    /// The file for a model's content on a CPU at an input shape: the digest's start, the CPU and
+    /// the shape, in safe characters.
+    public func fileURL(modelSHA256: String, cpu: CPUCapabilities, inputShape: String) -> URL {
+        fileURL(modelSHA256: modelSHA256, cpuModelName: cpu.modelName, bf16Instructions: cpu.nativeBF16, inputShape: inputShape)
     }
 
-    private func fileURL(modelSHA256: String, cpuModelName: String, bf16Instructions: String?) -> URL {
-        let cpuKey = "\(cpuModelName)-\(bf16Instructions ?? "no-bf16")"
+    private func fileURL(modelSHA256: String, cpuModelName: String, bf16Instructions: String?, inputShape: String) -> URL {
+        let key = "\(cpuModelName)-\(bf16Instructions ?? "no-bf16")-\(inputShape)"
             .map { $0.isLetter || $0.isNumber ? String($0).lowercased() : "-" }.joined()
-        return folder.appendingPathComponent("\(modelSHA256.prefix(16))-\(cpuKey).json")
+        return folder.appendingPathComponent("\(modelSHA256.prefix(16))-\(key).json")
     }
 
-    /// The check for this model content and CPU, or nil when there is none (or it is unreadable,
-    /// or was made for another model or CPU: a check never stands in for another).
-    public func record(modelSHA256: String, cpu: CPUCapabilities) -> PrecisionCheckRecord? {
-        guard let data = try? Data(contentsOf: fileURL(modelSHA256: modelSHA256, cpu: cpu)),
+    /// The check for this model content, CPU and input shape, or nil when there is none (or it is
+    /// unreadable, or was made for another model, CPU or shape: a check never stands in for another).
+    public func record(modelSHA256: String, cpu: CPUCapabilities, inputShape: String) -> PrecisionCheckRecord? {
+        guard let data = try? Data(contentsOf: fileURL(modelSHA256: modelSHA256, cpu: cpu, inputShape: inputShape)),
               let record = try? Self.decoder.decode(PrecisionCheckRecord.self, from: data) else { return nil }
         guard record.modelSHA256 == modelSHA256, record.cpuModelName == cpu.modelName,
-              record.bf16Instructions == cpu.nativeBF16 else { return nil }
+              record.bf16Instructions == cpu.nativeBF16, record.inputShape == inputShape else { return nil }
         return record
     }
 
-    /// Saves `record`, replacing the one for the same model content and CPU.
+    /// Saves `record`, replacing the one for the same model content, CPU and input shape.
     public func save(_ record: PrecisionCheckRecord) throws {
         try UserDirectories.ensureExists(folder)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
         try PrivateFile.write(try encoder.encode(record), to: fileURL(modelSHA256: record.modelSHA256, cpuModelName: record.cpuModelName,
-                                                                            bf16Instructions: record.bf16Instructions))
+                                                                            bf16Instructions: record.bf16Instructions,
+                                                                            inputShape: record.inputShape))
     }
 
     private static let decoder: JSONDecoder = {
@@ -191,7 +197,7 @@ public enum PrecisionRule {
             return f32("this CPU has no native bf16 (no AVX-512 BF16 or AMX), so bf16 would not be faster")
         }
         guard let record = record() else {
-            return f32("bf16 accuracy was not checked for this model on this CPU (assist eval detection DATASET --precision-check)")
+            return f32("bf16 accuracy was not checked for this model at this input shape on this CPU (assist eval detection DATASET --precision-check)")
         }
         guard record.openVINOVersion == openVINOVersion else {
             return f32("bf16 accuracy was checked with OpenVINO \(record.openVINOVersion), not this \(openVINOVersion); check it again")
@@ -200,8 +206,8 @@ public enum PrecisionRule {
             return f32("the bf16 check did not run in bf16 (OpenVINO compiled it as \(record.bf16CompiledAs ?? "unknown"))")
         }
         let loss = record.bf16LossPoints
-        let measured = String(format: "%@ %.2f mAP points against f32 on %@ (%d images)", loss >= 0 ? "lost" : "gained",
-                              abs(loss), URL(fileURLWithPath: record.dataset).lastPathComponent, record.imageCount)
+        let measured = String(format: "%@ %.2f mAP points against f32 on %@ (%d images, %@ input)", loss >= 0 ? "lost" : "gained",
+                              abs(loss), URL(fileURLWithPath: record.dataset).lastPathComponent, record.imageCount, record.inputShape)
         // The tolerance only absorbs binary rounding (0.4931 − 0.4881 is not exactly 0.005).
         guard loss <= allowedLossPoints + 1e-9 else {
             return f32("bf16 \(measured), more than the \(allowedLossPoints) allowed")

@@ -23,9 +23,10 @@ private enum TestCPU {
 }
 
 private func record(lossPoints: Double, cpu: CPUCapabilities = TestCPU.avx512BF16, digest: String = String(repeating: "ab", count: 32),
-                    openVINO: String = "2026.4.1-test", compiledAs: String? = "bf16") -> PrecisionCheckRecord {
+                    openVINO: String = "2026.4.1-test", compiledAs: String? = "bf16",
+                    inputShape: String = "rectangular-padded") -> PrecisionCheckRecord {
     PrecisionCheckRecord(modelSHA256: digest, modelFile: "/models/yolo11n.xml", cpu: cpu, openVINOVersion: openVINO,
-                         dataset: "/data/coco128", imageCount: 128,
+                         dataset: "/data/coco128", inputShape: inputShape, imageCount: 128,
                          f32: .init(meanAveragePrecision50to95: 0.4931, meanAveragePrecision50: 0.6618),
                          bf16: .init(meanAveragePrecision50to95: 0.4931 - lossPoints / 100, meanAveragePrecision50: 0.6618 - lossPoints / 100),
                          bf16CompiledAs: compiledAs, measuredAt: Date(timeIntervalSince1970: 1_790_000_000))
@@ -64,7 +65,7 @@ struct PrecisionChoiceTests {
     func avx512FollowsTheCheck() {
         let passing = decide(cpu: TestCPU.avx512BF16, record(lossPoints: 0.3))
         #expect(passing.precision == .bf16)
-        #expect(passing.reason.contains("avx512_bf16") && passing.reason.contains("lost 0.30 mAP points against f32 on coco128 (128 images)"))
+        #expect(passing.reason.contains("avx512_bf16") && passing.reason.contains("lost 0.30 mAP points against f32 on coco128 (128 images, rectangular-padded input)"))
         #expect(decide(cpu: TestCPU.avx512BF16, record(lossPoints: 0.5)).precision == .bf16, "0.5 itself is within")
         let failing = decide(cpu: TestCPU.avx512BF16, record(lossPoints: 0.69))
         #expect(failing.precision == .f32)
@@ -104,23 +105,29 @@ struct PrecisionChoiceTests {
         #expect(decide(cpu: TestCPU.avx512BF16, device: .gpu, record(lossPoints: 0)).precision == .f32)
     }
 
-    @Test("a saved check is read back for the same model content and CPU only")
+    @Test("a saved check is read back for the same model content, CPU and input shape only")
     func storeRoundTrip() throws {
         let folder = try TemporaryFolder.make("precision-checks")
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = PrecisionCheckStore(folder: folder)
-        let digest = String(repeating: "cd", count: 32)
-        #expect(store.record(modelSHA256: digest, cpu: TestCPU.avx512BF16) == nil)
+        let digest = String(repeating: "cd", count: 32), shape = "rectangular-padded"
+        #expect(store.record(modelSHA256: digest, cpu: TestCPU.avx512BF16, inputShape: shape) == nil)
         let saved = record(lossPoints: 0.4, digest: digest)
         try store.save(saved)
-        #expect(store.record(modelSHA256: digest, cpu: TestCPU.avx512BF16) == saved)
-        #expect(store.record(modelSHA256: String(repeating: "ef", count: 32), cpu: TestCPU.avx512BF16) == nil)
-        #expect(store.record(modelSHA256: digest, cpu: TestCPU.amx) == nil)
+        #expect(store.record(modelSHA256: digest, cpu: TestCPU.avx512BF16, inputShape: shape) == saved)
+        #expect(store.record(modelSHA256: digest, cpu: TestCPU.avx512BF16, inputShape: "square") == nil)
+        #expect(store.record(modelSHA256: String(repeating: "ef", count: 32), cpu: TestCPU.avx512BF16, inputShape: shape) == nil)
+        #expect(store.record(modelSHA256: digest, cpu: TestCPU.amx, inputShape: shape) == nil)
         let renamed = CPUCapabilities(modelName: "AMD EPYC 9654", flags: TestCPU.avx512BF16.flags)
-        #expect(store.record(modelSHA256: digest, cpu: renamed) == nil)
+        #expect(store.record(modelSHA256: digest, cpu: renamed, inputShape: shape) == nil)
 
-        try Data("{ not json".utf8).write(to: store.fileURL(modelSHA256: digest, cpu: TestCPU.avx512BF16))
-        #expect(store.record(modelSHA256: digest, cpu: TestCPU.avx512BF16) == nil, "a damaged check is no check")
+        let square = record(lossPoints: 0.9, digest: digest, inputShape: "square")
+        try store.save(square)
+        #expect(store.record(modelSHA256: digest, cpu: TestCPU.avx512BF16, inputShape: "square") == square)
+        #expect(store.record(modelSHA256: digest, cpu: TestCPU.avx512BF16, inputShape: shape) == saved, "shapes are kept apart")
+
+        try Data("{ not json".utf8).write(to: store.fileURL(modelSHA256: digest, cpu: TestCPU.avx512BF16, inputShape: shape))
+        #expect(store.record(modelSHA256: digest, cpu: TestCPU.avx512BF16, inputShape: shape) == nil, "a damaged check is no check")
     }
 
     @Test("the shared model's check is found by its content: bf16 decided on AVX-512 BF16, f32 compiled on AVX2")
@@ -130,8 +137,10 @@ struct PrecisionChoiceTests {
         let store = PrecisionCheckStore(folder: folder)
         let digest = try #require(ModelChecksums.contentDigest(of: SharedFiles.irModel))
         try store.save(record(lossPoints: 0.2, digest: digest, openVINO: InferenceCore.version()))
-        let choice = DetectorChoice(modelPath: SharedFiles.irModel.path, usesModelCache: false)
+        let choice = DetectorChoice(modelPath: SharedFiles.irModel.path, inputShape: .rectangularPadded, usesModelCache: false)
         #expect(choice.precisionDecision(forModel: SharedFiles.irModel, cpu: TestCPU.avx512BF16, checks: store).precision == .bf16)
+        #expect(choice.precisionDecision(forModel: SharedFiles.irModel, inputShape: .square, cpu: TestCPU.avx512BF16,
+                                         checks: store).precision == .f32, "checked at rectangular-padded input only")
 
         // Compiling on an injected AVX2 CPU: OpenVINO is told f32 and reports f32 back, on any machine.
         let detector = try choice.makeDetector(core: InferenceCore(), cpu: TestCPU.avx2Only, precisionChecks: store, warn: { _ in })

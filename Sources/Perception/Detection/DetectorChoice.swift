@@ -38,11 +38,13 @@ public struct DetectorChoice: Sendable, Equatable {
         return options
     }
 
-    /// The precision the detector model at `model` runs in here, and why.
-    public func precisionDecision(forModel model: URL, cpu: CPUCapabilities = .current(),
+    /// The precision the detector model at `model` runs in here at `inputShape` (this choice's
+    /// own when nil), and why.
+    public func precisionDecision(forModel model: URL, inputShape: DetectorInputShape? = nil, cpu: CPUCapabilities = .current(),
                                   checks: PrecisionCheckStore = PrecisionCheckStore()) -> PrecisionDecision {
-        PrecisionRule.decide(precision, device: device, cpu: cpu, openVINOVersion: InferenceCore.version()) {
-            ModelChecksums.contentDigest(of: model).flatMap { checks.record(modelSHA256: $0, cpu: cpu) }
+        let shape = (inputShape ?? self.inputShape).rawValue
+        return PrecisionRule.decide(precision, device: device, cpu: cpu, openVINOVersion: InferenceCore.version()) {
+            ModelChecksums.contentDigest(of: model).flatMap { checks.record(modelSHA256: $0, cpu: cpu, inputShape: shape) }
         }
     }
 
@@ -59,7 +61,7 @@ public struct DetectorChoice: Sendable, Equatable {
                              cpu: CPUCapabilities = .current(), precisionChecks: PrecisionCheckStore = PrecisionCheckStore(),
                              warn: (String) -> Void) throws -> ObjectDetector {
         let model = try modelURL()
-        var decision = precisionDecision(forModel: model, cpu: cpu, checks: precisionChecks)
+        var decision = precisionDecision(forModel: model, inputShape: inputShape ?? self.inputShape, cpu: cpu, checks: precisionChecks)
         var options = inferenceOptions
         options.precision = decision.precision
         let detector = try ObjectDetector(modelURL: model, labelsFile: labelsPath.map { URL(fileURLWithPath: $0) },

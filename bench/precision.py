@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Issue 20 §4's speed measurement: f32 against bf16 inference, interleaved run by run.
+
+Starts one `assist bench vision --serve` per variant (each with its own compiled model) and sends
+the same 4:3 picture to each in turn, rotating the order every round, so every variant sees the
+same machine load. Variants: f32, bf16, and `--precision auto` (what runs by default here), plus
+f32 with oneDNN capped at AVX2 (`ONEDNN_MAX_CPU_ISA=AVX2`: the kernels an AVX2-only CPU runs, as
+near as this machine can come; OpenVINO still believes the CPU has bf16, so bf16 is not tried
+there: it fails to compile). Prints the median and p95 of raw inference and of the pipeline's
+inference stage per variant, with the load average before and after. Standard library only; not a test.
+
+  bench/precision.py [--assist .build/debug/assist] [--picture P] [--runs 20] [--warmup 3]
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+
+parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+parser.add_argument("--assist", default=".build/debug/assist")
+parser.add_argument("--picture", default="../shared/data/coco128/images/train2017/000000000009.jpg")
+parser.add_argument("--runs", type=int, default=20)
+parser.add_argument("--warmup", type=int, default=3)
+args = parser.parse_args()
+
+variants = {
+    "f32": (["--precision", "f32"], {}),
+    "bf16": (["--precision", "bf16"], {}),
+    "auto": (["--precision", "auto"], {}),
+    "f32, oneDNN capped at AVX2": (["--precision", "f32"], {"ONEDNN_MAX_CPU_ISA": "AVX2"}),
+}
+servers = {}
+for name, (options, environment) in variants.items():
+    servers[name] = subprocess.Popen([args.assist, "bench", "vision", "--serve", *options], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, env={**os.environ, **environment})
+
+def ask(server):
+    server.stdin.write(args.picture + "\n")
+    server.stdin.flush()
+    line = server.stdout.readline()
+    if not line:
+        raise SystemExit("a server ended early (see its error above)")
+    return json.loads(line)["milliseconds"]
+
+load_before = os.getloadavg()
+samples = {name: {"raw inference": [], "inference": []} for name in variants}
+names = list(variants)
+for run in range(args.warmup + args.runs):
+    order = names[run % len(names):] + names[:run % len(names)]
+    for name in order:
+        milliseconds = ask(servers[name])
+        if run >= args.warmup:
+            for stage in samples[name]:
+                samples[name][stage].append(milliseconds[stage])
+load_after = os.getloadavg()
+for server in servers.values():
+    server.stdin.close()
+    server.wait()
+
+def p95(values):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, -(-len(ordered) * 95 // 100) - 1)]
+
+print(f"{args.picture}, {args.runs} runs each after {args.warmup} warm-up, interleaved; "
+      f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after")
+print(f"{'variant':30} {'raw inference median / p95':>28} {'inference median / p95':>24}")
+for name in names:
+    raw, inference = samples[name]["raw inference"], samples[name]["inference"]
+    print(f"{name:30} {statistics.median(raw):12.1f} / {p95(raw):6.1f} ms {statistics.median(inference):10.1f} / {p95(inference):6.1f} ms")
