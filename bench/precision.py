@@ -10,6 +10,11 @@ there: it fails to compile). Prints the median and p95 of raw inference and of t
 inference stage per variant, with the load average before and after. Standard library only; not a test.
 
   bench/precision.py [--assist .build/debug/assist] [--picture P] [--runs 20] [--warmup 3]
+
+`--layers` instead asks OpenVINO (the pinned wheel in .deps/openvino) what each compiled model runs
+in, layer by layer: for no hint, f32 and bf16, the reported INFERENCE_PRECISION_HINT and the executed
+layers by runtime precision (the runtime model's `runtimePrecision`), so what ran is told, not what
+was asked. `ONEDNN_MAX_CPU_ISA=AVX2 bench/precision.py --layers` shows the capped run.
 """
 import argparse
 import json
@@ -22,7 +27,33 @@ parser.add_argument("--assist", default=".build/debug/assist")
 parser.add_argument("--picture", default="../shared/data/coco128/images/train2017/000000000009.jpg")
 parser.add_argument("--runs", type=int, default=20)
 parser.add_argument("--warmup", type=int, default=3)
+parser.add_argument("--layers", action="store_true", help="print what OpenVINO compiled each hint to, layer by layer")
+parser.add_argument("--model", default="../shared/models/yolo11n_int8_openvino_model/yolo11n.xml")
 args = parser.parse_args()
+
+if args.layers:
+    import sys
+    from collections import Counter
+    sys.path.insert(0, ".deps/openvino")
+    import openvino
+    core = openvino.Core()
+    print("OpenVINO", openvino.__version__, "CPU capabilities:", core.get_property("CPU", "OPTIMIZATION_CAPABILITIES"))
+    model = core.read_model(args.model)
+    for hint in ["none", "f32", "bf16"]:
+        try:
+            compiled = core.compile_model(model, "CPU", {} if hint == "none" else {"INFERENCE_PRECISION_HINT": hint})
+        except Exception as error:
+            reason = next((line for line in str(error).splitlines() if "failed" in line), str(error).strip())
+            print(f"hint {hint}: does not compile: {reason}")
+            continue
+        layers = Counter()
+        for op in compiled.get_runtime_model().get_ops():
+            info = op.get_rt_info()
+            if info["layerType"].astype(str) not in ("Const", "Input", "Output", "Parameter", "Result"):
+                layers[info["runtimePrecision"].astype(str)] += 1
+        print(f"hint {hint}: reported {compiled.get_property('INFERENCE_PRECISION_HINT')}, executed layers by precision "
+              f"{dict(layers)} of {sum(layers.values())}")
+    raise SystemExit(0)
 
 variants = {
     "f32": (["--precision", "f32"], {}),

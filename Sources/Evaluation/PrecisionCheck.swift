@@ -33,8 +33,8 @@ public struct PrecisionCheck {
             }
             return ["f32:  \(accuracy(record.f32))",
                     "bf16: \(accuracy(record.bf16))  (OpenVINO compiled it as \(record.bf16CompiledAs ?? "an unreported precision"))",
-                    String(format: "bf16 against f32: %+.2f mAP points (the larger loss of the two; at most %.1f lets auto choose bf16)",
-                           -record.bf16LossPoints, PrecisionRule.allowedLossPoints),
+                    String(format: "bf16's loss against f32: %.2f mAP points (the larger of the mAP50-95 and mAP50 losses, negative for a gain; auto may choose bf16 at %.1f or less)",
+                           record.bf16LossPoints, PrecisionRule.allowedLossPoints),
                     "recorded in \(recordFile)",
                     "auto precision here: \(autoPrecision.precision.rawValue), as \(autoPrecision.reason)."]
         }
