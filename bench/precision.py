@@ -9,7 +9,7 @@ near as this machine can come; OpenVINO still believes the CPU has bf16, so bf16
 there: it fails to compile). Prints the median and p95 of raw inference and of the pipeline's
 inference stage per variant, with the load average before and after. Standard library only; not a test.
 
-  bench/precision.py [--assist .build/debug/assist] [--picture P] [--runs 20] [--warmup 3]
+  bench/precision.py [--assist .build/debug/assist] [--picture P] [--input-shape S] [--runs 20] [--warmup 3]
 
 `--layers` instead asks OpenVINO (the pinned wheel in .deps/openvino) what each compiled model runs
 in, layer by layer: for no hint, f32 and bf16, the reported INFERENCE_PRECISION_HINT and the executed
@@ -27,6 +27,7 @@ parser.add_argument("--assist", default=".build/debug/assist")
 parser.add_argument("--picture", default="../shared/data/coco128/images/train2017/000000000009.jpg")
 parser.add_argument("--runs", type=int, default=20)
 parser.add_argument("--warmup", type=int, default=3)
+parser.add_argument("--input-shape", default="rectangular-padded", help="the detector input shape every variant runs at")
 parser.add_argument("--layers", action="store_true", help="print what OpenVINO compiled each hint to, layer by layer")
 parser.add_argument("--model", default="../shared/models/yolo11n_int8_openvino_model/yolo11n.xml")
 args = parser.parse_args()
@@ -63,7 +64,7 @@ variants = {
 }
 servers = {}
 for name, (options, environment) in variants.items():
-    servers[name] = subprocess.Popen([args.assist, "bench", "vision", "--serve", *options], stdin=subprocess.PIPE,
+    servers[name] = subprocess.Popen([args.assist, "bench", "vision", "--serve", "--input-shape", args.input_shape, *options], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True, env={**os.environ, **environment})
 
 def ask(server):
@@ -93,7 +94,7 @@ def p95(values):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, -(-len(ordered) * 95 // 100) - 1)]
 
-print(f"{args.picture}, {args.runs} runs each after {args.warmup} warm-up, interleaved; "
+print(f"{args.picture} at {args.input_shape} input, {args.runs} runs each after {args.warmup} warm-up, interleaved; "
       f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after")
 print(f"{'variant':30} {'raw inference median / p95':>28} {'inference median / p95':>24}")
 for name in names:
