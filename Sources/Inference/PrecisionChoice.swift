@@ -102,7 +102,8 @@ public struct PrecisionCheckRecord: Codable, Sendable, Equatable {
         self.f32 = f32
         self.bf16 = bf16
         self.bf16CompiledAs = bf16CompiledAs
-        self.measuredAt = measuredAt
+        // Stored as ISO 8601, to the second: kept to the second here too, so a record read back equals the one saved.
+        self.measuredAt = Date(timeIntervalSince1970: measuredAt.timeIntervalSince1970.rounded(.down))
     }
 
     /// How many mAP points bf16 loses against f32: the larger loss of mAP50-95 and mAP50
