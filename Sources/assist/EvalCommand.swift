@@ -46,7 +46,7 @@ struct EvalDetection: AsyncParsableCommand {
     @Flag(help: "Print the report as JSON.")
     var json = false
 
-    @Flag(help: "Measure f32 and bf16 on the dataset and record the difference for this model on this CPU: '--precision auto' runs bf16 only when it is within 0.5 mAP points.")
+    @Flag(help: "Measure f32 and bf16 on the dataset and record the difference for this model, input shape and CPU: '--precision auto' runs bf16 only when it is within 0.5 mAP points.")
     var precisionCheck = false
 
     func validate() throws {
