@@ -88,20 +88,19 @@ public enum ModelChecksums {
     /// SHA-256 over the model's files in order (an IR's .xml, then its .bin): what a precision
     /// check is keyed by, so a changed or replaced model is never taken for the one checked.
     public static func contentDigest(of model: URL) -> String? {
+        sha256(ofFilesAt: files(of: model).map(\.path))
+    }
+
+    static func sha256(ofFileAt path: String) -> String? { sha256(ofFilesAt: [path]) }
+
+    /// One SHA-256 over the files one after the other, in hex; nil when one cannot be opened.
+    private static func sha256(ofFilesAt paths: [String]) -> String? {
         var hash = SHA256()
-        for file in files(of: model) {
-            guard let handle = FileHandle(forReadingAtPath: file.path) else { return nil }
+        for path in paths {
+            guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
             defer { try? handle.close() }
             while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty { hash.update(data: chunk) }
         }
-        return hash.finalize().map { String(format: "%02x", $0) }.joined()
-    }
-
-    static func sha256(ofFileAt path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        var hash = SHA256()
-        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty { hash.update(data: chunk) }
         return hash.finalize().map { String(format: "%02x", $0) }.joined()
     }
 }
