@@ -79,4 +79,18 @@ public struct PrecisionCheck {
         return Outcome(record: record, recordFile: store.fileURL(modelSHA256: digest, cpu: cpu, inputShape: choice.inputShape.rawValue).path,
                        autoPrecision: auto.precisionDecision(forModel: model, cpu: cpu, checks: store))
     }
+
+    /// `assist eval detection DATASET --precision-check`: runs the check with progress on standard
+    /// error and prints the outcome, as JSON or as lines.
+    public func printCheck(datasetAt folder: URL, json: Bool, makeDetector: (DetectorChoice) throws -> ObjectDetector) throws {
+        let outcome = try run(datasetAt: folder, makeDetector: makeDetector) { precision, done, total in
+            FileHandle.standardError.write(Data("\r\(precision.rawValue): \(done)/\(total) images\(done == total ? "\n" : "")".utf8))
+        }
+        guard json else { return print(outcome.lines.joined(separator: "\n")) }
+        // As the stored record writes its date (JSONReport would write seconds since 2001).
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        print(String(decoding: try encoder.encode(outcome), as: UTF8.self))
+    }
 }

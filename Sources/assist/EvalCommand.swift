@@ -60,10 +60,9 @@ struct EvalDetection: AsyncParsableCommand {
                                             maximumDetections: maxDetections, multiLabel: !singleLabel).validated()
         // A dataset holds many aspects: keep each rectangular shape compiled once.
         if precisionCheck {
-            let outcome = try PrecisionCheck(choice: detector.choice, settings: settings).run(datasetAt: URL(fileURLWithPath: dataset)) {
+            return try PrecisionCheck(choice: detector.choice, settings: settings).printCheck(datasetAt: URL(fileURLWithPath: dataset), json: json) {
                 try $0.makeDetector(core: InferenceCore(), shapeCacheCapacity: 32, warn: UserData.warn)
-            } progress: { FileHandle.standardError.write(Data("\r\($0.rawValue): \($1)/\($2) images\($1 == $2 ? "\n" : "")".utf8)) }
-            return print(json ? try JSONReport.text(outcome) : outcome.lines.joined(separator: "\n"))
+            }
         }
         try DetectionEvaluator.printEvaluation(datasetAt: URL(fileURLWithPath: dataset), settings: settings,
                                                requestedPrecision: detector.precision.rawValue, json: json,

@@ -62,6 +62,7 @@ struct PrecisionCheckTests {
         auto.precision = .auto
         #expect(auto.precisionDecision(forModel: model, cpu: cpu, checks: store) == expected)
         #expect(outcome.lines.last == "auto precision here: \(expected.precision.rawValue), as \(expected.reason).")
+        #expect(expected.precision == .f32 && expected.reason.contains("used 2 images"), "two pictures are too few to choose bf16 on")
     }
 
     @Test("a folder with no image that can be evaluated records nothing")

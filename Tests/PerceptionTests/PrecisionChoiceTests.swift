@@ -91,10 +91,15 @@ struct PrecisionChoiceTests {
         #expect(decision.reason.contains("amx_bf16"))
     }
 
-    @Test("a check from another OpenVINO build, or whose bf16 run was not bf16, does not count")
+    @Test("a check from another OpenVINO build, whose bf16 run was not bf16, or on too few images, does not count")
     func staleOrEmptyCheckRunsF32() {
         #expect(decide(cpu: TestCPU.avx512BF16, openVINO: "2027.0.0", record(lossPoints: 0.1)).precision == .f32)
         #expect(decide(cpu: TestCPU.avx512BF16, record(lossPoints: 0, compiledAs: "f32")).precision == .f32)
+        var few = record(lossPoints: 0.1)
+        few.imageCount = 2
+        let decision = decide(cpu: TestCPU.avx512BF16, few)
+        #expect(decision.precision == .f32)
+        #expect(decision.reason.contains("used 2 images; at least 100"))
     }
 
     @Test("a fixed --precision is used as asked, and auto on another device is f32")
