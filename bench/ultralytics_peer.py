@@ -63,6 +63,9 @@ FPS = 15
 def peer_main(model_dir):
     """JSON lines in, JSON lines out: {"picture": path} or {"video": path}; a first line with versions."""
     os.environ.setdefault("YOLO_OFFLINE", "1")   # nothing over the network (no update or hub checks)
+    # Ultralytics logs to standard output; the answers get their own copy of it, the logs go to stderr.
+    answers = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)
     started = time.monotonic()
     import numpy as np
     import openvino
@@ -84,9 +87,9 @@ def peer_main(model_dir):
     compiled = predictor.model.backend.ov_compiled_model
     print(json.dumps({"ultralytics": ultralytics.__version__, "torch": torch.__version__, "openvino": openvino.__version__,
                       "torchThreads": torch.get_num_threads(),
-                      "inferencePrecision": str(compiled.get_property("INFERENCE_PRECISION_HINT")),
+                      "inferencePrecision": compiled.get_property("INFERENCE_PRECISION_HINT").to_string(),
                       "executionDevices": list(compiled.get_property("EXECUTION_DEVICES")),
-                      "loadSeconds": time.monotonic() - started}), flush=True)
+                      "loadSeconds": time.monotonic() - started}), file=answers)
 
     def detections(result):
         boxes = result.boxes
@@ -120,7 +123,7 @@ def peer_main(model_dir):
                       "cpuSeconds": after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime,
                       "medianSpeedMilliseconds": {k: statistics.median(v) for k, v in speeds.items() if v},
                       "inputShape": input_shapes[0] if input_shapes else None, "busSeen": bus}
-        print(json.dumps(answer), flush=True)
+        print(json.dumps(answer), file=answers)
 
 
 class Process:
@@ -165,18 +168,23 @@ def median(values):
     return statistics.median(values) if values else None
 
 
+# Our sides: the product's default (rectangular input, f32), the default shape at the precision the
+# peer's OpenVINO picks by itself on this CPU (bf16 where the CPU has it), and the peer's own input
+# (640x640) at that precision.
+OUR_SIDES = {"ours": [], "ours, bf16": ["--precision", "bf16"], "ours, square bf16": ["--input-shape", "square", "--precision", "bf16"]}
+
+
 def pictures(assist, shared, images, runs, warmup):
-    ours_shapes = {}
-    for image in images:
-        # The input size ours picks for the picture (the --serve answers do not carry it).
-        result = json.loads(subprocess.run([assist, "bench", "vision", image, "--runs", "1", "--warmup", "0", "--json",
-                                            "--confidence", str(CONFIDENCE), "--iou", str(IOU)],
-                                           capture_output=True, text=True, check=True).stdout)[0]
-        ours_shapes[image] = (result["inputWidth"], result["inputHeight"], result["inputShape"], result["precision"])
-    sides = {"ours": Process([assist, "bench", "vision", "--serve", "--confidence", str(CONFIDENCE), "--iou", str(IOU)]),
-             "ours, square": Process([assist, "bench", "vision", "--serve", "--input-shape", "square",
-                                      "--confidence", str(CONFIDENCE), "--iou", str(IOU)]),
-             "peer": Process(peer_command(shared))}
+    settings = ["--confidence", str(CONFIDENCE), "--iou", str(IOU)]
+    shapes = {}
+    for side, options in OUR_SIDES.items():
+        for image in images:
+            # The input size and precision ours uses for the picture (the --serve answers do not carry them).
+            result = json.loads(subprocess.run([assist, "bench", "vision", image, "--runs", "1", "--warmup", "0", "--json",
+                                                *settings, *options], capture_output=True, text=True, check=True).stdout)[0]
+            shapes[side, image] = f"{result['inputWidth']}×{result['inputHeight']} {result['precision']}"
+    sides = {side: Process([assist, "bench", "vision", "--serve", *settings, *options]) for side, options in OUR_SIDES.items()}
+    sides["peer"] = Process(peer_command(shared))
     versions = sides["peer"].read()
     log(f"the peer: ultralytics {versions['ultralytics']}, torch {versions['torch']}, OpenVINO {versions['openvino']}, "
         f"inference precision {versions['inferencePrecision']} on {versions['executionDevices']}")
@@ -190,12 +198,11 @@ def pictures(assist, shared, images, runs, warmup):
                 answer = sides[name].ask(json.dumps({"picture": image}) if name == "peer" else image)
                 if run >= warmup:
                     samples[name].append(answer)
-        width, height, shape, precision = ours_shapes[image]
         peer = samples["peer"]
         row = {"image": os.path.basename(image), "imageWidth": peer[-1]["imageWidth"], "imageHeight": peer[-1]["imageHeight"],
-               "runs": runs, "oursInput": f"{width}×{height} ({shape}, {precision})",
-               "peerInput": "×".join(str(v) for v in peer[-1]["inputShape"][:1:-1])}
-        for name in ("ours", "ours, square"):
+               "runs": runs, "peerInput": "×".join(str(v) for v in peer[-1]["inputShape"][:1:-1])}
+        for name in OUR_SIDES:
+            row[f"{name} input"] = shapes[name, image]
             for stage in ("inference", "total", "total without decode", "raw inference"):
                 row[f"{name} {stage}"] = median([s["milliseconds"][stage] for s in samples[name]])
             row[f"{name} objects"] = len(samples[name][-1]["detections"])
@@ -204,8 +211,6 @@ def pictures(assist, shared, images, runs, warmup):
         row["peer speeds summed"] = median([sum(s["speed"].values()) for s in peer])
         row["peer wall"] = median([s["wallMilliseconds"] for s in peer])
         row["peer objects"] = len(peer[-1]["detections"])
-        row["peer ÷ ours, inference"] = row["peer inference"] / row["ours inference"]
-        row["peer wall ÷ ours total"] = row["peer wall"] / row["ours total"]
         rows.append(row)
         log(json.dumps(row, ensure_ascii=False))
     memory = {name: side.close() for name, side in sides.items()}
@@ -364,15 +369,20 @@ def markdown(report, command):
                   f"PERFORMANCE_HINT LATENCY as its OpenVINO backend sets it), `YOLO('<shared>/{MODEL_DIR}', task='detect')`, "
                   f"in its own Python {m['python']} process. Confidence {CONFIDENCE}, NMS IoU {IOU} on every side.", "",
                   f"### Milliseconds per picture (median of {pictures['rows'][0]['runs']} runs per side, interleaved run by run)", "",
-                  "| Picture | input: ours / ours square / peer | ours inference | ours whole pipeline (with decode) | ours square inference | ours square whole | peer preprocess + inference + postprocess (its speeds) | peer wall per `predict` call | peer ÷ ours, inference | peer wall ÷ ours whole | objects ours / peer |",
-                  "|---|---|---|---|---|---|---|---|---|---|---|"]
+                  "Ours: `assist bench vision --serve` stage times; *whole* is the whole pipeline from reading the file (decode, "
+                  "quality check, pre-process, inference, post-process, distance, sentences). Peer: the speeds it reports "
+                  "(preprocess + inference + postprocess; decoding is outside them) and the wall time of each `predict(path)` call.", "",
+                  "| Picture | side | input used | inference | whole | peer wall ÷ this whole | peer inference ÷ this inference | objects |",
+                  "|---|---|---|---|---|---|---|---|"]
         for r in pictures["rows"]:
-            lines.append(f"| {r['image']} ({r['imageWidth']}×{r['imageHeight']}) | {r['oursInput']} / 640×640 / {r['peerInput']} "
-                         f"| {fmt(r['ours inference'])} | {fmt(r['ours total'])} | {fmt(r['ours, square inference'])} "
-                         f"| {fmt(r['ours, square total'])} | {fmt(r['peer preprocess'])} + {fmt(r['peer inference'])} + "
-                         f"{fmt(r['peer postprocess'])} = {fmt(r['peer speeds summed'])} | {fmt(r['peer wall'])} "
-                         f"| {fmt(r['peer ÷ ours, inference'], 2)} | {fmt(r['peer wall ÷ ours total'], 2)} "
-                         f"| {r['ours objects']} / {r['peer objects']} |")
+            picture = f"{r['image']} ({r['imageWidth']}×{r['imageHeight']})"
+            for name in OUR_SIDES:
+                lines.append(f"| {picture} | {name} | {r[name + ' input']} | {fmt(r[name + ' inference'])} | {fmt(r[name + ' total'])} "
+                             f"| **{fmt(r['peer wall'] / r[name + ' total'], 2)}** | {fmt(r['peer inference'] / r[name + ' inference'], 2)} "
+                             f"| {r[name + ' objects']} |")
+            lines.append(f"| {picture} | peer | {r['peerInput']} {v['inferencePrecision']} | {fmt(r['peer inference'])} "
+                         f"| {fmt(r['peer wall'])} wall ({fmt(r['peer preprocess'])} + {fmt(r['peer inference'])} + "
+                         f"{fmt(r['peer postprocess'])} = {fmt(r['peer speeds summed'])} in its speeds) | – | – | {r['peer objects']} |")
         mem = pictures["maxRssMiB"]
         lines += ["", "Peak memory of these picture processes (max RSS): " +
                   ", ".join(f"{name} {value:.0f} MiB" for name, value in mem.items()) + "."]
