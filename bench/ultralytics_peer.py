@@ -360,7 +360,8 @@ def markdown(report, command):
              f"one run; raw results in `bench-out/ultralytics-peer/ultralytics-peer.json`. Machine: {m['cpu']}, "
              f"{m['cores']} cores ({', '.join(m['flags'])}), shared with other engineers' builds: load average (1, 5, 15 min) "
              f"{', '.join(f'{v:.2f}' for v in m['loadAverage'])} at the start, "
-             f"{', '.join(f'{v:.2f}' for v in report['loadAverageAtEnd'])} at the end. Ours: `{report['assist']}`."]
+             f"{', '.join(f'{v:.2f}' for v in report['loadAverageAtEnd'])} at the end. Ours: `{report['assist']}` "
+             f"(commit {report.get('commit', '?')})."]
     pictures = report.get("pictures")
     if pictures:
         v = pictures["versions"]
@@ -389,13 +390,13 @@ def markdown(report, command):
     video_rows = report.get("videos")
     if video_rows:
         lines += ["", "### CPU-seconds per minute of 15-fps 640×480 video, and peak memory", "",
-                  "| Video, mode | frames: ours every frame / ours adaptive / peer | CPU-s per minute: ours every frame | ours adaptive | peer (every frame) | peer ÷ ours adaptive | max RSS MiB: ours every frame / adaptive / peer |",
-                  "|---|---|---|---|---|---|---|"]
+                  "| Video, mode | frames analysed: ours every frame / ours adaptive / peer | CPU-s per minute: ours, every frame | ours, adaptive | peer, every frame | peer ÷ ours, both every frame | ours adaptive ÷ peer | max RSS MiB: ours every frame / adaptive / peer |",
+                  "|---|---|---|---|---|---|---|---|"]
         for e in video_rows:
             ours_every, peer, adaptive = (e[f"{s} CPU-s per minute"] for s in ("ours, every frame", "peer", "ours, adaptive"))
             lines.append(f"| {e['video']} ({e['videoSeconds']:.0f} s), {e['mode']} | {e['ours, every frame frames analysed']} / "
                          f"{e['ours, adaptive frames analysed']} / {e['peer frames analysed']} | {ours_every:.1f} | {adaptive:.1f} "
-                         f"| {peer:.1f} | {peer / adaptive:.2f} | {e['ours, every frame max RSS MiB']:.0f} / "
+                         f"| {peer:.1f} | {peer / ours_every:.2f} | {adaptive / peer:.2f} | {e['ours, every frame max RSS MiB']:.0f} / "
                          f"{e['ours, adaptive max RSS MiB']:.0f} / {e['peer max RSS MiB']:.0f} |")
         for e in video_rows:
             if e["video"] != "bus":
@@ -445,13 +446,21 @@ def main():
     parser.add_argument("--extra-video", action="append", default=[],
                         help="a real clip (a walking video, if you have one), converted to 640x480 at 15 fps")
     parser.add_argument("--markdown", help="write the tables into this Markdown file's ultralytics-peer section")
+    parser.add_argument("--from-json", help="only rewrite --markdown from a results file this script wrote")
     parser.add_argument("--skip-pictures", action="store_true")
     parser.add_argument("--skip-videos", action="store_true")
     args = parser.parse_args()
-    os.makedirs(args.out, exist_ok=True)
     repo_root = os.path.dirname(HERE)
+    if args.from_json:
+        with open(args.from_json) as f:
+            report = json.load(f)
+        replace_section(args.markdown, "ultralytics-peer", markdown(report, report["command"]))
+        return
+    os.makedirs(args.out, exist_ok=True)
+    commit = subprocess.run(["git", "-C", repo_root, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     report = {"started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), "machine": machine(),
-              "assist": args.assist}
+              "assist": os.path.relpath(args.assist, repo_root), "commit": commit,
+              "command": "scripts/bench --ultralytics-peer" + "".join(f" --extra-video={p}" for p in args.extra_video)}
     log(f"load average at the start: {report['machine']['loadAverage']}")
     if not args.skip_pictures:
         images = [os.path.join(args.shared, "data/coco128/images/train2017/000000000009.jpg"),
@@ -469,8 +478,7 @@ def main():
         json.dump(report, f, indent=1, ensure_ascii=False)
     log(f"wrote {path}; load average at the end: {report['loadAverageAtEnd']}")
     if args.markdown:
-        replace_section(args.markdown, "ultralytics-peer", markdown(report, "scripts/bench --ultralytics-peer"
-                                                                    + "".join(f" --extra-video={p}" for p in args.extra_video)))
+        replace_section(args.markdown, "ultralytics-peer", markdown(report, report["command"]))
         log(f"wrote {args.markdown}")
 
 
