@@ -115,6 +115,11 @@ def run(assist, video, mode, every_frame, extra=()):
     cpu = usage.ru_utime + usage.ru_stime - (cpu_at_activation or 0)
     bus_alerts = warnings(reports)
     return {
+        "maxRssMiB": usage.ru_maxrss / 1024,
+        # The biggest bus box of each analysed frame: (input seconds, box, distance said in --json).
+        "busSeen": [(r["time"], b["box"], b.get("distanceMeters")) for r in frames
+                    for b in sorted((o for o in r.get("objects", []) if o.get("label") == "bus"),
+                                    key=lambda o: -(o["box"]["y1"] - o["box"]["y0"]))[:1]],
         "command": " ".join(command),
         "schedule": schedule,
         "videoSeconds": video_seconds,

@@ -345,8 +345,8 @@ def not_done():
                       "- A full-precision YOLO11n, YOLO11s or YOLO11m: not available on this machine (see MODELS.md).",
                       "- Live audio round-trip latency through a sound card: the machine has none; the latency above is "
                       "algorithmic plus block buffering.",
-                      "- Ultralytics itself (torch) as a third reference: not installed; the reference re-implements its "
-                      "pre- and post-processing in NumPy."])
+                      "- Ultralytics itself (torch) in this run: the references here re-implement its pre- and post-processing "
+                      "in NumPy; the package itself is measured by `scripts/bench --ultralytics-peer` (its own section below)."])
 
 
 # ---------------------------------------------------------------- SVG
