@@ -27,6 +27,14 @@ public struct DescriptionChoice: Sendable, Equatable {
         self.language = language
     }
 
+    /// What is wrong with a value given for this description, as one sentence naming the option; nil when nothing is.
+    public var problem: String? {
+        if let c = minimumConfidence, !(0...1).contains(c) { return "--confidence must be from 0 to 1, not \(c)." }
+        if let iou = iouThreshold, !(iou > 0 && iou <= 1) { return "--iou must be above 0 and at most 1, not \(iou)." }
+        if let n = maximumObjects, n < 1 { return "--max-objects must be at least 1, not \(n)." }
+        return nil
+    }
+
     /// The NMS overlap threshold when none is stored or chosen.
     public static let defaultIoUThreshold: Float = 0.45
 

@@ -66,11 +66,7 @@ struct BenchVision: AsyncParsableCommand {
         let analyzer = try SceneAnalyzer(detector: try detector.makeDetector(core: core),
                                          locator: try ObjectLocator(), describer: describer, iouThreshold: iou)
         if serve { return try serveRequests(analyzer: analyzer) }
-        // The square input runs in the main detector's precision, so the ratio compares shapes only.
-        var squareChoice = detector.choice
-        squareChoice.precision = PrecisionRequest(rawValue: analyzer.detector.options.precision.rawValue) ?? .f32
-        let square = analyzer.detector.inputShape == .square ? nil
-            : try squareChoice.makeDetector(core: core, inputShape: .square, warn: UserData.warn)
+        let square = try detector.choice.squareCompanion(of: analyzer.detector, core: core, warn: UserData.warn)
         let benchmark = VisionBenchmark(analyzer: analyzer, square: square,
                                         squareSettings: DetectorSettings(confidenceThreshold: confidence, iouThreshold: iou),
                                         runs: runs, warmup: warmup, requestedPrecision: detector.precision.rawValue)

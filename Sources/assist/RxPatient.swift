@@ -87,17 +87,8 @@ struct RxImport: AsyncParsableCommand {
 
     /// Asks the user to show the code, then reads frames until one holds it.
     private func readFromCamera() async throws -> String {
-        try await LiveCodeScanner.readShownCode(device: image ?? "/dev/video0", timeoutSeconds: timeout, makeSpoken: speakingOutput,
+        try await LiveCodeScanner.readShownCode(device: image ?? "/dev/video0", timeoutSeconds: timeout, makeSpoken: { SpokenOutput.forPrompt(speech.choice) },
                                                 tell: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
-    }
-
-    /// Speech for the camera prompt; nil under --quiet, or (said once on stderr) when no audio device exists.
-    private func speakingOutput() -> SpokenOutput? {
-        guard !speech.quiet else { return nil }
-        do { return try SpokenOutput(speech.choice, maximumSpeechSeconds: 10) } catch {
-            FileHandle.standardError.write(Data("The prompt could not be spoken: \(userMessage(for: error))\n".utf8))
-            return nil
-        }
     }
 }
 

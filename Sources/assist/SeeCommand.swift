@@ -164,9 +164,7 @@ struct WordingOptions: ParsableArguments, Sendable {
     var language: String = "en"
 
     func validate() throws {
-        if let confidence, !(0...1).contains(confidence) { throw ValidationError("--confidence must be from 0 to 1, not \(confidence).") }
-        if let iou, !(iou > 0 && iou <= 1) { throw ValidationError("--iou must be above 0 and at most 1, not \(iou).") }
-        if let maxObjects, maxObjects < 1 { throw ValidationError("--max-objects must be at least 1, not \(maxObjects).") }
+        if let problem = choice.problem { throw ValidationError(problem) }
     }
 
     var choice: DescriptionChoice {

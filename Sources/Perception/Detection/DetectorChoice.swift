@@ -48,6 +48,15 @@ public struct DetectorChoice: Sendable, Equatable {
         }
     }
 
+    /// The square 640×640 detector a benchmark compares `detector` with, in `detector`'s own
+    /// precision so that the ratio compares shapes only; nil when `detector` is square already.
+    public func squareCompanion(of detector: ObjectDetector, core: InferenceCore, warn: (String) -> Void) throws -> ObjectDetector? {
+        guard detector.inputShape != .square else { return nil }
+        var choice = self
+        choice.precision = PrecisionRequest(rawValue: detector.options.precision.rawValue) ?? .f32
+        return try choice.makeDetector(core: core, inputShape: .square, warn: warn)
+    }
+
     public func modelURL() throws -> URL {
         if let modelPath { return URL(fileURLWithPath: modelPath) }
         return try ModelLocator().defaultDetector()

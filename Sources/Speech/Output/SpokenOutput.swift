@@ -132,3 +132,15 @@ extension SpokenOutput {
         }
     }
 }
+
+extension SpokenOutput {
+    /// Where a short prompt (such as "Show the code to the camera.") is spoken; nil under --quiet, or
+    /// when no output can be opened, which is said once on standard error: the prompt is printed anyway.
+    public static func forPrompt(_ speech: SpeechChoice, maximumSpeechSeconds: Double = 10) -> SpokenOutput? {
+        guard !speech.quiet else { return nil }
+        do { return try SpokenOutput(speech, maximumSpeechSeconds: maximumSpeechSeconds) } catch {
+            FileHandle.standardError.write(Data("The prompt could not be spoken: \(userMessage(for: error))\n".utf8))
+            return nil
+        }
+    }
+}
