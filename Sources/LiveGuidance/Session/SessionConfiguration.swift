@@ -25,6 +25,13 @@ public struct SessionConfiguration {
     /// Which frames are analysed: every frame the machine can take, or when it matters
     /// (`AnalysisSchedule`; the command line's default).
     public var analysisSchedule = AnalysisSchedule.Policy.everyFrame
+    /// Offline, the next frame is decoded while the current one is analysed (`ReadAheadFrameSource`),
+    /// so a cycle costs analysis alone; false decodes each frame after the last was analysed (to
+    /// measure the gain: `--no-read-ahead`). Live input is read on a thread of its own anyway
+    /// (`LatestFrameBuffer`).
+    public var readsFrameAhead = SessionConfiguration.readsFrameAheadByDefault
+    /// Measured in BENCHMARKS.md ("Overlapping decoding with analysis").
+    public static let readsFrameAheadByDefault = true
     /// Read every `batteryCheckSeconds` to turn the saver on below 15 %; nil never.
     public var battery: BatteryMonitor?
     public var batteryCheckSeconds = 30.0
