@@ -2,8 +2,8 @@
 """Issue 20 §3's benchmark: what decoding the next frame while one is analysed gains.
 
 `assist see VIDEO --json --no-history --analyse-every-frame --speak-to WAV --frame-cost C` renders
-a video offline on its own clock with every frame analysed, once reading the next frame ahead (the
-default) and once with `--no-read-ahead` (each frame decoded after the last was analysed), the two
+a video offline on its own clock with every frame analysed, once reading the next frame ahead
+(`--read-ahead`) and once with `--no-read-ahead` (each frame decoded after the last was analysed), the two
 interleaved run by run so that the shared machine's load falls on both alike. With the fixed frame
 cost both analyse exactly the same frames and say exactly the same things (checked here); what
 differs is the wall time and the CPU time the machine took for them. Reported per run:
@@ -30,8 +30,7 @@ from adaptive import cpu_seconds, make_bus_video, make_still_video  # noqa: E402
 def run(assist, video, read_ahead, out, frame_cost, taskset):
     command = [assist, "see", video, "--mode", "continuous", "--json", "--no-history", "--watchdog", "60",
                "--analyse-every-frame", "--speak-to", os.path.join(out, "speech.wav"), "--frame-cost", str(frame_cost)]
-    if not read_ahead:
-        command.append("--no-read-ahead")
+    command.append("--read-ahead" if read_ahead else "--no-read-ahead")
     if taskset:
         command = ["taskset", "-c", taskset] + command
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)

@@ -45,7 +45,7 @@ public struct LiveGuidanceRun {
     /// 0: never give camera and model back.
     public var afterUseMinutes = 5.0
     public var frameCostSeconds: Double?
-    /// `--no-read-ahead` turns it off (`SessionConfiguration.readsFrameAhead`).
+    /// `--read-ahead` / `--no-read-ahead` (`SessionConfiguration.readsFrameAhead`).
     public var readsFrameAhead = SessionConfiguration.readsFrameAheadByDefault
     /// JSON Lines, one object per analysed frame, instead of the heard lines.
     public var json = false

@@ -25,7 +25,7 @@ extension See {
         run.watchdogSeconds = live.watchdog
         run.afterUseMinutes = live.afterUse
         run.frameCostSeconds = live.frameCost
-        run.readsFrameAhead = !live.noReadAhead
+        run.readsFrameAhead = live.readAhead
         try run.checkNumbers()
         run.json = json
         run.keepsHistory = !noHistory

@@ -88,6 +88,7 @@ struct ReadAheadSessionTests {
         defer { source.open() }
         let harness = SessionHarness(frameCostSeconds: 0.1) { ScriptedFrameSource(frameCount: 0) }
         harness.configuration.input = FrameInput(name: "held.mp4", kind: .recording) { _ in source }
+        harness.configuration.readsFrameAhead = true
         // Frame 2 (0.2 s) is taken with frame 3 peeked; the reading thread then goes on to read 5
         // (frame 4), which is held until the test ends.
         harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 0.15, command: .quit)]
