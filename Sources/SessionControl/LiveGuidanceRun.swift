@@ -45,6 +45,8 @@ public struct LiveGuidanceRun {
     /// 0: never give camera and model back.
     public var afterUseMinutes = 5.0
     public var frameCostSeconds: Double?
+    /// `--read-ahead` / `--no-read-ahead` (`SessionConfiguration.readsFrameAhead`).
+    public var readsFrameAhead = SessionConfiguration.readsFrameAheadByDefault
     /// JSON Lines, one object per analysed frame, instead of the heard lines.
     public var json = false
     /// Record what is announced in the detection history and the usage statistics.
@@ -118,6 +120,7 @@ public struct LiveGuidanceRun {
                                                  battery: speakTo != nil ? nil : BatteryMonitor())
             configuration.watchdogSeconds = watchdogSeconds
             configuration.analysisSchedule = analysisSchedule
+            configuration.readsFrameAhead = readsFrameAhead
             configuration.questionWatchdogSeconds = max(configuration.questionWatchdogSeconds, watchdogSeconds)
             configuration.afterUseSeconds = afterUseMinutes > 0 ? afterUseMinutes * 60 : nil
             configuration.scheduledLines = scheduledLines

@@ -25,6 +25,7 @@ extension See {
         run.watchdogSeconds = live.watchdog
         run.afterUseMinutes = live.afterUse
         run.frameCostSeconds = live.frameCost
+        run.readsFrameAhead = live.readAhead
         try run.checkNumbers()
         run.json = json
         run.keepsHistory = !noHistory

@@ -202,6 +202,7 @@ public final class GuidanceSession {
     private func finish() async {
         liveFrames?.stop()
         liveFrames = nil
+        stopReadingAhead()
         feedback.queue.setContinuousTone(pitchHz: nil)
         if state != .stopped { enter(.stopped) }
         if let closing = closingSentence {
@@ -237,7 +238,12 @@ public final class GuidanceSession {
     /// Opens the input (again), wrapped so unreadable frames are skipped.
     func openInput() throws {
         let width = pacing.batterySaving ? lastFrameWidthPixels.flatMap { pacing.maximumWidthPixels(sourceWidthPixels: $0) } : nil
-        let skipper = UnreadableFrameSkipper(try input.open(width), maximumInARow: configuration.unreadableFramesBeforeStop)
+        let opened = try input.open(width)
+        // Offline only: live, `LatestFrameBuffer` reads on a thread of its own already.
+        let readsAhead = configuration.readsFrameAhead && configuration.isOffline && !picturesAsScenes
+        let skipper = UnreadableFrameSkipper(readsAhead ? ReadAheadFrameSource(opened) : opened,
+                                             maximumInARow: configuration.unreadableFramesBeforeStop)
+        stopReadingAhead()
         self.skipper = skipper
         schedule.restart()
         if picturesAsScenes {
@@ -250,6 +256,11 @@ public final class GuidanceSession {
                                            pace: input.kind == .recording ? .sourceClockInRealTime : .asFastAsTheSourceGives)
             liveFramesStartSeconds = nowSeconds
         }
+    }
+
+    /// The frame being read ahead is let go at once (the reading thread ends after its read).
+    func stopReadingAhead() {
+        (skipper?.source as? ReadAheadFrameSource)?.stop()
     }
 
     // MARK: Clock

@@ -25,6 +25,14 @@ public struct SessionConfiguration {
     /// Which frames are analysed: every frame the machine can take, or when it matters
     /// (`AnalysisSchedule`; the command line's default).
     public var analysisSchedule = AnalysisSchedule.Policy.everyFrame
+    /// Offline, decode the next frame while the current one is analysed (`ReadAheadFrameSource`,
+    /// `--read-ahead`), instead of after it. Live input is read on a thread of its own anyway
+    /// (`LatestFrameBuffer`).
+    public var readsFrameAhead = SessionConfiguration.readsFrameAheadByDefault
+    /// Off: on the 2-core machines we measured, reading ahead took the decoding (about 1.5 ms a
+    /// frame) out of the loop's wait but slowed inference by about as much, since OpenVINO already
+    /// keeps both cores busy; the rate did not rise (BENCHMARKS.md, "Decoding ahead", issue 20 §3).
+    public static let readsFrameAheadByDefault = false
     /// Read every `batteryCheckSeconds` to turn the saver on below 15 %; nil never.
     public var battery: BatteryMonitor?
     public var batteryCheckSeconds = 30.0

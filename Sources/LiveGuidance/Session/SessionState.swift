@@ -180,7 +180,8 @@ public struct AnnouncementRecord: Sendable, Encodable, Equatable {
 }
 
 public struct CycleTimings: Sendable, Encodable, Equatable {
-    /// Reading and decoding the frame.
+    /// Waiting for the frame: reading and decoding it, less what was done while the last frame
+    /// was analysed (`SessionConfiguration.readsFrameAhead`).
     public var captureMilliseconds: Double = 0
     /// Detection, distances, description and the corridor cue.
     public var analysisMilliseconds: Double = 0
