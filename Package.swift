@@ -101,7 +101,8 @@ let package = Package(
         .target(name: "LiveGuidance", dependencies: ["AssistCore", "Media", "Perception", "Guidance", "Speech", "ColourAndLight"],
                 resources: [.copy("Templates")]),
         // The command language: intents and slots from typed or recognised text, one data file per language.
-        .target(name: "Commands", dependencies: ["AssistCore", "Inference"], resources: [.copy("Languages")]),
+        .target(name: "Commands", dependencies: ["AssistCore", "Inference", .product(name: "Crypto", package: "swift-crypto")],
+                resources: [.copy("Languages")]),
         // Speech recognition of commands (pocketsphinx, grammar from the command language), and media keys (evdev).
         .target(name: "VoiceInput", dependencies: ["AssistCore", "Media", "Commands", "CPocketSphinx", "CLinuxInput"]),
 

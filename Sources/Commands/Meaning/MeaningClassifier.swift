@@ -2,7 +2,8 @@
 /// the similarity of an intent is that of its closest example (cosine of unit vectors, a dot
 /// product), so an intent said in one of several quite different ways is still found.
 ///
-/// The examples' vectors are worked out once, when the classifier is made.
+/// The examples' vectors are worked out once, when the classifier is made, and kept in `cache`
+/// for the next start.
 public final class MeaningClassifier: Sendable {
     public struct Ranking: Sendable, Equatable {
         public var intent: CommandIntent
@@ -19,7 +20,9 @@ public final class MeaningClassifier: Sendable {
     /// `patternPhrases`: pattern phrases added per intent to its examples (see
     /// `CommandLanguage.meaningExamples`). None by default: 30 each raised held-out accuracy by
     /// half a point (BENCHMARKS.md) for three times the start-up embedding work.
-    public init(language: CommandLanguage, embedder: SentenceEmbedder, patternPhrases: Int = 0) throws(MeaningModelError) {
+    /// `cache`: where the examples' vectors are kept between runs (nil: always worked out).
+    public init(language: CommandLanguage, embedder: SentenceEmbedder, patternPhrases: Int = 0,
+                cache: ExampleVectorCache? = ExampleVectorCache()) throws(MeaningModelError) {
         var intents: [CommandIntent] = [], texts: [String] = []
         for intent in CommandIntent.allCases {
             for text in language.meaningExamples(for: intent, patternPhrases: patternPhrases) where !texts.contains(text) {
@@ -31,7 +34,12 @@ public final class MeaningClassifier: Sendable {
         exampleIntents = intents
         exampleTexts = texts
         dimensions = embedder.dimensions
-        exampleVectors = try embedder.embed(texts).flatMap { $0 }
+        if let kept = cache?.vectors(texts: texts, model: embedder.model, dimensions: embedder.dimensions) {
+            exampleVectors = kept
+        } else {
+            exampleVectors = try embedder.embed(texts).flatMap { $0 }
+            cache?.store(exampleVectors, texts: texts, model: embedder.model, dimensions: embedder.dimensions)
+        }
     }
 
     /// Every intent with its best similarity to `text`, most similar first.

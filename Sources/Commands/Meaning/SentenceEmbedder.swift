@@ -30,6 +30,8 @@ public final class SentenceEmbedder: @unchecked Sendable {
     public static let relativePath = "all-MiniLM-L6-v2/all-MiniLM-L6-v2.xml"
     public let tokenizer: WordPieceTokenizer
     public let dimensions: Int
+    /// The IR's .xml this embedder runs.
+    public let model: URL
     /// One request, used by one caller at a time (guarded by `lock`; the reason this class is
     /// @unchecked Sendable: an OpenVINO request is not thread-safe, the lock makes it so).
     private let request: TokenInferenceRequest
@@ -47,6 +49,7 @@ public final class SentenceEmbedder: @unchecked Sendable {
 
     /// `model` is the IR's .xml; `vocab.txt` lies beside it.
     public init(model: URL, threads: Int = 1) throws(MeaningModelError) {
+        self.model = model
         tokenizer = try WordPieceTokenizer(vocabulary: model.deletingLastPathComponent().appendingPathComponent("vocab.txt"))
         do {
             let core = try InferenceCore()
