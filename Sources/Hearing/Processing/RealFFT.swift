@@ -5,9 +5,9 @@ import Synchronization
 /// inverse, on two buffers it owns (allocated by FFTW, so aligned for its SIMD code), with both
 /// plans and both buffers freed in `deinit`. Nothing else touches FFTW pointers.
 ///
-/// Why FFTW: the chain's 256-point pair and 512-point forward transform were two thirds of its
-/// time with KissFFT (about 2.9 µs per hop and ear); FFTW's SIMD transforms take about a quarter
-/// of that (measured on this machine, FFTW_ESTIMATE plans), and it is the FFT openMHA uses.
+/// Why FFTW: the chain's 256-point pair and 512-point forward transform were about half its
+/// time with KissFFT (about 2.9 µs per hop and ear); FFTW's SIMD transforms take about 0.8 µs
+/// (measured on this machine, FFTW_ESTIMATE plans; BENCHMARKS.md, the openMHA comparison).
 ///
 /// Scaling is FFTW's: forward unscaled, inverse unscaled (inverse(forward(x)) = n·x).
 /// Plans are made with FFTW_ESTIMATE: no trial runs, so a size always gets the same algorithm
