@@ -16,8 +16,9 @@ final class EarProcessor {
     private var guardedInput = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
     private var minimumHowlBinPower: Float = 0
     private var layout = BandLayout(fftSize: 256, sampleRate: 48_000)
-    /// `layout`'s per-bin and per-band tables, copied once in `prepare` so that the per-hop loops
-    /// read plain memory (no array retain or bounds check on the audio thread).
+    // `layout`'s tables in the form the per-hop loops read, made once in `prepare`: plain memory,
+    // so the audio thread does no array retain or bounds check.
+
     /// The bins whose power makes each band's level: consecutive, since `layout.bandOfBin` rises with the bin.
     private var binsOfBand = UnsafeMutableBufferPointer<Range<Int>>(start: nil, count: 0)
     /// Runs of consecutive bins that interpolate their gain from the same two bands with the
@@ -29,6 +30,7 @@ final class EarProcessor {
         let upperWeight: Float
         let bins: Range<Int>
     }
+    /// `layout.inverseBinCount`.
     private var inverseBinCount = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
     private var bandPower = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
     private var levelSPL = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
