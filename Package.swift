@@ -43,9 +43,9 @@ let package = Package(
         .systemLibrary(name: "COpenVINO", path: "Sources/C/COpenVINO", pkgConfig: "assistivekit-openvino"),
         .systemLibrary(name: "CFFmpeg", path: "Sources/C/CFFmpeg", pkgConfig: "libavformat",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
-        // No pkgConfig: its .pc only adds defines SwiftPM prohibits (float is kissfft's default scalar).
-        .systemLibrary(name: "CKissFFT", path: "Sources/C/CKissFFT",
-                       providers: [.apt(["libkissfft-dev"])]),
+        // FFTW's single-precision library (fftw3f), for the hearing chain's transforms.
+        .systemLibrary(name: "CFFTW", path: "Sources/C/CFFTW", pkgConfig: "fftw3f",
+                       providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CEspeakNG", path: "Sources/C/CEspeakNG", pkgConfig: "espeak-ng",
                        providers: [.apt(["libespeak-ng-dev"])]),
         .systemLibrary(name: "CSndFile", path: "Sources/C/CSndFile", pkgConfig: "sndfile",
@@ -81,7 +81,7 @@ let package = Package(
         // Spoken output: text-to-speech (espeak-ng), the utterance queue, tones, stereo placement, vibration.
         .target(name: "Speech", dependencies: ["AssistCore", "Media", "CEspeakNG", "CLinuxInput"]),
         // Hearing-aid processing chain.
-        .target(name: "Hearing", dependencies: ["AssistCore", "CKissFFT"]),
+        .target(name: "Hearing", dependencies: ["AssistCore", "CFFTW"]),
         // Accuracy measurement (mAP on labelled image sets, distance error on RGB-D frames).
         .target(name: "Evaluation", dependencies: ["AssistCore", "Perception", "Media"]),
         // Settings, detection history, usage statistics and backup: SQLite (GRDB), encrypted columns.

@@ -224,8 +224,8 @@ def distance(assist):
 
 # ---------------------------------------------------------------- hearing
 
-HEAR_LINE = re.compile(r"(\d) ear chains? at 48 kHz, (\d+)-frame blocks: real-time factor ([\d.]+) of one core; "
-                       r"block time 99.9th percentile ([\d.]+) µs, worst ([\d.]+) µs, of a ([\d.]+) µs period")
+HEAR_LINE = re.compile(r"(\d) ear chains? at 48 kHz, (\d+)-frame blocks: real-time factor ([\d.]+) of one core "
+                       r"\(wall clock\), ([\d.]+) \(thread CPU time\); block time 99.9th percentile ([\d.]+) µs, worst ([\d.]+) µs, of a ([\d.]+) µs period")
 LATENCY_LINE = re.compile(r"Algorithmic latency at (\d+) Hz: (\d+) samples = ([\d.]+) ms \(impulse\), plus (\d+)-frame "
                           r"block buffering = ([\d.]+) ms")
 
@@ -236,7 +236,8 @@ def hearing_speed(assist, audiogram, seconds):
     text = subprocess.run([assist, "hear", "bench", "--audiogram", audiogram, "--seconds", str(seconds)],
                           check=True, stdout=subprocess.PIPE, text=True).stdout
     chains = [{"chains": int(m[1]), "blockFrames": int(m[2]), "realTimeFactor": float(m[3]),
-               "p999Microseconds": float(m[4]), "worstMicroseconds": float(m[5]), "periodMicroseconds": float(m[6])}
+               "cpuRealTimeFactor": float(m[4]), "p999Microseconds": float(m[5]), "worstMicroseconds": float(m[6]),
+               "periodMicroseconds": float(m[7])}
               for m in HEAR_LINE.finditer(text)]
     latency = [{"sampleRate": int(m[1]), "samples": int(m[2]), "milliseconds": float(m[3]), "blockFrames": int(m[4]),
                 "blockMilliseconds": float(m[5])} for m in LATENCY_LINE.finditer(text)]

@@ -16,6 +16,22 @@ final class EarProcessor {
     private var guardedInput = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
     private var minimumHowlBinPower: Float = 0
     private var layout = BandLayout(fftSize: 256, sampleRate: 48_000)
+    // `layout`'s tables in the form the per-hop loops read, made once in `prepare`: plain memory,
+    // so the audio thread does no array retain or bounds check.
+
+    /// The bins whose power makes each band's level: consecutive, since `layout.bandOfBin` rises with the bin.
+    private var binsOfBand = UnsafeMutableBufferPointer<Range<Int>>(start: nil, count: 0)
+    /// Runs of consecutive bins that interpolate their gain from the same two bands with the
+    /// same weight (`layout.lowerBandOfBin`, `.upperWeightOfBin`), and so get the same gain: the
+    /// bins below 250 Hz and the 86 bins above 8 kHz take one gain each, computed once.
+    private var gainRuns = UnsafeMutableBufferPointer<GainRun>(start: nil, count: 0)
+    private struct GainRun {
+        let lowerBand: Int
+        let upperWeight: Float
+        let bins: Range<Int>
+    }
+    /// `layout.inverseBinCount`.
+    private var inverseBinCount = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
     private var bandPower = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
     private var levelSPL = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
     private var compressionGain = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
@@ -42,6 +58,23 @@ final class EarProcessor {
         let n = format.fftSize, r = format.hopSize, bands = BandLayout.bandCount
         filterbank.prepare(fftSize: n, hopSize: r)
         layout = BandLayout(fftSize: n, sampleRate: format.sampleRate)
+        binsOfBand = .allocate(capacity: bands)
+        for b in 0..<bands {
+            let bins = layout.bandOfBin.indices.filter { layout.bandOfBin[$0] == b }
+            precondition(bins.isEmpty || bins.count == bins.last! - bins.first! + 1, "a band's bins must be consecutive")
+            binsOfBand.initializeElement(at: b, to: bins.isEmpty ? 0..<0 : bins.first!..<(bins.last! + 1))
+        }
+        var runs: [GainRun] = []
+        for k in layout.lowerBandOfBin.indices {
+            let band = layout.lowerBandOfBin[k], weight = layout.upperWeightOfBin[k]
+            if let last = runs.last, last.lowerBand == band, last.upperWeight == weight {
+                runs[runs.count - 1] = GainRun(lowerBand: band, upperWeight: weight, bins: last.bins.lowerBound..<(k + 1))
+            } else {
+                runs.append(GainRun(lowerBand: band, upperWeight: weight, bins: k..<(k + 1)))
+            }
+        }
+        gainRuns = .allocate(capacity: runs.count); _ = gainRuns.initialize(from: runs)
+        inverseBinCount = .allocate(capacity: layout.inverseBinCount.count); _ = inverseBinCount.initialize(from: layout.inverseBinCount)
         fineLevels.prepare(bandCount: layout.finelyAnalysedBandCount, filterbankSize: n, hopSize: r, sampleRate: format.sampleRate)
         hopSeconds = Double(r) / format.sampleRate
         compressor.prepare(bandCount: bands, hopSeconds: hopSeconds, inputFullScaleSPL: calibration.inputFullScaleSPL)
@@ -69,9 +102,13 @@ final class EarProcessor {
     func release() {
         filterbank.release(); fineLevels.release(); compressor.release(); noiseReducer.release(); limiter.release()
         feedbackCanceller.release(); howlDetector.release()
-        for buffer in [bandPower, levelSPL, compressionGain, noiseGain, bandGain, bandDensity, hopOutput, guardedInput] {
+        for buffer in [bandPower, levelSPL, compressionGain, noiseGain, bandGain, bandDensity, hopOutput, guardedInput,
+                       inverseBinCount] {
             buffer.deallocate()
         }
+        binsOfBand.deallocate(); gainRuns.deallocate()
+        binsOfBand = .init(start: nil, count: 0); gainRuns = .init(start: nil, count: 0)
+        inverseBinCount = .init(start: nil, count: 0)
         guardedInput = .init(start: nil, count: 0)
         bandDensity = .init(start: nil, count: 0)
         bandPower = .init(start: nil, count: 0); levelSPL = .init(start: nil, count: 0)
@@ -124,13 +161,13 @@ final class EarProcessor {
             howlDetector.process(spectrum, minimumBinPower: minimumHowlBinPower)
         }
         let bands = BandLayout.bandCount
-        for b in 0..<bands { bandPower[b] = 0 }
-        let bandOfBin = layout.bandOfBin
-        for k in 0..<spectrum.count {
-            let b = bandOfBin[k]
-            if b >= 0 { bandPower[b] += spectrum[k].r * spectrum[k].r + spectrum[k].i * spectrum[k].i }
+        // Each band's bins in order, summed in a register (the same sums, in the same order, as
+        // adding every bin into its band's slot, without a store and reload per bin).
+        for b in 0..<bands {
+            var sum: Float = 0
+            for k in binsOfBand[b] { sum += spectrum[k].r * spectrum[k].r + spectrum[k].i * spectrum[k].i }
+            bandPower[b] = sum * powerScale
         }
-        for b in 0..<bands { bandPower[b] *= powerScale }
         fineLevels.analyse(filterbank.latestHop, count: filterbank.hopSize, into: bandPower.baseAddress!)
 
         let settings = c.settings
@@ -163,7 +200,6 @@ final class EarProcessor {
 
         // Mute and unmute as a linear 10 ms fade: click-free, and exactly silent at its end.
         muteFactor = settings.muted ? max(0, muteFactor - muteStep) : min(1, muteFactor + muteStep)
-        let lower = layout.lowerBandOfBin, weight = layout.upperWeightOfBin
         let calibrationOffset = c.calibrationOffsetDecibels
         let decibelsToLog: Float = logf(10) / 20
         // Each bin between two band centres takes a mix of their gains, weighted by distance in
@@ -171,15 +207,17 @@ final class EarProcessor {
         // band's gain, so a tone is amplified by its own band's compression rule and not by the
         // larger soft-level gain of an empty neighbour (with equal densities this is plain
         // log-frequency interpolation).
-        let inverseBinCount = layout.inverseBinCount
+        let inverseBinCount = self.inverseBinCount
         for b in 0..<bands { bandDensity[b] = compressor.smoothedPower(band: b) * inverseBinCount[b] + 1e-20 }
-        for k in 0..<spectrum.count {
-            let i = lower[k], w = weight[k]
+        for run in gainRuns {
+            let i = run.lowerBand, w = run.upperWeight
             let a = (1 - w) * bandDensity[i], u = w * bandDensity[i + 1]
             let gainDecibels = (a * bandGain[i] + u * bandGain[i + 1]) / (a + u) + calibrationOffset
             let factor = expf(gainDecibels * decibelsToLog) * muteFactor
-            spectrum[k].r *= factor
-            spectrum[k].i *= factor
+            for k in run.bins {
+                spectrum[k].r *= factor
+                spectrum[k].i *= factor
+            }
         }
         filterbank.synthesise(into: hopOutput.baseAddress!)
         limiter.process(hopOutput.baseAddress!, count: hopOutput.count, peakCap: c.limiterPeakAmplitude,

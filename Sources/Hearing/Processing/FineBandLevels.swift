@@ -19,6 +19,7 @@ final class FineBandLevels {
     private var fft: RealFFT?
     private var window = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
     private var history = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
+    /// The transform's own buffers (`RealFFT.samples` and `.spectrum`).
     private var frame = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
     private var spectrum = UnsafeMutableBufferPointer<ComplexBin>(start: nil, count: 0)
     private var weightBin = UnsafeMutableBufferPointer<Int>(start: nil, count: 0)
@@ -39,12 +40,13 @@ final class FineBandLevels {
         guard bandCount > 0 else { return }
         let n = 2 * filterbankSize
         frameSize = n
-        fft = RealFFT(size: n)
+        let fft = RealFFT(size: n)
+        self.fft = fft
+        frame = fft.samples
+        spectrum = fft.spectrum
         window = .allocate(capacity: n)
         for i in 0..<n { window[i] = Float(sin(Double.pi * Double(i) / Double(n))) }
         history = .allocate(capacity: n); history.initialize(repeating: 0)
-        frame = .allocate(capacity: n); frame.initialize(repeating: 0)
-        spectrum = .allocate(capacity: n / 2 + 1); spectrum.initialize(repeating: ComplexBin(r: 0, i: 0))
         let weights = BandLayout.levelWeights(bands: 0..<bandCount, fftSize: n, sampleRate: sampleRate)
         weightBin = .allocate(capacity: weights.count); weightBand = .allocate(capacity: weights.count)
         weightValue = .allocate(capacity: weights.count)
@@ -62,8 +64,8 @@ final class FineBandLevels {
     }
 
     func release() {
-        for buffer in [window, history, frame, weightValue, framePower] { buffer.deallocate() }
-        spectrum.deallocate(); weightBin.deallocate(); weightBand.deallocate()
+        for buffer in [window, history, weightValue, framePower] { buffer.deallocate() }
+        weightBin.deallocate(); weightBand.deallocate()
         window = .init(start: nil, count: 0); history = .init(start: nil, count: 0)
         frame = .init(start: nil, count: 0); weightValue = .init(start: nil, count: 0)
         framePower = .init(start: nil, count: 0)
@@ -94,7 +96,7 @@ final class FineBandLevels {
             hopsSinceFrame = 0
             let f = frame.baseAddress!, w = window.baseAddress!
             for i in 0..<n { f[i] = h[i] * w[i] }
-            fft!.forward(f, spectrum.baseAddress!)
+            fft.unsafelyUnwrapped.forward()
             for b in 0..<bandCount { framePower[b] = 0 }
             for i in 0..<weightValue.count {
                 let k = weightBin[i]

@@ -46,6 +46,18 @@ final class OutputLimiter {
             }
             return
         }
+        // Most hops need no limiting: every sample finite and within the cap, the gain at unity.
+        // Then the passes below would compute a gain of exactly 1 for every sample and leave the
+        // samples as they are; skip them (the same result, bit for bit, without their serial
+        // dependency chains).
+        var largest: Float = 0
+        var allFinite = true
+        for i in 0..<count {
+            let magnitude = abs(samples[i])
+            largest = max(largest, magnitude)
+            allFinite = allFinite && magnitude.isFinite
+        }
+        if allFinite, largest <= cap, currentGain == 1 { return }
         var next: Float = 1
         for i in stride(from: count - 1, through: 0, by: -1) {
             let magnitude = abs(samples[i])

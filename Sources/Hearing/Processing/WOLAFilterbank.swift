@@ -24,9 +24,11 @@ final class WOLAFilterbank {
     private var fft: RealFFT?
     private var window = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
     private var history = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
+    /// The transform's time buffer (`RealFFT.samples`): the windowed frame, then the inverse.
     private var frame = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
     private var accumulator = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
-    /// N/2 + 1 bins of the current hop; the caller applies its gains here between the two calls.
+    /// N/2 + 1 bins of the current hop (`RealFFT.spectrum`); the caller applies its gains here
+    /// between `analyse` and `synthesise`, which uses them up.
     private(set) var spectrum = UnsafeMutableBufferPointer<ComplexBin>(start: nil, count: 0)
     private var synthesisScale: Float = 0
 
@@ -40,23 +42,23 @@ final class WOLAFilterbank {
         precondition(fftSize % hopSize == 0 && fftSize / hopSize >= 4, "√Hann WOLA needs at least 75 % overlap")
         self.fftSize = fftSize
         self.hopSize = hopSize
-        fft = RealFFT(size: fftSize)
+        let fft = RealFFT(size: fftSize)
+        self.fft = fft
+        frame = fft.samples
+        spectrum = fft.spectrum
         window = .allocate(capacity: fftSize)
         for n in 0..<fftSize {
             // Periodic Hann, so shifted copies sum exactly to a constant.
             window[n] = Float(sin(Double.pi * Double(n) / Double(fftSize)))
         }
         history = .allocate(capacity: fftSize); history.initialize(repeating: 0)
-        frame = .allocate(capacity: fftSize); frame.initialize(repeating: 0)
         accumulator = .allocate(capacity: fftSize); accumulator.initialize(repeating: 0)
-        spectrum = .allocate(capacity: fftSize / 2 + 1); spectrum.initialize(repeating: ComplexBin(r: 0, i: 0))
         // inverse FFT scales by N; the overlapped Hann windows sum to N/(2R).
         synthesisScale = 1 / (Float(fftSize) * Float(fftSize) / Float(2 * hopSize))
     }
 
     func release() {
-        for buffer in [window, history, frame, accumulator] { buffer.deallocate() }
-        spectrum.deallocate()
+        for buffer in [window, history, accumulator] { buffer.deallocate() }
         window = .init(start: nil, count: 0); history = .init(start: nil, count: 0)
         frame = .init(start: nil, count: 0); accumulator = .init(start: nil, count: 0)
         spectrum = .init(start: nil, count: 0)
@@ -81,7 +83,7 @@ final class WOLAFilterbank {
         }
         let f = frame.baseAddress!, w = window.baseAddress!
         for i in 0..<n { f[i] = h[i] * w[i] }
-        fft!.forward(f, spectrum.baseAddress!)
+        fft.unsafelyUnwrapped.forward()
         return damaged
     }
 
@@ -90,7 +92,7 @@ final class WOLAFilterbank {
     func synthesise(into output: UnsafeMutablePointer<Float>) {
         let n = fftSize, r = hopSize
         let f = frame.baseAddress!, w = window.baseAddress!, a = accumulator.baseAddress!
-        fft!.inverse(spectrum.baseAddress!, f)
+        fft.unsafelyUnwrapped.inverse()
         let scale = synthesisScale
         for i in 0..<n { a[i] += f[i] * w[i] * scale }
         output.update(from: a, count: r)

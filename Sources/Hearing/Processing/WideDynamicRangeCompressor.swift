@@ -16,10 +16,15 @@ final class WideDynamicRangeCompressor {
     private var smoothedDecibels = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
     private var hopSeconds: Float = 0
     private var referencePower: Float = 1
+    /// The follower's coefficients for the last attack and release times seen: they change
+    /// only with the program, so they are not recomputed every hop.
+    private var attackCoefficient: (seconds: Double, value: Float) = (.nan, 0)
+    private var releaseCoefficient: (seconds: Double, value: Float) = (.nan, 0)
 
     func prepare(bandCount: Int, hopSeconds: Double, inputFullScaleSPL: Double) {
         release()
         self.hopSeconds = Float(hopSeconds)
+        attackCoefficient = (.nan, 0); releaseCoefficient = (.nan, 0)
         smoothedDecibels = .allocate(capacity: bandCount)
         smoothedDecibels.initialize(repeating: -200)
     }
@@ -49,8 +54,13 @@ final class WideDynamicRangeCompressor {
     @inline(__always)
     func process(bandPower: UnsafePointer<Float>, targets: [BandTarget], attackSeconds: Double, releaseSeconds: Double,
                  inputFullScaleSPL: Float, levelsSPL: UnsafeMutablePointer<Float>, gainsDecibels: UnsafeMutablePointer<Float>) {
-        let attack = 1 - expf(-hopSeconds / Float(max(attackSeconds, 1e-4)))
-        let release = 1 - expf(-hopSeconds / Float(max(releaseSeconds, 1e-4)))
+        if attackCoefficient.seconds != attackSeconds {
+            attackCoefficient = (attackSeconds, 1 - expf(-hopSeconds / Float(max(attackSeconds, 1e-4))))
+        }
+        if releaseCoefficient.seconds != releaseSeconds {
+            releaseCoefficient = (releaseSeconds, 1 - expf(-hopSeconds / Float(max(releaseSeconds, 1e-4))))
+        }
+        let attack = attackCoefficient.value, release = releaseCoefficient.value
         for b in 0..<smoothedDecibels.count {
             // Band powers are finite (the `InputGuard` bounds the input); should one not be, the
             // follower restarts from the floor instead of carrying NaN into every later gain.

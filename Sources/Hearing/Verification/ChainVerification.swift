@@ -149,8 +149,7 @@ public enum ChainVerification {
         let fft = RealFFT(size: n)
         let layout = BandLayout(fftSize: n, sampleRate: sampleRate)
         var sums = [Double](repeating: 0, count: BandLayout.bandCount)
-        var frame = [Float](repeating: 0, count: n)
-        var spectrum = [ComplexBin](repeating: ComplexBin(r: 0, i: 0), count: n / 2 + 1)
+        let frame = fft.samples, spectrum = fft.spectrum
         let window = (0..<n).map { Float(0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(n))) }
         let windowPower = window.reduce(0) { $0 + Double($1 * $1) }
         var frames = 0
@@ -158,7 +157,7 @@ public enum ChainVerification {
         let count = signal.count / channels
         while position + n <= count {
             for i in 0..<n { frame[i] = signal[(position + i) * channels + channel] * window[i] }
-            frame.withUnsafeBufferPointer { f in spectrum.withUnsafeMutableBufferPointer { fft.forward(f.baseAddress!, $0.baseAddress!) } }
+            fft.forward()
             for k in 0..<spectrum.count where layout.bandOfBin[k] >= 0 {
                 sums[layout.bandOfBin[k]] += Double(spectrum[k].r * spectrum[k].r + spectrum[k].i * spectrum[k].i)
             }

@@ -28,10 +28,10 @@ public enum TestSignals {
         let count = Int(seconds * sampleRate)
         let n = max(2, count + count % 2)
         var generator = SplitMix64(seed: seed)
-        var time = (0..<n).map { _ in Float.random(in: -1...1, using: &generator) }
-        var spectrum = [ComplexBin](repeating: ComplexBin(r: 0, i: 0), count: n / 2 + 1)
         let fft = RealFFT(size: n)
-        time.withUnsafeBufferPointer { t in spectrum.withUnsafeMutableBufferPointer { fft.forward(t.baseAddress!, $0.baseAddress!) } }
+        for i in 0..<n { fft.samples[i] = Float.random(in: -1...1, using: &generator) }
+        fft.forward()
+        let spectrum = fft.spectrum
         for k in 0..<spectrum.count {
             let f = Double(k) * sampleRate / Double(n)
             // Below 100 Hz and above 10 kHz speech has little energy; roll off there.
@@ -40,8 +40,8 @@ public enum TestSignals {
             spectrum[k].r *= shape
             spectrum[k].i *= shape
         }
-        spectrum.withUnsafeBufferPointer { s in time.withUnsafeMutableBufferPointer { fft.inverse(s.baseAddress!, $0.baseAddress!) } }
-        time.removeLast(n - count)
+        fft.inverse()
+        let time = Array(fft.samples.prefix(count))
         let rms = (time.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(count, 1))).squareRoot()
         // A full-scale sine has RMS 1/√2 and is 0 dBFS.
         let scale = Float(pow(10, rmsDBFS / 20) / 2.0.squareRoot() / max(rms, 1e-30))

@@ -1,1 +1,0 @@
-#include <kissfft/kiss_fftr.h>
