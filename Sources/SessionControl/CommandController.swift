@@ -56,10 +56,11 @@ public final class CommandController: Sendable {
 
     public init(language: CommandLanguage, session: SessionControls, storage: UserStorage?,
          settingsChanged: (@Sendable (Settings) -> Void)? = nil,
-         understanding: CommandUnderstanding? = nil, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+         understanding: CommandUnderstanding? = nil, sentenceModel: SentenceModelLoading? = nil,
+         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.language = language
         // Without the sentence model only exact phrases act; anything else is asked about.
-        self.understanding = understanding ?? (try? CommandUnderstanding.load(language: language))
+        self.understanding = understanding ?? (try? CommandUnderstanding.load(language: language, loading: sentenceModel))
             ?? CommandUnderstanding(language: language, classifier: nil)
         self.now = now
         self.session = session

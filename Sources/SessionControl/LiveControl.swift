@@ -26,7 +26,7 @@ public final class LiveControl: Sendable {
     /// Never fails the session: without a command language or a socket the session still guides,
     /// and standard error says once what is missing.
     public static func start(session: SessionControls, classNames: [String], userData: UserData?,
-                      voice: VoiceCommandSources? = nil, json: Bool = false,
+                      voice: VoiceCommandSources? = nil, json: Bool = false, sentenceModel: SentenceModelLoading? = nil,
                       settingsChanged: (@Sendable (Settings) -> Void)? = nil) -> LiveControl {
         let storedLanguage = userData?.currentSettings()?.speech.language ?? "en"
         let language: CommandLanguage
@@ -41,7 +41,7 @@ public final class LiveControl: Sendable {
             CommandController.UserStorage(settings: $0.settings, history: $0.history, usage: $0.usage)
         }
         let controller = CommandController(language: language, session: session, storage: storage,
-                                           settingsChanged: settingsChanged)
+                                           settingsChanged: settingsChanged, sentenceModel: sentenceModel)
         var server: ControlServer?
         do {
             server = try ControlServer(path: ControlSocketLocation.socket().path) { controller.handleReportingOutcome($0) }

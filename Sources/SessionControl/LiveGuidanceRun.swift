@@ -1,4 +1,5 @@
 import AssistCore
+import Commands
 import Foundation
 import Guidance
 import LiveGuidance
@@ -78,6 +79,8 @@ public struct LiveGuidanceRun {
         // failure (the rendered WAV and transcript included), so the output is made first.
         let models: VisionModels?
         let modelFailure: (any Error)?
+        // The commands' sentence model loads beside the detector (it needs nothing from it).
+        let sentenceModel = SentenceModelLoading()
         do {
             models = try VisionModels(detector: detector, depth: depth, warn: warn)
             modelFailure = nil
@@ -164,7 +167,7 @@ public struct LiveGuidanceRun {
         let hasDepthModel = depth.modelPath != nil
         let applied = AppliedSettings(stored)
         let control = LiveControl.start(session: controls, classNames: classNames, userData: userData,
-                                        voice: voiceCommands, json: json) { settings in
+                                        voice: voiceCommands, json: json, sentenceModel: sentenceModel) { settings in
             applied.value.withLock { $0 = settings }
             var update = wording.sessionUpdate(from: settings, depthModel: hasDepthModel)
             update.batterySaver = nil  // a session command of its own; --battery-saver keeps winning

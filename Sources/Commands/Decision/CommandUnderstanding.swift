@@ -44,8 +44,11 @@ public final class CommandUnderstanding: Sendable {
     }
 
     /// With the sentence model from the models folder ($ASSIST_MODELS, config, ../shared/models).
-    public static func load(language: CommandLanguage, locator: ModelLocator = ModelLocator()) throws(MeaningModelError) -> CommandUnderstanding {
-        let embedder = try SentenceEmbedder.located(locator: locator)
+    /// `loading`: the model already being loaded (see `SentenceModelLoading`); nil: loaded here.
+    public static func load(language: CommandLanguage, locator: ModelLocator = ModelLocator(),
+                            loading: SentenceModelLoading? = nil) throws(MeaningModelError) -> CommandUnderstanding {
+        let embedder: SentenceEmbedder
+        if let loading { embedder = try loading.embedder() } else { embedder = try SentenceEmbedder.located(locator: locator) }
         return CommandUnderstanding(language: language, classifier: try MeaningClassifier(language: language, embedder: embedder))
     }
 
