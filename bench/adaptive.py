@@ -86,14 +86,11 @@ def warnings(reports):
     return sorted(heard)
 
 
-def run(assist, video, mode, every_frame, extra=()):
-    # A generous watchdog: the first analysis compiles the model for the frame's shape, which on a
-    # busy 2-core machine can take longer than the default 4 s ("Detection failed.").
-    command = [assist, "see", video, "--mode", mode, "--json", "--no-history", "--watchdog", "60", *extra]
-    if every_frame:
-        command.append("--analyse-every-frame")
+def stream(command, bench):
+    """Runs one `assist see --json` to its end: its reports, its resource usage, and its CPU and
+    wall seconds after the `activated` line (loading the model left out). Exits on a failure."""
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
-    reports, cpu_at_activation, wall_at_activation, schedule = [], None, None, None
+    reports, cpu_at_activation, wall_at_activation = [], None, None
     for line in process.stdout:
         try:
             report = json.loads(line)
@@ -102,17 +99,27 @@ def run(assist, video, mode, every_frame, extra=()):
         if report.get("event") == "activated":
             cpu_at_activation = cpu_seconds(process.pid)
             wall_at_activation = time.monotonic()
-            schedule = report.get("analysisSchedule")
         reports.append(report)
     stderr = process.stderr.read()
     _, status, usage = os.wait4(process.pid, 0)
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode != 0:
-        sys.exit(f"adaptive bench: {' '.join(command)} exited with {process.returncode}: {stderr.strip()}")
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        sys.exit(f"{bench} bench: {' '.join(command)} exited with {code}: {stderr.strip()}")
+    wall = time.monotonic() - wall_at_activation if wall_at_activation else None
+    return reports, usage, usage.ru_utime + usage.ru_stime - (cpu_at_activation or 0), wall
+
+
+def run(assist, video, mode, every_frame, extra=()):
+    # A generous watchdog: the first analysis compiles the model for the frame's shape, which on a
+    # busy 2-core machine can take longer than the default 4 s ("Detection failed.").
+    command = [assist, "see", video, "--mode", mode, "--json", "--no-history", "--watchdog", "60", *extra]
+    if every_frame:
+        command.append("--analyse-every-frame")
+    reports, usage, cpu, wall = stream(command, "adaptive")
+    schedule = next((r.get("analysisSchedule") for r in reports if r.get("event") == "activated"), None)
     frames = [r for r in reports if r.get("event") is None]
     video_seconds = float(subprocess.run(["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", video],
                                          capture_output=True, text=True, check=True).stdout.strip())
-    cpu = usage.ru_utime + usage.ru_stime - (cpu_at_activation or 0)
     bus_alerts = warnings(reports)
     return {
         "maxRssMiB": usage.ru_maxrss / 1024,
@@ -123,7 +130,7 @@ def run(assist, video, mode, every_frame, extra=()):
         "command": " ".join(command),
         "schedule": schedule,
         "videoSeconds": video_seconds,
-        "wallSecondsAfterActivation": time.monotonic() - wall_at_activation if wall_at_activation else None,
+        "wallSecondsAfterActivation": wall,
         "cpuSecondsAfterActivation": cpu,
         "cpuSecondsPerMinute": cpu / video_seconds * 60,
         "framesAnalysed": len(frames),

@@ -24,7 +24,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from adaptive import cpu_seconds, make_bus_video, make_still_video  # noqa: E402
+from adaptive import make_bus_video, make_still_video, stream  # noqa: E402
 
 
 def run(assist, video, read_ahead, out, frame_cost, taskset):
@@ -33,22 +33,7 @@ def run(assist, video, read_ahead, out, frame_cost, taskset):
     command.append("--read-ahead" if read_ahead else "--no-read-ahead")
     if taskset:
         command = ["taskset", "-c", taskset] + command
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
-    reports, cpu_at_activation, wall_at_activation = [], None, None
-    for line in process.stdout:
-        try:
-            report = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if report.get("event") == "activated":
-            cpu_at_activation = cpu_seconds(process.pid)
-            wall_at_activation = time.monotonic()
-        reports.append(report)
-    stderr = process.stderr.read()
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.monotonic() - wall_at_activation
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"overlap bench: {' '.join(command)} failed: {stderr.strip()}")
+    reports, _, cpu, wall = stream(command, "overlap")
     frames = [r for r in reports if r.get("event") is None]
     said = [(a.get("said"), a.get("firstAudioTime")) for r in reports for a in r.get("announcements", [])]
     return {
@@ -56,7 +41,7 @@ def run(assist, video, read_ahead, out, frame_cost, taskset):
         "framesAnalysed": len(frames),
         "wallSeconds": wall,
         "framesPerWallSecond": len(frames) / wall,
-        "cpuSeconds": usage.ru_utime + usage.ru_stime - cpu_at_activation,
+        "cpuSeconds": cpu,
         "meanCaptureMilliseconds": statistics.fmean(r["timings"]["captureMilliseconds"] for r in frames),
         "meanAnalysisMilliseconds": statistics.fmean(r["timings"]["analysisMilliseconds"] for r in frames),
         "meanInferenceMilliseconds": statistics.fmean(r["timings"]["inferenceMilliseconds"] for r in frames),
