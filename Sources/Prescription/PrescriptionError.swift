@@ -42,6 +42,8 @@ public enum PrescriptionError: UserFacingError, Equatable {
     case storeDamaged(file: String)
     case auditLogTampered(entry: Int)
     case noSuchProfile(String)
+    /// Asked for the prescription in use when none was chosen.
+    case noneInUse
     case profileRefused(id: String, reason: String)
     case alreadyImported(id: String)
     /// The prescription names another patient than the one whose prescription is in use (both described in words).
@@ -119,6 +121,8 @@ public enum PrescriptionError: UserFacingError, Equatable {
             return "The patient store file \(file) was changed outside AssistiveKit or is damaged, so it was not used."
         case .auditLogTampered(let entry):
             return "The audit log was changed outside AssistiveKit: the chain breaks at entry \(entry)."
+        case .noneInUse:
+            return "No prescription is in use; `assist rx list` shows the stored ones."
         case .noSuchProfile(let id):
             return "There is no stored prescription \(id); `assist rx list` shows them."
         case .profileRefused(let id, let reason):

@@ -176,6 +176,13 @@ public struct UnlockedPatientStore: Sendable {
         }
     }
 
+    /// The stored prescription `id`, or the one in use when `id` is nil, verified now.
+    public func prescription(_ id: String?) throws -> VerifiedPrescription {
+        if let id { return try profile(id) }
+        guard let active = try activePrescription() else { throw PrescriptionError.noneInUse }
+        return active
+    }
+
     /// The prescription in use, verified now; nil when none was chosen.
     public func activePrescription() throws -> VerifiedPrescription? {
         guard let id = try readState().activeProfile else { return nil }

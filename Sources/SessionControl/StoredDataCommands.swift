@@ -59,9 +59,8 @@ extension SettingsStorageAccess {
     public static func printHistory(label: String?, since: String?, until: String?, search: String?, limit: Int?, json: Bool) throws {
         let history = DetectionHistory(database: try open())
         try history.purgeExpired()
-        let query = HistoryQuery(label: label, since: try since.map { try HistoryTime.parse($0, option: "--since") },
-                                 until: try until.map { try HistoryTime.parse($0, option: "--until") },
-                                 text: search, limit: limit)
+        let range = try HistoryTime.range(since: since, until: until)
+        let query = HistoryQuery(label: label, since: range.since, until: range.until, text: search, limit: limit)
         let detections = try history.list(query)
         let unreadable = try history.unreadableCount()
         if unreadable > 0 {

@@ -16,6 +16,21 @@ public enum HistoryTime {
         if let date = dateOnly.date(from: text) { return date }
         throw HistoryTimeError(option: option, text: text)
     }
+
+    /// `--since` and `--until` read as times; refused when either is neither a duration nor a date,
+    /// or when the first is not earlier than the second.
+    public static func range(since: String?, until: String?, now: Date = Date()) throws -> (since: Date?, until: Date?) {
+        let from = try since.map { try parse($0, option: "--since", now: now) }
+        let to = try until.map { try parse($0, option: "--until", now: now) }
+        if let from, let to, from >= to { throw HistoryRangeError() }
+        return (from, to)
+    }
+}
+
+/// `--since` given a time that is not earlier than `--until`'s.
+public struct HistoryRangeError: UserFacingError, Equatable {
+    public init() {}
+    public var userMessage: String { "--since must be earlier than --until." }
 }
 
 /// A time given to a history option that is neither a duration nor a date.

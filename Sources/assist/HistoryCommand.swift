@@ -38,16 +38,9 @@ struct HistoryCommand: ParsableCommand {
         @Flag(help: "Print JSON for scripts.")
         var json = false
 
-        /// A time option's value; one that is neither a duration nor a date is bad usage (exit 64).
-        static func time(_ text: String, option: String) throws -> Date {
-            do { return try HistoryTime.parse(text, option: option) } catch { throw ValidationError(userMessage(for: error)) }
-        }
-
         func validate() throws {
             if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more.") }
-            let from = try since.map { try Self.time($0, option: "--since") }
-            let to = try until.map { try Self.time($0, option: "--until") }
-            if let from, let to, from >= to { throw ValidationError("--since must be earlier than --until.") }
+            do { _ = try HistoryTime.range(since: since, until: until) } catch { throw ValidationError(userMessage(for: error)) }
         }
 
         func run() throws {
@@ -84,7 +77,7 @@ struct HistoryCommand: ParsableCommand {
         var before: String?
 
         func validate() throws {
-            if let before { _ = try List.time(before, option: "--before") }
+            do { _ = try before.map { try HistoryTime.parse($0, option: "--before") } } catch { throw ValidationError(userMessage(for: error)) }
         }
 
         func run() throws { try SettingsStorageAccess.clearHistory(before: before) }

@@ -120,13 +120,7 @@ struct RxShow: ParsableCommand {
     @OptionGroup var store: RxStoreOptions
 
     func run() throws {
-        let unlocked = try store.open()
-        let verified: VerifiedPrescription
-        if let id { verified = try unlocked.profile(id) } else {
-            guard let active = try unlocked.activePrescription() else { throw CommandFailure("No prescription is in use; `assist rx list` shows the stored ones.") }
-            verified = active
-        }
-        print(PrescriptionDescription.details(verified))
+        print(PrescriptionDescription.details(try store.open().prescription(id)))
     }
 }
 
