@@ -60,8 +60,8 @@ public final class CommandController: Sendable {
          now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.language = language
         // Without the sentence model only exact phrases act; anything else is asked about.
-        self.understanding = understanding ?? (try? CommandUnderstanding.load(language: language, loading: sentenceModel))
-            ?? CommandUnderstanding(language: language, classifier: nil)
+        self.understanding = understanding
+            ?? CommandUnderstanding.loadOrPhrasesOnly(language: language, loading: sentenceModel, warn: UserData.warn)
         self.now = now
         self.session = session
         self.storage = storage

@@ -115,7 +115,9 @@ public struct CommandListening {
         let recognizer = try CommandRecognizer(grammar: vocabulary.grammar, tuning: tuning, logFile: logFile)
         missingWords = recognizer.pronunciationCheck.missingWords
         let trigger: ListeningTrigger = pushToTalk ? .pushToTalk : wakePhrase.map { .wakePhrase($0) } ?? .always
-        let understanding = (try? CommandUnderstanding.load(language: language)) ?? CommandUnderstanding(language: language, classifier: nil)
+        let understanding = CommandUnderstanding.loadOrPhrasesOnly(language: language) {
+            FileHandle.standardError.write(Data(($0 + "\n").utf8))
+        }
         listener = CommandListener<CommandDecision>(recognizer: recognizer, trigger: trigger, tuning: tuning,
                                                     understand: { understanding.decide($0, channel: .spoken(certain: false)) })
     }

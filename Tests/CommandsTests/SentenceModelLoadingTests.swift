@@ -28,5 +28,12 @@ struct SentenceModelLoadingTests {
             #expect(throws: MeaningModelError.self) { try loading.embedder() }
             #expect(throws: MeaningModelError.self) { try CommandUnderstanding.load(language: english, loading: loading) }
         }
+        // Falling back to the exact phrases is never silent: the user is told once, in one sentence.
+        var warnings: [String] = []
+        let phrasesOnly = CommandUnderstanding.loadOrPhrasesOnly(language: english, loading: loading) { warnings.append($0) }
+        #expect(phrasesOnly.classifier == nil)
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.hasPrefix("Only the exact command phrases will be understood: The sentence model") == true)
+        #expect(warnings.first?.contains(empty.path) == true)
     }
 }

@@ -52,6 +52,16 @@ public final class CommandUnderstanding: Sendable {
         return CommandUnderstanding(language: language, classifier: try MeaningClassifier(language: language, embedder: embedder))
     }
 
+    /// As `load`, or, when the sentence model cannot be used, the exact phrases alone; `warn` is
+    /// told why, once: the user must know that other phrasings will not be understood.
+    public static func loadOrPhrasesOnly(language: CommandLanguage, loading: SentenceModelLoading? = nil,
+                                         warn: (String) -> Void) -> CommandUnderstanding {
+        do { return try load(language: language, loading: loading) } catch {
+            warn("Only the exact command phrases will be understood: \(error.userMessage)")
+            return CommandUnderstanding(language: language, classifier: nil)
+        }
+    }
+
     public func decide(_ text: String, channel: InputChannel) -> CommandDecision {
         let words = language.normalizedWords(text)
         guard !words.isEmpty else { return .refuse(language.understandingReply(.notUnderstood)) }
