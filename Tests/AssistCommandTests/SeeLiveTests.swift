@@ -206,6 +206,29 @@ struct SeeLiveTests {
         #expect(output.standardOutput.contains("Assistive Vision could not start"))
     }
 
+    @Test("--json: a session that could not start ends with one line saying so, with the sentence heard")
+    func startupFailureInJSON() throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try AssistBinary.busVideo(seconds: 3, in: folder)
+        let wav = folder.appendingPathComponent("x.wav")
+        let output = try AssistBinary.run(["see", video.path, "--model", "/nonexistent/missing.xml",
+                                           "--speak-to", wav.path, "--json"])
+        #expect(output.status == 3, "\(output.standardError)")
+        let lines = output.standardOutput.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let last = try #require(lines.last, "\(output.standardOutput)")
+        #expect(last["event"] as? String == "could not start")
+        #expect(last["state"] as? String == "stopped")
+        let announcements = try #require(last["announcements"] as? [[String: Any]])
+        // Heard in parts of at most 3 s, one record each: together they are the sentence.
+        let said = announcements.compactMap { $0["said"] as? String }.joined(separator: " ")
+        let expected = "[tone error] Assistive Vision could not start: The model file /nonexistent/missing.xml does not exist."
+        #expect(said.filter { $0 != " " } == expected.filter { $0 != " " }, "\(said)")
+        #expect(announcements.allSatisfy { $0["firstAudioTime"] as? Double != nil }, "\(announcements)")
+    }
+
     @Test("a folder of pictures describes every picture and ends with End of pictures")
     func pictureFolder() throws {
         let folder = try Self.scratchFolder()

@@ -136,10 +136,12 @@ extension GuidanceSession {
     }
 
     /// A report line for a session event ("activated", "end of video").
-    func emitEvent(_ name: String, analysisSchedule: AnalysisSchedule.Policy? = nil, precision: PrecisionDecision? = nil) {
+    func emitEvent(_ name: String, analysisSchedule: AnalysisSchedule.Policy? = nil, precision: PrecisionDecision? = nil,
+                   announcements: [AnnouncementRecord] = []) {
         let now = nowSeconds
         var report = CycleReport(time: now, state: state, mode: policy.mode.name, paused: paused, event: name,
-                                 objects: [], tracks: [], corridor: nil, quality: nil, announcements: [], timings: CycleTimings())
+                                 objects: [], tracks: [], corridor: nil, quality: nil, announcements: announcements,
+                                 timings: CycleTimings())
         report.analysisSchedule = analysisSchedule?.rawValue
         report.precision = precision
         pendingReports.append(report)

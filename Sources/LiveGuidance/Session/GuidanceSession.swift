@@ -190,9 +190,13 @@ public final class GuidanceSession {
 
     private func failStartup(_ reason: String, kind: SessionStartupError.Kind) async throws(SessionStartupError) {
         let sentence = SessionSentences.fill(sentences.startupFailed, ["reason": reason])
-        say(Utterance(sentence, priority: .answer, contentKey: "session:startup-failed", earcon: .error))
+        let said = say(Announcement(Utterance(sentence, priority: .answer, contentKey: "session:startup-failed", earcon: .error)),
+                       at: nowSeconds)
         enter(.stopped)
+        // A script reading `--json` learns of the failure there too, not only from the exit status.
+        emitEvent("could not start", announcements: said)
         await drainSpeech()
+        flushReports(all: true)
         controls.close(saying: sentence)
         throw SessionStartupError(sentence, kind: kind)
     }
