@@ -28,7 +28,7 @@ struct BenchCommands: ParsableCommand {
     @Option(help: "Where the line comes from: typed, spoken (recogniser unsure) or certain (recogniser sure).")
     var channel: String = "typed"
 
-    @Option(help: ArgumentHelp("Instead of scoring, choose thresholds: leave-one-out over the language file's examples and this set of non-commands.", valueName: "file"))
+    @Option(help: ArgumentHelp("Instead of scoring, choose thresholds: with labelled sets, the whole decision on them and this set of non-commands; alone, leave-one-out over the language file's examples and it.", valueName: "file"))
     var tune: String?
 
     @Flag(help: "Print every line not handled as meant.")
@@ -49,6 +49,10 @@ struct BenchCommands: ParsableCommand {
             do { phrases += try LabelledPhrase.parse(contents) } catch { throw CommandFailure("\(file): \(error)") }
         }
         let language = try CommandLanguage(language: "en", categories: COCOClasses.names)
+        if let tune, !phrases.isEmpty {
+            guard let contents = try? String(contentsOfFile: tune, encoding: .utf8) else { throw CommandFailure("\(tune) could not be read.") }
+            return lines(try CommandBenchmark.tuneOnSets(phrases + (try LabelledPhrase.parse(contents)), language: language))
+        }
         if let tune { return lines(try CommandBenchmark.tuneThresholds(language: language, nonCommandsFile: tune)) }
         lines(try CommandBenchmark.run(phrases, language: language, method: method, channel: channel, listsMistakes: mistakes))
     }
