@@ -42,6 +42,16 @@ public enum CommandBenchmark {
         return lines
     }
 
+    /// `--tune`: with labelled lines, the whole decision on them and the non-commands of
+    /// `nonCommandsFile` (`tuneOnSets`); without, leave-one-out over the examples (`tuneThresholds`).
+    public static func tune(_ phrases: [LabelledPhrase], language: CommandLanguage, nonCommandsFile: String) throws -> [String] {
+        guard !phrases.isEmpty else { return try tuneThresholds(language: language, nonCommandsFile: nonCommandsFile) }
+        guard let contents = try? String(contentsOfFile: nonCommandsFile, encoding: .utf8) else {
+            throw CommandFailure("\(nonCommandsFile) could not be read.")
+        }
+        return try tuneOnSets(phrases + LabelledPhrase.parse(contents), language: language)
+    }
+
     /// For a grid of act thresholds and margins, the whole decision (patterns, meaning, values)
     /// on labelled development lines and on non-commands: right, wrong, asked, and non-commands
     /// acted on. The chosen setting is the one with the most right among those that act on no

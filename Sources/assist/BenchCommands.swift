@@ -49,11 +49,7 @@ struct BenchCommands: ParsableCommand {
             do { phrases += try LabelledPhrase.parse(contents) } catch { throw CommandFailure("\(file): \(error)") }
         }
         let language = try CommandLanguage(language: "en", categories: COCOClasses.names)
-        if let tune, !phrases.isEmpty {
-            guard let contents = try? String(contentsOfFile: tune, encoding: .utf8) else { throw CommandFailure("\(tune) could not be read.") }
-            return lines(try CommandBenchmark.tuneOnSets(phrases + (try LabelledPhrase.parse(contents)), language: language))
-        }
-        if let tune { return lines(try CommandBenchmark.tuneThresholds(language: language, nonCommandsFile: tune)) }
+        if let tune { return lines(try CommandBenchmark.tune(phrases, language: language, nonCommandsFile: tune)) }
         lines(try CommandBenchmark.run(phrases, language: language, method: method, channel: channel, listsMistakes: mistakes))
     }
 
