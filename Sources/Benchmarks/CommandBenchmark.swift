@@ -42,6 +42,47 @@ public enum CommandBenchmark {
         return lines
     }
 
+    /// `--tune`: with labelled lines, the whole decision on them and the non-commands of
+    /// `nonCommandsFile` (`tuneOnSets`); without, leave-one-out over the examples (`tuneThresholds`).
+    public static func tune(_ phrases: [LabelledPhrase], language: CommandLanguage, nonCommandsFile: String) throws -> [String] {
+        guard !phrases.isEmpty else { return try tuneThresholds(language: language, nonCommandsFile: nonCommandsFile) }
+        guard let contents = try? String(contentsOfFile: nonCommandsFile, encoding: .utf8) else {
+            throw CommandFailure("\(nonCommandsFile) could not be read.")
+        }
+        return try tuneOnSets(phrases + LabelledPhrase.parse(contents), language: language)
+    }
+
+    /// For a grid of act thresholds and margins, the whole decision (patterns, meaning, values)
+    /// on labelled development lines and on non-commands: right, wrong, asked, and non-commands
+    /// acted on. The chosen setting is the one with the most right among those that act on no
+    /// non-command and carry out at most 1 % of the commands wrongly (a wrong action is worse
+    /// than a question); of equals, the higher threshold.
+    public static func tuneOnSets(_ phrases: [LabelledPhrase], language: CommandLanguage) throws -> [String] {
+        let loaded = try CommandUnderstanding.load(language: language)
+        guard let classifier = loaded.classifier else { return [] }
+        var readings: [String: CommandUnderstanding.Reading] = [:]
+        for phrase in phrases where readings[phrase.text] == nil { readings[phrase.text] = loaded.reading(phrase.text) }
+        var lines = ["act similarity, margin: commands right / wrong / asked (\(phrases.filter { $0.expected != nil }.count)), non-commands acted on / asked (\(phrases.filter { $0.expected == nil }.count))"]
+        var chosen: (right: Int, line: String)?
+        for act in stride(from: Float(0.55), through: 0.801, by: 0.01) {
+            for margin in [Float(0), 0.02, 0.04, 0.06, 0.08] {
+                var thresholds = loaded.thresholds
+                thresholds.actSimilarity = act
+                thresholds.margin = margin
+                let understanding = CommandUnderstanding(language: language, classifier: classifier, thresholds: thresholds)
+                let score = CommandScore.measure(phrases) { understanding.decide(readings[$0]!, channel: .typed) }
+                let line = String(format: "%.2f, %.2f: %d / %d / %d, %d / %d", act, margin, score.right, score.wrong, score.asked,
+                                  score.nonCommandsActedOn, score.nonCommandsAsked)
+                lines.append(line)
+                if score.nonCommandsActedOn == 0, score.wrong * 100 <= score.commands, score.right >= (chosen?.right ?? -1) {
+                    chosen = (score.right, line)
+                }
+            }
+        }
+        lines.append("chosen: " + (chosen?.line ?? "none meets the rule"))
+        return lines
+    }
+
     /// For a grid of act thresholds and margins, the share of held-in examples acted on rightly
     /// and wrongly (leave-one-out) and the share of tuning non-commands acted on.
     public static func tuneThresholds(language: CommandLanguage, nonCommandsFile: String) throws -> [String] {

@@ -28,7 +28,7 @@ struct BenchCommands: ParsableCommand {
     @Option(help: "Where the line comes from: typed, spoken (recogniser unsure) or certain (recogniser sure).")
     var channel: String = "typed"
 
-    @Option(help: ArgumentHelp("Instead of scoring, choose thresholds: leave-one-out over the language file's examples and this set of non-commands.", valueName: "file"))
+    @Option(help: ArgumentHelp("Instead of scoring, choose thresholds: with labelled sets, the whole decision on them and this set of non-commands; alone, leave-one-out over the language file's examples and it.", valueName: "file"))
     var tune: String?
 
     @Flag(help: "Print every line not handled as meant.")
@@ -49,7 +49,7 @@ struct BenchCommands: ParsableCommand {
             do { phrases += try LabelledPhrase.parse(contents) } catch { throw CommandFailure("\(file): \(error)") }
         }
         let language = try CommandLanguage(language: "en", categories: COCOClasses.names)
-        if let tune { return lines(try CommandBenchmark.tuneThresholds(language: language, nonCommandsFile: tune)) }
+        if let tune { return lines(try CommandBenchmark.tune(phrases, language: language, nonCommandsFile: tune)) }
         lines(try CommandBenchmark.run(phrases, language: language, method: method, channel: channel, listsMistakes: mistakes))
     }
 

@@ -30,6 +30,45 @@ struct UnderstandingTests {
         #expect(expected.matches(understanding.decide(text, channel: .typed).command), "\(text)")
     }
 
+    @Test("hesitations and politeness are left out before patterns and meaning alike",
+          arguments: [("um, uh, scan now please", Expected(.scanNow)), ("er could you, like, pause detection", Expected(.stopDetection)),
+                      ("so, you're too quiet", Expected(.volumeUp))])
+    func hesitations(_ text: String, _ expected: Expected) {
+        #expect(expected.matches(understanding.decide(text, channel: .typed).command), "\(text)")
+        #expect(!english.normalizedWords(text).contains { ["um", "uh", "er", "please", "like", "so"].contains($0) })
+    }
+
+    @Test("what is seen now is not what was seen before, and 'first' is no 'again'",
+          arguments: [("what do you see right now", Expected(.describeAhead)), ("what have you seen so far", Expected(.recentDetections)),
+                      ("tell me about dogs first", Expected(.prioritise, ["dog"])), ("tell me about dogs again", Expected(.stopIgnoring, ["dog"]))])
+    func contrasts(_ text: String, _ expected: Expected) {
+        let decision = understanding.decide(text, channel: .typed)
+        guard case .act(let command) = decision else {
+            Issue.record("\(text) was not carried out: \(decision)")
+            return
+        }
+        #expect(expected.matches(command), "\(text): \(command)")
+    }
+
+    @Test("an intent's similarity is the mean of its two closest examples")
+    func meanOfNearest() throws {
+        let classifier = try #require(understanding.classifier)
+        #expect(classifier.nearest == 2)
+        let vector = try classifier.embedder.embed(classifier.prepare("could you look for my cup"))
+        let ranking = classifier.rank(vector: vector)
+        for intent in [CommandIntent.find, .scanNow, .help] {
+            var dots: [Float] = []
+            for index in classifier.exampleIntents.indices where classifier.exampleIntents[index] == intent {
+                dots.append(zip(vector, classifier.exampleVectors[(index * classifier.dimensions)...].prefix(classifier.dimensions)).map { $0 * $1 }.reduce(0, +))
+            }
+            let top = dots.sorted(by: >).prefix(2)
+            let expected = top.reduce(0, +) / Float(top.count)
+            let got = try #require(ranking.first { $0.intent == intent }).similarity
+            #expect(abs(got - expected) < 1e-4, "\(intent): \(got) against \(expected)")
+        }
+        #expect(ranking.first?.intent == .find)
+    }
+
     @Test("stairs, a door and a curb are answered honestly and never taken for chairs, a dog or a cup",
           arguments: [("find the stairs", "stairs"), ("where is the door", "doors"), ("is there a curb ahead", "curbs"),
                       ("enable stairs alert", "stairs"), ("find a door", "doors"), ("prioritise stairs", "stairs")])
