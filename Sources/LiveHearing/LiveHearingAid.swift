@@ -215,7 +215,10 @@ public struct LiveHearingAid {
             },
             show: show)
 
-        // The processor and mixer are used only on the audio thread from here on.
+        // The processor and the mixer's output side are used only on the audio thread from here
+        // on. What runs there takes no lock, allocates nothing and makes no system call: peaks
+        // and counters are atomics, settings arrive through the chain's mailbox, speech through
+        // the mixer's ring.
         nonisolated(unsafe) let audioThreadProcessor = processor
         let process: AudioDuplexStream.Process = { inBuffer, outBuffer, frames in
             shared.noteInput(inBuffer, count: frames * inputChannels)
@@ -269,6 +272,9 @@ public struct LiveHearingAid {
         while !shared.quit.load(ordering: .acquiring), !(remote?.isStopping ?? false) {
             if let durationSeconds, Date().timeIntervalSince(started) >= durationSeconds { break }
             Thread.sleep(forTimeInterval: 0.05)
+            // The announcements' speech is rendered here, ahead of the audio thread, which only
+            // reads it from a lock-free ring (see `AnnouncementMixer`).
+            mixer.feed()
             remote?.report(phase: connection == nil ? .deviceLost : .running,
                            blocks: blocksBefore + (connection?.stream.callbackCount ?? 0),
                            dropouts: dropoutsBefore + (connection?.stream.dropoutCount ?? 0))

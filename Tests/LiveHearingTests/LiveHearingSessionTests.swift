@@ -134,6 +134,7 @@ struct LiveHearingSessionTests {
         func aided() -> [Float] { (0..<128).map { _ in ceiling } }   // aided sound at the ceiling: the worst case
         // Quiet before: the aided sound passes untouched.
         block = aided()
+        mixer.feed()
         block.withUnsafeMutableBufferPointer { mixer.mix(into: $0.baseAddress!, frames: 64, ceiling: ceiling) }
         #expect(block == aided())
         // Said over silence: speech comes out, at most half the ceiling.
@@ -141,6 +142,7 @@ struct LiveHearingSessionTests {
         var energy = 0.0, peak: Float = 0
         for _ in 0..<(48_000 / 64) {
             block = [Float](repeating: 0, count: 128)
+            mixer.feed()
             block.withUnsafeMutableBufferPointer { mixer.mix(into: $0.baseAddress!, frames: 64, ceiling: ceiling) }
             energy += block.reduce(0) { $0 + Double($1 * $1) }
             peak = max(peak, block.map(abs).max()!)
@@ -152,10 +154,52 @@ struct LiveHearingSessionTests {
         var sum = 0.0
         for _ in 0..<(24_000 / 64) {
             block = aided()
+            mixer.feed()
             block.withUnsafeMutableBufferPointer { mixer.mix(into: $0.baseAddress!, frames: 64, ceiling: ceiling) }
             #expect(block.allSatisfy { abs($0) <= ceiling })
             sum += block.reduce(0) { $0 + Double($1) }
         }
         #expect(sum / 48_000 < 0.5 * Double(ceiling), "mean \(sum / 48_000)")
+    }
+
+    @Test("""
+        the audio thread never waits for the announcement queue: while another thread holds the queue's lock, \
+        the mixer still returns each block, with the speech rendered ahead
+        """)
+    func mixingNeverWaitsForTheQueue() throws {
+        let queue = UtteranceQueue(voice: try SpeechSynthesizer(), sampleRateHz: 48_000,
+                                   settings: UtteranceQueueSettings(cooldownSeconds: 0, spatialAudio: false))
+        let mixer = AnnouncementMixer(queue: queue, maximumFrames: 64)
+        mixer.say(LiveHearingSession.spokenName(.tv), key: "test")
+        mixer.feed()
+        // A second announcement waits in the queue, so `dropWaiting` calls its closure, which holds
+        // the queue's lock until the test lets go: a thread planning an announcement, suspended by
+        // the scheduler while it holds the lock.
+        mixer.say(LiveHearingSession.spokenName(.quiet), key: "test")
+        let inside = DispatchSemaphore(value: 0), letGo = DispatchSemaphore(value: 0), released = DispatchSemaphore(value: 0)
+        Thread {
+            queue.dropWaiting { _ in inside.signal(); letGo.wait(); return true }
+            released.signal()
+        }.start()
+        inside.wait()
+        // Mixed on a thread of its own, so that a mixer that did wait fails the test instead of
+        // hanging it (the limit only catches that: the blocks take microseconds).
+        final class Peak: @unchecked Sendable { var value: Float = 0 }   // read after the semaphore
+        let peak = Peak()
+        let mixed = DispatchSemaphore(value: 0)
+        Thread {
+            var block = [Float](repeating: 0, count: 128)
+            for _ in 0..<(12_000 / 64) {   // 250 ms: what the ring holds
+                block.withUnsafeMutableBufferPointer { mixer.mix(into: $0.baseAddress!, frames: 64, ceiling: 0.3) }
+                peak.value = max(peak.value, block.map(abs).max()!)
+            }
+            mixed.signal()
+        }.start()
+        let mixedWhileHeld = mixed.wait(timeout: .now() + 120) == .success
+        letGo.signal()
+        released.wait()
+        if !mixedWhileHeld { mixed.wait() }
+        #expect(mixedWhileHeld, "the mixer waited for the queue's lock")
+        #expect(peak.value > 0.01, "no speech came out while the lock was held")
     }
 }

@@ -5,18 +5,30 @@
 # wall clock's (count_client), the aid's blocks and dropouts (its JSON summary), and jackd's own
 # xrun lines split by cause (a client not finished in time, by name; the backend's timer late).
 # Usage: bench/jack/soak_check.sh SECONDS [ASSIST]      (stops its jackd by process id)
+# Environment: JACKD_OPTIONS: more server options (before -d, e.g. "-P 80" for a higher real-time
+# priority); CPU_WAKE_LATENCY_US: hold /dev/cpu_dma_latency at this many microseconds for the run
+# (0 keeps idle CPUs polling instead of halting, so a woken thread starts at once; the kernel
+# restores the setting when the holder exits).
 set -euo pipefail
 seconds=$1; assist=${2:-}
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 work=$(mktemp -d)
 cc -O2 "$here/count_client.c" -o "$work/count_client" -ljack
 name="soak-check-$$"
-jackd -n "$name" -d dummy -r 48000 -p 64 > "$work/jackd.log" 2>&1 &
+holder=""
+if [ -n "${CPU_WAKE_LATENCY_US:-}" ]; then
+  python3 -c 'import os, struct, sys, time
+fd = os.open("/dev/cpu_dma_latency", os.O_WRONLY); os.write(fd, struct.pack("i", int(sys.argv[1]))); time.sleep(1e9)' "$CPU_WAKE_LATENCY_US" &
+  holder=$!
+fi
+# shellcheck disable=SC2086
+jackd ${JACKD_OPTIONS:-} -n "$name" -d dummy -r 48000 -p 64 > "$work/jackd.log" 2>&1 &
 server=$!
-trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'kill $server ${holder} 2>/dev/null || true; wait $server 2>/dev/null || true; rm -rf "$work"' EXIT
+echo "server: jackd ${JACKD_OPTIONS:-} -d dummy -r 48000 -p 64; CPU wake latency held: ${CPU_WAKE_LATENCY_US:-no}" 
 export JACK_DEFAULT_SERVER=$name JACK_NO_START_SERVER=1
 jack_wait -w -s "$name" -t 10 > /dev/null
-echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg); steal jiffies: $(awk '/^cpu /{print $9}' /proc/stat)"
 aid=""
 if [ -n "$assist" ]; then
   cat > "$work/me.json" <<'J'
@@ -36,7 +48,7 @@ if [ -n "$aid" ]; then
   wait "$aid"
   python3 -c "import json,sys; t=open(sys.argv[1]).read(); s=json.loads(t[t.index('{'):]); print('aid:', {k: s[k] for k in ('seconds', 'blocks', 'dropouts')})" "$work/aid.json"
 fi
-echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg); steal jiffies: $(awk '/^cpu /{print $9}' /proc/stat)"
 kill "$server"; wait "$server" 2> /dev/null || true
 echo "jackd's xrun lines: $(grep -c 'XRun' "$work/jackd.log" || true); backend timer late: $(grep -c 'JackTimedDriver::Process XRun' "$work/jackd.log" || true)"
 # jackd names the client still running when the next cycle began: with two clients, mostly the

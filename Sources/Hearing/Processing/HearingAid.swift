@@ -112,7 +112,7 @@ public final class HearingAidProcessor {
         if let next = control.mailbox.take() {
             if let current = configuration {
                 if current.prescriptionGeneration != next.prescriptionGeneration {
-                    for ear in ears { ear.restartGainRamp() }
+                    for index in 0..<ears.count { ears[index].restartGainRamp() }
                 }
                 if !control.mailbox.retire(current), retiring == nil { retiring = current }
             }
@@ -123,7 +123,10 @@ public final class HearingAidProcessor {
             return
         }
         let channels = format.inputChannels
-        for ear in ears {
+        // By index: `for ear in ears` went through the standard library's unspecialised
+        // iterator in the debug build, which allocated on the audio thread every block (gdb).
+        for index in 0..<ears.count {
+            let ear = ears[index]
             let channel = channels == 1 ? 0 : ear.ear.channelIndex
             ear.process(input + channel, inputStride: channels, output + ear.ear.channelIndex, outputStride: 2,
                         frames: frames, configuration: configuration, monitors: control.monitors)

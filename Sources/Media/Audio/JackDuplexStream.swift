@@ -32,6 +32,9 @@ public final class JackDuplexStream: @unchecked Sendable {
         let inputChannels: Int
         var inputPorts: [OpaquePointer] = []
         var outputPorts: [OpaquePointer] = []
+        /// The input ports, then the two output ports, as the process callback reads them: filled
+        /// before the client is activated, never changed after.
+        let audioThreadPorts: UnsafeMutablePointer<OpaquePointer>
         let interleavedInput: UnsafeMutablePointer<Float>
         let interleavedOutput: UnsafeMutablePointer<Float>
         let capacity: Int
@@ -45,6 +48,7 @@ public final class JackDuplexStream: @unchecked Sendable {
             self.process = process
             self.inputChannels = inputChannels
             self.capacity = capacity
+            audioThreadPorts = .allocate(capacity: inputChannels + 2)
             interleavedInput = .allocate(capacity: capacity * inputChannels)
             interleavedInput.initialize(repeating: 0, count: capacity * inputChannels)
             interleavedOutput = .allocate(capacity: capacity * 2)
@@ -52,6 +56,7 @@ public final class JackDuplexStream: @unchecked Sendable {
         }
 
         deinit {
+            audioThreadPorts.deallocate()
             interleavedInput.deallocate()
             interleavedOutput.deallocate()
         }
@@ -70,13 +75,16 @@ public final class JackDuplexStream: @unchecked Sendable {
     public private(set) var captureName = "none"
     public private(set) var playbackName = "none"
 
-    /// Opens a client called `clientName` on the server named by `JACK_DEFAULT_SERVER` (or the
-    /// default one), with `inputChannels` input ports (`in_1`…) and two output ports (`out_1`,
-    /// `out_2`), activates it and connects it to the physical ports. Throws `noServer` when none runs.
-    public init(clientName: String = "assist-hear", inputChannels: Int, process: @escaping AudioDuplexStream.Process) throws {
+    /// Opens a client called `clientName` on the server named `serverName`, or by
+    /// `JACK_DEFAULT_SERVER` (or the default one), with `inputChannels` input ports (`in_1`…) and
+    /// two output ports (`out_1`, `out_2`), activates it and connects it to the physical ports.
+    /// Throws `noServer` when none runs.
+    public init(clientName: String = "assist-hear", serverName: String? = nil, inputChannels: Int,
+                process: @escaping AudioDuplexStream.Process) throws {
         Self.silenceLibraryMessages()
         var status = jack_status_t(rawValue: 0)
-        guard let client = cjack_client_open(clientName, &status) else { throw JackError.noServer }
+        let opened = if let serverName { cjack_client_open_on(clientName, serverName, &status) } else { cjack_client_open(clientName, &status) }
+        guard let client = opened else { throw JackError.noServer }
         self.client = client
         self.clientName = String(cString: jack_get_client_name(client))
         sampleRate = Double(jack_get_sample_rate(client))
@@ -105,23 +113,26 @@ public final class JackDuplexStream: @unchecked Sendable {
             }
             box.outputPorts.append(port)
         }
+        for (i, port) in (box.inputPorts + box.outputPorts).enumerated() { (box.audioThreadPorts + i).initialize(to: port) }
         let context = unmanagedBox.toOpaque()
         jack_set_process_callback(client, { frames, context in
             let box = Unmanaged<CallbackBox>.fromOpaque(context!).takeUnretainedValue()
             let n = Int(frames)
             box.callbacks.add(1, ordering: .relaxed)
             guard n <= box.capacity else { return 0 }
+            // Plain loops over the fixed port table: iterating the port arrays generically
+            // allocated in the debug build (gdb on the process thread caught `malloc` here).
             let channels = box.inputChannels
-            for (c, port) in box.inputPorts.enumerated() {
-                let source = jack_port_get_buffer(port, frames)!.assumingMemoryBound(to: Float.self)
+            for c in 0..<channels {
+                let source = jack_port_get_buffer(box.audioThreadPorts[c], frames)!.assumingMemoryBound(to: Float.self)
                 for i in 0..<n { box.interleavedInput[i * channels + c] = source[i] }
             }
             box.process(box.interleavedInput, box.interleavedOutput, n)
             if box.dropoutPending.exchange(false, ordering: .relaxed) {
                 AudioDuplexStream.fadeIn(box.interleavedOutput, frames: n, channels: 2)
             }
-            for (c, port) in box.outputPorts.enumerated() {
-                let target = jack_port_get_buffer(port, frames)!.assumingMemoryBound(to: Float.self)
+            for c in 0..<2 {
+                let target = jack_port_get_buffer(box.audioThreadPorts[channels + c], frames)!.assumingMemoryBound(to: Float.self)
                 for i in 0..<n { target[i] = box.interleavedOutput[i * 2 + c] }
             }
             return 0

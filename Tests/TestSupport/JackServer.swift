@@ -2,23 +2,29 @@ import Foundation
 
 /// A JACK server of a test's own (unique name, dummy backend: no sound card needed), with the
 /// jackd2 tools to connect, play into and record its ports. Stopped by its process id.
-final class JackServer {
-    let name: String
-    let periodFrames: Int
+public final class JackServer {
+    public let name: String
+    public let periodFrames: Int
     private var server: Process?
 
-    struct Failed: Error, CustomStringConvertible { let description: String }
+    public struct Failed: Error, CustomStringConvertible {
+        public let description: String
+        public init(description: String) { self.description = description }
+    }
 
-    init(periodFrames: Int = 64) throws {
+    public init(periodFrames: Int = 64) throws {
         name = "assist-test-\(UUID().uuidString.prefix(8))"
         self.periodFrames = periodFrames
         try start()
     }
 
-    /// What a client of this server needs in its environment.
-    var environment: [String: String] { ["JACK_DEFAULT_SERVER": name, "JACK_NO_START_SERVER": "1"] }
+    /// The running server's process (to pause it: a stopped server's clients get an xrun).
+    public var processIdentifier: Int32? { server?.processIdentifier }
 
-    func start() throws {
+    /// What a client of this server needs in its environment.
+    public var environment: [String: String] { ["JACK_DEFAULT_SERVER": name, "JACK_NO_START_SERVER": "1"] }
+
+    public func start() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/jackd")
         process.arguments = ["-n", name, "-d", "dummy", "-r", "48000", "-p", "\(periodFrames)"]
@@ -35,7 +41,7 @@ final class JackServer {
     }
 
     /// Stops the server (SIGTERM to its own process) and waits for it to end.
-    func stop() {
+    public func stop() {
         guard let server, server.isRunning else { return }
         server.terminate()
         server.waitUntilExit()
@@ -46,12 +52,12 @@ final class JackServer {
 
     /// Runs a jackd2 tool against this server and returns its status and output.
     @discardableResult
-    func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    public func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         try Self.tool(tool, arguments, environment: environment)
     }
 
     /// Starts a jackd2 tool in the background; the caller stops it.
-    func launch(_ tool: String, _ arguments: [String]) throws -> Process {
+    public func launch(_ tool: String, _ arguments: [String]) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/\(tool)")
         process.arguments = arguments
@@ -64,7 +70,7 @@ final class JackServer {
 
     /// Waits until `port` exists (polled every 0.1 s, at most `attempts` times, which only catch
     /// a hang); false if it never does.
-    func waitForPort(_ port: String, attempts: Int = 1_800) throws -> Bool {
+    public func waitForPort(_ port: String, attempts: Int = 1_800) throws -> Bool {
         for _ in 0..<attempts {
             if try run("jack_lsp", []).output.split(separator: "\n").contains(Substring(port)) { return true }
             Thread.sleep(forTimeInterval: 0.1)
@@ -72,7 +78,7 @@ final class JackServer {
         return false
     }
 
-    static func tool(_ tool: String, _ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String) {
+    public static func tool(_ tool: String, _ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/\(tool)")
         process.arguments = arguments
@@ -88,7 +94,7 @@ final class JackServer {
 }
 
 /// Interleaved float samples of a WAV file, as sox converts them.
-func floatSamples(of wav: URL) throws -> [Float] {
+public func floatSamples(of wav: URL) throws -> [Float] {
     let raw = wav.deletingPathExtension().appendingPathExtension("f32")
     let sox = Process()
     sox.executableURL = URL(fileURLWithPath: "/usr/bin/sox")
