@@ -16,12 +16,17 @@ public final class VisionModels: @unchecked Sendable {
     private var depthEstimator: DepthEstimator?
     public let classNames: [String]
 
+    /// A live input has one frame size at a time: the start-up shape is dropped when the first
+    /// frame's is compiled, and a camera or stream of another size compiles its own in place of
+    /// the last (each compiled shape of YOLO11n holds about 56 MB).
+    static let compiledShapes = 1
+
     /// Throws the model's error (missing, damaged, not a model): a start-up failure of kind `.model`.
     public init(detector: DetectorChoice, depth: DepthModelChoice, warn: (String) -> Void) throws {
         detectorChoice = detector
         depthChoice = depth
         let core = try InferenceCore()
-        let loaded = try detector.makeDetector(core: core, warn: warn)
+        let loaded = try detector.makeDetector(core: core, shapeCacheCapacity: Self.compiledShapes, warn: warn)
         self.core = core
         self.detector = loaded
         depthEstimator = try depth.makeEstimator(core: core, options: detector.inferenceOptions)
@@ -32,7 +37,8 @@ public final class VisionModels: @unchecked Sendable {
                          iouThreshold: Float) throws -> SceneAnalyzer {
         let core = try self.core ?? InferenceCore()
         self.core = core
-        let detector = try self.detector ?? detectorChoice.makeDetector(core: core, warn: { _ in })
+        let detector = try self.detector ?? detectorChoice.makeDetector(core: core, shapeCacheCapacity: Self.compiledShapes,
+                                                                        warn: { _ in })
         self.detector = detector
         if requirements.depthModel && depthEstimator == nil {
             depthEstimator = try depthChoice.makeEstimator(core: core, options: detectorChoice.inferenceOptions)

@@ -91,9 +91,11 @@ struct SpokenContractTests {
 
     @Test("--json lists as said only what was heard: announcements of one frame that exit took out before they were heard are superseded")
     func reportsListOnlyWhatWasHeard() async throws {
-        // Five objects come into view together: five announcements of one frame, said one after another.
+        // Five hazards come into view together: five announcements of one frame, queued together
+        // and said one after another. (Five ordinary objects would no longer do: while the channel
+        // is busy, object announcements are held back, not queued; see `heardFromFreshFrames`.)
         let crowd: (Double) -> [LocatedObject] = { seconds in
-            seconds < 0.5 ? [] : ["person", "chair", "dog", "cup", "bench"].enumerated().map { index, label in
+            seconds < 0.5 ? [] : ["car", "bus", "truck", "motorcycle", "bicycle"].enumerated().map { index, label in
                 sighting(label, meters: 2 + Double(index), degrees: -40 + Double(index) * 20)
             }
         }
@@ -138,6 +140,35 @@ struct SpokenContractTests {
         let transcript = session.transcript()
         let heard = try #require(transcript.first { $0.text.contains("Dog") }, "\(transcript.map(\.text))")
         #expect(heard.startSeconds <= 1.5 + 4, "first heard at \(heard.startSeconds) s")
+    }
+
+    @Test("objects appearing together are each heard within the speech lead of a fresh frame, not queued behind one another; each is heard once")
+    func heardFromFreshFrames() async throws {
+        // Three objects step in together at 1 s and stay; the dog moves right. Each sentence is
+        // about 0.5 s with the test voice: queued together, the third would be heard over 1 s
+        // after its frame, describing where the dog was then.
+        let scene: (Double) -> [LocatedObject] = { seconds in
+            seconds < 1 ? [] : [sighting("person", meters: 2, degrees: -30), sighting("chair", meters: 3, degrees: 25),
+                                sighting("dog", meters: 4, degrees: -10 + seconds * 4)]
+        }
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 80) }
+        let (session, ending) = try await harness.run(firstAnalyzer: SceneScriptAnalyzer(scene))
+        #expect(ending == .inputEnded)
+        let heard = session.transcript().map(\.text)
+        for label in ["Person", "Chair", "Dog"] {
+            #expect(heard.filter { $0.contains(label) }.count == 1, "\(label): \(heard)")
+        }
+        let lead = harness.configuration.speechLeadSeconds, frameCost = 0.1
+        var heldBack = 0
+        for report in harness.reports {
+            for record in report.announcements where record.priority == "new object" {
+                if record.outcome == "held back" { heldBack += 1 }
+                guard let start = record.firstAudioTime else { continue }
+                #expect(start - report.time <= frameCost + lead + 0.01,
+                        "\(record.said) heard \(start - report.time) s after its frame at \(report.time) s")
+            }
+        }
+        #expect(heldBack >= 2, "the channel was busy for the second and third")
     }
 
     @Test("a folder of pictures describes every picture, each as a scene of its own, and ends with End of pictures")

@@ -158,6 +158,25 @@ struct RectangularDetectionTests {
         #expect(detector.compiledPrecision == "f32")
         _ = try detector.detect(fourByThree)
         #expect(detector.compiledInputSizes == [DetectorInputSize(width: 640, height: 384), DetectorInputSize(width: 640, height: 480)])
+        // The least recently used shape went before the next was compiled, not after.
+        #expect(detector.mostShapesResidentAtOnce == 2)
+    }
+
+    @Test("with room for one shape (a live session) the start-up shape is released before the frame's is compiled, and a switch of size still detects")
+    func oneShapeResident() throws {
+        let detector = try detector(.rectangular, capacity: 1)
+        #expect(detector.mostShapesResidentAtOnce == 1)
+        try detector.prepare(forFrameWidth: 640, height: 480)
+        #expect(detector.compiledInputSizes == [DetectorInputSize(width: 640, height: 480)])
+        #expect(detector.mostShapesResidentAtOnce == 1)
+        let bus = try decodeTestImage(SharedFiles.image("bus.jpg"))   // 3:4, another camera
+        #expect(try detector.detect(bus).detections.contains { $0.label == "bus" })
+        #expect(detector.compiledInputSizes == [DetectorInputSize(width: 480, height: 640)])
+        #expect(detector.lastInputSize == DetectorInputSize(width: 480, height: 640))
+        _ = try detector.detect(RGBImage(width: 640, height: 480, filledWith: (128, 128, 128)))
+        #expect(detector.compiledInputSizes == [DetectorInputSize(width: 640, height: 480)])
+        #expect(detector.mostShapesResidentAtOnce == 1)
+        #expect(try detector.rawInference() >= 0)
     }
 }
 

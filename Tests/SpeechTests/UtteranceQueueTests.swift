@@ -182,6 +182,28 @@ struct UtteranceQueueTests {
         #expect(log.allSatisfy { !$0.wasInterrupted })
     }
 
+    @Test("seconds until heard: the rest of what is said, what waits ahead at the same or a higher priority, and the pauses; a status waiting behind does not count")
+    func secondsUntilHeard() throws {
+        let settings = UtteranceQueueSettings(pauseSeconds: 0.1)
+        let queue = UtteranceQueue(voice: ExactVoice(), settings: settings)   // 40 ms a character
+        #expect(queue.secondsUntilHeard(priority: .newObject) == 0)
+        let person = "Person, 2 meters."                                   // 17 characters: 0.68 s
+        guard case .queued(let said) = queue.enqueue(Utterance(person, priority: .newObject)) else {
+            Issue.record("not queued"); return
+        }
+        _ = queue.renderBlock(frameCount: 2205)                            // 0.1 s of it heard
+        queue.enqueue(Utterance("No object detected.", priority: .status))
+        let rest = said.durationSeconds - 0.1 + 0.1                        // its rest and the pause after it
+        #expect(abs(queue.secondsUntilHeard(priority: .newObject) - rest) < 0.001)
+        #expect(queue.secondsUntilHeard(priority: .status) > rest + 0.7)
+        guard case .queued(let chair) = queue.enqueue(Utterance("Chair, 3 meters.", priority: .newObject)) else {
+            Issue.record("not queued"); return
+        }
+        #expect(abs(queue.secondsUntilHeard(priority: .newObject) - (rest + chair.durationSeconds + 0.1)) < 0.001)
+        try queue.renderUntilIdle(to: NullAudioOutput())
+        #expect(queue.secondsUntilHeard(priority: .status) == 0)
+    }
+
     @Test("repeat says the last utterance again, even within the cooldown")
     func repeatLast() throws {
         let queue = UtteranceQueue(voice: voice)

@@ -155,6 +155,12 @@ public struct GuidancePolicy: Sendable {
         return !ids.isEmpty
     }
 
+    /// Whether an announcement with this content key names tracks that `notHeard` can make
+    /// unsaid (the continuous mode's object announcements), so that holding it back loses nothing.
+    public func announcesAgainWhenNotHeard(contentKey: String) -> Bool {
+        !ContinuousPolicy.trackIDs(inContentKey: contentKey).isEmpty
+    }
+
     /// Remembers a request; it is answered from the next observation.
     public mutating func handle(_ request: PolicyRequest, atSeconds time: Double) -> [Announcement] {
         if !pending.contains(request) { pending.append(request) }

@@ -37,6 +37,9 @@ public struct AnalysisSchedule: Sendable {
         case sceneChanged = "scene changed"
         /// Nothing happened, and the still scene's interval has passed.
         case due
+        /// Object announcements were held back while the speech channel was busy, and it is
+        /// free now: they are planned from this frame (`SessionConfiguration.speechLeadSeconds`).
+        case heldBackAnnouncement = "held-back announcement"
     }
 
     public struct Settings: Sendable, Equatable {

@@ -295,7 +295,7 @@ extension GuidanceSession {
             feedback.queue.objectLeftView(contentKey: "\(ended.label)#\(ended.id.rawValue)")
         }
         dropStaleBacklog(at: spokenAt)
-        let records = announcements.map { say($0, at: spokenAt) }
+        let records = sayOrHoldBack(announcements, at: spokenAt)
         let heard = zip(announcements, records).filter { $1.contains { $0.outcome == "queued" } }
         var timings = CycleTimings()
         timings.captureMilliseconds = captureMilliseconds

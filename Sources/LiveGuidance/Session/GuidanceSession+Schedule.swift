@@ -23,6 +23,11 @@ extension GuidanceSession {
         if requestPending || !pendingQuestions.isEmpty {
             return PlannedAnalysis(reason: .request, thumbnail: thumbnail, atSeconds: now)
         }
+        // Objects held back while the channel was busy are announced from a fresh frame as soon
+        // as it is free, not at the still scene's next due analysis (up to 1/3 s later).
+        if announcementsHeldBack && !speechChannelBusy {
+            return PlannedAnalysis(reason: .heldBackAnnouncement, thumbnail: thumbnail, atSeconds: now)
+        }
         guard let reason = schedule.reason(toAnalyse: thumbnail, atSeconds: now, in: scheduleSituation) else {
             framesPassedOver += 1
             return nil

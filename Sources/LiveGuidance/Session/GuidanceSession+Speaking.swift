@@ -44,6 +44,37 @@ extension GuidanceSession {
         return records
     }
 
+    /// Says a frame's announcements in order, but holds back an object announcement while the
+    /// speech channel is busy (`SessionConfiguration.speechLeadSeconds`): queued behind seconds
+    /// of speech it would be heard describing a picture that old. The objects it named are made
+    /// unsaid in the policy, so the frame analysed once the channel is free announces them with
+    /// where they are then (the contract: nothing in view is lost because the channel was busy);
+    /// one gone from view by then is not announced. Nothing held back was ever queued, so nothing
+    /// announced is dropped: `--json` lists it as "held back". Hazards, answers and notices are
+    /// queued as before (hazards cut in). Returns each announcement's `--json` records.
+    func sayOrHoldBack(_ announcements: [Announcement], at time: Double) -> [[AnnouncementRecord]] {
+        var heldBack = false
+        let records = announcements.map { announcement -> [AnnouncementRecord] in
+            let utterance = announcement.utterance
+            guard utterance.priority == .newObject, policy.announcesAgainWhenNotHeard(contentKey: utterance.contentKey),
+                  speechChannelBusy else {
+                return say(announcement, at: time)
+            }
+            heldBack = true
+            policy.notHeard(contentKey: utterance.contentKey)
+            return [AnnouncementRecord(said: TranscriptEntry.text(for: utterance), priority: utterance.priority.description,
+                                       outcome: "held back", firstAudioTime: nil, queueID: nil)]
+        }
+        announcementsHeldBack = heldBack
+        return records
+    }
+
+    /// Whether an object announcement queued now would wait longer than `speechLeadSeconds` to be
+    /// heard (the later parts of a long answer do not hold it up: it goes between them).
+    var speechChannelBusy: Bool {
+        feedback.queue.secondsUntilHeard(priority: .newObject) > configuration.speechLeadSeconds
+    }
+
     /// Lets the utterance being heard finish (or, when nothing was heard yet, the first one: the
     /// activation), then drops whatever still waits — unless an answer the user asked for is
     /// among it and `keepingAnswers`: then everything waiting is heard first.

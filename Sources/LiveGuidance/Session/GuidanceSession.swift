@@ -82,6 +82,9 @@ public final class GuidanceSession {
     let quitting = AnalysisAbandonment()
     /// Queue IDs taken out before they were heard (listed as superseded in `--json`).
     var supersededQueueIDs: Set<Int> = []
+    /// The last analysed frame held object announcements back (the channel was busy): the first
+    /// frame seen once it is free is analysed, whatever the schedule says (`plannedAnalysis`).
+    var announcementsHeldBack = false
     var cameraRetriesLeft = 0
     var lastCameraFailureSeconds = -Double.infinity
     var scheduled: [ScheduledItem]

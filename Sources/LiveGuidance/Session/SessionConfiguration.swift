@@ -50,6 +50,13 @@ public struct SessionConfiguration {
     /// Announcements still waiting to be heard this long after they were made are dropped when a
     /// newer frame has something to say (the queue has fallen behind the scene).
     public var staleSpeechSeconds = 2.5
+    /// An object announcement is queued only when the speech channel is free within this long
+    /// (audio seconds, `UtteranceQueue.secondsUntilHeard`); otherwise it is held back and planned
+    /// again from the frame analysed when the channel frees. A sentence queued behind 2 s of
+    /// speech describes a picture 2 s old when it is heard; planned this close to the channel's
+    /// end, it is heard about this long after its frame at most (the target is 200 ms).
+    /// Hazards, answers and notices are not held back.
+    public var speechLeadSeconds = 0.15
     /// Commands delivered at moments of the session clock (`--at`).
     public var scheduledCommands: [ScheduledCommand] = []
     /// Typed lines delivered at moments of the session clock (`--at "3:ignore people"`), carried

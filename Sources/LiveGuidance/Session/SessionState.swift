@@ -169,8 +169,10 @@ public struct AnnouncementRecord: Sendable, Encodable, Equatable {
     /// "[tone vehicle] Bus, 4 meters, ahead.", or "[vibration]" for a vibration.
     public var said: String
     public var priority: String
-    /// "queued", "suppressed as repeat" (the same content was said within the cooldown), or
-    /// "superseded" (taken out before it was heard: a newer scene, "stop", the end).
+    /// "queued", "suppressed as repeat" (the same content was said within the cooldown),
+    /// "superseded" (taken out before it was heard: a newer scene, "stop", the end), or "held
+    /// back" (an object announcement not queued because the speech channel was busy: the object,
+    /// if still in view, is announced from the first frame analysed once the channel is free).
     public var outcome: String
     /// Seconds on the session clock when its first sample was heard; nil if it never played.
     public var firstAudioTime: Double?

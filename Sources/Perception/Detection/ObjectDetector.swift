@@ -56,7 +56,10 @@ public struct DetectionResult: Sendable {
 ///
 /// With `.rectangular` input the model is reshaped to each frame's aspect (see
 /// `DetectorInputSize.forFrame`) and compiled once per shape; the few shapes in use are kept
-/// compiled, the least recently used dropped beyond `shapeCacheCapacity`.
+/// compiled, the least recently used dropped beyond `shapeCacheCapacity`. A shape is dropped
+/// before the next is compiled, so no more than `shapeCacheCapacity` compiled models (about 56 MB
+/// each for YOLO11n) are ever resident: a live session, which sees one frame size at a time,
+/// keeps one.
 ///
 /// Owns one inference request per shape and uses one at a time, so one detector serves one
 /// thread at a time (`cancel` may come from another).
@@ -78,19 +81,41 @@ public final class ObjectDetector {
         let compiled: CompiledModel
         let request: InferenceRequest
         let layout: YOLOOutputLayout
-        init(size: DetectorInputSize, compiled: CompiledModel, request: InferenceRequest, layout: YOLOOutputLayout) {
+        private let resident: ResidentCount
+        init(size: DetectorInputSize, compiled: CompiledModel, request: InferenceRequest, layout: YOLOOutputLayout,
+             resident: ResidentCount) {
             self.size = size
             self.compiled = compiled
             self.request = request
             self.layout = layout
+            self.resident = resident
+            resident.change(by: 1)
         }
+        deinit { resident.change(by: -1) }
     }
+
+    /// How many compiled shapes are alive (not merely listed in the cache), and the most at once.
+    private final class ResidentCount: @unchecked Sendable {
+        private let lock = NSLock()
+        private var now = 0
+        private var most = 0
+        func change(by delta: Int) {
+            lock.withLock {
+                now += delta
+                most = max(most, now)
+            }
+        }
+        var peak: Int { lock.withLock { most } }
+    }
+
+    private let resident = ResidentCount()
 
     private let core: InferenceCore
     /// Most recently used last.
-    private var shapes: [ShapedModel]
-    /// The shape of the last detection, which `cancel` and `rawInference` act on.
-    private var current: ShapedModel
+    private var shapes: [ShapedModel] = []
+    /// The shape of the last detection, which `cancel` and `rawInference` act on; nil while the
+    /// shape it was has been dropped and the next is not compiled yet (or failed to compile).
+    private var current: ShapedModel?
     /// Why this model cannot run at other sizes, once found: from then on every frame runs at the
     /// model's own size (the square path, always correct, only slower). Commands print it.
     public private(set) var resizeFailure: DetectorError?
@@ -131,7 +156,7 @@ public final class ObjectDetector {
         // The model's own shape is compiled now, so a model or device problem shows at start-up.
         let compiled = try Self.usable(modelURL) { () throws(InferenceError) in try core.compile(model, options: options) }
         let native = ShapedModel(size: DetectorInputSize(width: inputWidth, height: inputHeight), compiled: compiled,
-                                 request: try compiled.makeRequest(), layout: layout)
+                                 request: try compiled.makeRequest(), layout: layout, resident: resident)
         shapes = [native]
         current = native
     }
@@ -161,19 +186,23 @@ public final class ObjectDetector {
     }
 
     /// The input size of the last detection (the model's own before the first).
-    public var lastInputSize: DetectorInputSize { withCurrent { $0.size } }
+    public var lastInputSize: DetectorInputSize { withCurrent { $0?.size } ?? modelInputSize }
 
     /// The input sizes compiled now, least recently used first.
     public var compiledInputSizes: [DetectorInputSize] { shapes.map(\.size) }
+
+    /// The most compiled shapes this detector held in memory at one moment since it was made
+    /// (each is a compiled model and its buffers): never above `shapeCacheCapacity`.
+    public var mostShapesResidentAtOnce: Int { resident.peak }
 
     /// Which precision runs and why (`PrecisionRule`), when a `DetectorChoice` made this detector.
     public internal(set) var precisionDecision: PrecisionDecision?
 
     /// The precision OpenVINO actually compiled with (it may differ from the hint on some devices).
-    public var compiledPrecision: String? { withCurrent { $0.compiled.property("INFERENCE_PRECISION_HINT") } }
+    public var compiledPrecision: String? { withCurrent { $0?.compiled.property("INFERENCE_PRECISION_HINT") } }
 
     /// Cancels a running `detect` from another thread (the watchdog's way out of a hung inference).
-    public func cancel() { withCurrent { $0.request.cancel() } }
+    public func cancel() { withCurrent { $0?.request.cancel() } }
 
     /// Compiles the model for frames of this size now, unless it is already: the first frame of
     /// a new size then costs inference alone. (A live session times inference with its watchdog;
@@ -218,7 +247,7 @@ public final class ObjectDetector {
     /// Inference alone on whatever the input tensor of the last detection's shape holds: the
     /// floor a pipeline is measured against.
     public func rawInference() throws -> Double {
-        let request = withCurrent { $0.request }
+        let request = try withCurrent { $0?.request } ?? shaped(for: modelInputSize).request
         let clock = ContinuousClock()
         let start = clock.now
         try request.infer()
@@ -247,9 +276,20 @@ public final class ObjectDetector {
               layout.classCount == self.layout.classCount else {
             throw DetectorError.unknownOutputLayout(model: name, shape: outputShape, classCount: classNames.names.count)
         }
+        // The least recently used shapes go before the new one is compiled, not after: compiled
+        // side by side they would be resident together (the live session's peak memory). The
+        // last reference to a dropped shape may be `current`; `detect` holds its own only while
+        // it runs, on this same thread.
+        if shapes.count >= shapeCacheCapacity {
+            let dropped = shapes.prefix(shapes.count - shapeCacheCapacity + 1).map(ObjectIdentifier.init)
+            shapes.removeFirst(dropped.count)
+            currentLock.withLock {
+                if let current, dropped.contains(ObjectIdentifier(current)) { self.current = nil }
+            }
+        }
         let compiled = try core.compile(model, options: options)
-        let made = ShapedModel(size: size, compiled: compiled, request: try compiled.makeRequest(), layout: layout)
-        if shapes.count >= shapeCacheCapacity { shapes.removeFirst(shapes.count - shapeCacheCapacity + 1) }
+        let made = ShapedModel(size: size, compiled: compiled, request: try compiled.makeRequest(), layout: layout,
+                               resident: resident)
         shapes.append(made)
         currentLock.withLock { current = made }
         return made
@@ -291,7 +331,7 @@ public final class ObjectDetector {
         return resized
     }
 
-    private func withCurrent<R>(_ body: (ShapedModel) throws -> R) rethrows -> R {
+    private func withCurrent<R>(_ body: (ShapedModel?) throws -> R) rethrows -> R {
         try currentLock.withLock { try body(current) }
     }
 }

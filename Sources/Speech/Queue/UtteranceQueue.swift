@@ -333,6 +333,26 @@ public final class UtteranceQueue: Sendable {
         }
     }
 
+    /// Audio seconds until an utterance of `priority` queued now would start being heard: the rest
+    /// of what is being said, what waits ahead of it (the same or a higher priority; the later
+    /// parts of a long message only ahead of statuses, as `render` orders them) and the pause
+    /// after each. 0 when idle. The live session plans an object announcement from a fresh frame
+    /// when this is short, instead of queueing a sentence heard seconds after its frame.
+    public func secondsUntilHeard(priority: UtterancePriority) -> Double {
+        state.withLock { state in
+            let pause = Int(settings.pauseSeconds * sampleRateHz)
+            var frames = state.pauseFramesLeft
+            if let current = state.current {
+                frames += (state.fadeOutFramesLeft ?? (current.frameCount - state.positionFrames)) + pause
+            }
+            for track in state.pending where track.plan.utterance.priority >= priority { frames += track.frameCount + pause }
+            if priority < .newObject && !state.laterPartsHeld {
+                for track in state.laterParts { frames += track.frameCount + pause }
+            }
+            return Double(frames) / sampleRateHz
+        }
+    }
+
     /// What was played so far (the latest 256 utterances).
     public var playbackLog: [PlaybackRecord] { state.withLock { $0.log } }
 
