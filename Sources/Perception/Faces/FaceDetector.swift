@@ -26,6 +26,8 @@ public struct FaceDetector: Sendable {
     public var analysisWidthPixels: Int = 480
 
     public static let label = "face"
+    /// The object detector's label whose boxes faces are searched in (`detect(in:people:)`).
+    public static let personLabel = "person"
     /// Not a COCO class: faces get their own index after the detector's 80.
     public static let classIndex = 80
 
@@ -39,21 +41,53 @@ public struct FaceDetector: Sendable {
         self.init(cascade: try FaceCascade(), profileCascade: try FaceCascade(contentsOf: FaceCascade.debianProfileFacePath))
     }
 
-    /// Faces in `image`, largest first, as detections labelled "face". Their confidence grows with
-    /// the number of windows that agree (n / (n + 2)); it orders faces but is not a probability.
+    /// Faces in `image`, largest first, as detections labelled "face", when nothing else is known
+    /// about the picture (no object detector ran): the whole picture under the strict rule
+    /// (`isFace`). Their confidence grows with the number of windows that agree (n / (n + 2)); it
+    /// orders faces but is not a probability.
     public func detect(in image: RGBImage) -> [Detection] {
+        Self.detections(wholePictureFaces(in: image))
+    }
+
+    /// The faces of the whole picture under the strict rule, in the picture's pixels.
+    func wholePictureFaces(in image: RGBImage) -> [Place] {
         guard !image.isEmpty else { return [] }
         let shrink = image.width > analysisWidthPixels ? Double(analysisWidthPixels) / Double(image.width) : 1
         let width = max(1, Int(Double(image.width) * shrink)), height = max(1, Int(Double(image.height) * shrink))
         let gray = Self.luma(image, width: width, height: height)
-        // Every cascade's windows are grouped loosely (two agreeing windows) so that a face two
-        // cascades see weakly can still add up; which groups are faces is decided below.
-        let frontal = Self.group(windows(of: cascade, in: gray, width: width, height: height), minimumNeighbours: 1)
+        // Where accepted places overlap, the one more windows agree on is the face.
+        var faces: [Place] = []
+        for finding in findings(in: gray, width: width, height: height).filter(isFace).sorted(by: { $0.windows > $1.windows })
+        where !faces.contains(where: finding.overlaps) {
+            faces.append((finding.x / shrink, finding.y / shrink, finding.size / shrink, finding.windows))
+        }
+        return faces
+    }
+
+    /// A face's place: its square's corner and side, and how many windows agreed on it.
+    typealias Place = (x: Double, y: Double, size: Double, count: Int)
+
+    static func detections(_ faces: [Place]) -> [Detection] {
+        faces.map { face in
+            Detection(classIndex: classIndex, label: label, confidence: Float(face.count) / Float(face.count + 2),
+                      box: BoundingBox(x0: Float(face.x), y0: Float(face.y), x1: Float(face.x + face.size), y1: Float(face.y + face.size)))
+        }.sorted { $0.box.area > $1.box.area }
+    }
+
+    /// Every place where the frontal cascade, or the profile cascade on the picture or its mirror
+    /// image, found a face-like pattern with at least two agreeing windows, in `gray`'s pixels;
+    /// faces from `minimumSize` to `maximumSize` pixels wide (0 and infinity: every size). Every
+    /// cascade's windows are grouped loosely (two agreeing windows) so that a face two cascades see
+    /// weakly can still add up; which places are faces is for the caller to judge.
+    func findings(in gray: [Float], width: Int, height: Int, minimumSize: Double = 0, maximumSize: Double = .infinity,
+                  turned: Bool = true) -> [Finding] {
+        let sizes = (minimumSize, maximumSize)
+        let frontal = Self.group(windows(of: cascade, in: gray, width: width, height: height, sizes: sizes), minimumNeighbours: 1)
         var findings = frontal.map { Finding(x: $0.x, y: $0.y, size: $0.size, frontalWindows: $0.count, windows: $0.count, cascades: 1) }
-        if let profileCascade {
+        if let profileCascade, turned {
             let mirrored = Self.mirrored(gray, width: width, height: height)
-            let turnedOneWay = Self.group(windows(of: profileCascade, in: gray, width: width, height: height), minimumNeighbours: 1)
-            let turnedOtherWay = Self.group(windows(of: profileCascade, in: mirrored, width: width, height: height), minimumNeighbours: 1)
+            let turnedOneWay = Self.group(windows(of: profileCascade, in: gray, width: width, height: height, sizes: sizes), minimumNeighbours: 1)
+            let turnedOtherWay = Self.group(windows(of: profileCascade, in: mirrored, width: width, height: height, sizes: sizes), minimumNeighbours: 1)
                 .map { (x: Double(width) - $0.x - $0.size, y: $0.y, size: $0.size, count: $0.count) }
             // One face seen by two cascades is one face: its windows add up, the frontal place stays.
             for (side, found) in [turnedOneWay, turnedOtherWay].enumerated() {
@@ -70,17 +104,7 @@ public struct FaceDetector: Sendable {
                 }
             }
         }
-        // Where accepted places overlap, the one more windows agree on is the face.
-        var faces: [(x: Double, y: Double, size: Double, count: Int)] = []
-        for finding in findings.filter(isFace).sorted(by: { $0.windows > $1.windows }) where !faces.contains(where: finding.overlaps) {
-            faces.append((finding.x, finding.y, finding.size, finding.windows))
-        }
-        return faces.map { face in
-            let s = Float(1 / shrink)
-            return Detection(classIndex: Self.classIndex, label: Self.label, confidence: Float(face.count) / Float(face.count + 2),
-                             box: BoundingBox(x0: Float(face.x) * s, y0: Float(face.y) * s,
-                                              x1: Float(face.x + face.size) * s, y1: Float(face.y + face.size) * s))
-        }.sorted { $0.box.area > $1.box.area }
+        return findings
     }
 
     /// One place where one or more cascades found a face-like pattern, before it is judged.
@@ -112,11 +136,13 @@ public struct FaceDetector: Sendable {
         return finding.windows > 3 * minimumNeighbours
     }
 
-    /// Every window, at every pyramid level, that passes every stage of `cascade`.
-    private func windows(of cascade: FaceCascade, in gray: [Float], width: Int, height: Int) -> [(x: Double, y: Double, size: Double)] {
+    /// Every window, at every pyramid level, that passes every stage of `cascade`; windows from
+    /// `sizes.minimum` to `sizes.maximum` pixels wide.
+    private func windows(of cascade: FaceCascade, in gray: [Float], width: Int, height: Int,
+                         sizes: (minimum: Double, maximum: Double)) -> [(x: Double, y: Double, size: Double)] {
         var windows: [(x: Double, y: Double, size: Double)] = []
-        var scale = 1.0
-        while Double(cascade.windowWidth) * scale <= Double(min(width, height)) {
+        var scale = max(1, sizes.minimum / Double(cascade.windowWidth))
+        while Double(cascade.windowWidth) * scale <= min(Double(min(width, height)), sizes.maximum) {
             let levelWidth = Int(Double(width) / scale), levelHeight = Int(Double(height) / scale)
             let level = scale == 1 ? gray : Self.resized(gray, width: width, height: height, to: levelWidth, levelHeight)
             let step = scale > 2 ? 1 : 2
