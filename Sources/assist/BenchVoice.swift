@@ -47,6 +47,15 @@ struct BenchVoice: ParsableCommand {
     @Option(help: "Listening conditions to run, comma-separated: clean, white, babble.")
     var conditions: String = "clean,white,babble"
 
+    @Option(help: "Voices saying the commands, comma-separated: festival, espeak-en-us, espeak-en-gb.")
+    var voices: String = "festival"
+
+    @Option(help: "Decoding, comma-separated: grammar (closed), ngram (the command n-gram model), ngram:W (interpolated with general English at weight W).")
+    var decode: String = "grammar"
+
+    @Option(help: "A file of lines that are no command (e.g. bench/commands/held-out-none.txt), said by every voice; acting on one counts against.")
+    var nonCommands: String?
+
     @Option(help: ArgumentHelp("A further pocketsphinx option as name=value (e.g. -cmn=live); repeatable.", valueName: "name=value"))
     var decoderOption: [String] = []
 
@@ -69,7 +78,7 @@ struct BenchVoice: ParsableCommand {
     var printGrammar = false
 
     private var plan: VoiceBenchmarkPlan {
-        VoiceBenchmarkPlan(rates: rates, snr: snr, conditions: conditions, decoderOptions: decoderOption)
+        VoiceBenchmarkPlan(rates: rates, snr: snr, conditions: conditions, decoderOptions: decoderOption, voices: voices, decode: decode)
     }
 
     func validate() throws {
@@ -79,10 +88,11 @@ struct BenchVoice: ParsableCommand {
     }
 
     func run() throws {
-        let run = VoiceBenchmarkRun(
+        var run = VoiceBenchmarkRun(
             plan: plan, tuning: DecoderTuning(postSpeechFrames: postSpeechFrames, vadThreshold: vadThreshold, beamExponent: beam, wordBeamExponent: wordBeam),
             phrasesPerCommand: phrasesPerCommand, pushToTalk: pushToTalk, skipsHumanSpeech: skipHuman,
             keptAudioFolder: keepAudio.map { URL(fileURLWithPath: $0) }, logFile: logFile.map { URL(fileURLWithPath: $0) })
+        run.nonCommandsFile = nonCommands.map { URL(fileURLWithPath: $0) }
         switch try run.run(categories: SettingsStorageAccess.validator().knownCategories, printsGrammar: printGrammar) {
         case .grammar(let lines): lines.forEach { print($0) }
         case .report(let report): try print(json ? JSONReport.text(report) : report.table())
