@@ -93,6 +93,7 @@ def markdown(report, quick):
             lines += ["", f"Non-commands ({decoding}): acted on " + ", ".join(
                 f"{name}: {s['wrongActions']}/{s['trials']} ({percent(s['wrongActions'], s['trials'])})"
                 for name, s in sorted(others.items(), key=lambda item: condition_order(item[0]))) + "."]
+    lines += fallback_rows(trials, decodings)
     human = report.get("human", {})
     recordings = human.get("recordings", [])
     errors = {"errors": sum(r["wordErrors"]["errors"] for r in recordings),
@@ -103,6 +104,35 @@ def markdown(report, quick):
                       f"{errors['referenceWords']} words in {len(human.get('recordings', []))} recordings."]
     lines += ["<!-- /voice-bench -->", ""]
     return "\n".join(lines)
+
+
+def fallback_rows(trials, decodings):
+    """Grammar first, the n-gram path only when the grammar path did nothing (nothing heard,
+    refused, or not understood): worked out from the two paths' trials of the same audio."""
+    if "grammar" not in decodings:
+        return []
+    def key(t):
+        return (t.get("voice"), t["said"], t["speakingRate"], t["condition"])
+    grammar = {key(t): t for t in trials if t.get("decoding") == "grammar"}
+    lines = []
+    for other in [d for d in decodings if d != "grammar"]:
+        rows = {}
+        for t in trials:
+            if t.get("decoding") != other or key(t) not in grammar:
+                continue
+            first = grammar[key(t)]
+            chosen = first if first.get("understoodAs") is not None else t
+            group = "non-commands · " + t["condition"] if not t.get("isCommand", True) else t["condition"]
+            row = rows.setdefault(group, [0, 0, 0])
+            row[0] += 1
+            row[1] += chosen["correct"] and t.get("isCommand", True)
+            row[2] += chosen["actedOnWrongCommand"]
+        if rows:
+            lines += ["", f"Grammar first, then **{other}** when the grammar path did nothing (from the same trials; "
+                          "the listener does not do this yet): " + "; ".join(
+                              f"{name}: right {r[1]}/{r[0]}, acted wrongly {r[2]} ({percent(r[2], r[0])})"
+                              for name, r in sorted(rows.items())) + "."]
+    return lines
 
 
 def main():

@@ -21,6 +21,8 @@ public struct VoiceBenchmarkRun {
     public var logFile: URL?
     /// Lines that are no command ("… => none" or plain), said by every voice; nil: none.
     public var nonCommandsFile: URL?
+    /// The n-gram path's bar on the decoder's posterior (`RecognitionConfidence.openSpeech`'s by default).
+    public var openSpeechAcceptance = RecognitionConfidence.openSpeech.acceptance
 
     public init(plan: VoiceBenchmarkPlan, tuning: DecoderTuning, phrasesPerCommand: Int, pushToTalk: Bool,
                 skipsHumanSpeech: Bool, keptAudioFolder: URL?, logFile: URL?) {
@@ -70,13 +72,19 @@ public struct VoiceBenchmarkRun {
             switch path {
             case .grammar: recognizer = try CommandRecognizer(grammar: vocabulary.grammar, tuning: tuning, logFile: logFile)
             case .languageModel(let weight):
-                recognizer = try CommandRecognizer(languageModelOf: vocabulary.language, generalWeight: weight, tuning: tuning, logFile: logFile)
+                var confidence = RecognitionConfidence.openSpeech
+                confidence.acceptance = openSpeechAcceptance
+                recognizer = try CommandRecognizer(languageModelOf: vocabulary.language, generalWeight: weight, tuning: tuning,
+                                                   confidence: confidence, logFile: logFile)
             }
             if case .grammar = path { check = recognizer.pronunciationCheck }
+            // Open speech acts only on exact phrases or a certain meaning (OpenSpeechUnderstanding).
+            let open = OpenSpeechUnderstanding(understanding: understanding)
+            let decide: (String) -> CommandDecision = path == .grammar ? decision : { open.decide($0) }
             var benchmark = CommandRecognitionBenchmark(commands: commands, speakingRates: plan.rates, conditions: plan.conditions,
-                                                        understand: { decision($0).command?.description })
+                                                        understand: { decide($0).command?.description })
             benchmark.askedAbout = { text in
-                if case .confirm(_, let pending) = decision(text) { return pending.description }
+                if case .confirm(_, let pending) = decide(text) { return pending.description }
                 return nil
             }
             benchmark.voices = plan.voices

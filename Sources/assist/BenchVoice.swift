@@ -35,7 +35,7 @@ struct BenchVoice: ParsableCommand {
     @Option(help: "Silence (10 ms frames) after speech before a command counts as finished.")
     var postSpeechFrames: Int = DecoderTuning().postSpeechFrames
 
-    @Option(help: "Phrasings said per command (intent), the first ones of the language file.")
+    @Option(help: "Phrasings said per command (intent), the first ones of the language file (0: the non-commands alone).")
     var phrasesPerCommand: Int = 1
 
     @Option(help: "Search beam as a power of ten (pocketsphinx's -beam and -pbeam; its default is -48).")
@@ -52,6 +52,9 @@ struct BenchVoice: ParsableCommand {
 
     @Option(help: "Decoding, comma-separated: grammar (closed), ngram (the command n-gram model), ngram:W (interpolated with general English at weight W).")
     var decode: String = "grammar"
+
+    @Option(help: "The n-gram path's least decoder posterior (0…1) for acting on a transcript.")
+    var openSpeechAcceptance = RecognitionConfidence.openSpeech.acceptance
 
     @Option(help: "A file of lines that are no command (e.g. bench/commands/held-out-none.txt), said by every voice; acting on one counts against.")
     var nonCommands: String?
@@ -83,7 +86,9 @@ struct BenchVoice: ParsableCommand {
 
     func validate() throws {
         if let problem = plan.problem { throw ValidationError(problem) }
-        guard phrasesPerCommand >= 1 else { throw ValidationError("--phrases-per-command must be at least 1.") }
+        guard phrasesPerCommand >= (nonCommands == nil ? 1 : 0) else {
+            throw ValidationError("--phrases-per-command must be at least 1 (0 only with --non-commands).")
+        }
         if let problem = plan.rateProblem { throw ValidationError(problem) }
     }
 
@@ -92,6 +97,7 @@ struct BenchVoice: ParsableCommand {
             plan: plan, tuning: DecoderTuning(postSpeechFrames: postSpeechFrames, vadThreshold: vadThreshold, beamExponent: beam, wordBeamExponent: wordBeam),
             phrasesPerCommand: phrasesPerCommand, pushToTalk: pushToTalk, skipsHumanSpeech: skipHuman,
             keptAudioFolder: keepAudio.map { URL(fileURLWithPath: $0) }, logFile: logFile.map { URL(fileURLWithPath: $0) })
+        run.openSpeechAcceptance = openSpeechAcceptance
         run.nonCommandsFile = nonCommands.map { URL(fileURLWithPath: $0) }
         switch try run.run(categories: SettingsStorageAccess.validator().knownCategories, printsGrammar: printGrammar) {
         case .grammar(let lines): lines.forEach { print($0) }

@@ -81,3 +81,10 @@ extension CommandLanguage {
         text.lowercased().split(whereSeparator: { !($0.isLetter || $0 == "'") }).map(String.init)
     }
 }
+
+extension CommandLanguage {
+    /// "{phrase}? Say yes or no." for a command to be carried out only after yes.
+    public func confirmationQuestion(for command: Command) -> String {
+        understandingReply(.confirmQuestion, ["phrase": spokenPhrase(for: command)])
+    }
+}

@@ -23,7 +23,7 @@ public final class CommandRecognizer {
     /// with the model's general English one at `generalWeight` (0: the command model alone).
     /// Sentences with a word no pronunciation can be found for are left out of the counts.
     public init(languageModelOf language: CommandLanguage, generalWeight: Double, model: SpeechModel = .englishUS,
-                tuning: DecoderTuning = DecoderTuning(), confidence: RecognitionConfidence = RecognitionConfidence(),
+                tuning: DecoderTuning = DecoderTuning(), confidence: RecognitionConfidence = .openSpeech,
                 logFile: URL? = nil) throws {
         let decoder = try PocketSphinxDecoder(model: model, search: nil, tuning: tuning, logFile: logFile)
         let sentences = language.languageModelSentences()
