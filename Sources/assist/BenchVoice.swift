@@ -9,10 +9,10 @@ import VoiceInput
 struct BenchVoice: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "voice",
-        abstract: "Measures command recognition: synthesised commands (festival) at three rates, clean and in noise, and recorded human speech.",
+        abstract: "Measures command recognition: synthesised commands (festival, espeak-ng) by grammar or n-gram, clean and in noise, and recorded human speech.",
         discussion: """
-        Every command phrase is synthesised with festival's cmu_us_slt_arctic_hts voice at each --rates \
-        speed, then replayed through the recogniser as live 20 ms chunks: clean, with white noise and \
+        Every command phrase is synthesised with each --voices voice (festival's cmu_us_slt_arctic_hts, \
+        espeak-ng en-us, espeak-ng en-gb) at each --rates speed, decoded each --decode way, then replayed through the recogniser as live 20 ms chunks: clean, with white noise and \
         with six-talker babble at --snr dB (active-speech RMS over noise RMS). A trial is correct when \
         exactly one confident utterance is heard and it means the command said. Latency runs from the \
         end of the speech in the audio to the command being in hand (the detector's silence wait plus \
@@ -21,6 +21,7 @@ struct BenchVoice: ParsableCommand {
 
         Example:
           scripts/assist bench voice --json
+          scripts/assist bench voice --voices festival,espeak-en-us,espeak-en-gb --decode grammar,ngram --snr 20
         """)
 
     @Option(help: "Speaking rates for festival's HTS engine (1 is the voice's own, 1.25 a quarter faster).")
