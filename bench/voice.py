@@ -67,7 +67,7 @@ def markdown(report, quick):
         f"`bench/voice.py`{' --quick' if quick else ''}: `assist {report.get('command', 'bench voice')}`, "
         f"{len({t['said'] for t in commands})} commands (the first phrasing of each intent) × {len(rates)} speaking rates "
         f"({', '.join(str(r) for r in rates)}) × voices {', '.join(voices)}, replayed as live 20 ms chunks; "
-        f"{report.get('wallSeconds', 0):.0f} s. \"Right\" means exactly one command was acted on and it was the one said; "
+        + (f"{report['wallSeconds']:.0f} s. " if report.get("wallSeconds") else "") + "\"Right\" means exactly one command was acted on and it was the one said; "
         "\"asked\" that the right command was asked about (\"…? Say yes or no.\"), as spoken commands that hide things are; "
         "\"wrong\" counts trials where a command other than the one said was acted on; \"too noisy\" where the listener "
         "refused the speech and said so (speech less than 20 dB above the background). Every transcript goes through the "
