@@ -151,7 +151,13 @@ def main():
         for path in args.from_json:
             part = json.load(open(path))
             report["trials"] += part["trials"]
-            report["summaries"].update(part["summaries"])
+            for name, summary in part["summaries"].items():
+                # "all noisy" of two runs cannot be merged from summaries: left out when both have it.
+                if name in report["summaries"] and name.endswith("all noisy"):
+                    report["summaries"][name] = None
+                elif name not in report["summaries"]:
+                    report["summaries"][name] = summary
+        report["summaries"] = {k: v for k, v in report["summaries"].items() if v is not None}
             if part.get("human", {}).get("recordings"):
                 report["human"] = part["human"]
         report["command"] = "`; `assist ".join(args.command_line) or "bench voice"
