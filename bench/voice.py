@@ -157,9 +157,9 @@ def main():
                     report["summaries"][name] = None
                 elif name not in report["summaries"]:
                     report["summaries"][name] = summary
-        report["summaries"] = {k: v for k, v in report["summaries"].items() if v is not None}
             if part.get("human", {}).get("recordings"):
                 report["human"] = part["human"]
+        report["summaries"] = {k: v for k, v in report["summaries"].items() if v is not None}
         report["command"] = "`; `assist ".join(args.command_line) or "bench voice"
     else:
         report = run(args.assist, args.out, args.quick, extra)
