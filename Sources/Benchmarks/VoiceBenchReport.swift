@@ -8,34 +8,50 @@ public struct VoiceBenchReport: Encodable {
     public let missingWords: [String]
     public let addedWords: [String: String]
     public let summaries: [String: RecognitionSummary]
+    /// Said once (e.g. that the sentence model is missing and only exact phrases were understood).
+    public let notes: [String]
 
-    public init(trials: [RecognitionTrial], human: HumanSpeechResult, missingWords: [String], addedWords: [String: String]) {
+    public init(trials: [RecognitionTrial], human: HumanSpeechResult, missingWords: [String], addedWords: [String: String],
+                notes: [String] = []) {
+        self.notes = notes
         self.addedWords = addedWords
         self.trials = trials
         self.human = human
         self.missingWords = missingWords
-        var summaries = Dictionary(grouping: trials, by: \.condition).mapValues(RecognitionSummary.init)
-        summaries["all noisy"] = RecognitionSummary(trials.filter { !$0.isClean })
+        // Commands by decoding, voice and condition, and over all voices; non-commands by decoding
+        // and condition over all voices (there, a "wrong command acted on" is any action at all).
+        let commands = trials.filter(\.isCommand), others = trials.filter { !$0.isCommand }
+        var summaries = Dictionary(grouping: commands, by: { "\($0.decoding) · \($0.voice) · \($0.condition)" }).mapValues(RecognitionSummary.init)
+        for (key, group) in Dictionary(grouping: commands, by: { "\($0.decoding) · all voices · \($0.condition)" }) {
+            summaries[key] = RecognitionSummary(group)
+        }
+        for (key, group) in Dictionary(grouping: commands.filter { !$0.isClean }, by: { "\($0.decoding) · all voices · all noisy" }) {
+            summaries[key] = RecognitionSummary(group)
+        }
+        for (key, group) in Dictionary(grouping: others, by: { "\($0.decoding) · non-commands · \($0.condition)" }) {
+            summaries[key] = RecognitionSummary(group)
+        }
         self.summaries = summaries
     }
 
     public func table() -> String {
-        var lines = ["Command recognition (festival cmu_us_slt_arctic_hts, \(Set(trials.map(\.speakingRate)).count) rates):"]
+        var lines = ["Command recognition (\(Set(trials.map(\.voice)).sorted().joined(separator: ", ")); \(Set(trials.map(\.speakingRate)).count) rates):"]
+        lines += notes
         func ms(_ value: Double?) -> String { value.map { String(format: "%.0f ms", $0) } ?? "–" }
         for (name, summary) in summaries.sorted(by: { $0.key < $1.key }) {
-            lines.append(String(format: "  %-32@ %3d/%3d = %5.1f %%   latency median %@, worst %@%@",
-                                name as NSString, summary.correct, summary.trials, summary.accuracy * 100,
+            lines.append(String(format: "  %-56@ %3d/%3d = %5.1f %% right, asked about the right one %d,  latency median %@, worst %@%@",
+                                name as NSString, summary.correct, summary.trials, summary.accuracy * 100, summary.askedAboutRightCommand,
                                 ms(summary.medianLatencyMilliseconds) as NSString, ms(summary.worstLatencyMilliseconds) as NSString,
                                 (summary.unclosed > 0 ? "  (\(summary.unclosed) not closed by the detector)" : "") as NSString))
-            lines.append(String(format: "  %-32@ wrong command acted on %d, refused as too noisy %d, recogniser alone %d/%d right, median estimated SNR %@",
+            lines.append(String(format: "  %-56@ wrong command acted on %d, refused as too noisy %d, recogniser alone %d/%d right, median estimated SNR %@",
                                 "" as NSString, summary.wrongActions, summary.refusedAsTooNoisy, summary.recognizedCorrectly, summary.trials,
                                 (summary.medianEstimatedSNRDecibels.map { String(format: "%.1f dB", $0) } ?? "∞") as NSString))
         }
-        let wrong = trials.filter { !$0.correct && !$0.refusedAsTooNoisy }
+        let wrong = trials.filter { $0.actedOnWrongCommand }
         if !wrong.isEmpty {
-            lines.append("Misrecognised:")
+            lines.append("Acted on wrongly:")
             for trial in wrong {
-                lines.append("  “\(trial.said)” ×\(trial.speakingRate), \(trial.condition): heard “\(trial.heard)” (confidence \(String(format: "%.2f", trial.confidence)), \(trial.estimatedSNRDecibels.map { String(format: "%.1f dB", $0) } ?? "∞"))")
+                lines.append("  [\(trial.decoding), \(trial.voice)] “\(trial.said)” ×\(trial.speakingRate), \(trial.condition): acted as \(trial.understoodAs ?? "?"), heard “\(trial.heard)” (confidence \(String(format: "%.2f", trial.confidence)), \(trial.estimatedSNRDecibels.map { String(format: "%.1f dB", $0) } ?? "∞"))")
             }
         }
         if !addedWords.isEmpty {

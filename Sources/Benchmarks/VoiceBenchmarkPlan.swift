@@ -10,8 +10,15 @@ public struct VoiceBenchmarkPlan: Sendable {
     public let snrTexts: [Substring]
     public let snrs: [Double]
     public let decoderOptions: [String]
+    /// The voices saying the commands (`EspeakTestVoice.named`).
+    public let voiceNames: [String]
+    /// How speech is decoded (`CommandDecodePath`: grammar, ngram, ngram:0.3).
+    public let decodePaths: [String]
 
-    public init(rates: String, snr: String, conditions: String, decoderOptions: [String]) {
+    public init(rates: String, snr: String, conditions: String, decoderOptions: [String],
+                voices: String = "festival", decode: String = "grammar") {
+        voiceNames = voices.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        decodePaths = decode.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         rateTexts = rates.split(separator: ",")
         self.rates = rateTexts.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
         conditionNames = conditions.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -27,6 +34,12 @@ public struct VoiceBenchmarkPlan: Sendable {
         }
         guard !snrs.isEmpty, snrs.count == snrTexts.count, snrs.allSatisfy({ $0 > -20 && $0 < 80 }) else {
             return "--snr must be comma-separated decibels between -20 and 80, such as 10,20,30."
+        }
+        guard !voiceNames.isEmpty, voiceNames.allSatisfy({ EspeakTestVoice.named($0) != nil }) else {
+            return "--voices must be a comma-separated list of festival, espeak-en-us and espeak-en-gb."
+        }
+        guard !decodePaths.isEmpty, decodePaths.allSatisfy({ CommandDecodePath($0) != nil }) else {
+            return "--decode must be a comma-separated list of grammar, ngram and ngram:WEIGHT (the general model's weight, 0 to 1)."
         }
         guard decoderOptions.allSatisfy({ $0.hasPrefix("-") && $0.contains("=") }) else {
             return "--decoder-option must look like -name=value, such as -cmn=live."
@@ -52,6 +65,9 @@ public struct VoiceBenchmarkPlan: Sendable {
             }
         }
     }
+
+    public var voices: [any TestVoice] { voiceNames.compactMap(EspeakTestVoice.named) }
+    public var paths: [CommandDecodePath] { decodePaths.compactMap(CommandDecodePath.init) }
 
     /// `-name=value` options as pocketsphinx's argument pairs.
     public var extraDecoderArguments: [String] {

@@ -19,6 +19,10 @@ public struct VoiceBenchmarkRun {
     /// Where the synthetic audio is kept; nil: a temporary folder, removed afterwards.
     public var keptAudioFolder: URL?
     public var logFile: URL?
+    /// Lines that are no command ("… => none" or plain), said by every voice; nil: none.
+    public var nonCommandsFile: URL?
+    /// The n-gram path's bar on the decoder's posterior (`RecognitionConfidence.openSpeech`'s by default).
+    public var openSpeechAcceptance = RecognitionConfidence.openSpeech.acceptance
 
     public init(plan: VoiceBenchmarkPlan, tuning: DecoderTuning, phrasesPerCommand: Int, pushToTalk: Bool,
                 skipsHumanSpeech: Bool, keptAudioFolder: URL?, logFile: URL?) {
@@ -31,6 +35,16 @@ public struct VoiceBenchmarkRun {
         self.logFile = logFile
     }
 
+    /// The lines of a non-command file: blank lines and # comments skipped, a " => none" label removed.
+    static func nonCommands(in file: URL) throws -> [SpokenCommand] {
+        try String(contentsOf: file, encoding: .utf8).split(separator: "\n").compactMap { raw in
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            guard !line.isEmpty, !line.hasPrefix("#") else { return nil }
+            let text = line.components(separatedBy: "=>").first!.trimmingCharacters(in: .whitespaces)
+            return text.isEmpty ? nil : SpokenCommand(text: text, expected: nil)
+        }
+    }
+
     /// Runs it; `categories` are the object categories commands may name, `printsGrammar` stops after the grammar.
     public func run(categories: [String], printsGrammar: Bool) throws -> Outcome {
         let folder = keptAudioFolder
@@ -39,18 +53,47 @@ public struct VoiceBenchmarkRun {
         let vocabulary = VoiceCommandVocabulary(language: try CommandLanguage(language: "en", categories: categories))
         var tuning = tuning
         tuning.extraArguments = plan.extraDecoderArguments
-        let recognizer = try CommandRecognizer(grammar: vocabulary.grammar, tuning: tuning, logFile: logFile)
         if printsGrammar {
+            let recognizer = try CommandRecognizer(grammar: vocabulary.grammar, tuning: tuning, logFile: logFile)
             return .grammar([recognizer.pronunciationCheck.usableGrammar.jsgf]
                 + recognizer.pronunciationCheck.addedWords.sorted(by: { $0.key < $1.key }).map { "// \($0.key) \($0.value)" })
         }
-        var benchmark = CommandRecognitionBenchmark(
-            commands: vocabulary.benchmarkCommands(perIntent: phrasesPerCommand), speakingRates: plan.rates,
-            conditions: plan.conditions, understand: vocabulary.meaning(of:))
-        benchmark.pushToTalk = pushToTalk
-        let trials = try benchmark.run(recognizer: recognizer, workFolder: folder)
+        // What the product does with a transcript: the understanding (patterns, then meaning),
+        // spoken, so that what would hide things is asked about rather than done.
+        var notes: [String] = []
+        let understanding = CommandUnderstanding.loadOrPhrasesOnly(language: vocabulary.language, warn: { notes.append($0) })
+        func decision(_ text: String) -> CommandDecision { understanding.decide(text, channel: .spoken(certain: false)) }
+        var commands = vocabulary.benchmarkCommands(perIntent: phrasesPerCommand)
+        if let nonCommandsFile { commands += try Self.nonCommands(in: nonCommandsFile) }
+        var trials: [RecognitionTrial] = []
+        var check: PronunciationCheck?
+        for path in plan.paths {
+            let recognizer: CommandRecognizer
+            switch path {
+            case .grammar: recognizer = try CommandRecognizer(grammar: vocabulary.grammar, tuning: tuning, logFile: logFile)
+            case .languageModel(let weight):
+                var confidence = RecognitionConfidence.openSpeech
+                confidence.acceptance = openSpeechAcceptance
+                recognizer = try CommandRecognizer(languageModelOf: vocabulary.language, generalWeight: weight, tuning: tuning,
+                                                   confidence: confidence, logFile: logFile)
+            }
+            if case .grammar = path { check = recognizer.pronunciationCheck }
+            // Open speech acts only on exact phrases or a certain meaning (OpenSpeechUnderstanding).
+            let open = OpenSpeechUnderstanding(understanding: understanding)
+            let decide: (String) -> CommandDecision = path == .grammar ? decision : { open.decide($0) }
+            var benchmark = CommandRecognitionBenchmark(commands: commands, speakingRates: plan.rates, conditions: plan.conditions,
+                                                        understand: { decide($0).command?.description })
+            benchmark.askedAbout = { text in
+                if case .confirm(_, let pending) = decide(text) { return pending.description }
+                return nil
+            }
+            benchmark.voices = plan.voices
+            benchmark.decoding = path.description
+            benchmark.pushToTalk = pushToTalk
+            trials += try benchmark.run(recognizer: recognizer, workFolder: folder)
+        }
         let human = skipsHumanSpeech ? HumanSpeechResult(recordings: []) : try HumanSpeechBenchmark().run()
-        return .report(VoiceBenchReport(trials: trials, human: human, missingWords: recognizer.pronunciationCheck.missingWords,
-                                        addedWords: recognizer.pronunciationCheck.addedWords))
+        return .report(VoiceBenchReport(trials: trials, human: human, missingWords: check?.missingWords ?? [],
+                                        addedWords: check?.addedWords ?? [:], notes: notes))
     }
 }

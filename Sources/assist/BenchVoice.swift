@@ -9,10 +9,10 @@ import VoiceInput
 struct BenchVoice: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "voice",
-        abstract: "Measures command recognition: synthesised commands (festival) at three rates, clean and in noise, and recorded human speech.",
+        abstract: "Measures command recognition: synthesised commands (festival, espeak-ng) by grammar or n-gram, clean and in noise, and recorded human speech.",
         discussion: """
-        Every command phrase is synthesised with festival's cmu_us_slt_arctic_hts voice at each --rates \
-        speed, then replayed through the recogniser as live 20 ms chunks: clean, with white noise and \
+        Every command phrase is synthesised with each --voices voice (festival's cmu_us_slt_arctic_hts, \
+        espeak-ng en-us, espeak-ng en-gb) at each --rates speed, decoded each --decode way, then replayed through the recogniser as live 20 ms chunks: clean, with white noise and \
         with six-talker babble at --snr dB (active-speech RMS over noise RMS). A trial is correct when \
         exactly one confident utterance is heard and it means the command said. Latency runs from the \
         end of the speech in the audio to the command being in hand (the detector's silence wait plus \
@@ -21,6 +21,7 @@ struct BenchVoice: ParsableCommand {
 
         Example:
           scripts/assist bench voice --json
+          scripts/assist bench voice --voices festival,espeak-en-us,espeak-en-gb --decode grammar,ngram --snr 20
         """)
 
     @Option(help: "Speaking rates for festival's HTS engine (1 is the voice's own, 1.25 a quarter faster).")
@@ -35,7 +36,7 @@ struct BenchVoice: ParsableCommand {
     @Option(help: "Silence (10 ms frames) after speech before a command counts as finished.")
     var postSpeechFrames: Int = DecoderTuning().postSpeechFrames
 
-    @Option(help: "Phrasings said per command (intent), the first ones of the language file.")
+    @Option(help: "Phrasings said per command (intent), the first ones of the language file (0: the non-commands alone).")
     var phrasesPerCommand: Int = 1
 
     @Option(help: "Search beam as a power of ten (pocketsphinx's -beam and -pbeam; its default is -48).")
@@ -46,6 +47,18 @@ struct BenchVoice: ParsableCommand {
 
     @Option(help: "Listening conditions to run, comma-separated: clean, white, babble.")
     var conditions: String = "clean,white,babble"
+
+    @Option(help: "Voices saying the commands, comma-separated: festival, espeak-en-us, espeak-en-gb.")
+    var voices: String = "festival"
+
+    @Option(help: "Decoding, comma-separated: grammar (closed), ngram (the command n-gram model), ngram:W (interpolated with general English at weight W).")
+    var decode: String = "grammar"
+
+    @Option(help: "The n-gram path's least decoder posterior (0…1) for acting on a transcript.")
+    var openSpeechAcceptance = RecognitionConfidence.openSpeech.acceptance
+
+    @Option(help: "A file of lines that are no command (e.g. bench/commands/held-out-none.txt), said by every voice; acting on one counts against.")
+    var nonCommands: String?
 
     @Option(help: ArgumentHelp("A further pocketsphinx option as name=value (e.g. -cmn=live); repeatable.", valueName: "name=value"))
     var decoderOption: [String] = []
@@ -69,20 +82,24 @@ struct BenchVoice: ParsableCommand {
     var printGrammar = false
 
     private var plan: VoiceBenchmarkPlan {
-        VoiceBenchmarkPlan(rates: rates, snr: snr, conditions: conditions, decoderOptions: decoderOption)
+        VoiceBenchmarkPlan(rates: rates, snr: snr, conditions: conditions, decoderOptions: decoderOption, voices: voices, decode: decode)
     }
 
     func validate() throws {
         if let problem = plan.problem { throw ValidationError(problem) }
-        guard phrasesPerCommand >= 1 else { throw ValidationError("--phrases-per-command must be at least 1.") }
+        guard phrasesPerCommand >= (nonCommands == nil ? 1 : 0) else {
+            throw ValidationError("--phrases-per-command must be at least 1 (0 only with --non-commands).")
+        }
         if let problem = plan.rateProblem { throw ValidationError(problem) }
     }
 
     func run() throws {
-        let run = VoiceBenchmarkRun(
+        var run = VoiceBenchmarkRun(
             plan: plan, tuning: DecoderTuning(postSpeechFrames: postSpeechFrames, vadThreshold: vadThreshold, beamExponent: beam, wordBeamExponent: wordBeam),
             phrasesPerCommand: phrasesPerCommand, pushToTalk: pushToTalk, skipsHumanSpeech: skipHuman,
             keptAudioFolder: keepAudio.map { URL(fileURLWithPath: $0) }, logFile: logFile.map { URL(fileURLWithPath: $0) })
+        run.openSpeechAcceptance = openSpeechAcceptance
+        run.nonCommandsFile = nonCommands.map { URL(fileURLWithPath: $0) }
         switch try run.run(categories: SettingsStorageAccess.validator().knownCategories, printsGrammar: printGrammar) {
         case .grammar(let lines): lines.forEach { print($0) }
         case .report(let report): try print(json ? JSONReport.text(report) : report.table())

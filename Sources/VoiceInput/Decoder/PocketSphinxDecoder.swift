@@ -11,6 +11,9 @@ public enum DecoderSearch: Sendable, Equatable {
     /// One key phrase spotted in continuous audio (pocketsphinx's keyphrase search); every
     /// word must have a pronunciation. Its threshold is `-kws_threshold` (DecoderTuning.extraArguments).
     case keyphrase(String)
+    /// An n-gram model given as ARPA text (the command language's, `NGramLanguageModel`),
+    /// optionally interpolated linearly with a general model file: p = (1 − w) · p_commands + w · p_general.
+    case interpolatedLanguageModel(arpa: String, general: URL?, generalWeight: Double)
 }
 
 /// How the decoder listens: the voice-activity detector's timing, in 10 ms frames (pocketsphinx's own unit).
@@ -164,8 +167,42 @@ public final class PocketSphinxDecoder {
                   ps_set_lm_file(decoder, searchName, url.path) == 0 else {
                 throw PocketSphinxError.languageModelUnreadable(path: url.path)
             }
+        case .interpolatedLanguageModel(let arpa, let general, let generalWeight):
+            try useLanguageModel(arpa: arpa, general: general, generalWeight: generalWeight)
         }
         guard ps_set_search(decoder, searchName) == 0 else { throw PocketSphinxError.decoderFailed }
+    }
+
+    /// sphinxbase reads models from files only: the ARPA text goes through a temporary file,
+    /// removed at once. Both models share the decoder's log table (ngram_model_set_init's rule).
+    private func useLanguageModel(arpa: String, general: URL?, generalWeight: Double) throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("assist-commands-\(getpid())-\(UUID().uuidString).arpa")
+        do { try Data(arpa.utf8).write(to: file) } catch { throw PocketSphinxError.languageModelUnreadable(path: file.path) }
+        defer { try? FileManager.default.removeItem(at: file) }
+        let config = ps_get_config(decoder), logmath = ps_get_logmath(decoder)
+        guard let commands = ngram_model_read(config, file.path, NGRAM_ARPA, logmath) else {
+            throw PocketSphinxError.languageModelUnreadable(path: file.path)
+        }
+        guard let general, generalWeight > 0 else {
+            defer { ngram_model_free(commands) }  // the search keeps its own reference
+            guard ps_set_lm(decoder, searchName, commands) == 0 else { throw PocketSphinxError.decoderFailed }
+            return
+        }
+        guard let generalModel = ngram_model_read(config, general.path, NGRAM_AUTO, logmath) else {
+            ngram_model_free(commands)
+            throw PocketSphinxError.languageModelUnreadable(path: general.path)
+        }
+        // The set owns its members from here (they are freed with it).
+        var models: [OpaquePointer?] = [commands, generalModel]
+        let names = [strdup("commands"), strdup("general")]
+        defer { names.forEach { free($0) } }
+        var nameArray: [UnsafeMutablePointer<CChar>?] = names
+        var weights: [Float] = [Float(1 - min(generalWeight, 1)), Float(min(generalWeight, 1))]
+        guard let set = ngram_model_set_init(config, &models, &nameArray, &weights, 2) else {
+            throw PocketSphinxError.languageModelUnreadable(path: general.path)
+        }
+        defer { ngram_model_free(set) }
+        guard ps_set_lm(decoder, searchName, set) == 0 else { throw PocketSphinxError.decoderFailed }
     }
 
     /// The pronunciation of `word` (phones separated by spaces), or nil when the dictionary lacks it.

@@ -4,10 +4,11 @@ import Media
 /// A command as said in a test, and what it must be understood as.
 public struct SpokenCommand: Sendable, Equatable, Codable {
     public let text: String
-    /// The meaning to reach (an intent with its slots, as a comparable string).
-    public let expected: String
+    /// The meaning to reach (an intent with its slots, as a comparable string); nil for speech
+    /// that is no command and must do nothing.
+    public let expected: String?
 
-    public init(text: String, expected: String) {
+    public init(text: String, expected: String?) {
         self.text = text
         self.expected = expected
     }
@@ -32,6 +33,12 @@ public struct TestCondition: Sendable, Hashable, Codable, CustomStringConvertibl
 /// One synthesised command through the recogniser.
 public struct RecognitionTrial: Sendable, Codable {
     public let said: String
+    /// The synthetic voice that said it (`TestVoice.name`).
+    public let voice: String
+    /// How the speech was decoded (`CommandDecodePath`'s description).
+    public let decoding: String
+    /// Said as a command (false: speech that must do nothing).
+    public let isCommand: Bool
     public let speakingRate: Double
     public let condition: String
     public let isClean: Bool
@@ -41,8 +48,10 @@ public struct RecognitionTrial: Sendable, Codable {
     /// The decoder's acoustic score per frame of the best utterance (natural log; see `RecognitionConfidence`).
     public let scorePerFrame: Double?
     public let understoodAs: String?
-    /// The command understood and acted on is the one said.
+    /// The command understood and acted on is the one said (for a non-command: nothing was done).
     public let correct: Bool
+    /// Not acted on, but the command said was asked about ("… ? Say yes or no."): right after a yes.
+    public let askedAboutRightCommand: Bool
     /// A command was acted on, and it was not the one said: the failure that matters most.
     public let actedOnWrongCommand: Bool
     /// The listener refused the utterance as too noisy (the user hears why).
@@ -63,9 +72,15 @@ public struct CommandRecognitionBenchmark {
     public var commands: [SpokenCommand]
     public var speakingRates: [Double]
     public var conditions: [TestCondition]
-    /// Text → meaning (the command parser); nil when the text means nothing.
+    /// Text → meaning acted on (the command understanding); nil when nothing is done.
     public var understand: (String) -> String?
-    public var voice = FestivalVoice()
+    /// Text → meaning asked about before acting (nil: none asked).
+    public var askedAbout: (String) -> String? = { _ in nil }
+    /// The voices saying every command; babble is always festival's.
+    public var voices: [any TestVoice] = [FestivalVoice()]
+    public var babbleVoice = FestivalVoice()
+    /// The recogniser's decode path, as trials name it.
+    public var decoding = "grammar"
     /// Push-to-talk: each trial's whole audio is one utterance (the key held from before the
     /// speech to after it), so the detector's end-of-speech decision is taken out of the measure.
     public var pushToTalk = false
@@ -91,24 +106,29 @@ public struct CommandRecognitionBenchmark {
     /// Runs every command × rate × condition; the synthetic audio is written under `folder`.
     public func run(recognizer: CommandRecognizer, workFolder folder: URL) throws -> [RecognitionTrial] {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        var requests: [SynthesisRequest] = []
-        for (index, command) in commands.enumerated() {
-            for rate in speakingRates {
-                requests.append(SynthesisRequest(text: command.text, speakingRate: rate,
-                                                 output: folder.appendingPathComponent("command-\(index)-rate-\(rate).wav")))
+        var spokenRequests: [(voice: String, request: SynthesisRequest, command: SpokenCommand)] = []
+        for (voiceIndex, voice) in voices.enumerated() {
+            var requests: [SynthesisRequest] = []
+            for (index, command) in commands.enumerated() {
+                for rate in speakingRates {
+                    let request = SynthesisRequest(text: command.text, speakingRate: rate,
+                                                   output: folder.appendingPathComponent("voice-\(voiceIndex)-command-\(index)-rate-\(rate).wav"))
+                    requests.append(request)
+                    spokenRequests.append((voice.name, request, command))
+                }
             }
+            try voice.synthesize(requests)
         }
         let needsBabble = conditions.contains { $0.noise == .babble }
         let babbleRequests = needsBabble ? Self.babbleSentences.enumerated().map { i, text in
             SynthesisRequest(text: text, speakingRate: 1, output: folder.appendingPathComponent("babble-\(i).wav"))
         } : []
-        try voice.synthesize(requests + babbleRequests)
+        try babbleVoice.synthesize(babbleRequests)
         let babbleVoices = try babbleRequests.map { try Self.floatSamples($0.output) }
 
         let sampleRate = RecognizerAudio.sampleRateHz
-        let spoken = try requests.map { request in
-            (request, commands[Int(request.output.lastPathComponent.split(separator: "-")[1])!],
-             Self.padded(try Self.floatSamples(request.output), sampleRate: sampleRate))
+        let spoken = try spokenRequests.map { voice, request, command in
+            (voice, request, command, Self.padded(try Self.floatSamples(request.output), sampleRate: sampleRate))
         }
         var trials: [RecognitionTrial] = []
         var trialNumber: UInt64 = 0
@@ -116,7 +136,7 @@ public struct CommandRecognitionBenchmark {
         // adapts to the room across utterances, and interleaving clean and noisy trials would
         // start every trial mis-adapted.
         for condition in conditions {
-            for (request, command, speech) in spoken {
+            for (voice, request, command, speech) in spoken {
                 trialNumber += 1
                 let speechEnd = NoiseMixer.speechEndSeconds(speech, sampleRateHz: sampleRate)
                 let audio: [Float]
@@ -139,6 +159,7 @@ public struct CommandRecognitionBenchmark {
                 }
                 let accepted = heard.filter { recognizer.confidence.accepts($0.utterance) }
                 let understood = accepted.count == 1 ? understand(accepted[0].utterance.text) : nil
+                let asked = accepted.count == 1 && understood == nil ? askedAbout(accepted[0].utterance.text) : nil
                 var ungated = recognizer.confidence
                 ungated.minimumSignalToNoiseDecibels = -.infinity
                 let recognized = heard.filter { ungated.accepts($0.utterance) }
@@ -146,13 +167,14 @@ public struct CommandRecognitionBenchmark {
                 let snr = heard.map(\.utterance.signalToNoiseDecibels).filter { !$0.isNaN }.max()
                 let closedByDetector = accepted.first.map { $0.utterance.endDetectedSeconds < Double(audio.count) / sampleRate } ?? false
                 trials.append(RecognitionTrial(
-                    said: command.text, speakingRate: request.speakingRate, condition: condition.description,
+                    said: command.text, voice: voice, decoding: decoding, isCommand: command.expected != nil, speakingRate: request.speakingRate, condition: condition.description,
                     isClean: condition.noise == nil,
                     heard: heard.map { "\($0.utterance.text)" }.joined(separator: " | "),
                     confidence: heard.map(\.utterance.confidence).max() ?? 0,
                     scorePerFrame: heard.map(\.utterance.hypothesis.acousticScorePerFrame).max(),
                     understoodAs: understood, correct: understood == command.expected,
-                    actedOnWrongCommand: accepted.contains { understand($0.utterance.text) != command.expected },
+                    askedAboutRightCommand: asked != nil && asked == command.expected,
+                    actedOnWrongCommand: accepted.contains { heard in understand(heard.utterance.text).map { $0 != command.expected } ?? false },
                     refusedAsTooNoisy: heard.contains { recognizer.confidence.verdict($0.utterance) == .tooNoisy },
                     recognizedCorrectly: recognizedMeaning == command.expected,
                     estimatedSNRDecibels: snr.flatMap { $0.isFinite ? ($0 * 10).rounded() / 10 : nil },
@@ -190,11 +212,15 @@ public struct RecognitionSummary: Sendable, Codable, Equatable {
     /// Trials whose utterance the detector did not close before the audio ended (no latency).
     public let unclosed: Int
 
+    /// Not acted on, but the command said was asked about (carried out after "yes").
+    public let askedAboutRightCommand: Int
+
     public var accuracy: Double { trials == 0 ? 0 : Double(correct) / Double(trials) }
 
     public init(_ trials: [RecognitionTrial]) {
         self.trials = trials.count
         correct = trials.filter(\.correct).count
+        askedAboutRightCommand = trials.filter(\.askedAboutRightCommand).count
         wrongActions = trials.filter(\.actedOnWrongCommand).count
         refusedAsTooNoisy = trials.filter(\.refusedAsTooNoisy).count
         recognizedCorrectly = trials.filter(\.recognizedCorrectly).count

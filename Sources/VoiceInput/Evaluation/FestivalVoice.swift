@@ -29,11 +29,20 @@ public struct SynthesisRequest: Sendable, Equatable {
     }
 }
 
+/// A synthetic voice the recognition benchmark speaks its commands with.
+public protocol TestVoice: Sendable {
+    /// As reports name it ("festival slt", "espeak-ng en-us").
+    var name: String { get }
+    /// Writes each request's text, said at its rate, as a WAV file at its output.
+    func synthesize(_ requests: [SynthesisRequest]) throws
+}
+
 /// Natural-sounding test speech from Debian's festival with the HTS voice cmu_us_slt_arctic_hts
 /// (a US English woman), written as 16 kHz WAV files. Used by the recognition test and
 /// benchmark, never by the product. One festival process synthesises a whole batch: starting
 /// it costs about half a second.
-public struct FestivalVoice: Sendable {
+public struct FestivalVoice: TestVoice {
+    public var name: String { "festival slt" }
     public static let voice = "cmu_us_slt_arctic_hts"
     public var executable = URL(fileURLWithPath: "/usr/bin/festival")
     static let voiceFolder = URL(fileURLWithPath: "/usr/share/festival/voices/us/cmu_us_slt_arctic_hts")

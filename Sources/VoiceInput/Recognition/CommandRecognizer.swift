@@ -1,3 +1,4 @@
+import Commands
 import Foundation
 
 /// The recogniser for commands: a decoder searching the command grammar (after its words were
@@ -15,6 +16,52 @@ public final class CommandRecognizer {
         pronunciationCheck = check
         self.confidence = confidence
         utterances = try UtteranceRecognizer(decoder: decoder, confidence: confidence)
+    }
+
+    /// Open speech: a decoder searching the command language's n-gram model (built here from
+    /// its examples and pattern phrases, `CommandLanguage.languageModelSentences`), interpolated
+    /// with the model's general English one at `generalWeight` (0: the command model alone).
+    /// Sentences with a word no pronunciation can be found for are left out of the counts.
+    public init(languageModelOf language: CommandLanguage, generalWeight: Double, model: SpeechModel = .englishUS,
+                tuning: DecoderTuning = DecoderTuning(), confidence: RecognitionConfidence = .openSpeech,
+                logFile: URL? = nil) throws {
+        let decoder = try PocketSphinxDecoder(model: model, search: nil, tuning: tuning, logFile: logFile)
+        let sentences = language.languageModelSentences()
+        let check = PronunciationCheck.run(RecognitionGrammar(commandJSGF: "", words: sentences.flatMap(\.words)), on: decoder)
+        let missing = Set(check.missingWords)
+        let counted = sentences.filter { !$0.words.contains(where: missing.contains) }
+        let languageModel = NGramLanguageModel(sentences: counted.map { ($0.words, $0.weight) })
+        try decoder.use(.interpolatedLanguageModel(arpa: languageModel.arpa, general: generalWeight > 0 ? model.languageModel : nil,
+                                                   generalWeight: generalWeight))
+        pronunciationCheck = check
+        self.confidence = confidence
+        utterances = try UtteranceRecognizer(decoder: decoder, confidence: confidence)
+    }
+}
+
+/// How commands are decoded: the closed grammar (only the language's exact phrases can be
+/// heard), or open speech with the command n-gram model at a general-English weight.
+public enum CommandDecodePath: Sendable, Equatable, CustomStringConvertible {
+    case grammar
+    case languageModel(generalWeight: Double)
+
+    /// "grammar", "ngram" (the command model alone) or "ngram:0.3" (30 % general English).
+    public init?(_ text: String) {
+        let parts = text.split(separator: ":", maxSplits: 1)
+        switch parts.first {
+        case "grammar" where parts.count == 1: self = .grammar
+        case "ngram":
+            guard let weight = parts.count > 1 ? Double(parts[1]) : 0, (0...1).contains(weight) else { return nil }
+            self = .languageModel(generalWeight: weight)
+        default: return nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .grammar: return "grammar"
+        case .languageModel(let weight): return weight == 0 ? "ngram" : "ngram:\(weight)"
+        }
     }
 }
 

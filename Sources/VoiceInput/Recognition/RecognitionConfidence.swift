@@ -44,6 +44,14 @@ public struct RecognitionConfidence: Sendable, Equatable {
         self.minimumSyllablesInNoise = minimumSyllablesInNoise
     }
 
+    /// For open speech (the n-gram path): the lattice posterior alone (no acoustic-fit factor:
+    /// pocketsphinx's n-gram search reports a best-path score near 0 per frame whatever was
+    /// said, measured −0.004…−0.006 for right and wrong transcripts alike). Many sentences
+    /// compete in an n-gram lattice, so posteriors are lower than a grammar's; the bar was
+    /// chosen with `assist bench voice --decode ngram` (BENCHMARKS.md), and the meaning's own
+    /// similarity and margin decide the rest.
+    public static let openSpeech = RecognitionConfidence(goodScorePerFrame: 0, badScorePerFrame: 0, acceptance: 0.05)
+
     public func score(_ hypothesis: DecoderHypothesis) -> Double {
         let span = goodScorePerFrame - badScorePerFrame
         let fit = span > 0 ? (hypothesis.acousticScorePerFrame - badScorePerFrame) / span : 1

@@ -1,0 +1,28 @@
+import Commands
+
+/// What is done with a transcript of open speech (the n-gram path). An n-gram model lets the
+/// decoder return any word sequence, near-misses of commands included ("find a tour" for
+/// "find a chair"), so its transcripts are acted on only when the exact phrase patterns
+/// understand them, or when the meaning is certain (`UnderstandingThresholds.certainSimilarity`
+/// and `certainMargin`, the bars for acting on speech that hides things); the decoder's lattice
+/// posterior was checked before (`RecognitionConfidence.openSpeech`). Anything else the understanding would act on
+/// is asked about instead ("…? Say yes or no."): a question costs a word, a wrong action costs trust.
+public struct OpenSpeechUnderstanding: Sendable {
+    public let understanding: CommandUnderstanding
+
+    public init(understanding: CommandUnderstanding) {
+        self.understanding = understanding
+    }
+
+    public func decide(_ text: String) -> CommandDecision {
+        let decision = understanding.decide(text, channel: .spoken(certain: false))
+        guard case .act(let command) = decision else { return decision }
+        if understanding.language.interpret(text).command == command { return decision }
+        let thresholds = understanding.thresholds
+        if let classifier = understanding.classifier, let ranking = try? classifier.rank(text) {
+            let choice = understanding.choose(from: ranking, words: understanding.words(text))
+            if choice.similarity >= thresholds.certainSimilarity, choice.margin >= thresholds.certainMargin { return decision }
+        }
+        return .confirm(question: understanding.language.confirmationQuestion(for: command), pending: command)
+    }
+}
