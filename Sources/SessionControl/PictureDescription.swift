@@ -196,8 +196,10 @@ public struct PictureDescription {
             if let faceDetector {
                 // Faces are objects like any other: located by the same geometry, said by the same
                 // templates; searched on the heads of the people the detector found.
-                let people = report.objects.filter { $0.label == FaceDetector.personLabel }.map(\.detection.box)
-                let found = try analyzer.locator.locate(faceDetector.detect(in: image, people: people), in: frame)
+                let people = report.objects.filter { $0.label == FaceDetector.personLabel }
+                let found = FaceDetector.atTheirPeoplesDistance(
+                    try analyzer.locator.locate(faceDetector.detect(in: image, people: people.map(\.detection.box)), in: frame),
+                    people: people)
                 if !found.isEmpty {
                     // "No object detected." is no longer true once a face is found.
                     if report.objects.isEmpty { report.sentences = [] }
