@@ -21,17 +21,8 @@ struct RxTrust: ParsableCommand {
     @OptionGroup var store: RxStoreOptions
 
     func run() throws {
-        let key = try AudiologistPublicKey.load(from: URL(fileURLWithPath: keyFile))
-        print("Key of \(key.audiologist.name) (\(key.audiologist.identifier))")
-        print("Fingerprint: \(key.fingerprint)")
-        if !yes {
-            guard let answer = TerminalQuestion.yesOrNo("Does your audiologist read the same fingerprint?") else {
-                throw CommandFailure("Confirm with --yes when not in a terminal; nothing was trusted.")
-            }
-            guard answer else { throw CommandFailure("Nothing was trusted.") }
-        }
-        let unlocked = try store.open(createIfMissing: true)
-        print(try unlocked.trust(key) ? "Trusted." : "This key was already trusted.")
+        try AudiologistTrust.run(keyFile: URL(fileURLWithPath: keyFile), confirmed: yes, store: { try store.open(createIfMissing: true) },
+                                 ask: TerminalQuestion.yesOrNo, tell: { print($0) })
     }
 }
 

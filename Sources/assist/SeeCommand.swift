@@ -84,8 +84,7 @@ struct See: AsyncParsableCommand {
         if depth.depth != nil && depth.depthModel != nil {
             throw ValidationError("Use either --depth (a measured depth image) or --depth-model, not both.")
         }
-        if let live = liveInput {
-            _ = live
+        if liveInput != nil {
             if images.count > 1 {
                 throw ValidationError("Give one live input at a time (a video, a camera, a stream or a folder); several pictures are described one by one.")
             }
