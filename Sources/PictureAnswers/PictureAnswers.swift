@@ -74,7 +74,7 @@ public final class PictureAnswers: PictureQuestions {
         }
     }
 
-    public func answer(_ question: PictureQuestion, about frame: Frame) throws(PictureQuestionError) -> [String] {
+    public func answer(_ question: PictureQuestion, about frame: Frame, people: [BoundingBox]?) throws(PictureQuestionError) -> [String] {
         switch question {
         case .readText:
             // The session runs short-text mode instead (`shortText(in:)`); asked as a question
@@ -92,7 +92,11 @@ public final class PictureAnswers: PictureQuestions {
             let meter = LightMeter()
             return [colourPhrases.sentence(for: meter.level(forBrightness: meter.brightness(of: frame.image)))]
         case .countFaces:
-            let count = try faceDetector().detect(in: frame.image).count
+            // With the detector's people, as `assist see --faces` counts them (turned and small
+            // faces found on heads, face-like patterns on nobody dropped); without, the strict rule
+            // on the whole picture.
+            let detector = try faceDetector()
+            let count = (people.map { detector.detect(in: frame.image, people: $0) } ?? detector.detect(in: frame.image)).count
             switch count {
             case 0: return [phrases.noFaces]
             case 1: return [phrases.oneFace]

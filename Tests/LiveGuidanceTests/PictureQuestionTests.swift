@@ -63,10 +63,10 @@ struct PictureQuestionTests {
     }
 
     /// An on-demand session over `seconds` of frames showing `picture`, with `commands` at their moments.
-    static func run(showing picture: RGBImage, seconds: Double = 12, commands: [ScheduledCommand],
+    static func run(showing picture: RGBImage, seconds: Double = 12, commands: [ScheduledCommand], people: [BoundingBox] = [],
                     answers: (any PictureQuestions)? = nil) async throws -> (harness: SessionHarness, transcript: [TranscriptEntry]) {
         let frames = Int(seconds * 10)
-        let harness = SessionHarness { ScriptedFrameSource(frameCount: frames, picture: picture) }
+        let harness = SessionHarness(ScriptedAnalyzer(people: people)) { ScriptedFrameSource(frameCount: frames, picture: picture) }
         harness.configuration.scheduledCommands = commands
         harness.configuration.pictureQuestions = try answers ?? PictureAnswers(wordsPerMinute: 175)
         let (session, ending) = try await harness.run(mode: .onDemand)
@@ -145,12 +145,29 @@ struct PictureQuestionTests {
     @Test("\"how many faces\" with the right-hand half of zidane.jpg in view says one face")
     func countFaces() async throws {
         // The right-hand man, whose frontal face the cascade finds (see FaceDetectorTests); the
-        // left half, with Zidane's turned face and the blurred crowd, is out of view.
+        // left half, with Zidane's turned face and the blurred crowd, is out of view. His box as
+        // the shared YOLO11n IR finds it in zidane.jpg (744–1148, 40–710), cut and halved.
         let zidane = try Self.picture("images/zidane.jpg")
         let rightHalf = Self.halved(Self.cropped(zidane, x: zidane.width / 2, width: zidane.width / 2))
         let (harness, _) = try await Self.run(showing: rightHalf, seconds: 3,
-                                              commands: [ScheduledCommand(atSeconds: 1, command: .ask(.countFaces))])
+                                              commands: [ScheduledCommand(atSeconds: 1, command: .ask(.countFaces))],
+                                              people: [BoundingBox(x0: 52, y0: 20, x1: 254, y1: 355)])
         #expect(Self.answers(harness).map(\.utterance.text) == ["One face."])
+    }
+
+    /// The whole of zidane.jpg with the two men where the detector finds them: Zidane's own turned,
+    /// tilted face is found on his head (the whole-picture rule alone finds only the other man's),
+    /// so the answer agrees with `assist see --faces`. Where the detector finds nobody, the
+    /// face-like patterns are no faces. Fails if the session does not hand the frame's people over.
+    @Test("\"how many faces\" counts on the heads of the people found in that frame: two on zidane.jpg, none where nobody was found")
+    func countFacesOnPeople() async throws {
+        let zidane = try Self.picture("images/zidane.jpg")
+        let men = [BoundingBox(x0: 744, y0: 40, x1: 1148, y1: 710), BoundingBox(x0: 124, y0: 201, x1: 1132, y1: 713)]
+        let asked = [ScheduledCommand(atSeconds: 1, command: .ask(.countFaces))]
+        let (withMen, _) = try await Self.run(showing: zidane, seconds: 3, commands: asked, people: men)
+        #expect(Self.answers(withMen).map(\.utterance.text) == ["2 faces."])
+        let (withNobody, _) = try await Self.run(showing: zidane, seconds: 3, commands: asked, people: [])
+        #expect(Self.answers(withNobody).map(\.utterance.text) == [(try PictureAnswers.Phrases.bundled()).noFaces])
     }
 
     @Test("a missing Tesseract language or face cascade is one clear sentence, and the session goes on")
@@ -179,7 +196,7 @@ struct PictureQuestionTests {
     final class StoppedWhileWorking: PictureQuestions {
         let controls = Mutex<SessionControls?>(nil)
         let calls = Mutex(0)
-        func answer(_ question: PictureQuestion, about frame: Frame) throws(PictureQuestionError) -> [String] {
+        func answer(_ question: PictureQuestion, about frame: Frame, people: [BoundingBox]?) throws(PictureQuestionError) -> [String] {
             let first = calls.withLock { count -> Bool in
                 count += 1
                 return count == 1

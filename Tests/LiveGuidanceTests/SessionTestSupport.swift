@@ -52,7 +52,13 @@ final class ScriptedAnalyzer: SceneAnalyzing, @unchecked Sendable {
     private let cancelled = Atomic<Bool>(false)
     private let hangOutlasted = Atomic<Bool>(false)
 
-    init(_ behaviour: Behaviour = .findsNothing) { self.behaviour = behaviour }
+    /// Where it "finds" people in every frame (a test of what hangs on the detector's people).
+    let people: [BoundingBox]
+
+    init(_ behaviour: Behaviour = .findsNothing, people: [BoundingBox] = []) {
+        self.behaviour = behaviour
+        self.people = people
+    }
 
     var analysedFrameTimes: [Double] { seen.withLock { $0 } }
     var wasCancelled: Bool { cancelled.load(ordering: .relaxed) }
@@ -74,7 +80,10 @@ final class ScriptedAnalyzer: SceneAnalyzing, @unchecked Sendable {
             throw DetectorError.emptyImage(source: frame.sourceName)
         }
         return SceneReport(source: frame.sourceName, imageWidth: frame.image.width, imageHeight: frame.image.height,
-                           quality: .ok, objects: [], sentences: ["No object detected."], announced: [],
+                           quality: .ok, objects: people.map { box in
+                               LocatedObject(detection: Detection(classIndex: 0, label: "person", confidence: 0.9, box: box),
+                                             direction: Direction(angleDegrees: 0, elevationDegrees: 0), distance: .unknown)
+                           }, sentences: people.isEmpty ? ["No object detected."] : [], announced: [],
                            timings: StageTimings(), depthSource: "geometry")
     }
 

@@ -332,9 +332,17 @@ extension GuidanceSession {
         }
         let silencedBefore = silenceRequests.value
         let workStart = ContinuousClock.now
-        let outcome = await AnalysisWatchdog(limitSeconds: configuration.questionWatchdogSeconds).run(abandonedBy: quitting) {
-            questions.map { question in
-                (question, Result { () throws(PictureQuestionError) -> [String] in try answering.answer(question, about: frame) })
+        // Faces belong on people's heads: "how many faces" first finds the people in this very
+        // frame, as `assist see --faces` does (the last analysed frame may be a moment old, and
+        // an on-demand session may not have analysed any).
+        var peopleFinder: (any SceneAnalyzing)?
+        if questions.contains(.countFaces), let analyzer, await prepare(analyzer, for: frame) == nil { peopleFinder = analyzer }
+        let outcome = await AnalysisWatchdog(limitSeconds: configuration.questionWatchdogSeconds).run(abandonedBy: quitting) { [peopleFinder] in
+            let people = peopleFinder.flatMap { finder in
+                try? finder.analyze(frame).objects.filter { $0.label == FaceDetector.personLabel }.map(\.detection.box)
+            }
+            return questions.map { question in
+                (question, Result { () throws(PictureQuestionError) -> [String] in try answering.answer(question, about: frame, people: people) })
             }
         }
         let processing = cost((ContinuousClock.now - workStart).seconds)

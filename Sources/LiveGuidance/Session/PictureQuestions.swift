@@ -1,5 +1,6 @@
 import AssistCore
 import Foundation
+import Perception
 import Synchronization
 
 /// A question the user asks about what the camera sees now, answered from the newest frame rather
@@ -26,8 +27,10 @@ public enum PictureQuestion: String, Sendable, Equatable, CaseIterable {
 public protocol PictureQuestions: Sendable {
     /// The sentences to say, in order (a long text in as many sentences as it needs; the queue
     /// cuts them into parts of at most 3 s). Throws when the question cannot be answered at all
-    /// (a missing language or cascade), with the one sentence that says why.
-    func answer(_ question: PictureQuestion, about frame: Frame) throws(PictureQuestionError) -> [String]
+    /// (a missing language or cascade), with the one sentence that says why. `people`: the boxes of
+    /// the people the object detector found in this frame (empty: it found nobody), or nil when it
+    /// was not run; faces are looked for on people's heads, as `assist see --faces` does.
+    func answer(_ question: PictureQuestion, about frame: Frame, people: [BoundingBox]?) throws(PictureQuestionError) -> [String]
 
     /// Short-text mode (as Seeing AI's), started by "read text": forgets the texts said before and
     /// returns the sentence that confirms the start ("Reading text.").
