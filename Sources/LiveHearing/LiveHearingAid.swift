@@ -315,6 +315,8 @@ public struct LiveHearingAid {
         }
         let blocks = blocksBefore + (connection?.stream.callbackCount ?? 0)
         let dropouts = dropoutsBefore + (connection?.stream.dropoutCount ?? 0)
+        // The devices' latencies as reported now, settled (at start JACK's may not be known yet).
+        let (finalInput, finalOutput) = connection.map { ($0.stream.inputLatencySeconds, $0.stream.outputLatencySeconds) } ?? (reportedInput, reportedOutput)
         connection?.stream.stop()
         connection = nil
         let seconds = Date().timeIntervalSince(started)
@@ -323,8 +325,8 @@ public struct LiveHearingAid {
             blocks: blocks, dropouts: dropouts,
             inputPeakDBFS: 20 * log10(max(Double(shared.inputPeak), 1e-10)), outputPeakDBFS: 20 * log10(max(Double(shared.outputPeak), 1e-10)),
             outputCeilingDBFS: 20 * log10(max(Double(processor.outputCeiling), 1e-10)),
-            chainLatencyMilliseconds: chain * 1000, inputLatencyMilliseconds: reportedInput * 1000,
-            outputLatencyMilliseconds: reportedOutput * 1000, totalLatencyMilliseconds: (chain + reportedInput + reportedOutput) * 1000,
+            chainLatencyMilliseconds: chain * 1000, inputLatencyMilliseconds: finalInput * 1000,
+            outputLatencyMilliseconds: finalOutput * 1000, totalLatencyMilliseconds: (chain + finalInput + finalOutput) * 1000,
             deviceLosses: losses, reconnections: reconnections, announcements: shared.announcements, seconds: seconds)
     }
 

@@ -82,8 +82,12 @@ public final class AudioDuplexStream {
 
     private var stream: UnsafeMutableRawPointer?
     private var box: Unmanaged<CallbackBox>?
-    public private(set) var inputLatencySeconds = 0.0
-    public private(set) var outputLatencySeconds = 0.0
+    /// The latencies PortAudio reports for the open stream (0 when none is open), read when asked:
+    /// JACK's are known only once the server has run its latency callback after the ports were
+    /// connected, so a value read at start was sometimes 0 (the hearing bench once reported 5.3 ms,
+    /// the chain alone, where the summary of the same settings said 9.3).
+    public var inputLatencySeconds: Double { stream.flatMap { Pa_GetStreamInfo($0)?.pointee.inputLatency } ?? 0 }
+    public var outputLatencySeconds: Double { stream.flatMap { Pa_GetStreamInfo($0)?.pointee.outputLatency } ?? 0 }
 
     /// PortAudio's `paFloat32` and `paClipOff` (cast macros Swift cannot import).
     private static let float32: PaSampleFormat = 0x0000_0001
@@ -254,10 +258,6 @@ public final class AudioDuplexStream {
         }
         self.stream = stream
         self.box = box
-        if let info = Pa_GetStreamInfo(stream)?.pointee {
-            inputLatencySeconds = info.inputLatency
-            outputLatencySeconds = info.outputLatency
-        }
         try Self.check(Self.withStandardErrorSilenced { Pa_StartStream(stream) })
     }
 
