@@ -37,11 +37,12 @@ struct Assist: AsyncParsableCommand {
         } catch let failure as CommandFailure {
             FileHandle.standardError.write(Data("\(failure.message)\n".utf8))
             Foundation.exit(failure.exitCode)
-        } catch let error as any UserFacingError {
-            FileHandle.standardError.write(Data("\(error.userMessage)\n".utf8))
-            Foundation.exit(1)
-        } catch {
+        } catch where error is ExitCode || error is CleanExit || error is ValidationError {
             exit(withError: error)
+        } catch {
+            // Ours, and anything else a command lets through, as one sentence (`userMessage(for:)`).
+            FileHandle.standardError.write(Data("\(userMessage(for: error))\n".utf8))
+            Foundation.exit(1)
         }
     }
 }

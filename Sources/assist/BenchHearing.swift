@@ -27,11 +27,9 @@ struct BenchHearingFile: AsyncParsableCommand {
     var noNoiseReduction = false
 
     func run() async throws {
-        try await reportingErrors {
-            var settings = try fitting.settings()
-            if noNoiseReduction { settings.bypass.insert(.noiseReduction) }
-            _ = try AidedRecording(settings: settings, encoding: .float32)
-                .process(URL(fileURLWithPath: input), into: URL(fileURLWithPath: output))
-        }
+        var settings = try fitting.settings()
+        if noNoiseReduction { settings.bypass.insert(.noiseReduction) }
+        _ = try AidedRecording(settings: settings, encoding: .float32)
+            .process(URL(fileURLWithPath: input), into: URL(fileURLWithPath: output))
     }
 }

@@ -66,14 +66,6 @@ struct Hear: AsyncParsableCommand {
     )
 }
 
-/// Runs a body and turns any error into its one-sentence message on stderr and exit code 1.
-func reportingErrors(_ body: () async throws -> Void) async throws {
-    do { try await body() } catch let error as ExitCode { throw error } catch let error as CleanExit { throw error } catch {
-        FileHandle.standardError.write(Data((userMessage(for: error) + "\n").utf8))
-        throw ExitCode.failure
-    }
-}
-
 struct HearProcess: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "process",
@@ -120,14 +112,12 @@ struct HearProcess: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await reportingErrors {
-            if listDevices { try LiveHearingAid.deviceList().forEach { print($0) }; return }
-            let show = LiveHearingSummary.printer(json: json)
-            let fitted = try fitting.fitted(tell: show)
-            guard live else { return print(try fitted.processFile(input!, into: output!, volumeSteps: volume, monitorFile: monitor)) }
-            let summary = try fitted.hearLive(volumeSteps: volume, devices: sound.devices, monitorFile: monitor, durationSeconds: duration,
-                                              announcementVoice: StoredVoiceSpeech.voice(from: StoredVoiceSpeech.storedSettings()), show: show)
-            try print(json ? JSONReport.text(summary) : summary.sentence)
-        }
+        if listDevices { try LiveHearingAid.deviceList().forEach { print($0) }; return }
+        let show = LiveHearingSummary.printer(json: json)
+        let fitted = try fitting.fitted(tell: show)
+        guard live else { return print(try fitted.processFile(input!, into: output!, volumeSteps: volume, monitorFile: monitor)) }
+        let summary = try fitted.hearLive(volumeSteps: volume, devices: sound.devices, monitorFile: monitor, durationSeconds: duration,
+                                          announcementVoice: StoredVoiceSpeech.voice(from: StoredVoiceSpeech.storedSettings()), show: show)
+        try print(json ? JSONReport.text(summary) : summary.sentence)
     }
 }

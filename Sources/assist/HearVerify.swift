@@ -18,18 +18,16 @@ struct HearVerify: AsyncParsableCommand {
     var plot: String?
 
     func run() async throws {
-        try await reportingErrors {
-            let settings = try fitting.settings()
-            _ = try ProcessingFormat(sampleRate: sampleRate)
-            let report = try ChainVerification.run(settings: settings, sampleRate: sampleRate)
-            print(report.table(settings: settings, sampleRate: sampleRate))
-            if let plot {
-                let svg = GainPlot.svg(report: report, prescription: settings.prescription)
-                do { try svg.write(toFile: plot, atomically: true, encoding: .utf8) } catch {
-                    throw OutputFileError(path: plot)
-                }
-                print("Plot written to \(plot).")
+        let settings = try fitting.settings()
+        _ = try ProcessingFormat(sampleRate: sampleRate)
+        let report = try ChainVerification.run(settings: settings, sampleRate: sampleRate)
+        print(report.table(settings: settings, sampleRate: sampleRate))
+        if let plot {
+            let svg = GainPlot.svg(report: report, prescription: settings.prescription)
+            do { try svg.write(toFile: plot, atomically: true, encoding: .utf8) } catch {
+                throw OutputFileError(path: plot)
             }
+            print("Plot written to \(plot).")
         }
     }
 }
