@@ -7,6 +7,9 @@ public final class CommandRecognizer {
     public let pronunciationCheck: PronunciationCheck
     public let utterances: UtteranceRecognizer
     public let confidence: RecognitionConfidence
+    /// What the first decoder searches (its detector delimits utterances); under agreement the
+    /// grammar, with the command n-gram model as the companion decoder of every utterance.
+    public let path: CommandDecodePath
 
     public init(grammar: RecognitionGrammar, model: SpeechModel = .englishUS, tuning: DecoderTuning = DecoderTuning(),
                 confidence: RecognitionConfidence = RecognitionConfidence(), logFile: URL? = nil) throws {
@@ -15,7 +18,24 @@ public final class CommandRecognizer {
         try decoder.use(.grammar(jsgf: check.usableGrammar.jsgf))
         pronunciationCheck = check
         self.confidence = confidence
+        path = .grammar
         utterances = try UtteranceRecognizer(decoder: decoder, confidence: confidence)
+    }
+
+    /// Agreement (`ListeningDecoding.agreement`): the grammar decoder, and the command n-gram
+    /// decoder fed the same audio and finished with each of its utterances.
+    public init(agreementOf vocabulary: VoiceCommandVocabulary, model: SpeechModel = .englishUS, tuning: DecoderTuning = DecoderTuning(),
+                confidence: RecognitionConfidence = RecognitionConfidence(), openSpeechConfidence: RecognitionConfidence = .openSpeech,
+                logFile: URL? = nil) throws {
+        let decoder = try PocketSphinxDecoder(model: model, search: nil, tuning: tuning, logFile: logFile)
+        let check = PronunciationCheck.run(vocabulary.grammar, on: decoder)
+        try decoder.use(.grammar(jsgf: check.usableGrammar.jsgf))
+        let open = try Self.openSpeechDecoder(language: vocabulary.language, generalWeight: 0, model: model, tuning: tuning, logFile: logFile)
+        pronunciationCheck = check
+        self.confidence = confidence
+        path = .grammar
+        utterances = try UtteranceRecognizer(decoder: decoder, confidence: confidence,
+                                             companion: CompanionDecoder(decoder: open.decoder, confidence: openSpeechConfidence))
     }
 
     /// Open speech: a decoder searching the command language's n-gram model (built here from
@@ -25,6 +45,15 @@ public final class CommandRecognizer {
     public init(languageModelOf language: CommandLanguage, generalWeight: Double, model: SpeechModel = .englishUS,
                 tuning: DecoderTuning = DecoderTuning(), confidence: RecognitionConfidence = .openSpeech,
                 logFile: URL? = nil) throws {
+        let open = try Self.openSpeechDecoder(language: language, generalWeight: generalWeight, model: model, tuning: tuning, logFile: logFile)
+        pronunciationCheck = open.check
+        self.confidence = confidence
+        path = .languageModel(generalWeight: generalWeight)
+        utterances = try UtteranceRecognizer(decoder: open.decoder, confidence: confidence)
+    }
+
+    private static func openSpeechDecoder(language: CommandLanguage, generalWeight: Double, model: SpeechModel, tuning: DecoderTuning,
+                                          logFile: URL?) throws -> (decoder: PocketSphinxDecoder, check: PronunciationCheck) {
         let decoder = try PocketSphinxDecoder(model: model, search: nil, tuning: tuning, logFile: logFile)
         let sentences = language.languageModelSentences()
         let check = PronunciationCheck.run(RecognitionGrammar(commandJSGF: "", words: sentences.flatMap(\.words)), on: decoder)
@@ -33,9 +62,28 @@ public final class CommandRecognizer {
         let languageModel = NGramLanguageModel(sentences: counted.map { ($0.words, $0.weight) })
         try decoder.use(.interpolatedLanguageModel(arpa: languageModel.arpa, general: generalWeight > 0 ? model.languageModel : nil,
                                                    generalWeight: generalWeight))
-        pronunciationCheck = check
-        self.confidence = confidence
-        utterances = try UtteranceRecognizer(decoder: decoder, confidence: confidence)
+        return (decoder, check)
+    }
+
+    /// The listener's verdict on an utterance: the noise checks as always; with a companion
+    /// decoder, speech either decoder is sure of is heard (the decision rule weighs the two).
+    /// `ignoringNoise`: as if the background were quiet (what the recogniser alone got right).
+    public func verdict(_ utterance: RecognizedUtterance, ignoringNoise: Bool = false) -> RecognitionVerdict {
+        var confidence = confidence
+        if ignoringNoise { confidence.minimumSignalToNoiseDecibels = -.infinity }
+        let verdict = confidence.verdict(utterance)
+        if verdict == .unclear, utterance.companion?.isConfident == true { return .accepted }
+        return verdict
+    }
+
+    /// Each decoder's words for an accepted utterance, where that decoder was sure of them.
+    public func transcripts(of utterance: RecognizedUtterance) -> HeardTranscripts {
+        let first = utterance.confidence >= confidence.acceptance && !utterance.text.isEmpty ? utterance.text : nil
+        let second = utterance.companion.flatMap { $0.isConfident && !$0.text.isEmpty ? $0.text : nil }
+        switch path {
+        case .grammar: return HeardTranscripts(grammar: first, openSpeech: second)
+        case .languageModel: return HeardTranscripts(grammar: nil, openSpeech: first)
+        }
     }
 }
 
