@@ -1,3 +1,4 @@
+import AssistCore
 import Commands
 import Foundation
 
@@ -59,9 +60,15 @@ public final class CommandRecognizer {
         let check = PronunciationCheck.run(RecognitionGrammar(commandJSGF: "", words: sentences.flatMap(\.words)), on: decoder)
         let missing = Set(check.missingWords)
         let counted = sentences.filter { !$0.words.contains(where: missing.contains) }
+        // Counting the model and reading its ARPA text take seconds; the command model alone is
+        // kept between starts in binary form (for exactly these sentences), read in a fraction of that.
+        let cache = CommandLanguageModelCache()
+        let cached = generalWeight == 0 ? cache.file(for: counted) : nil
+        if let cached, (try? decoder.use(.languageModel(cached))) != nil { return (decoder, check) }
         let languageModel = NGramLanguageModel(sentences: counted.map { ($0.words, $0.weight) })
+        if cached != nil { try? UserDirectories.ensureExists(cache.folder) }
         try decoder.use(.interpolatedLanguageModel(arpa: languageModel.arpa, general: generalWeight > 0 ? model.languageModel : nil,
-                                                   generalWeight: generalWeight))
+                                                   generalWeight: generalWeight, keepBinaryAt: cached))
         return (decoder, check)
     }
 
@@ -132,5 +139,34 @@ public final class DictationRecognizer {
         }
         if let heard = try utterances.finish(), !heard.text.isEmpty { texts.append(heard.text) }
         return texts.joined(separator: " ")
+    }
+}
+
+/// Where the command n-gram model is kept between starts, in sphinxbase's binary form. A file is
+/// used only for exactly the sentences and weights it was counted from (its name is a hash of
+/// them and of the counting's version); an unreadable one is counted again and written anew.
+struct CommandLanguageModelCache {
+    let folder: URL
+
+    init(folder: URL = UserDirectories.cache().appendingPathComponent("command-ngram")) {
+        self.folder = folder
+    }
+
+    /// Change when `NGramLanguageModel`'s counting or smoothing changes.
+    static let version = "command-ngram 1"
+
+    func file(for sentences: [LanguageModelSentence]) -> URL {
+        // FNV-1a, 64 bits, twice with different offsets: a cache key, not a security check.
+        var first: UInt64 = 0xcbf2_9ce4_8422_2325, second: UInt64 = 0x84222325_cbf29ce4
+        func add(_ text: String) {
+            for byte in text.utf8 {
+                first = (first ^ UInt64(byte)) &* 0x100_0000_01b3
+                second = (second ^ UInt64(byte)) &* 0x100_0000_01b3
+            }
+        }
+        add(Self.version + "\n")
+        // Sorted: the sentences come out of dictionaries in a different order at every start.
+        for line in sentences.map({ $0.words.joined(separator: " ") + "\t\($0.weight)" }).sorted() { add(line + "\n") }
+        return folder.appendingPathComponent(String(format: "%016llx%016llx-%d.lm.bin", first, second, sentences.count))
     }
 }
