@@ -99,11 +99,11 @@ struct ListeningDecodingTests {
         return url
     }
 
-    @Test("spoken through the default decoding: a command is acted on, chit-chat is not")
+    @Test("spoken through the default decoding: a command is acted on, chit-chat is not, yes is heard as an answer")
     func spokenDefault() throws {
         let folder = try TemporaryFolder.make("voice-tests-decoding")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let file = try Self.recording(["find a chair", "the weather is really nice today"], in: folder)
+        let file = try Self.recording(["find a chair", "the weather is really nice today", "yes"], in: folder)
         let listener = try CommandListening.listener(language: language, understanding: understanding, wakePhrase: nil,
                                                      trigger: .always, decoding: .standard)
         var heard: [HeardCommand<CommandDecision>] = []
@@ -113,6 +113,9 @@ struct ListeningDecodingTests {
         let chair = try command("find a chair")
         let acted = heard.compactMap { $0.meaning?.command }
         #expect(acted == [chair], "\(heard.map { "\($0.text) → \(String(describing: $0.meaning))" })")
+        // "yes" answers a question by voice: heard as the answer (it was heard as "next" before), acting on nothing.
+        #expect(heard.contains { language.answer($0.transcripts.answerText) == true },
+                "\(heard.map { "\($0.text) → \(String(describing: $0.meaning))" })")
         // Under agreement both decoders heard the command.
         if ListeningDecoding.standard == .agreement {
             #expect(heard.first?.transcripts.grammar != nil && heard.first?.transcripts.openSpeech != nil)

@@ -97,10 +97,14 @@ public struct RecognitionGrammar: Sendable, Equatable {
     /// wake phrase alone, or before a command, or a command alone; the listener (not the
     /// grammar) decides whether a command without it counts.
     public var jsgf: String {
-        guard let wakePhrase else { return commandJSGF }
+        // An `<answer>` rule (yes, no, …; `VoiceCommandVocabulary`) is heard as well as a command.
+        let answers = commandJSGF.contains("\n<answer> =")
+        guard wakePhrase != nil || answers else { return commandJSGF }
         // pocketsphinx searches the first public rule, so <command> stops being public.
         let body = commandJSGF.replacingOccurrences(of: "public <command>", with: "<command>")
-        return body + "public <utterance> = ( \(wakePhrase) [<command>] ) | <command>;\n"
+        let heard = answers ? "( <command> | <answer> )" : "<command>"
+        guard let wakePhrase else { return body + "public <utterance> = \(heard);\n" }
+        return body + "public <utterance> = ( \(wakePhrase) [\(heard)] ) | \(heard);\n"
     }
 
     static func tokens(_ text: String) -> [String] {

@@ -56,7 +56,11 @@ public final class CommandRecognizer {
     private static func openSpeechDecoder(language: CommandLanguage, generalWeight: Double, model: SpeechModel, tuning: DecoderTuning,
                                           logFile: URL?) throws -> (decoder: PocketSphinxDecoder, check: PronunciationCheck) {
         let decoder = try PocketSphinxDecoder(model: model, search: nil, tuning: tuning, logFile: logFile)
+        // The answers to a question too, so that it can be answered by voice.
         let sentences = language.languageModelSentences()
+            + language.answerPhrases.map { answer in
+                LanguageModelSentence(words: answer.lowercased().split(whereSeparator: { !($0.isLetter || $0 == "'") }).map(String.init), weight: 1)
+            }
         let check = PronunciationCheck.run(RecognitionGrammar(commandJSGF: "", words: sentences.flatMap(\.words)), on: decoder)
         let missing = Set(check.missingWords)
         let counted = sentences.filter { !$0.words.contains(where: missing.contains) }
