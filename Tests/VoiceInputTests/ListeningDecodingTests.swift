@@ -86,7 +86,6 @@ struct ListeningDecodingTests {
             #expect(ListeningDecoding.choicesHelp.contains(decoding.explanation))
             #expect(decoding.explanation.hasPrefix(decoding.rawValue + ":"))
         }
-        #expect(ListeningDecoding.choicesHelp.contains("(default)"))
     }
 
     /// `texts` said by festival's voice one after another, with silence between, as one recording.

@@ -25,9 +25,9 @@ public enum ListeningDecoding: String, CaseIterable, Sendable {
         }
     }
 
-    /// Every choice, one line each, the default marked: for an option's help.
+    /// Every choice, one sentence each: for an option's help (which shows the default itself).
     public static var choicesHelp: String {
-        allCases.map { $0.explanation + ($0 == standard ? " (default)" : "") }.joined(separator: ". ")
+        allCases.map(\.explanation).joined(separator: ". ")
     }
 
     /// "grammar", "open-speech" (also "ngram"), "agreement".
