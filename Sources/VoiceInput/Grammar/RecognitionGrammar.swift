@@ -1,5 +1,6 @@
 /// What the recogniser may hear: a JSGF grammar whose public rule is `<command>` (the command
-/// language's, from `CommandLanguage.grammar()`), the words it uses, and an optional wake phrase.
+/// language's, from `CommandLanguage.grammar()`), optionally with an `<answer>` rule heard beside
+/// it (yes, no, …), the words it uses, and an optional wake phrase.
 /// A small vocabulary keeps recognition fast and accurate.
 public struct RecognitionGrammar: Sendable, Equatable {
     /// JSGF 1.0 text with a public `<command>` rule.
