@@ -115,7 +115,8 @@ def fallback_rows(trials, decodings):
         return (t.get("voice"), t["said"], t["speakingRate"], t["condition"])
     grammar = {key(t): t for t in trials if t.get("decoding") == "grammar"}
     lines = []
-    for other in [d for d in decodings if d != "grammar"]:
+    # agreement already runs both paths on every utterance (the listener's rule): no fallback row.
+    for other in [d for d in decodings if d not in ("grammar", "agreement")]:
         rows = {}
         for t in trials:
             if t.get("decoding") != other or key(t) not in grammar:

@@ -12,7 +12,7 @@ public struct VoiceBenchmarkPlan: Sendable {
     public let decoderOptions: [String]
     /// The voices saying the commands (`EspeakTestVoice.named`).
     public let voiceNames: [String]
-    /// How speech is decoded (`CommandDecodePath`: grammar, ngram, ngram:0.3).
+    /// How speech is decoded: grammar, ngram (open speech), agreement (`ListeningDecoding`), ngram:0.3.
     public let decodePaths: [String]
 
     public init(rates: String, snr: String, conditions: String, decoderOptions: [String],
@@ -38,8 +38,8 @@ public struct VoiceBenchmarkPlan: Sendable {
         guard !voiceNames.isEmpty, voiceNames.allSatisfy({ EspeakTestVoice.named($0) != nil }) else {
             return "--voices must be a comma-separated list of festival, espeak-en-us and espeak-en-gb."
         }
-        guard !decodePaths.isEmpty, decodePaths.allSatisfy({ CommandDecodePath($0) != nil }) else {
-            return "--decode must be a comma-separated list of grammar, ngram and ngram:WEIGHT (the general model's weight, 0 to 1)."
+        guard !decodePaths.isEmpty, decodePaths.allSatisfy({ decoding($0) != nil }) else {
+            return "--decode must be a comma-separated list of grammar, ngram, agreement and ngram:WEIGHT (the general model's weight, 0 to 1)."
         }
         guard decoderOptions.allSatisfy({ $0.hasPrefix("-") && $0.contains("=") }) else {
             return "--decoder-option must look like -name=value, such as -cmn=live."
@@ -67,7 +67,19 @@ public struct VoiceBenchmarkPlan: Sendable {
     }
 
     public var voices: [any TestVoice] { voiceNames.compactMap(EspeakTestVoice.named) }
-    public var paths: [CommandDecodePath] { decodePaths.compactMap(CommandDecodePath.init) }
+    /// A decoding the listener has, or the n-gram path interpolated with general English.
+    public enum Decoding: Equatable {
+        case listening(ListeningDecoding)
+        case languageModel(generalWeight: Double)
+    }
+
+    /// "grammar", "ngram" (or "open-speech"), "agreement": the listener's; "ngram:W": the n-gram
+    /// model interpolated with general English at weight W.
+    public func decoding(_ name: String) -> Decoding? {
+        if let listening = ListeningDecoding(choice: name) { return .listening(listening) }
+        if case .languageModel(let weight)? = CommandDecodePath(name) { return .languageModel(generalWeight: weight) }
+        return nil
+    }
 
     /// `-name=value` options as pocketsphinx's argument pairs.
     public var extraDecoderArguments: [String] {

@@ -62,33 +62,39 @@ public struct VoiceBenchmarkRun {
         // spoken, so that what would hide things is asked about rather than done.
         var notes: [String] = []
         let understanding = CommandUnderstanding.loadOrPhrasesOnly(language: vocabulary.language, warn: { notes.append($0) })
-        func decision(_ text: String) -> CommandDecision { understanding.decide(text, channel: .spoken(certain: false)) }
         var commands = vocabulary.benchmarkCommands(perIntent: phrasesPerCommand)
         if let nonCommandsFile { commands += try Self.nonCommands(in: nonCommandsFile) }
         var trials: [RecognitionTrial] = []
         var check: PronunciationCheck?
-        for path in plan.paths {
+        var openSpeechConfidence = RecognitionConfidence.openSpeech
+        openSpeechConfidence.acceptance = openSpeechAcceptance
+        for name in plan.decodePaths {
+            // What the live listener does (`ListeningDecoding`): the recogniser it builds and its
+            // decision on each utterance's transcripts; ngram:W is the open-speech decision over
+            // a model interpolated with general English.
             let recognizer: CommandRecognizer
-            switch path {
-            case .grammar: recognizer = try CommandRecognizer(grammar: vocabulary.grammar, tuning: tuning, logFile: logFile)
-            case .languageModel(let weight):
-                var confidence = RecognitionConfidence.openSpeech
-                confidence.acceptance = openSpeechAcceptance
+            let listening: ListeningDecoding
+            switch plan.decoding(name) {
+            case .listening(let decoding)?:
+                listening = decoding
+                recognizer = try decoding.recognizer(vocabulary: vocabulary, tuning: tuning, openSpeechConfidence: openSpeechConfidence,
+                                                     logFile: logFile)
+            case .languageModel(let weight)?:
+                listening = .openSpeech
                 recognizer = try CommandRecognizer(languageModelOf: vocabulary.language, generalWeight: weight, tuning: tuning,
-                                                   confidence: confidence, logFile: logFile)
+                                                   confidence: openSpeechConfidence, logFile: logFile)
+            case nil: continue
             }
-            if case .grammar = path { check = recognizer.pronunciationCheck }
-            // Open speech acts only on exact phrases or a certain meaning (OpenSpeechUnderstanding).
-            let open = OpenSpeechUnderstanding(understanding: understanding)
-            let decide: (String) -> CommandDecision = path == .grammar ? decision : { open.decide($0) }
+            if recognizer.path == .grammar { check = recognizer.pronunciationCheck }
+            let decide: (HeardTranscripts) -> CommandDecision = { listening.decide($0, understanding: understanding) }
             var benchmark = CommandRecognitionBenchmark(commands: commands, speakingRates: plan.rates, conditions: plan.conditions,
-                                                        understand: { decide($0).command?.description })
-            benchmark.askedAbout = { text in
-                if case .confirm(_, let pending) = decide(text) { return pending.description }
+                                                        decide: { decide($0).command?.description })
+            benchmark.askedAbout = { heard in
+                if case .confirm(_, let pending) = decide(heard) { return pending.description }
                 return nil
             }
+            benchmark.decoding = name
             benchmark.voices = plan.voices
-            benchmark.decoding = path.description
             benchmark.pushToTalk = pushToTalk
             trials += try benchmark.run(recognizer: recognizer, workFolder: folder)
         }

@@ -95,7 +95,14 @@ public final class CommandController: Sendable {
         handle(line, channel: channel, answer: nil)
     }
 
-    private func handle(_ line: String, channel: InputChannel, answer: OutcomeWaiter.Answer?) -> ControlReply {
+    /// A spoken line already decided by the listener (`ListeningDecoding`); a yes or no in
+    /// `line` still answers an open question.
+    public func handle(_ line: String, decided: CommandDecision?) -> ControlReply {
+        handle(line, channel: .spoken(certain: false), answer: nil, decided: decided)
+    }
+
+    private func handle(_ line: String, channel: InputChannel, answer: OutcomeWaiter.Answer?,
+                        decided: CommandDecision? = nil) -> ControlReply {
         lock.withLock { question in
             let command: Command
             switch question.answer(line, at: now(), isYes: language.answer) {
@@ -106,7 +113,7 @@ public final class CommandController: Sendable {
                 session.send(.say(sentence))
                 return ControlReply(understood: false, intent: nil, reply: sentence)
             case .notAnAnswer:
-                switch understanding.decide(line, channel: channel) {
+                switch decided ?? understanding.decide(line, channel: channel) {
                 case .act(let understood):
                     command = understood
                 case .confirm(let sentence, let pending):

@@ -100,9 +100,12 @@ public struct VoiceCommandSources: Sendable {
     /// A headset's or keyboard's evdev device (or a recording of its events).
     public var keys: String?
     public var keyMap: MediaKeyMap
+    /// How speech is decoded (`--decode`).
+    public var decoding: ListeningDecoding
 
     public init(listen: Bool = false, listenFile: String? = nil, wakePhrase: String? = nil, microphone: String? = nil,
-                keys: String? = nil, keyMap: MediaKeyMap = .standard) {
+                keys: String? = nil, decoding: ListeningDecoding = .standard, keyMap: MediaKeyMap = .standard) {
+        self.decoding = decoding
         self.listen = listen
         self.listenFile = listenFile
         self.wakePhrase = wakePhrase
@@ -124,23 +127,20 @@ enum VoiceControl {
         guard options.isWanted else { return }
         let thread = Thread {
             do {
-                let language = controller.language
-                let vocabulary = VoiceCommandVocabulary(language: language, wakePhrase: options.wakePhrase)
-                let recognizer = try CommandRecognizer(grammar: vocabulary.grammar, tuning: DecoderTuning(), logFile: nil)
                 let trigger: ListeningTrigger = options.wakePhrase.map { .wakePhrase($0) } ?? .always
-                let listener = CommandListener<Interpretation>(recognizer: recognizer, trigger: trigger,
-                                                               understand: { language.interpret($0) })
+                let listener = try CommandListening.listener(language: controller.language, understanding: controller.understanding,
+                                                             wakePhrase: options.wakePhrase, trigger: trigger, decoding: options.decoding)
                 let source: SpeechAudioSource = try options.listenFile.map { try PacedRecording(url: URL(fileURLWithPath: $0)) }
                     ?? MicrophoneSpeechSource(deviceName: options.microphone)
                 var notice = RefusalNotice()
                 try listener.listen(to: source) { event in
                     switch event {
                     case .heard(let heard):
-                        // The grammar decoder has said wrong commands at confidence 1.00, so no
-                        // recognition counts as certain: what would hide things is asked about.
-                        _ = controller.handle(heard.text, channel: .spoken(certain: false))
+                        // Decided by the listening rule (what would hide things is asked about);
+                        // a yes or no answers an open question.
+                        _ = controller.handle(heard.transcripts.answerText, decided: heard.meaning)
                     case .unclear:
-                        session.send(.say(CommandListener<Interpretation>.pleaseRepeat))
+                        session.send(.say(CommandListener<CommandDecision>.pleaseRepeat))
                     case .tooNoisy(let utterance):
                         session.send(.say(notice.tooNoisy(atSeconds: utterance.endDetectedSeconds)))
                     case .awake:

@@ -12,7 +12,7 @@ struct BenchVoice: ParsableCommand {
         abstract: "Measures command recognition: synthesised commands (festival, espeak-ng) by grammar or n-gram, clean and in noise, and recorded human speech.",
         discussion: """
         Every command phrase is synthesised with each --voices voice (festival's cmu_us_slt_arctic_hts, \
-        espeak-ng en-us, espeak-ng en-gb) at each --rates speed, decoded each --decode way, then replayed through the recogniser as live 20 ms chunks: clean, with white noise and \
+        espeak-ng en-us, espeak-ng en-gb) at each --rates speed, decoded each --decode way (grammar, ngram, agreement: the live listener's decodings), then replayed through the recogniser as live 20 ms chunks: clean, with white noise and \
         with six-talker babble at --snr dB (active-speech RMS over noise RMS). A trial is correct when \
         exactly one confident utterance is heard and it means the command said. Latency runs from the \
         end of the speech in the audio to the command being in hand (the detector's silence wait plus \
@@ -51,7 +51,7 @@ struct BenchVoice: ParsableCommand {
     @Option(help: "Voices saying the commands, comma-separated: festival, espeak-en-us, espeak-en-gb.")
     var voices: String = "festival"
 
-    @Option(help: "Decoding, comma-separated: grammar (closed), ngram (the command n-gram model), ngram:W (interpolated with general English at weight W).")
+    @Option(help: "Decoding, comma-separated: grammar (closed), ngram (the command n-gram model), agreement (both; act when they agree), ngram:W (interpolated with general English at weight W).")
     var decode: String = "grammar"
 
     @Option(help: "The n-gram path's least decoder posterior (0…1) for acting on a transcript.")

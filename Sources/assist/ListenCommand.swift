@@ -15,8 +15,8 @@ struct Listen: ParsableCommand {
         detector waits for to know the command is over, plus processing). Unclear speech prints \
         "Please repeat." Speech less than 20 dB above the background noise is not acted on: it \
         prints that it is too noisy (recognition is unreliable there; --json gives snr_db). \
-        Recognition runs offline with pocketsphinx, listening only for the command language's \
-        sentences.
+        Recognition runs offline with pocketsphinx (--decode: the command language's grammar, \
+        its n-gram model, or both in agreement).
 
         Examples:
           assist listen --file command.wav
@@ -36,6 +36,9 @@ struct Listen: ParsableCommand {
     @Option(help: "Part of the microphone's name (see assist devices); the default microphone otherwise.")
     var microphone: String?
 
+    @Option(help: ArgumentHelp("How speech is decoded: \(ListeningDecoding.choicesHelp).", valueName: "grammar|open-speech|agreement"))
+    var decode = ListeningDecoding.standard.rawValue
+
     @Option(help: "Write pocketsphinx's own log to this file (it is silent otherwise).")
     var logFile: String?
 
@@ -43,6 +46,7 @@ struct Listen: ParsableCommand {
     var json = false
 
     func validate() throws {
+        guard ListeningDecoding(choice: decode) != nil else { throw ValidationError("--decode must be grammar, open-speech or agreement.") }
         if file != nil, pushToTalk { throw ValidationError("--push-to-talk needs the microphone; leave out --file.") }
         if file != nil, microphone != nil { throw ValidationError("--microphone and --file cannot be used together.") }
         if let wakePhrase, wakePhrase.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -52,6 +56,7 @@ struct Listen: ParsableCommand {
 
     func run() throws {
         try CommandListening.printEvents(categories: SettingsStorageAccess.validator().knownCategories, file: file, microphone: microphone,
-                                         wakePhrase: wakePhrase, pushToTalk: pushToTalk, logFile: logFile, json: json)
+                                         wakePhrase: wakePhrase, pushToTalk: pushToTalk, decoding: ListeningDecoding(choice: decode) ?? .standard,
+                                         logFile: logFile, json: json)
     }
 }

@@ -25,7 +25,9 @@ struct SpokenCommandTests {
     func spokenModeChange() throws {
         let folder = try SeeLiveTests.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let video = try AssistBinary.busVideo(seconds: 8, in: folder)
+        // 12 s: the recording is played once the listener is ready, and agreement decoding
+        // (two decoders) takes seconds to start in a debug build on a loaded machine.
+        let video = try AssistBinary.busVideo(seconds: 12, in: folder)
         let command = folder.appendingPathComponent("command.wav")
         try Self.spoken("enable scene navigation", to: command)
         let said = try Self.transcript(of: video, hearing: command, in: folder)
@@ -49,7 +51,9 @@ struct SpokenCommandTests {
     func noisyCommandRefused() throws {
         let folder = try SeeLiveTests.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let video = try AssistBinary.busVideo(seconds: 8, in: folder)
+        // 12 s: the recording is played once the listener is ready, and agreement decoding
+        // (two decoders) takes seconds to start in a debug build on a loaded machine.
+        let video = try AssistBinary.busVideo(seconds: 12, in: folder)
         let said = try Self.transcript(of: video, hearing: try Self.exitRecordings(in: folder).noisy, in: folder)
         #expect(said.contains("It is too noisy for me to understand you."), "\(said)")
         #expect(!said.contains("Goodbye."), "a command heard in noise was acted on: \(said)")
@@ -81,7 +85,7 @@ struct SpokenCommandTests {
     }
 
     /// The live session's transcript of `video` with `recording` heard as the microphone.
-    /// Real time (no --speak-to): the 1–3-s recording is heard while the 8-s video plays.
+    /// Real time (no --speak-to): the 1–3-s recording is heard while the 12-s video plays.
     static func transcript(of video: URL, hearing recording: URL, in folder: URL) throws -> String {
         let transcript = folder.appendingPathComponent("t.srt")
         let output = try AssistBinary.run(["see", video.path, "--quiet", "--transcript", transcript.path,

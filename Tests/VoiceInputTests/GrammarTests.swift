@@ -58,3 +58,18 @@ struct GrammarTests {
         #expect(check.emptiedRules.isEmpty)
     }
 }
+
+@Suite("Answers in the recognition grammar")
+struct AnswerGrammarTests {
+    @Test("the vocabulary's grammar hears the answers to a question beside the commands, with and without a wake phrase")
+    func answers() {
+        let plain = englishVocabulary.grammar.jsgf
+        #expect(plain.contains("\n<answer> = ( yes ) | "))
+        #expect(plain.contains("public <utterance> = ( <command> | <answer> );"))
+        #expect(!plain.contains("public <command>"))
+        var woken = englishVocabulary.grammar
+        woken.wakePhrase = "assistant"
+        #expect(woken.jsgf.contains("public <utterance> = ( assistant [( <command> | <answer> )] ) | ( <command> | <answer> );"))
+        #expect(englishVocabulary.grammar.words.isSuperset(of: ["yes", "no", "cancel"]))
+    }
+}

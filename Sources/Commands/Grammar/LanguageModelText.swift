@@ -60,10 +60,12 @@ extension CommandLanguage {
     /// "zero point five", "fifty percent", the fractions).
     func slotValuesForLanguageModel() -> [SlotKind: [String]] {
         let names = vocabulary.entries.keys.sorted()
-        let units = file.numbers.units.sorted { $0.value < $1.value }.map(\.key)
-        let tens = file.numbers.tens.sorted { $0.value < $1.value }.map(\.key)
+        // Ties (several words for one number) broken by the word: a dictionary's order changes
+        // from run to run, and with it which words `prefix` below keeps.
+        let units = file.numbers.units.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map(\.key)
+        let tens = file.numbers.tens.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map(\.key)
         let scales = file.numbers.scales.keys.sorted()
-        let digits = file.numbers.units.filter { $0.value <= 9 }.sorted { $0.value < $1.value }.map(\.key)
+        let digits = file.numbers.units.filter { $0.value <= 9 }.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map(\.key)
         var numbers = units + tens + tens.flatMap { ten in units.filter { file.numbers.units[$0]! <= 9 && file.numbers.units[$0]! > 0 }.map { "\(ten) \($0)" } }
         numbers += scales.flatMap { scale in units.prefix(10).map { "\($0) \(scale)" } }
         let percents = file.numbers.percent

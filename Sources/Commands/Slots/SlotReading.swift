@@ -166,6 +166,10 @@ extension CommandLanguage {
     /// The words `text` is compared in (lower case, contractions expanded, politeness removed).
     func normalizedWords(_ text: String) -> [String] { normalizer.words(text) }
 
+    /// Every phrase that answers a question ("yes", "no thanks", …): what a recogniser must be
+    /// able to hear for a spoken question to be answered by voice.
+    public var answerPhrases: [String] { (file.answers?.yes ?? []) + (file.answers?.no ?? []) }
+
     /// Whether `text` answers a question yes (true), no (false), or is no answer (nil).
     public func answer(_ text: String) -> Bool? {
         let said = normalizer.words(text).joined(separator: " ")

@@ -13,7 +13,9 @@ public enum DecoderSearch: Sendable, Equatable {
     case keyphrase(String)
     /// An n-gram model given as ARPA text (the command language's, `NGramLanguageModel`),
     /// optionally interpolated linearly with a general model file: p = (1 − w) · p_commands + w · p_general.
-    case interpolatedLanguageModel(arpa: String, general: URL?, generalWeight: Double)
+    /// `keepBinaryAt`: also write the command model there in sphinxbase's binary format, which
+    /// `.languageModel` reads back in a fraction of the ARPA text's time.
+    case interpolatedLanguageModel(arpa: String, general: URL?, generalWeight: Double, keepBinaryAt: URL? = nil)
 }
 
 /// How the decoder listens: the voice-activity detector's timing, in 10 ms frames (pocketsphinx's own unit).
@@ -167,15 +169,15 @@ public final class PocketSphinxDecoder {
                   ps_set_lm_file(decoder, searchName, url.path) == 0 else {
                 throw PocketSphinxError.languageModelUnreadable(path: url.path)
             }
-        case .interpolatedLanguageModel(let arpa, let general, let generalWeight):
-            try useLanguageModel(arpa: arpa, general: general, generalWeight: generalWeight)
+        case .interpolatedLanguageModel(let arpa, let general, let generalWeight, let binary):
+            try useLanguageModel(arpa: arpa, general: general, generalWeight: generalWeight, keepBinaryAt: binary)
         }
         guard ps_set_search(decoder, searchName) == 0 else { throw PocketSphinxError.decoderFailed }
     }
 
     /// sphinxbase reads models from files only: the ARPA text goes through a temporary file,
     /// removed at once. Both models share the decoder's log table (ngram_model_set_init's rule).
-    private func useLanguageModel(arpa: String, general: URL?, generalWeight: Double) throws {
+    private func useLanguageModel(arpa: String, general: URL?, generalWeight: Double, keepBinaryAt binary: URL?) throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("assist-commands-\(getpid())-\(UUID().uuidString).arpa")
         do { try Data(arpa.utf8).write(to: file) } catch { throw PocketSphinxError.languageModelUnreadable(path: file.path) }
         defer { try? FileManager.default.removeItem(at: file) }
@@ -183,6 +185,7 @@ public final class PocketSphinxDecoder {
         guard let commands = ngram_model_read(config, file.path, NGRAM_ARPA, logmath) else {
             throw PocketSphinxError.languageModelUnreadable(path: file.path)
         }
+        if let binary { Self.write(commands, to: binary) }
         guard let general, generalWeight > 0 else {
             defer { ngram_model_free(commands) }  // the search keeps its own reference
             guard ps_set_lm(decoder, searchName, commands) == 0 else { throw PocketSphinxError.decoderFailed }
@@ -203,6 +206,14 @@ public final class PocketSphinxDecoder {
         }
         defer { ngram_model_free(set) }
         guard ps_set_lm(decoder, searchName, set) == 0 else { throw PocketSphinxError.decoderFailed }
+    }
+
+    /// Written beside the target and renamed into place, so a reader never sees half a file;
+    /// one that cannot be written only costs time at the next start.
+    private static func write(_ model: OpaquePointer, to file: URL) {
+        let partial = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(getpid()).partial")
+        if ngram_model_write(model, partial.path, NGRAM_BIN) == 0, rename(partial.path, file.path) == 0 { return }
+        try? FileManager.default.removeItem(at: partial)
     }
 
     /// The pronunciation of `word` (phones separated by spaces), or nil when the dictionary lacks it.

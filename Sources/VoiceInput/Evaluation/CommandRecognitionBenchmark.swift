@@ -72,10 +72,10 @@ public struct CommandRecognitionBenchmark {
     public var commands: [SpokenCommand]
     public var speakingRates: [Double]
     public var conditions: [TestCondition]
-    /// Text → meaning acted on (the command understanding); nil when nothing is done.
-    public var understand: (String) -> String?
-    /// Text → meaning asked about before acting (nil: none asked).
-    public var askedAbout: (String) -> String? = { _ in nil }
+    /// Each decoder's words → meaning acted on (the listening decision); nil when nothing is done.
+    public var understand: (HeardTranscripts) -> String?
+    /// Each decoder's words → meaning asked about before acting (nil: none asked).
+    public var askedAbout: (HeardTranscripts) -> String? = { _ in nil }
     /// The voices saying every command; babble is always festival's.
     public var voices: [any TestVoice] = [FestivalVoice()]
     public var babbleVoice = FestivalVoice()
@@ -97,10 +97,15 @@ public struct CommandRecognitionBenchmark {
 
     public init(commands: [SpokenCommand], speakingRates: [Double], conditions: [TestCondition],
                 understand: @escaping (String) -> String?) {
+        self.init(commands: commands, speakingRates: speakingRates, conditions: conditions, decide: { understand($0.answerText) })
+    }
+
+    public init(commands: [SpokenCommand], speakingRates: [Double], conditions: [TestCondition],
+                decide: @escaping (HeardTranscripts) -> String?) {
         self.commands = commands
         self.speakingRates = speakingRates
         self.conditions = conditions
-        self.understand = understand
+        self.understand = decide
     }
 
     /// Runs every command × rate × condition; the synthetic audio is written under `folder`.
@@ -157,25 +162,25 @@ public struct CommandRecognitionBenchmark {
                 } else {
                     heard = try LiveReplay().run(RecognizerAudio.toInt16(audio), through: recognizer.utterances)
                 }
-                let accepted = heard.filter { recognizer.confidence.accepts($0.utterance) }
-                let understood = accepted.count == 1 ? understand(accepted[0].utterance.text) : nil
-                let asked = accepted.count == 1 && understood == nil ? askedAbout(accepted[0].utterance.text) : nil
-                var ungated = recognizer.confidence
-                ungated.minimumSignalToNoiseDecibels = -.infinity
-                let recognized = heard.filter { ungated.accepts($0.utterance) }
-                let recognizedMeaning = recognized.count == 1 ? understand(recognized[0].utterance.text) : nil
+                let accepted = heard.filter { recognizer.verdict($0.utterance) == .accepted }
+                func words(_ heard: ReplayedUtterance) -> HeardTranscripts { recognizer.transcripts(of: heard.utterance) }
+                let understood = accepted.count == 1 ? understand(words(accepted[0])) : nil
+                let asked = accepted.count == 1 && understood == nil ? askedAbout(words(accepted[0])) : nil
+                let recognized = heard.filter { recognizer.verdict($0.utterance, ignoringNoise: true) == .accepted }
+                let recognizedMeaning = recognized.count == 1 ? understand(words(recognized[0])) : nil
                 let snr = heard.map(\.utterance.signalToNoiseDecibels).filter { !$0.isNaN }.max()
                 let closedByDetector = accepted.first.map { $0.utterance.endDetectedSeconds < Double(audio.count) / sampleRate } ?? false
                 trials.append(RecognitionTrial(
                     said: command.text, voice: voice, decoding: decoding, isCommand: command.expected != nil, speakingRate: request.speakingRate, condition: condition.description,
                     isClean: condition.noise == nil,
-                    heard: heard.map { "\($0.utterance.text)" }.joined(separator: " | "),
+                    heard: heard.map { heard in heard.utterance.companion.map { "\(heard.utterance.text) / \($0.text)" } ?? heard.utterance.text }
+                        .joined(separator: " | "),
                     confidence: heard.map(\.utterance.confidence).max() ?? 0,
                     scorePerFrame: heard.map(\.utterance.hypothesis.acousticScorePerFrame).max(),
                     understoodAs: understood, correct: understood == command.expected,
                     askedAboutRightCommand: asked != nil && asked == command.expected,
-                    actedOnWrongCommand: accepted.contains { heard in understand(heard.utterance.text).map { $0 != command.expected } ?? false },
-                    refusedAsTooNoisy: heard.contains { recognizer.confidence.verdict($0.utterance) == .tooNoisy },
+                    actedOnWrongCommand: accepted.contains { heard in understand(words(heard)).map { $0 != command.expected } ?? false },
+                    refusedAsTooNoisy: heard.contains { recognizer.verdict($0.utterance) == .tooNoisy },
                     recognizedCorrectly: recognizedMeaning == command.expected,
                     estimatedSNRDecibels: snr.flatMap { $0.isFinite ? ($0 * 10).rounded() / 10 : nil },
                     latencyMilliseconds: closedByDetector ? (accepted[0].readySeconds - speechEnd) * 1000 : nil))

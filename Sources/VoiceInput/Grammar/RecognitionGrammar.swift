@@ -1,5 +1,6 @@
 /// What the recogniser may hear: a JSGF grammar whose public rule is `<command>` (the command
-/// language's, from `CommandLanguage.grammar()`), the words it uses, and an optional wake phrase.
+/// language's, from `CommandLanguage.grammar()`), optionally with an `<answer>` rule heard beside
+/// it (yes, no, …), the words it uses, and an optional wake phrase.
 /// A small vocabulary keeps recognition fast and accurate.
 public struct RecognitionGrammar: Sendable, Equatable {
     /// JSGF 1.0 text with a public `<command>` rule.
@@ -97,10 +98,14 @@ public struct RecognitionGrammar: Sendable, Equatable {
     /// wake phrase alone, or before a command, or a command alone; the listener (not the
     /// grammar) decides whether a command without it counts.
     public var jsgf: String {
-        guard let wakePhrase else { return commandJSGF }
+        // An `<answer>` rule (yes, no, …; `VoiceCommandVocabulary`) is heard as well as a command.
+        let answers = commandJSGF.contains("\n<answer> =")
+        guard wakePhrase != nil || answers else { return commandJSGF }
         // pocketsphinx searches the first public rule, so <command> stops being public.
         let body = commandJSGF.replacingOccurrences(of: "public <command>", with: "<command>")
-        return body + "public <utterance> = ( \(wakePhrase) [<command>] ) | <command>;\n"
+        let heard = answers ? "( <command> | <answer> )" : "<command>"
+        guard let wakePhrase else { return body + "public <utterance> = \(heard);\n" }
+        return body + "public <utterance> = ( \(wakePhrase) [\(heard)] ) | \(heard);\n"
     }
 
     static func tokens(_ text: String) -> [String] {

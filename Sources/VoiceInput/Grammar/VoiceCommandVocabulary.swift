@@ -11,9 +11,20 @@ public struct VoiceCommandVocabulary: Sendable {
     public init(language: CommandLanguage, wakePhrase: String? = nil) {
         self.language = language
         let commandGrammar = language.grammar()
-        grammar = RecognitionGrammar(commandJSGF: commandGrammar.jsgf, words: commandGrammar.words, wakePhrase: wakePhrase)
+        // The answers to a question ("Ignore chairs? Say yes or no."), so that it can be answered
+        // by voice: without them "yes" was heard as "next".
+        let answers = language.answerPhrases.map { RecognitionGrammar.tokens($0) }
+            .filter { !$0.isEmpty && Self.typedOnlySpellings.isDisjoint(with: $0) }
+        let answerRule = answers.isEmpty ? "" : "<answer> = " + answers.map { "( \($0.joined(separator: " ")) )" }.joined(separator: " | ") + ";\n"
+        let jsgf = commandGrammar.jsgf.hasSuffix("\n") ? commandGrammar.jsgf : commandGrammar.jsgf + "\n"
+        grammar = RecognitionGrammar(commandJSGF: jsgf + answerRule, words: Set(commandGrammar.words).union(answers.joined()),
+                                     wakePhrase: wakePhrase)
         phrases = commandGrammar.phrases
     }
+
+    /// Answer words that are typed shortcuts, said as another answer ("dont" is said "do not",
+    /// also an answer): left out of what the recogniser hears, having no pronunciation.
+    static let typedOnlySpellings: Set<String> = ["dont"]
 
     /// The meaning of a text, as a comparable string ("find(categories: chair)"): nil unless the
     /// command language understands it outright.

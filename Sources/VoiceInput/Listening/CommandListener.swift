@@ -27,7 +27,10 @@ public enum ListenerEvent<Meaning: Sendable>: Sendable {
 }
 
 public struct HeardCommand<Meaning: Sendable>: Sendable {
+    /// What was heard, as printed: under agreement both decoders' words when they differ.
     public let text: String
+    /// Each decoder's words (wake phrase removed).
+    public let transcripts: HeardTranscripts
     public let meaning: Meaning?
     public let confidence: Double
     /// How far the speech stood above the background, in dB (+∞ over digital silence).
@@ -40,7 +43,8 @@ public struct HeardCommand<Meaning: Sendable>: Sendable {
 
 /// Listens for spoken commands: pulls audio from a source, finds utterances, rejects unclear
 /// ones, applies the trigger (push-to-talk, wake phrase), and turns the text into a meaning
-/// with `understand` (the command language's parser).
+/// with `understand` (the command language's parser), or the transcripts of every decoder
+/// into one with `decide` (`ListeningDecoding`).
 public final class CommandListener<Meaning: Sendable> {
     /// The sentence for an unclear utterance.
     public static var pleaseRepeat: String { "Please repeat." }
@@ -51,16 +55,21 @@ public final class CommandListener<Meaning: Sendable> {
 
     public let recognizer: CommandRecognizer
     public let trigger: ListeningTrigger
-    private let understand: (String) -> Meaning?
+    private let understand: (HeardTranscripts) -> Meaning?
     private let silenceWaitMilliseconds: Double
     /// Push-to-talk's button: hand it to whatever presses it (a key reader, a control socket).
     public let talkButton = TalkButton()
 
-    public init(recognizer: CommandRecognizer, trigger: ListeningTrigger = .always, tuning: DecoderTuning = DecoderTuning(),
+    public convenience init(recognizer: CommandRecognizer, trigger: ListeningTrigger = .always, tuning: DecoderTuning = DecoderTuning(),
                 understand: @escaping (String) -> Meaning?) {
+        self.init(recognizer: recognizer, trigger: trigger, tuning: tuning, decide: { understand($0.answerText) })
+    }
+
+    public init(recognizer: CommandRecognizer, trigger: ListeningTrigger = .always, tuning: DecoderTuning = DecoderTuning(),
+                decide: @escaping (HeardTranscripts) -> Meaning?) {
         self.recognizer = recognizer
         self.trigger = trigger
-        self.understand = understand
+        self.understand = decide
         silenceWaitMilliseconds = Double(tuning.postSpeechFrames) * 10
     }
 
@@ -75,13 +84,14 @@ public final class CommandListener<Meaning: Sendable> {
         func handle(_ utterance: RecognizedUtterance?, processingStarted: ContinuousClock.Instant) {
             guard let utterance else { return }
             let latency = silenceWaitMilliseconds + Self.milliseconds(processingStarted.duration(to: clock.now))
-            switch recognizer.confidence.verdict(utterance) {
+            switch recognizer.verdict(utterance) {
             case .accepted: break
             case .unclear: return onEvent(.unclear(utterance))
             case .tooNoisy: return onEvent(.tooNoisy(utterance))
             case .noSpeech: return
             }
-            var text = utterance.text
+            let text = utterance.text
+            var transcripts = recognizer.transcripts(of: utterance)
             if case .wakePhrase(let phrase, let awakeSeconds) = trigger {
                 let wake = phrase.lowercased()
                 if text == wake {
@@ -89,13 +99,14 @@ public final class CommandListener<Meaning: Sendable> {
                     return onEvent(.awake)
                 }
                 if text.hasPrefix(wake + " ") {
-                    text = String(text.dropFirst(wake.count + 1))
+                    transcripts = transcripts.removingPrefix(wake)
                 } else if utterance.speechStartSeconds > awakeUntilSeconds {
                     return  // a command without the wake phrase, while not awake: not meant for us
                 }
                 awakeUntilSeconds = -Double.infinity
             }
-            onEvent(.heard(HeardCommand(text: text, meaning: understand(text), confidence: utterance.confidence,
+            onEvent(.heard(HeardCommand(text: transcripts.text, transcripts: transcripts, meaning: understand(transcripts),
+                                        confidence: utterance.confidence,
                                         signalToNoiseDecibels: utterance.signalToNoiseDecibels,
                                         latencyMilliseconds: latency)))
         }

@@ -41,13 +41,13 @@ public struct LiveReplay {
         // Times relative to this replay's first sample.
         return heard.map { replayed in
             let u = replayed.utterance
-            return ReplayedUtterance(
-                utterance: RecognizedUtterance(text: u.text, confidence: u.confidence, hypothesis: u.hypothesis,
-                                               speechStartSeconds: u.speechStartSeconds - startAudio,
-                                               endDetectedSeconds: u.endDetectedSeconds - startAudio,
-                                               finishingSeconds: u.finishingSeconds,
-                                               signalToNoiseDecibels: u.signalToNoiseDecibels),
-                readySeconds: replayed.readySeconds)
+            var shifted = RecognizedUtterance(text: u.text, confidence: u.confidence, hypothesis: u.hypothesis,
+                                              speechStartSeconds: u.speechStartSeconds - startAudio,
+                                              endDetectedSeconds: u.endDetectedSeconds - startAudio,
+                                              finishingSeconds: u.finishingSeconds,
+                                              signalToNoiseDecibels: u.signalToNoiseDecibels)
+            shifted.companion = u.companion
+            return ReplayedUtterance(utterance: shifted, readySeconds: replayed.readySeconds)
         }
     }
 

@@ -19,6 +19,9 @@ public struct RecognizedUtterance: Sendable, Equatable {
     /// what tells speech from a raised noise floor when the recogniser cannot. nil when not
     /// measured (an utterance made up by hand), taken as speech.
     public let syllables: Int?
+    /// The second decoder's reading of the same audio, when two decode each utterance
+    /// (`ListeningDecoding.agreement`); nil otherwise.
+    public var companion: CompanionTranscript?
 
     public init(text: String, confidence: Double, hypothesis: DecoderHypothesis, speechStartSeconds: Double,
                 endDetectedSeconds: Double, finishingSeconds: Double, signalToNoiseDecibels: Double, syllables: Int? = nil) {
@@ -33,6 +36,33 @@ public struct RecognizedUtterance: Sendable, Equatable {
     }
 }
 
+/// What a second decoder made of an utterance the first one's detector delimited: its words and
+/// its own confidence (judged by its own `RecognitionConfidence`).
+public struct CompanionTranscript: Sendable, Equatable {
+    public let text: String
+    public let confidence: Double
+    /// Whether the confidence reaches the second decoder's own bar.
+    public let isConfident: Bool
+
+    public init(text: String, confidence: Double, isConfident: Bool) {
+        self.text = text
+        self.confidence = confidence
+        self.isConfident = isConfident
+    }
+}
+
+/// A second decoder fed the same audio as the first (whose detector alone delimits utterances),
+/// finished when the first one's utterance closes.
+public struct CompanionDecoder {
+    public let decoder: PocketSphinxDecoder
+    public let confidence: RecognitionConfidence
+
+    public init(decoder: PocketSphinxDecoder, confidence: RecognitionConfidence) {
+        self.decoder = decoder
+        self.confidence = confidence
+    }
+}
+
 /// Turns a stream of 16 kHz chunks into utterances: pocketsphinx's voice-activity detector
 /// opens an utterance on speech and closes it after `DecoderTuning.postSpeechFrames` of silence,
 /// and the decoder's hypothesis for it is returned at once. Keeps its own audio clock (samples
@@ -40,6 +70,7 @@ public struct RecognizedUtterance: Sendable, Equatable {
 public final class UtteranceRecognizer {
     private let decoder: PocketSphinxDecoder
     private let confidence: RecognitionConfidence
+    private let companion: CompanionDecoder?
     private var samplesPushed = 0
     private var speechStartSeconds: Double?
     private var levels = SpeechLevelMeter()
@@ -53,10 +84,13 @@ public final class UtteranceRecognizer {
     /// distant voice in a quiet room is not taken for the user drowned by noise.
     static let noisyBackgroundPower = 1e-5
 
-    public init(decoder: PocketSphinxDecoder, confidence: RecognitionConfidence = RecognitionConfidence()) throws {
+    public init(decoder: PocketSphinxDecoder, confidence: RecognitionConfidence = RecognitionConfidence(),
+                companion: CompanionDecoder? = nil) throws {
         self.decoder = decoder
         self.confidence = confidence
+        self.companion = companion
         try decoder.startUtterance()
+        try companion?.decoder.startUtterance()
     }
 
     /// Seconds of audio pushed so far.
@@ -69,6 +103,7 @@ public final class UtteranceRecognizer {
     /// (with empty text and confidence 0 when the speech fitted nothing the decoder searches).
     public func push(_ chunk: UnsafeBufferPointer<Int16>) throws -> RecognizedUtterance? {
         try decoder.process(chunk)
+        try companion?.decoder.process(chunk)
         samplesPushed += chunk.count
         let inSpeech = decoder.isInSpeech
         levels.add(chunk, inUtterance: inSpeech)
@@ -113,6 +148,7 @@ public final class UtteranceRecognizer {
             levels.discardUtterance()
             _ = try decoder.endUtterance()
             try decoder.startUtterance()
+            try restartCompanion()
             return drowned
         }
         return try closeUtterance()
@@ -124,6 +160,7 @@ public final class UtteranceRecognizer {
         try reset()
         try samples.withUnsafeBufferPointer { buffer in
             try decoder.process(buffer)
+            try companion?.decoder.process(buffer)
             levels.add(buffer, inUtterance: true)
         }
         samplesPushed += samples.count
@@ -137,6 +174,13 @@ public final class UtteranceRecognizer {
         drownedSpeech = nil
         levels.discardUtterance()
         try decoder.startUtterance()
+        try restartCompanion()
+    }
+
+    private func restartCompanion() throws {
+        guard let companion else { return }
+        _ = try companion.decoder.endUtterance()
+        try companion.decoder.startUtterance()
     }
 
     private func closeUtterance() throws -> RecognizedUtterance? {
@@ -145,16 +189,26 @@ public final class UtteranceRecognizer {
         let clock = ContinuousClock()
         let began = clock.now
         let decoded = try decoder.endUtterance()
+        // The second decoder's search is finished at the same moment, over the same audio; its
+        // time counts in the finishing time, as it delays the action.
+        let companionDecoded = try companion.map { try ($0, $0.decoder.endUtterance()) }
         let finishing = began.duration(to: clock.now)
         try decoder.startUtterance()
+        try companion?.decoder.startUtterance()
         // Speech that fits no sentence of the grammar still counts as heard: unclear, confidence 0,
         // so the listener asks the user to repeat instead of staying silent.
         let hypothesis = decoded ?? DecoderHypothesis(text: "", posterior: 0, acousticScorePerFrame: -.greatestFiniteMagnitude, frameCount: 0)
         let syllables = levels.syllablesInUtterance
-        return RecognizedUtterance(
+        var heard = RecognizedUtterance(
             text: hypothesis.text, confidence: confidence.score(hypothesis), hypothesis: hypothesis,
             speechStartSeconds: start, endDetectedSeconds: audioSeconds,
             finishingSeconds: Double(finishing.components.attoseconds) / 1e18 + Double(finishing.components.seconds),
             signalToNoiseDecibels: levels.finishUtterance(), syllables: syllables)
+        if let (companion, decoded) = companionDecoded {
+            let score = decoded.map(companion.confidence.score) ?? 0
+            heard.companion = CompanionTranscript(text: decoded?.text ?? "", confidence: score,
+                                                  isConfident: score >= companion.confidence.acceptance)
+        }
+        return heard
     }
 }
