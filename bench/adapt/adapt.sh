@@ -47,7 +47,9 @@ for intent in language["intents"].values():
     for text in [intent.get("example", "")] + intent.get("examples", []):
         print(text)
 EOF
-$TOOLS phrases bench/commands/dev-commands.txt "$DICT" "$OUT/language-examples.txt" "$SENTENCES" "$OUT/sentences.txt"
+$TOOLS phrases bench/commands/dev-commands.txt "$DICT" "$OUT/language-examples.txt" "$SENTENCES" "$OUT/sentences.new"
+# Kept unchanged (and its date with it) when the same sentences come out, so nothing is redone.
+cmp -s "$OUT/sentences.new" "$OUT/sentences.txt" && rm "$OUT/sentences.new" || mv "$OUT/sentences.new" "$OUT/sentences.txt"
 
 step "synthesis by the benchmark's voices (clean; the grammar decoding it also does is ignored)"
 if [[ ! -s $OUT/clean/voice-2-command-0-rate-1.0.wav || $OUT/sentences.txt -nt $OUT/clean ]]; then
@@ -60,7 +62,7 @@ fi
 index=0
 for voice in festival espeak-en-us espeak-en-gb; do
     step "$voice: noisy copies, features (sphinx_fe), bw statistics"
-    if [[ ! -s $OUT/accum/$voice/gauden_counts ]]; then
+    if [[ ! -s $OUT/accum/$voice/gauden_counts || $OUT/sentences.txt -nt $OUT/accum/$voice/gauden_counts ]]; then
         $TOOLS corpus "$OUT/clean" "$OUT/sentences.txt" "$index" "$OUT/corpus" "$voice" "$((index + 1))"
         sphinx_fe -argfile "$HMM/feat.params" -samprate 16000 -c "$OUT/corpus/$voice.fileids" \
             -di "$OUT/corpus" -do "$OUT/corpus" -ei wav -eo mfc -mswav yes > "$OUT/corpus/$voice.fe.log" 2>&1
@@ -79,10 +81,10 @@ adapt_set() {  # name voice voice
     step "set $1: mllr_solve and map_adapt on $2 + $3"
     mkdir -p "$set/map"
     "$ST/mllr_solve" -meanfn "$HMM/means" -varfn "$HMM/variances" -outmllrfn "$set/mllr_matrix" \
-        -accumdir "$OUT/accum/$2" "$OUT/accum/$3" > "$set/mllr.log" 2>&1
+        -accumdir "$OUT/accum/$2,$OUT/accum/$3" > "$set/mllr.log" 2>&1
     for f in feat.params noisedict mdef; do cp "$HMM/$f" "$set/map/$f"; done
     "$ST/map_adapt" -moddeffn "$OUT/model/mdef.txt" -ts2cbfn .ptm. -meanfn "$HMM/means" -varfn "$HMM/variances" \
-        -mixwfn "$OUT/model/mixture_weights" -tmatfn "$HMM/transition_matrices" -accumdir "$OUT/accum/$2" "$OUT/accum/$3" \
+        -mixwfn "$OUT/model/mixture_weights" -tmatfn "$HMM/transition_matrices" -accumdir "$OUT/accum/$2,$OUT/accum/$3" \
         -mapmeanfn "$set/map/means" -mapvarfn "$set/map/variances" -mapmixwfn "$set/map/mixture_weights" \
         -maptmatfn "$set/map/transition_matrices" > "$set/map.log" 2>&1
     "$ST/mk_s2sendump" -pocketsphinx yes -moddeffn "$OUT/model/mdef.txt" -mixwfn "$set/map/mixture_weights" \
