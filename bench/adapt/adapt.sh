@@ -14,6 +14,7 @@
 #   OUT/sets/no-espeak-en-us  (festival + espeak-ng en-gb)  -> measure on espeak-ng en-us
 #   OUT/sets/no-espeak-en-gb  (festival + espeak-ng en-us)  -> measure on espeak-ng en-gb
 #   OUT/sets/no-festival      (espeak-ng en-us + en-gb)     -> measure on festival slt
+#   OUT/sets/all              (all three)                   -> measure on recorded human speech
 # and each set has mllr_matrix (pocketsphinx -mllr) and map/ (a whole model: -hmm, or -mean,
 # -var, -tmat, -sendump). Needs Debian's sphinxtrain, sphinxbase-utils (sphinx_fe), pocketsphinx
 # (pocketsphinx_mdef_convert) and sox; downloads nothing. Measuring: see BENCHMARKS.md,
@@ -76,15 +77,19 @@ for voice in festival espeak-en-us espeak-en-gb; do
     index=$((index + 1))
 done
 
-adapt_set() {  # name voice voice
-    local set=$OUT/sets/$1
-    step "set $1: mllr_solve and map_adapt on $2 + $3"
+adapt_set() {  # name voice voice...
+    local set=$OUT/sets/$1 name=$1
+    shift
+    local accum
+    accum=$(printf "$OUT/accum/%s," "$@")
+    accum=${accum%,}
+    step "set $name: mllr_solve and map_adapt on $*"
     mkdir -p "$set/map"
     "$ST/mllr_solve" -meanfn "$HMM/means" -varfn "$HMM/variances" -outmllrfn "$set/mllr_matrix" \
-        -accumdir "$OUT/accum/$2,$OUT/accum/$3" > "$set/mllr.log" 2>&1
+        -accumdir "$accum" > "$set/mllr.log" 2>&1
     for f in feat.params noisedict mdef; do cp "$HMM/$f" "$set/map/$f"; done
     "$ST/map_adapt" -moddeffn "$OUT/model/mdef.txt" -ts2cbfn .ptm. -meanfn "$HMM/means" -varfn "$HMM/variances" \
-        -mixwfn "$OUT/model/mixture_weights" -tmatfn "$HMM/transition_matrices" -accumdir "$OUT/accum/$2,$OUT/accum/$3" \
+        -mixwfn "$OUT/model/mixture_weights" -tmatfn "$HMM/transition_matrices" -accumdir "$accum" \
         -mapmeanfn "$set/map/means" -mapvarfn "$set/map/variances" -mapmixwfn "$set/map/mixture_weights" \
         -maptmatfn "$set/map/transition_matrices" > "$set/map.log" 2>&1
     "$ST/mk_s2sendump" -pocketsphinx yes -moddeffn "$OUT/model/mdef.txt" -mixwfn "$set/map/mixture_weights" \
@@ -94,4 +99,5 @@ adapt_set() {  # name voice voice
 adapt_set no-espeak-en-us festival espeak-en-gb
 adapt_set no-espeak-en-gb festival espeak-en-us
 adapt_set no-festival espeak-en-us espeak-en-gb
+adapt_set all festival espeak-en-us espeak-en-gb  # what the product would use; measured on human speech only
 step "done: $OUT/sets/*/mllr_matrix and $OUT/sets/*/map"
