@@ -6,7 +6,7 @@
 #   bench/adapt/adapt.sh [OUT]        (default OUT: /bench-out/adapt; nothing is written in the repository)
 #
 # Adaptation speech: sentences of bench/commands/dev-commands.txt (written independently of the
-# command language; none equal to an example or test phrase of the language file, none with a
+# command language; none equal to an example of the language file or a phrase the benchmark says, none with a
 # digit or a word missing from the dictionary), said by festival slt, espeak-ng en-us and
 # espeak-ng en-gb (the benchmark's own synthesis, `assist bench voice --keep-audio`), each clean,
 # with white noise and with six-talker babble at an SNR drawn from 10, 20 and 30 dB.
@@ -40,13 +40,18 @@ for f in means variances transition_matrices feat.params noisedict mdef sendump;
 [[ -s $OUT/model/mdef.txt ]] || pocketsphinx_mdef_convert -text "$HMM/mdef" "$OUT/model/mdef.txt" > "$OUT/mdef.log" 2>&1
 [[ -s $OUT/model/mixture_weights ]] || $TOOLS mixw "$HMM/sendump" "$OUT/model/mixture_weights"
 
+step "the benchmark's test phrases (44 clean trials with festival), to keep them out of the adaptation"
+[[ -s $OUT/test-phrases.json ]] || $ASSIST bench voice --voices festival --conditions clean --rates 1.0 --decode grammar \
+    --skip-human --json > "$OUT/test-phrases.json"
 step "adaptation sentences"
-python3 - > "$OUT/language-examples.txt" <<'EOF'
-import json
+OUT=$OUT python3 - > "$OUT/language-examples.txt" <<'EOF'
+import json, os
 language = json.load(open("Sources/Commands/Languages/en.json"))
 for intent in language["intents"].values():
     for text in [intent.get("example", "")] + intent.get("examples", []):
         print(text)
+for trial in json.load(open(os.path.join(os.environ["OUT"], "test-phrases.json")))["trials"]:
+    print(trial["said"])
 EOF
 $TOOLS phrases bench/commands/dev-commands.txt "$DICT" "$OUT/language-examples.txt" "$SENTENCES" "$OUT/sentences.new"
 # Kept unchanged (and its date with it) when the same sentences come out, so nothing is redone.
