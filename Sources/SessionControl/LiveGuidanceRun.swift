@@ -210,19 +210,22 @@ public struct LiveGuidanceRun {
         return transcriptSaved ? .done : .failed
     }
 
-    /// Every `--at` line must be a command the command language understands: refused at start, not at its moment.
+    /// Every `--at` line must be a command acted on as typed — understood the way a typed line in
+    /// the session is (patterns, then meaning), so what works at the keyboard works here: refused
+    /// at start, not at its moment. Nobody can answer a question in a render, so a line that would
+    /// only be asked about is refused with the question.
     static func checkScheduledLines(_ lines: [ScheduledLine], control: LiveControl) throws(CommandFailure) {
         guard !lines.isEmpty else { return }
-        guard let language = control.controller?.language else {
+        guard let controller = control.controller else {
             throw CommandFailure("--at cannot be used: the command language could not be loaded.", status: .startupFailed)
         }
         for line in lines {
-            switch language.interpret(line.text) {
-            case .understood: continue
-            case .notUnderstood:
-                throw CommandFailure("--at: \"\(line.text)\" is not a command assist understands; try scan now, explore, are there any obstacles, find chair, navigation mode, ignore people, pause, resume or exit.", status: .badUsage)
-            case let other:
-                throw CommandFailure("--at: \"\(line.text)\": \(language.reply(to: other))", status: .badUsage)
+            switch controller.understanding.decide(line.text, channel: .typed) {
+            case .act: continue
+            case .confirm(let question, _):
+                throw CommandFailure("--at: \"\(line.text)\" is not certain enough to carry out unasked (\(question)); write the command as you mean it.", status: .badUsage)
+            case .refuse(let sentence):
+                throw CommandFailure("--at: \"\(line.text)\" is not a command assist carries out: \(sentence)", status: .badUsage)
             }
         }
     }

@@ -173,6 +173,10 @@ struct SeeLiveTests {
         let badAt = try AssistBinary.run(["see", video.path, "--quiet", "--at", "2:dance"])
         #expect(badAt.status == 64)
         #expect(badAt.standardError.contains("\"dance\" is not a command"))
+        // Understood as a typed line in the session is (by meaning, not only the exact phrases):
+        // the issue's own wording of the face question is carried out.
+        let meant = try AssistBinary.run(["see", video.path, "--quiet", "--mode", "on-demand", "--at", "1:are there people looking at me?"])
+        #expect(meant.status == 0, "\(meant.standardError)")
         let badMode = try AssistBinary.run(["see", video.path, "--quiet", "--mode", "sideways"])
         #expect(badMode.status == 64)
         #expect(badMode.standardError.contains("--mode must be continuous, on-demand, explore, navigate or light, not sideways."))
