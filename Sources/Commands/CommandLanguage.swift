@@ -127,7 +127,12 @@ public struct CommandLanguage: Sendable {
                 return (.unknownValue(best.intent, slot: kind, heard: (best.slotWords ?? []).joined(separator: " ")), false, false)
             }
         }
-        if best.wordCost <= Self.suggestionShare * allowance, best.slotCost <= 1 || !best.hasSlot {
+        // A phrase said without its value is offered with the file's example value ("set confidence
+        // threshold to zero point five"); but where words were said in the value's place and none
+        // could be read, the example would stand in for what the user said ("Did you mean: are
+        // there chair ahead?" for "are there people looking at me"): no suggestion then.
+        let valueReplaced = best.slotValue == nil && !(best.slotWords ?? []).isEmpty
+        if best.wordCost <= Self.suggestionShare * allowance, best.slotCost <= 1 || !best.hasSlot, !valueReplaced {
             return (.unclear(closest: phrase(for: best), command: command(from: best)), false, false)
         }
         return (.notUnderstood, false, false)

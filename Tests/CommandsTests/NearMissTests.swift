@@ -71,6 +71,13 @@ struct NearMissTests {
         #expect(command == nil)
     }
 
+    /// The example value may fill a value left out, never stand in for words the user said there.
+    @Test("words said in a value's place that cannot be read are not offered back as the example value")
+    func noExampleForWhatWasSaid() {
+        let reply = english.reply(to: english.interpret("are there people looking at me"))
+        #expect(!reply.contains("chair"), "\(reply)")
+    }
+
     @Test("a category the model does not know is named in a sentence, not guessed")
     func unknownCategory() {
         #expect(english.interpret("find a unicorn") == .unknownValue(.find, slot: .category, heard: "unicorn"))
