@@ -38,8 +38,7 @@ struct Assist: AsyncParsableCommand {
             FileHandle.standardError.write(Data("\(failure.message)\n".utf8))
             Foundation.exit(failure.exitCode)
         } catch where String(reflecting: type(of: error)).hasPrefix("ArgumentParser.") {
-            // ArgumentParser's own, as it words them: exit codes, bad usage (64), and --help asked
-            // of a command that parses its subcommands in `run()` (`assist bench commands --help`).
+            // ArgumentParser's own as it words them: exit codes, bad usage (64), --help from `run()`.
             exit(withError: error)
         } catch {
             // Ours, and anything else a command lets through, as one sentence (`userMessage(for:)`).
