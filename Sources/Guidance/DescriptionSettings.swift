@@ -70,6 +70,15 @@ public struct DescriptionSettings: Sendable, Equatable {
                   prioritisedCategories: prioritisedCategories)
     }
 
+    /// The same choices with every confidence mentioned: for things another detector already
+    /// judged (a face is a face once the face detector says so; its window-count score is no
+    /// object detector's confidence).
+    public var mentioningEveryConfidence: DescriptionSettings {
+        DescriptionSettings(checkedConfidence: 0, maximumObjects: maximumObjects, unit: unit, sentenceStyle: sentenceStyle,
+                            directionStyle: directionStyle, groupsAlikeObjects: groupsAlikeObjects,
+                            prioritisedCategories: prioritisedCategories)
+    }
+
     private init(checkedConfidence: Float, maximumObjects: Int, unit: DistanceUnit, sentenceStyle: SentenceStyle,
                  directionStyle: DirectionStyle, groupsAlikeObjects: Bool, prioritisedCategories: Set<String>) {
         minimumConfidence = checkedConfidence

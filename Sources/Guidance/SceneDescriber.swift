@@ -34,6 +34,12 @@ public struct SceneDescriber: Sendable {
         return mentions.map(sentence(for:))
     }
 
+    /// Sentences for faces the face detector found: every one is said (the object threshold is not
+    /// theirs), so what is said agrees with how many were counted.
+    public func sentences(forFaces faces: [LocatedObject]) -> [String] {
+        SceneDescriber(phrasebook: phrasebook, settings: settings.mentioningEveryConfidence).sentences(for: faces)
+    }
+
     /// One sentence's worth: a single object, or several alike ones said together.
     public struct Mention: Sendable, Equatable {
         /// The objects, closest (or surest) first; more than one only when grouped.

@@ -74,7 +74,7 @@ public final class PictureAnswers: PictureQuestions {
         }
     }
 
-    public func answer(_ question: PictureQuestion, about frame: Frame, people: [BoundingBox]?) throws(PictureQuestionError) -> [String] {
+    public func answer(_ question: PictureQuestion, about frame: Frame, context: FrameContext) throws(PictureQuestionError) -> [String] {
         switch question {
         case .readText:
             // The session runs short-text mode instead (`shortText(in:)`); asked as a question
@@ -96,11 +96,12 @@ public final class PictureAnswers: PictureQuestions {
             // faces found on heads, face-like patterns on nobody dropped); without, the strict rule
             // on the whole picture.
             let detector = try faceDetector()
-            let count = (people.map { detector.detect(in: frame.image, people: $0) } ?? detector.detect(in: frame.image)).count
-            switch count {
+            let faces = context.people.map { detector.detect(in: frame.image, people: $0) } ?? detector.detect(in: frame.image)
+            // How many, then where and how far each is, in the session's words.
+            switch faces.count {
             case 0: return [phrases.noFaces]
-            case 1: return [phrases.oneFace]
-            default: return [phrases.faces.replacingOccurrences(of: "{count}", with: String(count))]
+            case 1: return [phrases.oneFace] + context.describe(faces)
+            default: return [phrases.faces.replacingOccurrences(of: "{count}", with: String(faces.count))] + context.describe(faces)
             }
         }
     }

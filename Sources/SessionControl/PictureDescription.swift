@@ -205,7 +205,7 @@ public struct PictureDescription {
                     if report.objects.isEmpty { report.sentences = [] }
                     report.objects += found
                     report.announced += found
-                    report.sentences += analyzer.describer.sentences(for: found)
+                    report.sentences += analyzer.describer.sentences(forFaces: found)
                 }
             }
             report.timings.decodeMilliseconds = decodeMilliseconds

@@ -88,6 +88,12 @@ final class ScriptedAnalyzer: SceneAnalyzing, @unchecked Sendable {
     }
 
     func cancel() { cancelled.store(true, ordering: .relaxed) }
+
+    /// The real geometry of a chest-worn camera (the product's default), so sentences about
+    /// found faces say real directions.
+    func locate(_ detections: [Detection], in frame: Frame) throws -> [LocatedObject] {
+        try ObjectLocator(camera: .chestWorn).locate(detections, in: frame)
+    }
 }
 
 /// A voice that "speaks" 0.1 s of a steady tone per word, so lengths are known and synthesis is instant.

@@ -337,12 +337,19 @@ extension GuidanceSession {
         // an on-demand session may not have analysed any).
         var peopleFinder: (any SceneAnalyzing)?
         if questions.contains(.countFaces), let analyzer, await prepare(analyzer, for: frame) == nil { peopleFinder = analyzer }
+        let describer = policy.describer
         let outcome = await AnalysisWatchdog(limitSeconds: configuration.questionWatchdogSeconds).run(abandonedBy: quitting) { [peopleFinder] in
-            let people = peopleFinder.flatMap { finder in
-                try? finder.analyze(frame).objects.filter { $0.label == FaceDetector.personLabel }.map(\.detection.box)
+            var context = FrameContext.pixelsOnly
+            if let finder = peopleFinder, let report = try? finder.analyze(frame) {
+                let people = report.objects.filter { $0.label == FaceDetector.personLabel }
+                nonisolated(unsafe) let locating = finder
+                context = FrameContext(people: people.map(\.detection.box)) { found in
+                    guard let located = try? locating.locate(found, in: frame) else { return [] }
+                    return describer.sentences(forFaces: FaceDetector.atTheirPeoplesDistance(located, people: people))
+                }
             }
             return questions.map { question in
-                (question, Result { () throws(PictureQuestionError) -> [String] in try answering.answer(question, about: frame, people: people) })
+                (question, Result { () throws(PictureQuestionError) -> [String] in try answering.answer(question, about: frame, context: context) })
             }
         }
         let processing = cost((ContinuousClock.now - workStart).seconds)

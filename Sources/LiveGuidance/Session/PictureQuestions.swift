@@ -27,10 +27,9 @@ public enum PictureQuestion: String, Sendable, Equatable, CaseIterable {
 public protocol PictureQuestions: Sendable {
     /// The sentences to say, in order (a long text in as many sentences as it needs; the queue
     /// cuts them into parts of at most 3 s). Throws when the question cannot be answered at all
-    /// (a missing language or cascade), with the one sentence that says why. `people`: the boxes of
-    /// the people the object detector found in this frame (empty: it found nobody), or nil when it
-    /// was not run; faces are looked for on people's heads, as `assist see --faces` does.
-    func answer(_ question: PictureQuestion, about frame: Frame, people: [BoundingBox]?) throws(PictureQuestionError) -> [String]
+    /// (a missing language or cascade), with the one sentence that says why. `context`: what the
+    /// session knows of the frame besides its pixels (its people, and how it words found things).
+    func answer(_ question: PictureQuestion, about frame: Frame, context: FrameContext) throws(PictureQuestionError) -> [String]
 
     /// Short-text mode (as Seeing AI's), started by "read text": forgets the texts said before and
     /// returns the sentence that confirms the start ("Reading text.").
@@ -41,6 +40,25 @@ public protocol PictureQuestions: Sendable {
     func shortText(in frame: Frame) throws(PictureQuestionError) -> String?
     /// The sentence said when "stop" ends short-text mode ("Stopped reading.").
     func stopShortText() -> String
+}
+
+/// What the session knows of the frame a question is about, beyond its pixels.
+public struct FrameContext: Sendable {
+    /// The boxes of the people the object detector found in this frame (empty: it found nobody),
+    /// or nil when it was not run: faces are looked for on people's heads, as `assist see --faces` does.
+    public var people: [BoundingBox]?
+    /// Sentences saying where found things are and how far ("Face, 3 meters, slightly right."),
+    /// with the session's camera geometry, units and wording; a face on a person is as far away as
+    /// that person (`FaceDetector.atTheirPeoplesDistance`).
+    public var describe: @Sendable ([Detection]) -> [String]
+
+    public init(people: [BoundingBox]?, describe: @escaping @Sendable ([Detection]) -> [String]) {
+        self.people = people
+        self.describe = describe
+    }
+
+    /// Nothing known beyond the pixels: no people, and found things not placed.
+    public static let pixelsOnly = FrameContext(people: nil, describe: { _ in [] })
 }
 
 /// Why a question about the picture got no answer; its sentence is said as it is.

@@ -21,11 +21,16 @@ public protocol SceneAnalyzing: AnyObject {
     /// The detector's precision and why, said on the start-up line of `--json`; nil when the
     /// analyzer runs no OpenVINO detector (test doubles).
     var precision: PrecisionDecision? { get }
+    /// Direction and distance of things found in `frame` by another detector (faces), with the
+    /// same camera geometry as the analysis.
+    func locate(_ detections: [Detection], in frame: Frame) throws -> [LocatedObject]
 }
 
 extension SceneAnalyzing {
     public func prepare(for frame: Frame) throws {}
     public var precision: PrecisionDecision? { nil }
+    /// An analyzer without camera geometry (a test double) places nothing.
+    public func locate(_ detections: [Detection], in frame: Frame) throws -> [LocatedObject] { [] }
 }
 
 extension SceneAnalyzer: SceneAnalyzing {
@@ -34,6 +39,7 @@ extension SceneAnalyzer: SceneAnalyzing {
     }
 
     public func cancel() { detector.cancel() }
+    public func locate(_ detections: [Detection], in frame: Frame) throws -> [LocatedObject] { try locator.locate(detections, in: frame) }
     public var usesDepthModel: Bool { depthEstimator != nil }
     public var precision: PrecisionDecision? { detector.precisionDecision }
 }
