@@ -222,8 +222,8 @@ public struct LiveGuidanceRun {
         for line in lines {
             switch controller.understanding.decide(line.text, channel: .typed) {
             case .act: continue
-            case .confirm(let question, _):
-                throw CommandFailure("--at: \"\(line.text)\" is not certain enough to carry out unasked (\(question)); write the command as you mean it.", status: .badUsage)
+            case .confirm(_, let pending):
+                throw CommandFailure("--at: \"\(line.text)\" would only be asked about, and nobody can answer in a render; if you meant \"\(controller.language.spokenPhrase(for: pending))\", write that.", status: .badUsage)
             case .refuse(let sentence):
                 throw CommandFailure("--at: \"\(line.text)\" is not a command assist carries out: \(sentence)", status: .badUsage)
             }

@@ -177,6 +177,11 @@ struct SeeLiveTests {
         // the issue's own wording of the face question is carried out.
         let meant = try AssistBinary.run(["see", video.path, "--quiet", "--mode", "on-demand", "--at", "1:are there people looking at me?"])
         #expect(meant.status == 0, "\(meant.standardError)")
+        // A slip is asked about in a session; in a render nobody can answer, so it is bad usage,
+        // said in one sentence with the command it was taken for.
+        let slip = try AssistBinary.run(["see", video.path, "--quiet", "--at", "1:find the dgo"])
+        #expect(slip.status == 64)
+        #expect(slip.standardError.contains("if you meant \"find a dog\""), "\(slip.standardError)")
         let badMode = try AssistBinary.run(["see", video.path, "--quiet", "--mode", "sideways"])
         #expect(badMode.status == 64)
         #expect(badMode.standardError.contains("--mode must be continuous, on-demand, explore, navigate or light, not sideways."))
