@@ -12,6 +12,8 @@ public enum CategoryGroups {
         "animals": ["bird", "cat", "dog", "horse", "sheep", "cow", "elephant", "bear", "zebra", "giraffe"],
         "furniture": ["chair", "couch", "bed", "dining table", "bench"],
         "seats": ["chair", "couch", "bench"],
+        // "Where is my bag" is any of them: taking it for a handbag alone would never find a rucksack.
+        "bags": ["handbag", "backpack", "suitcase"],
     ]
 
     /// Whether `category` belongs to the group `name`.

@@ -28,7 +28,8 @@ struct UnderstandingTests {
                       ("please set the confidence to 70 percent", Expected(.setConfidence, number: 0.7)),
                       // Everyday words for the detector's classes.
                       ("find a taxi", Expected(.find, ["car"])), ("where is my mobile", Expected(.find, ["cell phone"])),
-                      ("is there anybody ahead", Expected(.findAhead, ["person"]))])
+                      ("is there anybody ahead", Expected(.findAhead, ["person"])),
+                      ("where is my bag", Expected(.find, ["handbag", "backpack", "suitcase"]))])
     func byMeaning(_ text: String, _ expected: Expected) {
         #expect(expected.matches(understanding.decide(text, channel: .typed).command), "\(text)")
     }
