@@ -148,7 +148,8 @@ def main():
     parser.add_argument("--frame-cost", type=float, default=0.04,
                         help="seconds counted per analysed frame offline (an idle machine's inference, issue 20: 36-43 ms)")
     parser.add_argument("--live", action="store_true", help="also play each video live, on the wall clock")
-    parser.add_argument("--videos", default="slideshow,bus")
+    parser.add_argument("--videos", default="slideshow,bus",
+                        help="comma-separated: slideshow, bus, still, or paths of other videos")
     parser.add_argument("--modes", default="continuous,navigate")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -161,7 +162,10 @@ def main():
         kinds.append(("live", ["--quiet"]))
     for mode in args.modes.split(","):
         for name in args.videos.split(","):
-            video = videos[name]()
+            # A name of its own, or the path of any video (a walk recorded elsewhere; not committed).
+            video = videos[name]() if name in videos else name
+            if not os.path.exists(video):
+                sys.exit(f"adaptive bench: {name} is neither {', '.join(videos)} nor a video file.")
             for kind, extra in kinds:
                 for every_frame in (True, False):
                     result = run(args.assist, video, mode, every_frame, extra)
@@ -171,7 +175,8 @@ def main():
                           f"({result['cpuSecondsAfterActivation']:.1f} CPU-s over {result['videoSeconds']:.0f} s of video, "
                           f"{result['wallSecondsAfterActivation']:.0f} s wall), {result['framesAnalysed']} frames analysed "
                           f"{result['reasons']}; bus alerts heard {result['busAlerts']}", flush=True)
-    with open(os.path.join(args.out, f"adaptive-{args.videos.replace(',', '-')}.json"), "w") as f:
+    names = "-".join(os.path.splitext(os.path.basename(name))[0] for name in args.videos.split(","))
+    with open(os.path.join(args.out, f"adaptive-{names}.json"), "w") as f:
         json.dump(results, f, indent=1)
 
 

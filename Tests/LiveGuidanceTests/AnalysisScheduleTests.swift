@@ -30,6 +30,8 @@ private struct ScheduleDriver {
     let framesPerSecond = 15.0
     private(set) var frameIndex = 0
     private(set) var analysed: [(seconds: Double, reason: AnalysisSchedule.Reason)] = []
+    /// The tracks of each analysed frame, as the policies would get them.
+    private(set) var trackings: [(seconds: Double, tracks: [TrackedObject])] = []
 
     init(_ policy: AnalysisSchedule.Policy = .adaptive) {
         schedule = AnalysisSchedule(policy: policy)
@@ -48,6 +50,7 @@ private struct ScheduleDriver {
                 let tracking = tracker.update(with: objects(now), atSeconds: now)
                 schedule.analysed(thumbnail, atSeconds: now, tracks: tracking.tracks, in: situation)
                 analysed.append((now, reason))
+                trackings.append((now, tracking.tracks))
             }
             frameIndex += 1
         }
@@ -58,10 +61,26 @@ private struct ScheduleDriver {
         Double(analysed.filter { $0.seconds >= start - 1e-9 && $0.seconds < end - 1e-9 }.count) / (end - start)
     }
 
+    /// The moments at which the `label` track came into a closer `DistanceBands.approach` band
+    /// (with the bands' hysteresis, as continuous guidance follows it): when it would be said again.
+    func closerBandMoments(of label: String) -> [Double] {
+        var band: Int?, moments: [Double] = []
+        for (seconds, tracks) in trackings {
+            guard let track = tracks.first(where: { $0.label == label && $0.isConfirmed }) else { continue }
+            let now = DistanceBands.approach.band(forMeters: track.distanceMeters, previous: band)
+            if let before = band, now < before { moments.append(seconds) }
+            band = now
+        }
+        return moments
+    }
+
     func reasons(from start: Double, to end: Double) -> Set<AnalysisSchedule.Reason> {
         Set(analysed.filter { $0.seconds >= start - 1e-9 && $0.seconds < end - 1e-9 }.map(\.reason))
     }
 }
+
+/// A person 6 m away, walking towards the camera at 1.2 m/s from 4 s to 7 s, then standing at 2.4 m.
+private func approachingPerson(_ t: Double) -> Double { t < 4 ? 6 : max(2.4, 6 - 1.2 * (t - 4)) }
 
 @Suite("Analysis schedule: analyse when it matters (issue 20)")
 struct AnalysisScheduleTests {
@@ -95,20 +114,49 @@ struct AnalysisScheduleTests {
         #expect(walking.rate(from: 1, to: 10) == 5)
     }
 
-    @Test("the rate rises to every frame while a person approaches, and falls once the scene is still again")
+    @Test("navigating, the rate rises to every frame while a person approaches, and falls once the scene is still again")
     func approach() throws {
         var driver = ScheduleDriver()
+        driver.situation.mode = .navigate
         // A person standing 6 m away, walking towards the camera at 1.2 m/s from 4 s to 7 s, then
         // standing still at 2.4 m. The picture is kept the same, so only the tracker can tell.
-        func meters(_ t: Double) -> Double { t < 4 ? 6 : max(2.4, 6 - 1.2 * (t - 4)) }
-        driver.run(until: 16, objects: { [sighting("person", meters: meters($0))] })
-        #expect(driver.rate(from: 2, to: 4) == 3, "standing still before the approach")
-        // The distance filter is sure of the approach within a second (at the still rate's three
-        // measurements a second); from then on every frame.
+        driver.run(until: 16, objects: { [sighting("person", meters: approachingPerson($0))] })
+        #expect(driver.rate(from: 2, to: 4) == 5, "standing still before the approach (walking rate)")
+        // The distance filter is sure of the approach within a second; from then on every frame.
         let firstApproach = try #require(driver.analysed.first { $0.reason == .approaching }?.seconds)
         #expect(firstApproach > 4 && firstApproach < 5)
         #expect(driver.rate(from: 5, to: 7) == 15, "approaching: every frame")
-        #expect(driver.rate(from: 12, to: 16) == 3, "still again")
+        #expect(driver.rate(from: 12, to: 16) == 5, "still again")
+    }
+
+    @Test("in continuous guidance a person coming closer is watched every frame as they near a closer band, and said there no later than with every frame analysed",
+          arguments: [1.2, 3.0])
+    func approachByBands(speed: Double) throws {
+        func meters(_ t: Double) -> Double { t < 4 ? 12 : max(2.4, 12 - speed * (t - 4)) }
+        var adaptive = ScheduleDriver(), everyFrame = ScheduleDriver(.everyFrame)
+        adaptive.run(until: 16, objects: { [sighting("person", meters: meters($0))] })
+        everyFrame.run(until: 16, objects: { [sighting("person", meters: meters($0))] })
+        // 12 m → 2.4 m crosses the 8- and 4-metre bands (and, where the filter overshoots the
+        // stop, the 2-metre one): said again at each, never on a later frame.
+        let expected = everyFrame.closerBandMoments(of: "person"), got = adaptive.closerBandMoments(of: "person")
+        #expect(expected.count >= 2)
+        #expect(got.count == expected.count, "\(got) against \(expected)")
+        for (adaptiveMoment, everyFrameMoment) in zip(got, expected) {
+            #expect(adaptiveMoment <= everyFrameMoment + 1e-9, "\(got) against \(expected)")
+            // Every frame in the last 0.2 s before it.
+            #expect(adaptive.rate(from: adaptiveMoment - 0.2, to: adaptiveMoment + 1e-6) >= 15 * 0.2 - 1e-9, "before \(adaptiveMoment) s")
+        }
+        // Far from any edge, the still scene's rate: standing at 12 m, and walking between 8 and 4 m.
+        #expect(adaptive.rate(from: 1, to: 4) == 3)
+        if speed < 2 { #expect(adaptive.rate(from: expected[0] + 0.5, to: expected[1] - 1.2) < 15) }
+        #expect(adaptive.analysed.count < everyFrame.analysed.count * 2 / 3, "\(adaptive.analysed.count) of \(everyFrame.analysed.count)")
+    }
+
+    @Test("a vehicle coming closer is watched every frame whatever the band, in continuous guidance too")
+    func vehicleApproach() {
+        var driver = ScheduleDriver()
+        driver.run(until: 10, objects: { t in [sighting("car", meters: t < 4 ? 30 : 30 - 3 * (t - 4))] })
+        #expect(driver.rate(from: 2, to: 10) == 15)
     }
 
     @Test("a new object is analysed every frame until it is confirmed")

@@ -9,7 +9,10 @@ import Guidance
 /// "Never later": whatever can make a warning is watched every frame — a new object (confirmed
 /// in as many frames as analysing every frame takes), a track the distance filter sees closing
 /// in even below the speed at which it is announced as approaching, a hazard (vehicle, bicycle)
-/// at any distance — and, but for a new object, for `watchCloselySeconds` after the last such sign. The change measure catches what the tracker cannot know of yet: something stepping in.
+/// at any distance — and, but for a new object, for `watchCloselySeconds` after the last such sign.
+/// An ordinary object closing in where only a closer distance band would be news (continuous
+/// guidance) is watched every frame once it could reach that band before the next analysis.
+/// The change measure catches what the tracker cannot know of yet: something stepping in.
 ///
 /// Time is the session clock, passed in with every call: the input's own clock offline, a test's
 /// own clock in tests, seconds since start live. Nothing here reads the wall clock.
@@ -156,15 +159,49 @@ public struct AnalysisSchedule: Sendable {
     private func risk(in situation: Situation) -> Reason? {
         var reason: Reason?
         for track in tracks where track.isVisible {
-            if let speed = track.approachSpeedMetersPerSecond, speed >= settings.suspectedApproachMetersPerSecond {
-                return .approaching
+            let speed = track.approachSpeedMetersPerSecond ?? 0
+            if speed >= settings.suspectedApproachMetersPerSecond || track.timeToCollisionSeconds != nil {
+                if situation.hazardLabels.contains(track.label) || !Self.saysApproachOnlyByBands(situation.mode)
+                    || mayComeIntoCloserBand(track, closingAt: speed, within: stillIntervalSeconds(in: situation)) {
+                    return .approaching
+                }
             }
-            if track.timeToCollisionSeconds != nil { return .approaching }
             if !track.isConfirmed { reason = reason ?? .newObject }
             // At any distance: a hazard's approach is announced as soon as the distance filter
             // is sure of it, and the filter is sure sooner the more measurements it has.
             if situation.hazardLabels.contains(track.label) { reason = .hazardInView }
         }
         return reason
+    }
+
+    /// Modes where an ordinary object (not a hazard) coming closer is only ever news when it
+    /// comes into a closer `DistanceBands.approach` band: continuous guidance says it again
+    /// then, and on-demand, explore and the light detector say nothing of it unasked. Navigation
+    /// warns by time to collision and find guides to its target, so there every frame is watched.
+    static func saysApproachOnlyByBands(_ mode: GuidanceMode) -> Bool {
+        switch mode {
+        case .continuous, .onDemand, .explore, .light: return true
+        case .navigate, .find: return false
+        }
+    }
+
+    /// How much faster than the tracker's estimate an ordinary object may close in before the
+    /// next analysis: twice the estimate (the filter lags a speeding-up walker) and a further
+    /// metre a second (someone breaking into a run, the user stepping forward).
+    public static func worstClosingSpeed(estimated: Double) -> Double { 2 * estimated + 1 }
+
+    /// Whether the track could come into a closer band — where continuous guidance would say it
+    /// again — before the next analysis `interval` from now, closing at the worst speed. When it
+    /// could, every frame is analysed, so that the sentence comes on the frame it would with every
+    /// frame analysed; until then the scene's own rate is enough, as nothing about it would be said.
+    /// An unknown distance is always watched.
+    func mayComeIntoCloserBand(_ track: TrackedObject, closingAt speed: Double, within interval: Double) -> Bool {
+        guard let meters = track.distanceMeters, meters.isFinite, meters > 0 else { return true }
+        let bands = DistanceBands.approach
+        // A closer band is taken once the distance is half the hysteresis inside its edge.
+        guard let nextEdge = bands.edgesMeters.map({ $0 / (1 + bands.hysteresis / 2) }).last(where: { $0 < meters }) else {
+            return false  // already in the closest band: there is no closer one to announce
+        }
+        return meters - nextEdge <= Self.worstClosingSpeed(estimated: speed) * interval
     }
 }
