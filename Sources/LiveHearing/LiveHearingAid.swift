@@ -267,6 +267,9 @@ public struct LiveHearingAid {
         }.start() }
 
         var blocksBefore = 0, dropoutsBefore = 0, losses = 0, reconnections = 0
+        // JACK may report its ports' latencies only after the first cycles: the start line's
+        // figure is corrected once, a second in, when it moved by half a millisecond or more.
+        var latencyChecked = false
         var lastCount = -1, lastProgress = Date(), lastTick = Date.distantPast, lastAttempt = Date.distantPast
         var releasing: StreamRelease?
         while !shared.quit.load(ordering: .acquiring), !(remote?.isStopping ?? false) {
@@ -279,6 +282,14 @@ public struct LiveHearingAid {
                            blocks: blocksBefore + (connection?.stream.callbackCount ?? 0),
                            dropouts: dropoutsBefore + (connection?.stream.dropoutCount ?? 0))
             if Date().timeIntervalSince(lastTick) >= 1 { session.tick(); lastTick = Date() }
+            if !latencyChecked, let current = connection, Date().timeIntervalSince(started) >= 1 {
+                latencyChecked = true
+                let settled = current.stream.inputLatencySeconds + current.stream.outputLatencySeconds
+                if abs(settled - (reportedInput + reportedOutput)) >= 0.0005 {
+                    tell(String(format: "Latency now about %.1f ms (chain %.1f ms + devices), as the devices report it after starting.",
+                                (chain + settled) * 1000, chain * 1000))
+                }
+            }
             if let current = connection {
                 let count = current.stream.callbackCount
                 if count != lastCount { lastCount = count; lastProgress = Date() }
