@@ -76,6 +76,16 @@ public struct ListenOutput: Encodable, Sendable {
         }
     }
 
+    /// A spoken answer to an open question: the command carried out after "yes", or nothing
+    /// after "no" or a yes too late.
+    init(answered heard: HeardCommand<CommandDecision>, confirmed: Command?, language: CommandLanguage) {
+        self.init(event: confirmed == nil ? "cancelled" : "confirmed", text: heard.text, intent: confirmed?.intent.rawValue,
+                  command: confirmed?.description,
+                  reply: confirmed.map { language.confirmation(for: $0) } ?? language.cancelledSentence,
+                  confidence: heard.confidence, latencyMilliseconds: heard.latencyMilliseconds,
+                  signalToNoiseDecibels: heard.signalToNoiseDecibels)
+    }
+
     public func line(json: Bool) -> String {
         if json {
             let encoder = JSONEncoder()
@@ -83,8 +93,14 @@ public struct ListenOutput: Encodable, Sendable {
             return (try? String(decoding: encoder.encode(self), as: UTF8.self)) ?? "{}"
         }
         switch event {
-        case "heard", "asked", "refused":
-            let outcome = event == "heard" ? command ?? "no command" : event == "asked" ? "asks first: \(command ?? "")" : "nothing done"
+        case "heard", "asked", "refused", "confirmed", "cancelled":
+            let outcome: String
+            switch event {
+            case "heard": outcome = command ?? "no command"
+            case "asked": outcome = "asks first: \(command ?? "")"
+            case "confirmed": outcome = "\(command ?? "") (confirmed)"
+            default: outcome = "nothing done"
+            }
             return "Heard “\(text ?? "")” → \(outcome) (confidence \(String(format: "%.2f", confidence ?? 0)), \(Int(latencyMilliseconds ?? 0)) ms): \(reply)"
         case "unclear":
             return "Unclear (“\(text ?? "")”, confidence \(String(format: "%.2f", confidence ?? 0))): \(reply)"
@@ -156,8 +172,53 @@ extension CommandListening {
             }
             if pushToTalk { PushToTalkKey.start(listener.talkButton) }
         }
+        var conversation = ListenConversation(language: language, wakePhrase: wakePhrase)
         try listener.listen(to: source) { event in
-            print(ListenOutput(event, language: language, wakePhrase: wakePhrase).line(json: json))
+            print(conversation.output(for: event).line(json: json))
         }
     }
+}
+
+/// `assist listen`'s questions, kept as the live session keeps them: a command asked about
+/// ("Ignore chairs? Say yes or no.") is shown carried out only after a "yes" heard within the
+/// question's time (`PendingConfirmation`), dropped after "no", a late yes or any other command.
+/// Time is the audio's own clock, so a recording answers as it would have live.
+public struct ListenConversation {
+    let language: CommandLanguage
+    let wakePhrase: String?
+    private var question = PendingConfirmation<StreamInstant>()
+
+    public init(language: CommandLanguage, wakePhrase: String? = nil) {
+        self.language = language
+        self.wakePhrase = wakePhrase
+    }
+
+    public mutating func output(for event: ListenerEvent<CommandDecision>) -> ListenOutput {
+        guard case .heard(let heard) = event else { return ListenOutput(event, language: language, wakePhrase: wakePhrase) }
+        let now = StreamInstant(seconds: heard.endOfSpeechSeconds)
+        switch question.answer(heard.transcripts.answerText, at: now, isYes: language.answer) {
+        case .confirmed(let command): return ListenOutput(answered: heard, confirmed: command, language: language)
+        case .declined, .expired: return ListenOutput(answered: heard, confirmed: nil, language: language)
+        case .notAnAnswer:
+            if case .confirm(_, let pending)? = heard.meaning { question.ask(pending, at: now) }
+            return ListenOutput(event, language: language, wakePhrase: wakePhrase)
+        }
+    }
+}
+
+/// A moment on an audio stream's own clock, in seconds from its start: a recording's time, not
+/// the wall clock's, so questions time out as they would have live however fast a file is read.
+public struct StreamInstant: InstantProtocol, Sendable {
+    public var seconds: Double
+
+    public init(seconds: Double) { self.seconds = seconds }
+
+    public func advanced(by duration: Duration) -> StreamInstant {
+        let (whole, attoseconds) = duration.components
+        return StreamInstant(seconds: seconds + Double(whole) + Double(attoseconds) * 1e-18)
+    }
+
+    public func duration(to other: StreamInstant) -> Duration { .seconds(other.seconds - seconds) }
+
+    public static func < (a: StreamInstant, b: StreamInstant) -> Bool { a.seconds < b.seconds }
 }

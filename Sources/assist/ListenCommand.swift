@@ -10,13 +10,13 @@ struct Listen: ParsableCommand {
         commandName: "listen",
         abstract: "Listens for spoken commands, from the microphone or a recording, and prints what was understood.",
         discussion: """
-        Each command heard is printed with the words recognised, the command they mean, the \
-        sentence that confirms it, the recogniser's confidence and the latency (the silence the \
-        detector waits for to know the command is over, plus processing). Unclear speech prints \
-        "Please repeat." Speech less than 20 dB above the background noise is not acted on: it \
-        prints that it is too noisy (recognition is unreliable there; --json gives snr_db). \
-        Recognition runs offline with pocketsphinx (--decode: the command language's grammar, \
-        its n-gram model, or both in agreement).
+        Each command heard is printed with the words recognised, the command they mean, the sentence that \
+        confirms it, the recogniser's confidence and the latency (the silence the detector waits for to know \
+        the command is over, plus processing). Unclear speech prints "Please repeat." Speech less than 20 dB \
+        above the background noise is not acted on: it prints that it is too noisy (recognition is unreliable \
+        there; --json gives snr_db). A command asked about first ("Ignore chairs? Say yes or no.") is shown \
+        carried out only after a yes within 10 seconds of the audio, as in a live session. Recognition runs \
+        offline with pocketsphinx (--decode: the command language's grammar, its n-gram model, or both in agreement).
 
         Examples:
           assist listen --file command.wav

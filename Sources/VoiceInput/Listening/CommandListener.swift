@@ -39,6 +39,9 @@ public struct HeardCommand<Meaning: Sendable>: Sendable {
     /// waits for, plus processing (and any backlog). Estimated from the configured silence wait,
     /// since the true end of speech is not known live.
     public let latencyMilliseconds: Double
+    /// When the detector found the speech over, in seconds of the audio's own clock (a
+    /// recording's time; the microphone's since listening began).
+    public let endOfSpeechSeconds: Double
 }
 
 /// Listens for spoken commands: pulls audio from a source, finds utterances, rejects unclear
@@ -108,7 +111,7 @@ public final class CommandListener<Meaning: Sendable> {
             onEvent(.heard(HeardCommand(text: transcripts.text, transcripts: transcripts, meaning: understand(transcripts),
                                         confidence: utterance.confidence,
                                         signalToNoiseDecibels: utterance.signalToNoiseDecibels,
-                                        latencyMilliseconds: latency)))
+                                        latencyMilliseconds: latency, endOfSpeechSeconds: utterance.endDetectedSeconds)))
         }
         while let chunk = try source.nextChunk() {
             let started = clock.now
