@@ -73,6 +73,27 @@ struct SessionLiveTests {
         #expect(said.last?.contains("check that it is still plugged in") == true)
     }
 
+    @Test("a camera's detector is made ready for its format while the camera starts, not when its first frame is in")
+    func cameraPreparedBeforeFirstFrame() async throws {
+        let prepared = DispatchSemaphore(value: 0)
+        let analyzer = PreparingAnalyzer(signalling: prepared)
+        let source = StartingCamera(waitingFor: prepared, then: ScriptedFrameSource(frameCount: 4, framesPerSecond: 20,
+                                                                                   endError: .cameraDisconnected(device: "/dev/video9")))
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 0) }
+        harness.configuration.input = FrameInput(name: "/dev/video9", kind: .camera(devicePath: "/dev/video9")) { _ in source }
+        harness.configuration.input.expectedFrameSize = (16, 12)   // ScriptedFrameSource's pictures
+        harness.configuration.cameraRetries = 0
+        try harness.playLive()
+        _ = try await harness.run(firstAnalyzer: analyzer)
+        // The camera's first frame was held back until the detector was ready for its size: with
+        // the detector prepared only at the first frame, it would have waited out its 30-s guard.
+        let followed = source.firstFrameFollowedPreparing.load(ordering: .acquiring)
+        #expect(followed)
+        #expect(analyzer.preparedSizes.first == [16, 12])
+        #expect(analyzer.preparedSizes.count == 1, "frames of that size need no second preparation")
+        #expect(!analyzer.inner.analysedFrameTimes.isEmpty)
+    }
+
     @Test("with a depth model that fails, guidance goes on with geometry and says so")
     func depthModelFails() async throws {
         let failingDepth = DepthFailingAnalyzer()
@@ -93,4 +114,45 @@ final class DepthFailingAnalyzer: SceneAnalyzing {
         throw VideoInputError.failed(name: "depth.onnx", reason: "inference failed")
     }
     func cancel() {}
+}
+
+/// Finds nothing (as `ScriptedAnalyzer`), and notes and signals each preparation for a frame size.
+final class PreparingAnalyzer: SceneAnalyzing, @unchecked Sendable {
+    let inner = ScriptedAnalyzer()
+    private let signal: DispatchSemaphore
+    private let sizes = Mutex<[[Int]]>([])
+    var preparedSizes: [[Int]] { sizes.withLock { $0 } }
+
+    init(signalling signal: DispatchSemaphore) { self.signal = signal }
+
+    func prepare(for frame: Frame) throws {
+        sizes.withLock { $0.append([frame.image.width, frame.image.height]) }
+        signal.signal()
+    }
+    func analyze(_ frame: Frame) throws -> SceneReport { try inner.analyze(frame) }
+    func cancel() { inner.cancel() }
+    var usesDepthModel: Bool { false }
+}
+
+/// A camera whose first frame comes only once the detector is ready for it (or after a 30-s
+/// guard, so a session that never prepares ahead still ends, and the test says so).
+final class StartingCamera: FrameSource, @unchecked Sendable {
+    let name = "/dev/video9"
+    private let ready: DispatchSemaphore
+    private let frames: ScriptedFrameSource
+    private var started = false
+    let firstFrameFollowedPreparing = Atomic<Bool>(false)
+
+    init(waitingFor ready: DispatchSemaphore, then frames: ScriptedFrameSource) {
+        self.ready = ready
+        self.frames = frames
+    }
+
+    func nextFrame() throws -> Frame? {
+        if !started {
+            started = true
+            firstFrameFollowedPreparing.store(ready.wait(timeout: .now() + 30) == .success, ordering: .releasing)
+        }
+        return try frames.nextFrame()
+    }
 }

@@ -20,6 +20,9 @@ public struct FrameInput: Sendable {
     /// A folder of pictures: each picture is a scene of its own, read in order (none skipped),
     /// described in full, and shown until its description was heard; the end is "End of pictures.".
     public var picturesAreScenes = false
+    /// The size its frames will have, when known before the first comes (a camera's format):
+    /// the detector is made ready for it while the camera starts, not when its first frame is in.
+    public var expectedFrameSize: (width: Int, height: Int)?
     /// Opens the input; `maximumWidthPixels` scales larger pictures down (battery saver).
     public var open: @Sendable (_ maximumWidthPixels: Int?) throws -> any FrameSource
 
@@ -33,8 +36,10 @@ public struct FrameInput: Sendable {
     /// (`NAME_color.png` + `NAME_depth_mm.pgm`) gives frames with depth.
     public static func video(_ input: VideoInput) -> FrameInput {
         switch input {
-        case .camera(let device, _):
-            return FrameInput(name: device, kind: .camera(devicePath: device)) { width in try input.open(maximumWidthPixels: width) }
+        case .camera(let device, let format):
+            var camera = FrameInput(name: device, kind: .camera(devicePath: device)) { width in try input.open(maximumWidthPixels: width) }
+            camera.expectedFrameSize = (format.widthPixels, format.heightPixels)
+            return camera
         case .file(let url):
             return FrameInput(name: url.lastPathComponent, kind: .recording) { width in try input.open(maximumWidthPixels: width) }
         case .stream(let url):

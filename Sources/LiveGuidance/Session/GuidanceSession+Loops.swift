@@ -134,6 +134,13 @@ extension GuidanceSession {
     func runLive() async {
         var lastTakeSeconds: Double?
         var lastWorkSeconds = 0.0
+        // A camera takes a moment to send its first frame: the detector is compiled for the
+        // format's size meanwhile (0.2–0.3 s for a 4:3 shape from a warm cache here), so that
+        // frame costs inference alone, while "activated" waits for nothing more.
+        if let size = input.expectedFrameSize, size.width > 0, size.height > 0, let analyzer {
+            let stand = Frame(image: RGBImage(width: size.width, height: size.height, filledWith: (0, 0, 0)), sourceName: input.name)
+            _ = await prepare(analyzer, for: stand)
+        }
         while ending == nil {
             deliverCommands(upTo: nowSeconds)
             guard ending == nil else { break }
