@@ -136,6 +136,11 @@ public struct LiveHearingAid {
     }
 
     public static let deviceGoneSentence = "The sound device went away; trying again."
+    /// "about 9.3 ms (chain 5.3 ms + devices)": the latency as the start line and its later
+    /// correction say it.
+    static func latencyWords(chainSeconds: Double, devicesSeconds: Double) -> String {
+        String(format: "about %.1f ms (chain %.1f ms + devices)", (chainSeconds + devicesSeconds) * 1000, chainSeconds * 1000)
+    }
     public static let deviceBackSentence = "The sound is back."
 
     /// One line per audio device, as `assist hear --list-devices` prints them.
@@ -235,7 +240,7 @@ public struct LiveHearingAid {
         let connectionName = "\(inputName) → \(outputName) [\(hostAPI)], \(Int(rate)) Hz, \(block)-frame buffers"
         remote?.attach(session, connection: connectionName)
         tell("Listening: \(connectionName); "
-             + String(format: "latency about %.1f ms (chain %.1f ms + devices).", (chain + reportedInput + reportedOutput) * 1000, chain * 1000))
+             + "latency " + Self.latencyWords(chainSeconds: chain, devicesSeconds: reportedInput + reportedOutput) + ".")
         let recorder = MonitorRecorder(monitors: control.monitors)
         if monitorFile != nil { recorder.start() }
         defer {
@@ -286,8 +291,8 @@ public struct LiveHearingAid {
                 latencyChecked = true
                 let settled = current.stream.inputLatencySeconds + current.stream.outputLatencySeconds
                 if abs(settled - (reportedInput + reportedOutput)) >= 0.0005 {
-                    tell(String(format: "Latency now about %.1f ms (chain %.1f ms + devices), as the devices report it after starting.",
-                                (chain + settled) * 1000, chain * 1000))
+                    tell("Latency now " + Self.latencyWords(chainSeconds: chain, devicesSeconds: settled)
+                         + ", as the devices report it after starting.")
                 }
             }
             if let current = connection {

@@ -188,7 +188,7 @@ public struct AnalysisSchedule: Sendable {
     /// How much faster than the tracker's estimate an ordinary object may close in before the
     /// next analysis: twice the estimate (the filter lags a speeding-up walker) and a further
     /// metre a second (someone breaking into a run, the user stepping forward).
-    public static func worstClosingSpeed(estimated: Double) -> Double { 2 * estimated + 1 }
+    static func worstClosingSpeed(estimated: Double) -> Double { 2 * estimated + 1 }
 
     /// Whether the track could come into a closer band — where continuous guidance would say it
     /// again — before the next analysis `interval` from now, closing at the worst speed. When it
