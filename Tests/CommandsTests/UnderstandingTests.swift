@@ -99,6 +99,20 @@ struct UnderstandingTests {
         #expect(question == "Find a dog? Say yes or no.")
     }
 
+    @Test("a slip onto the opposite command is never offered: 'unpause' asks about starting, not pausing")
+    func slipNeverOffersTheOpposite() {
+        // "unpause" is one letter pair from the pattern "pause"; its own marking word says start.
+        let phrasesOnly = CommandUnderstanding(language: english, classifier: nil)
+        for (who, deciding) in [("meaning", understanding), ("phrases only", phrasesOnly)] {
+            #expect(deciding.decide("unpause", channel: .spoken(certain: false)).sentence == "Start detection? Say yes or no.", "\(who)")
+            let decision = deciding.decide("unpause it", channel: .spoken(certain: false))
+            #expect(decision.command == nil, "\(who)")
+            if case .confirm(_, let pending) = decision { #expect(pending.intent != .stopDetection, "\(who)") }
+        }
+        // A slip that its marking words agree with is still offered as it was matched.
+        #expect(phrasesOnly.decide("stop detecton", channel: .typed).sentence == "Stop detection? Say yes or no.")
+    }
+
     @Test("ignoring a category by voice is confirmed first unless recognition is certain; typed, it is done at once")
     func hidingIsConfirmed() {
         let spoken = understanding.decide("ignore chairs", channel: .spoken(certain: false))

@@ -95,7 +95,7 @@ public final class CommandUnderstanding: Sendable {
         }
         guard classifier != nil, let ranking = reading.ranking, let best = ranking.first else {
             // Without the model, the patterns alone (near misses are asked about, not acted on).
-            return patternsOnly(interpretation, channel: channel)
+            return patternsOnly(interpretation, words: words)
         }
         let choice = choose(from: ranking, words: words)
         let margin = choice.margin
@@ -118,7 +118,9 @@ public final class CommandUnderstanding: Sendable {
                 return .refuse(language.understandingReply(.cannotRecognise, ["plural": plural]))
             }
             // The patterns matched with a slip ("where is my dgo"): offered as a question.
-            if case .understood(let command) = interpretation { return ask(command) }
+            if case .understood(let command) = interpretation, let offered = offerable(command, words: words) {
+                return ask(offered)
+            }
             // The patterns matched all but a value nothing can be made of ("find a unicorn").
             if case .unknownValue = interpretation { return .refuse(language.reply(to: interpretation)) }
             return .refuse(language.understandingReply(.notUnderstood))
@@ -200,12 +202,23 @@ public final class CommandUnderstanding: Sendable {
                  pending: command)
     }
 
-    private func patternsOnly(_ interpretation: Interpretation, channel: InputChannel) -> CommandDecision {
+    private func patternsOnly(_ interpretation: Interpretation, words: [String]) -> CommandDecision {
         switch interpretation {
-        case .understood(let command): return ask(command)
-        case .unclear(_, let command?): return ask(command)
+        case .understood(let command), .unclear(_, let command?):
+            guard let offered = offerable(command, words: words) else { return .refuse(language.understandingReply(.notUnderstood)) }
+            return ask(offered)
         default: return .refuse(language.reply(to: interpretation))
         }
+    }
+
+    /// What a pattern matched with a slip may be offered as, or nil. A slip can land on the
+    /// opposite of what was said ("unpause" is one letter pair from "pause"), so the line's own
+    /// marking words decide within the command's contrast group: the intent they mark is offered
+    /// instead when it takes no value, and nothing is offered when it would need one.
+    func offerable(_ command: Command, words: [String]) -> Command? {
+        let marked = language.resolveContrast(command.intent, words: words)
+        if marked == command.intent { return command }
+        return marked.slot == nil ? Command(marked) : nil
     }
 }
 
