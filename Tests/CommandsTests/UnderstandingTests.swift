@@ -109,6 +109,12 @@ struct UnderstandingTests {
             #expect(decision.command == nil, "\(who)")
             if case .confirm(_, let pending) = decision { #expect(pending.intent != .stopDetection, "\(who)") }
         }
+        // The values read for the slip go with the intent the marking words say.
+        let chairs = english.selection(of: ["chair"])
+        #expect(phrasesOnly.offerable(Command(.ignore, categories: chairs), words: ["unmute", "chairs"])
+                == Command(.stopIgnoring, categories: chairs))
+        #expect(phrasesOnly.offerable(Command(.ignore, categories: chairs), words: ["mute", "chairs"])
+                == Command(.ignore, categories: chairs))
         // A slip that its marking words agree with is still offered as it was matched.
         #expect(phrasesOnly.decide("stop detecton", channel: .typed).sentence == "Stop detection? Say yes or no.")
     }

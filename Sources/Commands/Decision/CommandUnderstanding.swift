@@ -212,13 +212,15 @@ public final class CommandUnderstanding: Sendable {
     }
 
     /// What a pattern matched with a slip may be offered as, or nil. A slip can land on the
-    /// opposite of what was said ("unpause" is one letter pair from "pause"), so the line's own
-    /// marking words decide within the command's contrast group: the intent they mark is offered
-    /// instead when it takes no value, and nothing is offered when it would need one.
+    /// opposite of what was said ("unpause" is one letter pair from "pause", "unmute chairs" from
+    /// "mute chairs"), so the line's own marking words decide within the command's contrast group:
+    /// the intent they mark is offered instead, with the values read for the slip when it takes
+    /// the same kind; nothing is offered when it would need a value that was not read.
     func offerable(_ command: Command, words: [String]) -> Command? {
         let marked = language.resolveContrast(command.intent, words: words)
         if marked == command.intent { return command }
-        return marked.slot == nil ? Command(marked) : nil
+        guard marked.slot == command.intent.slot else { return nil }
+        return Command(marked, categories: command.categories, number: command.number, language: command.language)
     }
 }
 
