@@ -213,9 +213,9 @@ public final class CommandUnderstanding: Sendable {
 
     /// What a pattern matched with a slip may be offered as, or nil. A slip can land on the
     /// opposite of what was said ("unpause" is one letter pair from the pattern "pause"), so the
-    /// line's own marking words decide within the command's contrast group ("unmute" marks stop ignoring):
-    /// the intent they mark is offered instead, with the values read for the slip when it takes
-    /// the same kind; nothing is offered when it would need a value that was not read.
+    /// line's own marking words decide within the command's contrast group ("unmute" marks stop
+    /// ignoring): the intent they mark is offered instead, with the values read for the slip when
+    /// it takes the same kind; nothing is offered when it would need a value that was not read.
     func offerable(_ command: Command, words: [String]) -> Command? {
         let marked = language.resolveContrast(command.intent, words: words)
         if marked == command.intent { return command }
