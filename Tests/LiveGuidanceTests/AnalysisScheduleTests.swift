@@ -20,6 +20,21 @@ private func scenePicture(blockPixels: Int = 0) -> RGBImage {
     return image
 }
 
+/// A 640×480 picture, mid grey, with a dark block over each box (in the picture's pixels, as the
+/// detector's boxes are): what the change measure sees of the objects `sighting` places.
+private func boxesPicture(_ boxes: [BoundingBox]) -> RGBImage {
+    var image = RGBImage(width: 640, height: 480, filledWith: (128, 128, 128))
+    for box in boxes.map({ $0.clipped(width: 640, height: 480) }) {
+        for y in Int(box.y0)..<Int(box.y1) {
+            for x in Int(box.x0)..<Int(box.x1) {
+                let i = (y * 640 + x) * 3
+                image.pixels[i] = 30; image.pixels[i + 1] = 30; image.pixels[i + 2] = 40
+            }
+        }
+    }
+    return image
+}
+
 /// Frames at 15 fps on the test's own clock (frame n at n/15 s) through an `AnalysisSchedule`,
 /// with a real tracker folding in what each analysed frame shows.
 private struct ScheduleDriver {
@@ -193,6 +208,52 @@ struct AnalysisScheduleTests {
         #expect(changed.count == 1)
         #expect(abs((changed.first?.seconds ?? 0) - 32.0 / 15) < 1e-9, "the first frame showing it (2.13 s)")
         #expect(driver.rate(from: 3, to: 5) == 3)
+    }
+
+    @Test("people moving about where the tracker follows them leave the still rate alone; something stepping in elsewhere is analysed at once")
+    func followedObjectsMoving() throws {
+        // Two people 4 m away, left and right, swaying ±2° (about ±18 pixels) once a second: their
+        // part of the picture changes in every frame, as on a street.
+        func degrees(_ t: Double) -> [Double] { [-15 + 2 * sin(2 * .pi * t), 12 - 2 * sin(2 * .pi * t)] }
+        func people(_ t: Double) -> [LocatedObject] { degrees(t).map { sighting("person", meters: 4, degrees: $0) } }
+        // From 5 s something steps in at the right edge, away from both (96 pixels wide).
+        let newcomer = BoundingBox(x0: 544, y0: 160, x1: 640, y1: 400)
+        func picture(_ t: Double) -> RGBImage {
+            boxesPicture(people(t).map(\.detection.box) + (t >= 5 ? [newcomer] : []))
+        }
+        var driver = ScheduleDriver()
+        driver.run(until: 8, picture: picture, objects: people)
+        #expect(driver.rate(from: 1, to: 5) == 3, "the people's own moves are the tracker's to judge")
+        #expect(driver.reasons(from: 1, to: 5) == [.due])
+        let stepIn = try #require(driver.analysed.first { $0.seconds >= 5 - 1e-9 })
+        #expect(stepIn.reason == .sceneChanged)
+        #expect(abs(stepIn.seconds - 5) < 1e-9, "its first frame")
+
+        // The same moves where nothing is followed (the detector found no one) are changes.
+        var unfollowed = ScheduleDriver()
+        unfollowed.run(until: 5, picture: picture)
+        #expect(unfollowed.rate(from: 1, to: 5) > 6)
+    }
+
+    @Test("a change of the whole picture is analysed at once even where followed objects cover it")
+    func wholePictureChanged() throws {
+        // Two people a metre away, left and right: with their margins they cover the whole picture.
+        let people = [sighting("person", meters: 1, degrees: -10), sighting("person", meters: 1, degrees: 10)]
+        func picture(_ t: Double) -> RGBImage {
+            // At 3.1 s the camera turns to a bright wall; the people stay where they were.
+            var image = boxesPicture(people.map(\.detection.box))
+            if t >= 3.1 {
+                for i in stride(from: 0, to: image.pixels.count, by: 3) where image.pixels[i] == 128 {
+                    image.pixels[i] = 220; image.pixels[i + 1] = 220; image.pixels[i + 2] = 220
+                }
+            }
+            return image
+        }
+        var driver = ScheduleDriver()
+        driver.run(until: 5, picture: picture, objects: { _ in people })
+        let changed = try #require(driver.analysed.first { $0.reason == .sceneChanged })
+        #expect(abs(changed.seconds - 47.0 / 15) < 1e-9, "the first frame after the turn (3.13 s)")
+        #expect(driver.rate(from: 1, to: 3) == 3)
     }
 
     @Test("a vehicle in view is watched every frame at any distance; a still chair is not")

@@ -12,7 +12,10 @@ import Guidance
 /// at any distance — and, but for a new object, for `watchCloselySeconds` after the last such sign.
 /// An ordinary object closing in where only a closer distance band would be news (continuous
 /// guidance) is watched every frame once it could reach that band before the next analysis.
-/// The change measure catches what the tracker cannot know of yet: something stepping in.
+/// The change measure catches what the tracker cannot know of yet: something stepping in. It
+/// passes over the picture around the objects already followed, whose own moves are the tracker's
+/// to judge: otherwise people walking about on a street would keep the detector at every frame
+/// however little there was to say.
 ///
 /// Time is the session clock, passed in with every call: the input's own clock offline, a test's
 /// own clock in tests, seconds since start live. Nothing here reads the wall clock.
@@ -68,6 +71,19 @@ public struct AnalysisSchedule: Sendable {
         /// The picture counts as changed when this share of cells changed: about a person's
         /// width at 6 m in a 640×480 frame with a 70° lens.
         public var changedAreaFraction = 0.02
+        /// The change measure passes over each followed object's box grown by this many box widths
+        /// on either side: a walker crossing at 1.5 m/s covers about their own width (0.5 m) in a
+        /// third of a second at any distance, so until the still scene's next analysis the
+        /// picture's changes around them are their own.
+        public var followedWidthMargin: Float = 1
+        /// … and this share of its height above and below: room for it to grow as it comes
+        /// closer, which the tracker's distances judge.
+        public var followedHeightMargin: Float = 0.25
+        /// … unless this share of the whole picture changed, followed objects included: the camera
+        /// turned, the view was cut to another, or people crossed close in front (a street
+        /// camera's passers-by changed a quarter of the picture in a third of a second at the
+        /// median, over two thirds at the most), which is worth a look as well.
+        public var turnedAreaFraction = 0.5
 
         public init() {}
     }
@@ -93,6 +109,8 @@ public struct AnalysisSchedule: Sendable {
     public var settings: Settings
     private var lastAnalysedSeconds: Double?
     private var lastAnalysedThumbnail: FrameThumbnail?
+    /// The cells of `lastAnalysedThumbnail` around the objects followed then.
+    private var followedCells: [Bool] = []
     private var tracks: [TrackedObject] = []
     private var watchCloselyUntilSeconds = -Double.infinity
     private var watchCloselyBecause = Reason.approaching
@@ -125,9 +143,12 @@ public struct AnalysisSchedule: Sendable {
         }
         if let risk = risk(in: situation) { return risk }
         if now < watchCloselyUntilSeconds { return watchCloselyBecause }
-        if let thumbnail, let before = lastAnalysedThumbnail,
-           thumbnail.changedFraction(since: before, thresholdLevels: settings.changedCellLevels) >= settings.changedAreaFraction {
-            return .sceneChanged
+        if let thumbnail, let before = lastAnalysedThumbnail {
+            let changed = thumbnail.changedFractions(since: before, thresholdLevels: settings.changedCellLevels,
+                                                     passingOver: followedCells)
+            if changed.elsewhere >= settings.changedAreaFraction || changed.everywhere >= settings.turnedAreaFraction {
+                return .sceneChanged
+            }
         }
         return now - last >= stillIntervalSeconds(in: situation) - 1e-9 ? .due : nil
     }
@@ -137,7 +158,11 @@ public struct AnalysisSchedule: Sendable {
     public mutating func analysed(_ thumbnail: FrameThumbnail?, atSeconds now: Double, tracks: [TrackedObject],
                                   in situation: Situation) {
         lastAnalysedSeconds = now
-        if let thumbnail { lastAnalysedThumbnail = thumbnail }
+        if let thumbnail {
+            lastAnalysedThumbnail = thumbnail
+            followedCells = thumbnail.cells(covering: tracks.filter(\.isVisible).map(\.object.detection.box),
+                                            widthMargin: settings.followedWidthMargin, heightMargin: settings.followedHeightMargin)
+        }
         self.tracks = tracks
         // A new object needs no hold: it is watched every frame for as long as it is unconfirmed
         // and in view; a flicker that is not seen again drops out of view by itself.
@@ -151,6 +176,7 @@ public struct AnalysisSchedule: Sendable {
     public mutating func restart() {
         lastAnalysedSeconds = nil
         lastAnalysedThumbnail = nil
+        followedCells = []
         tracks = []
         watchCloselyUntilSeconds = -.infinity
     }

@@ -1,4 +1,5 @@
 import AssistCore
+import Perception
 
 /// A frame shrunk to a small grid of mean brightnesses: what the analysis schedule compares to
 /// tell a still scene from one where something moved, at a cost far below one detection
@@ -8,8 +9,12 @@ public struct FrameThumbnail: Sendable, Equatable {
     public static let rows = 24
     /// Mean luma per cell (0–255), rows top to bottom.
     public let cellLuma: [UInt8]
+    /// The frame's size in pixels, to place detection boxes on the grid.
+    public let imageWidth: Int, imageHeight: Int
 
     public init(_ image: RGBImage) {
+        imageWidth = image.width
+        imageHeight = image.height
         let columns = Self.columns, rows = Self.rows
         var sums = [Int](repeating: 0, count: columns * rows)
         var counts = [Int](repeating: 0, count: columns * rows)
@@ -39,11 +44,41 @@ public struct FrameThumbnail: Sendable, Equatable {
     /// `thresholdLevels`: a person stepping into view changes a patch of cells strongly; noise
     /// and compression change every cell a little.
     public func changedFraction(since other: FrameThumbnail, thresholdLevels: Int) -> Double {
-        guard other.cellLuma.count == cellLuma.count, !cellLuma.isEmpty else { return 1 }
-        var changed = 0
+        changedFractions(since: other, thresholdLevels: thresholdLevels, passingOver: []).everywhere
+    }
+
+    /// The same share over the whole frame, and counting only the cells not marked in
+    /// `passedOver` (the same grid; both shares are of the whole frame).
+    public func changedFractions(since other: FrameThumbnail, thresholdLevels: Int,
+                                 passingOver passedOver: [Bool]) -> (everywhere: Double, elsewhere: Double) {
+        guard other.cellLuma.count == cellLuma.count, !cellLuma.isEmpty else { return (1, 1) }
+        let masked = passedOver.count == cellLuma.count
+        var changed = 0, changedElsewhere = 0
         for index in cellLuma.indices where abs(Int(cellLuma[index]) - Int(other.cellLuma[index])) > thresholdLevels {
             changed += 1
+            if !(masked && passedOver[index]) { changedElsewhere += 1 }
         }
-        return Double(changed) / Double(cellLuma.count)
+        return (Double(changed) / Double(cellLuma.count), Double(changedElsewhere) / Double(cellLuma.count))
+    }
+
+    /// The grid's cells that `boxes` (in the frame's pixels) cover, each box grown by
+    /// `widthMargin` of its width on either side and `heightMargin` of its height above and below.
+    public func cells(covering boxes: [BoundingBox], widthMargin: Float, heightMargin: Float) -> [Bool] {
+        var covered = [Bool](repeating: false, count: Self.columns * Self.rows)
+        guard imageWidth > 0, imageHeight > 0 else { return covered }
+        let cellWidth = Float(imageWidth) / Float(Self.columns), cellHeight = Float(imageHeight) / Float(Self.rows)
+        for box in boxes where box.width > 0 && box.height > 0 {
+            let dx = box.width * widthMargin, dy = box.height * heightMargin
+            // Cells the grown box overlaps at all.
+            let first = (column: max(0, Int(((box.x0 - dx) / cellWidth).rounded(.down))),
+                         row: max(0, Int(((box.y0 - dy) / cellHeight).rounded(.down))))
+            let last = (column: min(Self.columns - 1, Int(((box.x1 + dx) / cellWidth).rounded(.up)) - 1),
+                        row: min(Self.rows - 1, Int(((box.y1 + dy) / cellHeight).rounded(.up)) - 1))
+            guard first.column <= last.column, first.row <= last.row else { continue }
+            for row in first.row...last.row {
+                for column in first.column...last.column { covered[row * Self.columns + column] = true }
+            }
+        }
+        return covered
     }
 }
