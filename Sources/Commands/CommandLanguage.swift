@@ -104,19 +104,7 @@ public struct CommandLanguage: Sendable {
     /// `valueExact`: the slot, if any, was read without a near miss ("dgo" is asked about).
     func patternMatch(_ words: [String]) -> (interpretation: Interpretation, exact: Bool, valueExact: Bool) {
         guard !words.isEmpty, words.count <= longestMatchableWords else { return (.notUnderstood, false, false) }
-        let memo = CategoryVocabulary.LookupMemo()
-        let matcher = PhraseMatcher(readSlot: { readSlot($0, $1, memo: memo) }, longestSlotWords: Self.longestSlotWords)
-        var cache: [SlotCacheKey: (value: SlotValue, cost: Double)?] = [:]
-        var best: PhraseMatch?
-        for phrase in phrases {
-            for elements in phrase.expansions {
-                if let current = best, matcher.lowerBound(words, elements) > current.cost + 1e-9 { continue }
-                let candidate = matcher.match(words, intent: phrase.intent, elements: elements, cache: &cache)
-                if let current = best, !Self.isBetter(candidate, than: current) { continue }
-                best = candidate
-            }
-        }
-        guard let best else { return (.notUnderstood, false, false) }
+        guard let best = bestMatch(words) else { return (.notUnderstood, false, false) }
         let allowance = Double(max(1, best.wordCount))
         let slotLeftOut = best.hasSlot && best.slotWords == nil
         if best.wordCost <= Self.acceptedShare * allowance, !slotLeftOut {
@@ -136,6 +124,23 @@ public struct CommandLanguage: Sendable {
             return (.unclear(closest: phrase(for: best), command: command(from: best)), false, false)
         }
         return (.notUnderstood, false, false)
+    }
+
+    /// The phrase (of `intent` only, when given) closest to `words`.
+    func bestMatch(_ words: [String], intent: CommandIntent? = nil) -> PhraseMatch? {
+        let memo = CategoryVocabulary.LookupMemo()
+        let matcher = PhraseMatcher(readSlot: { readSlot($0, $1, memo: memo) }, longestSlotWords: Self.longestSlotWords)
+        var cache: [SlotCacheKey: (value: SlotValue, cost: Double)?] = [:]
+        var best: PhraseMatch?
+        for phrase in phrases where intent == nil || phrase.intent == intent {
+            for elements in phrase.expansions {
+                if let current = best, matcher.lowerBound(words, elements) > current.cost + 1e-9 { continue }
+                let candidate = matcher.match(words, intent: phrase.intent, elements: elements, cache: &cache)
+                if let current = best, !Self.isBetter(candidate, than: current) { continue }
+                best = candidate
+            }
+        }
+        return best
     }
 
     /// Cheaper first; on equal cost the phrase that is off by the smaller share of its length.

@@ -119,6 +119,22 @@ struct UnderstandingTests {
         #expect(phrasesOnly.decide("stop detecton", channel: .typed).sentence == "Stop detection? Say yes or no.")
     }
 
+    @Test("a question names the value it would act on, with its article: never the example's own")
+    func questionNamesTheHeardValue() {
+        let dog = english.selection(of: ["dog"]), oven = english.selection(of: ["oven"]), bus = english.selection(of: ["bus"])
+        // Each example names a value of its own ("is there a person ahead", "enable car alert").
+        #expect(english.spokenPhrase(for: Command(.findAhead, categories: dog)) == "is there a dog ahead")
+        #expect(english.spokenPhrase(for: Command(.find, categories: oven)) == "find an oven")
+        #expect(english.spokenPhrase(for: Command(.enableAlert, categories: bus)) == "enable bus alert")
+        #expect(english.spokenPhrase(for: Command(.ignore, categories: dog)) == "ignore dogs")
+        #expect(english.spokenPhrase(for: Command(.findAhead)) == "is there a person ahead", "no value: the example as written")
+        // Near misses, asked as questions.
+        for deciding in [understanding, CommandUnderstanding(language: english, classifier: nil)] {
+            #expect(deciding.decide("is there a dgo ahead", channel: .typed).sentence == "Is there a dog ahead? Say yes or no.")
+            #expect(deciding.decide("find an umbrela", channel: .typed).sentence == "Find an umbrella? Say yes or no.")
+        }
+    }
+
     @Test("ignoring a category by voice is confirmed first unless recognition is certain; typed, it is done at once")
     func hidingIsConfirmed() {
         let spoken = understanding.decide("ignore chairs", channel: .spoken(certain: false))

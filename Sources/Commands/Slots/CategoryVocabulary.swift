@@ -67,6 +67,11 @@ struct CategoryVocabulary: Sendable {
         return name + rules.defaultPluralSuffix
     }
 
+    /// Whether `word` is one of the language's indefinite articles ("a", "an").
+    func isIndefiniteArticle(_ word: String) -> Bool {
+        word == rules.indefiniteArticle.beforeVowel || word == rules.indefiniteArticle.otherwise
+    }
+
     /// "a chair", "an umbrella".
     func withArticle(_ singular: String) -> String {
         let article = rules.indefiniteArticle

@@ -128,16 +128,39 @@ extension CommandLanguage {
     /// "set confidence threshold to 90 percent" (the help example with its value replaced).
     public func spokenPhrase(for command: Command) -> String {
         let example = self.example(for: command.intent)
-        guard let kind = command.intent.slot, let placeholder = file.slotExamples[kind.rawValue] else { return example }
-        let value: String
+        guard let kind = command.intent.slot else { return example }
+        let heard: String?
         switch kind {
-        case .category: value = command.categories?.singular ?? placeholder
-        case .categories: value = command.categories?.plural ?? placeholder
-        case .fraction: value = command.number.map { "\(Self.format(($0 * 100).rounded())) percent" } ?? placeholder
-        case .number: value = command.number.map(Self.format) ?? placeholder
-        case .language: value = command.language?.name ?? placeholder
+        case .category: heard = command.categories?.singular
+        case .categories: heard = command.categories?.plural
+        case .fraction: heard = command.number.map { "\(Self.format(($0 * 100).rounded())) percent" }
+        case .number: heard = command.number.map(Self.format)
+        case .language: heard = command.language?.name
         }
-        return example.replacingOccurrences(of: placeholder, with: value)
+        // Without a value the example is said as written, with its own value.
+        guard let heard else { return example }
+        // The example names a value of its own ("is there a person ahead", "find a chair"): the
+        // words its phrase reads as the value are replaced, with the article the new value takes.
+        var words = example.split(separator: " ").map(String.init)
+        if let own = bestMatch(words.map { $0.lowercased() }, intent: command.intent)?.slotWords, !own.isEmpty,
+           var place = words.map({ $0.lowercased() }).firstRange(of: own) {
+            var replacement = [heard]
+            // A list slot whose example names one kind in the singular ("enable car alert") says
+            // the heard kinds in the singular too ("enable bus alert").
+            if kind == .categories, let selection = command.categories,
+               let reading = vocabulary.read(own[...], single: true, memo: CategoryVocabulary.LookupMemo()),
+               reading.cost == 0, reading.selection.singular == own.joined(separator: " ") {
+                replacement = [selection.singular]
+            }
+            if kind == .category, place.lowerBound > 0, vocabulary.isIndefiniteArticle(words[place.lowerBound - 1].lowercased()) {
+                place = (place.lowerBound - 1)..<place.upperBound
+                replacement = [vocabulary.withArticle(heard)]
+            }
+            words.replaceSubrange(place, with: replacement)
+            return words.joined(separator: " ")
+        }
+        guard let placeholder = file.slotExamples[kind.rawValue] else { return example }
+        return example.replacingOccurrences(of: placeholder, with: heard)
     }
 
     /// The intents `intent` is easily confused with by meaning (its contrast group, itself
