@@ -277,4 +277,20 @@ struct AnalysisScheduleTests {
         #expect(block.changedFraction(since: grey, thresholdLevels: 12) == 64.0 / 768)
         #expect(FrameThumbnail(RGBImage(width: 0, height: 0, pixels: [])).cellLuma.count == 768)
     }
+
+    @Test("the cells around followed boxes: grown by their margins, and a damaged box covers nothing rather than crashing")
+    func followedCells() {
+        let thumbnail = FrameThumbnail(RGBImage(width: 640, height: 480, filledWith: (128, 128, 128)))
+        // 40×60 pixels at (300, 200): cells 20 pixels square, so columns 15–16 by rows 10–12 bare, 13–18 by 9–13 grown.
+        let box = BoundingBox(x0: 300, y0: 200, x1: 340, y1: 260)
+        let bare = thumbnail.cells(covering: [box], widthMargin: 0, heightMargin: 0)
+        #expect(bare.filter { $0 }.count == 2 * 3)
+        let grown = thumbnail.cells(covering: [box], widthMargin: 1, heightMargin: 0.25)
+        #expect(grown.filter { $0 }.count == 6 * 5)
+        #expect(grown[9 * 32 + 13] && grown[13 * 32 + 18] && !grown[14 * 32 + 18] && !grown[9 * 32 + 19])
+        let damaged = [BoundingBox(x0: .nan, y0: 0, x1: 10, y1: 10), BoundingBox(x0: 0, y0: 0, x1: .infinity, y1: 10)]
+        #expect(thumbnail.cells(covering: damaged, widthMargin: 1, heightMargin: 0.25).allSatisfy { !$0 })
+        let huge = thumbnail.cells(covering: [BoundingBox(x0: -1e30, y0: -1e30, x1: 1e30, y1: 1e30)], widthMargin: 1, heightMargin: 0.25)
+        #expect(huge.allSatisfy { $0 })
+    }
 }

@@ -67,13 +67,16 @@ public struct FrameThumbnail: Sendable, Equatable {
         var covered = [Bool](repeating: false, count: Self.columns * Self.rows)
         guard imageWidth > 0, imageHeight > 0 else { return covered }
         let cellWidth = Float(imageWidth) / Float(Self.columns), cellHeight = Float(imageHeight) / Float(Self.rows)
-        for box in boxes where box.width > 0 && box.height > 0 {
+        // Kept within the grid as floats first: a box far outside the frame (or not finite, which
+        // the guard below leaves out) must not overflow the conversion to Int.
+        func column(_ x: Float) -> Float { min(max(x / cellWidth, 0), Float(Self.columns)) }
+        func row(_ y: Float) -> Float { min(max(y / cellHeight, 0), Float(Self.rows)) }
+        for box in boxes where [box.x0, box.y0, box.x1, box.y1].allSatisfy(\.isFinite) && box.width > 0 && box.height > 0 {
             let dx = box.width * widthMargin, dy = box.height * heightMargin
             // Cells the grown box overlaps at all.
-            let first = (column: max(0, Int(((box.x0 - dx) / cellWidth).rounded(.down))),
-                         row: max(0, Int(((box.y0 - dy) / cellHeight).rounded(.down))))
-            let last = (column: min(Self.columns - 1, Int(((box.x1 + dx) / cellWidth).rounded(.up)) - 1),
-                        row: min(Self.rows - 1, Int(((box.y1 + dy) / cellHeight).rounded(.up)) - 1))
+            let first = (column: Int(column(box.x0 - dx).rounded(.down)), row: Int(row(box.y0 - dy).rounded(.down)))
+            let last = (column: min(Self.columns - 1, Int(column(box.x1 + dx).rounded(.up)) - 1),
+                        row: min(Self.rows - 1, Int(row(box.y1 + dy).rounded(.up)) - 1))
             guard first.column <= last.column, first.row <= last.row else { continue }
             for row in first.row...last.row {
                 for column in first.column...last.column { covered[row * Self.columns + column] = true }
