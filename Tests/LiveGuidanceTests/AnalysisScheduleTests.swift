@@ -292,5 +292,8 @@ struct AnalysisScheduleTests {
         #expect(thumbnail.cells(covering: damaged, widthMargin: 1, heightMargin: 0.25).allSatisfy { !$0 })
         let huge = thumbnail.cells(covering: [BoundingBox(x0: -1e30, y0: -1e30, x1: 1e30, y1: 1e30)], widthMargin: 1, heightMargin: 0.25)
         #expect(huge.allSatisfy { $0 })
+        // Finite edges whose width overflows to infinity, with no margin (infinity × 0).
+        let overflowing = BoundingBox(x0: -3e38, y0: -3e38, x1: 3e38, y1: 3e38)
+        #expect(thumbnail.cells(covering: [overflowing], widthMargin: 0, heightMargin: 0).count == 768)
     }
 }

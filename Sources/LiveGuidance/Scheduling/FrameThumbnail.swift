@@ -68,9 +68,10 @@ public struct FrameThumbnail: Sendable, Equatable {
         guard imageWidth > 0, imageHeight > 0 else { return covered }
         let cellWidth = Float(imageWidth) / Float(Self.columns), cellHeight = Float(imageHeight) / Float(Self.rows)
         // Kept within the grid as floats first: a box far outside the frame (or not finite, which
-        // the guard below leaves out) must not overflow the conversion to Int.
-        func column(_ x: Float) -> Float { min(max(x / cellWidth, 0), Float(Self.columns)) }
-        func row(_ y: Float) -> Float { min(max(y / cellHeight, 0), Float(Self.rows)) }
+        // the guard below leaves out) must not overflow the conversion to Int. An edge that is
+        // not a number (a width overflowing to infinity times a margin of 0) counts as the grid's start.
+        func column(_ x: Float) -> Float { x.isNaN ? 0 : min(max(x / cellWidth, 0), Float(Self.columns)) }
+        func row(_ y: Float) -> Float { y.isNaN ? 0 : min(max(y / cellHeight, 0), Float(Self.rows)) }
         for box in boxes where [box.x0, box.y0, box.x1, box.y1].allSatisfy(\.isFinite) && box.width > 0 && box.height > 0 {
             let dx = box.width * widthMargin, dy = box.height * heightMargin
             // Cells the grown box overlaps at all.
