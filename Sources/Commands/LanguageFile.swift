@@ -127,6 +127,9 @@ struct LanguageFile: Sendable, Decodable {
     /// sentence similarity tells apart badly: intent → words that mark it, the first group
     /// member whose words were said winning.
     var contrasts: [Contrast]?
+    /// Words that open a sentence about somebody else ("she speaks french and a bit of german",
+    /// "he talks too fast"): said near the assistant, not to it, so never acted on or asked about.
+    var aboutOthers: [String]?
 
     struct Contrast: Sendable, Decodable {
         /// In order of precedence: "too slowly" marks faster before "slowly" marks slower.

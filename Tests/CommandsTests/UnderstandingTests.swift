@@ -44,7 +44,9 @@ struct UnderstandingTests {
 
     @Test("what is seen now is not what was seen before, and 'first' is no 'again'",
           arguments: [("what do you see right now", Expected(.describeAhead)), ("what have you seen so far", Expected(.recentDetections)),
-                      ("tell me about dogs first", Expected(.prioritise, ["dog"])), ("tell me about dogs again", Expected(.stopIgnoring, ["dog"]))])
+                      ("tell me about dogs first", Expected(.prioritise, ["dog"])), ("tell me about dogs again", Expected(.stopIgnoring, ["dog"])),
+                      // Counting people is no question whether there is one; a slower voice is a slower rate.
+                      ("how many people are standing in front of me", Expected(.countFaces)), ("a slower voice", Expected(.speakSlower))])
     func contrasts(_ text: String, _ expected: Expected) {
         let decision = understanding.decide(text, channel: .typed)
         guard case .act(let command) = decision else {
@@ -148,6 +150,14 @@ struct UnderstandingTests {
             Issue.record("a spoken threshold above 0.8 must be confirmed")
         }
         #expect(understanding.decide("set the confidence threshold to 0.5", channel: .spoken(certain: false)).command?.number == 0.5)
+    }
+
+    @Test("a sentence about somebody else is talk near the assistant, not to it: never acted on or asked about",
+          arguments: ["he prefers to speak spanish at home", "they turned the volume up at the party"])
+    func aboutOthers(_ text: String) {
+        for channel in [InputChannel.typed, .spoken(certain: true)] {
+            #expect(understanding.decide(text, channel: channel) == .refuse("Sorry, I didn't understand. Say help to hear what I can do."))
+        }
     }
 
     @Test("talk that is no command does nothing",

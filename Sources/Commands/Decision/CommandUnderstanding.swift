@@ -93,6 +93,8 @@ public final class CommandUnderstanding: Sendable {
         if exact, case .understood(let command) = interpretation {
             return guarded(command, channel: channel, certainMeaning: true)
         }
+        // "she speaks french and a bit of german" is about French, but not said to the assistant.
+        if language.speaksOfOthers(words) { return .refuse(language.understandingReply(.notUnderstood)) }
         guard classifier != nil, let ranking = reading.ranking, let best = ranking.first else {
             // Without the model, the patterns alone (near misses are asked about, not acted on).
             return patternsOnly(interpretation, words: words)

@@ -186,6 +186,13 @@ extension CommandLanguage {
         return intent
     }
 
+    /// Whether the line opens as a sentence about somebody else ("she speaks french"): talk near
+    /// the assistant, not to it.
+    func speaksOfOthers(_ words: [String]) -> Bool {
+        guard let first = words.first else { return false }
+        return file.aboutOthers?.contains(first) ?? false
+    }
+
     /// The words `text` is compared in (lower case, contractions expanded, politeness removed).
     func normalizedWords(_ text: String) -> [String] { normalizer.words(text) }
 
