@@ -127,6 +127,10 @@ struct LanguageFile: Sendable, Decodable {
     /// sentence similarity tells apart badly: intent → words that mark it, the first group
     /// member whose words were said winning.
     var contrasts: [Contrast]?
+    /// Intents carried out on their meaning only when one of their contrast group's marking words
+    /// was said ("where", "find", …); otherwise asked about. Everyday talk names things all the
+    /// time ("I'm just going to sit on this bench"), and by similarity alone it reads as a search.
+    var actOnlyWhenMarked: [String]?
     /// Words that open a sentence about somebody else ("she speaks french and a bit of german",
     /// "he talks too fast"): said near the assistant, not to it, so never acted on or asked about.
     var aboutOthers: [String]?

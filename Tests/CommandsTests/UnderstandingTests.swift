@@ -160,6 +160,20 @@ struct UnderstandingTests {
         }
     }
 
+    @Test("a search is carried out only when it was asked for in words that search; talk that only names a thing is asked about",
+          arguments: ["i'm going to sit down on that bench for a bit", "can you fetch me a chair from the other room"])
+    func searchNeedsItsWords(_ text: String) {
+        let decision = understanding.decide(text, channel: .typed)
+        guard case .act(let command) = decision else { return }
+        Issue.record("\(text) was carried out as \(command)")
+    }
+
+    @Test("a search said with its words is carried out", arguments: [("please get me to a bench", Expected(.find, ["bench"])),
+                                                                     ("search the room for a bottle", Expected(.find, ["bottle"]))])
+    func searchWithItsWords(_ text: String, _ expected: Expected) {
+        #expect(expected.matches(understanding.decide(text, channel: .typed).command), "\(text)")
+    }
+
     @Test("talk that is no command does nothing",
           arguments: ["the weather is really nice today, isn't it", "could you call my daughter and tell her I am late"])
     func chitChat(_ text: String) {

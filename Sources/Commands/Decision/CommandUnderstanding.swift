@@ -155,7 +155,7 @@ public final class CommandUnderstanding: Sendable {
         } else {
             command = Command(intent)
         }
-        guard sure else { return ask(command) }
+        guard sure, language.mayActUnmarked(intent, words: words) else { return ask(command) }
         let certain = best.similarity >= thresholds.certainSimilarity && margin >= thresholds.certainMargin
         return guarded(command, channel: channel, certainMeaning: certain)
     }

@@ -174,16 +174,27 @@ extension CommandLanguage {
     /// itself when none were.
     func resolveContrast(_ intent: CommandIntent, words: [String]) -> CommandIntent {
         guard let group = file.contrasts?.first(where: { $0.intents.contains(intent.rawValue) }) else { return intent }
-        for name in group.intents {
-            for marker in group.words[name] ?? [] {
-                let markerWords = marker.split(separator: " ").map(String.init)
-                guard markerWords.count <= words.count else { continue }
-                for start in 0...(words.count - markerWords.count) where Array(words[start..<(start + markerWords.count)]) == markerWords {
-                    return CommandIntent(rawValue: name) ?? intent
-                }
-            }
+        for name in group.intents where says(group.words[name] ?? [], in: words) {
+            return CommandIntent(rawValue: name) ?? intent
         }
         return intent
+    }
+
+    /// Whether `intent` may be carried out on its meaning alone, without one of its marking words:
+    /// not for the intents of the file's `actOnlyWhenMarked`, which are asked about then.
+    func mayActUnmarked(_ intent: CommandIntent, words: [String]) -> Bool {
+        guard file.actOnlyWhenMarked?.contains(intent.rawValue) == true else { return true }
+        let markers = file.contrasts?.first(where: { $0.intents.contains(intent.rawValue) })?.words[intent.rawValue] ?? []
+        return says(markers, in: words)
+    }
+
+    /// Whether one of `markers` (each one or more words) was said, word for word.
+    private func says(_ markers: [String], in words: [String]) -> Bool {
+        markers.contains { marker in
+            let markerWords = marker.split(separator: " ").map(String.init)
+            guard markerWords.count <= words.count else { return false }
+            return (0...(words.count - markerWords.count)).contains { Array(words[$0..<($0 + markerWords.count)]) == markerWords }
+        }
     }
 
     /// Whether the line opens as a sentence about somebody else ("she speaks french"): talk near
