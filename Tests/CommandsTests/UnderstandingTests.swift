@@ -164,8 +164,11 @@ struct UnderstandingTests {
           arguments: ["i'm going to sit down on that bench for a bit", "can you fetch me a chair from the other room"])
     func searchNeedsItsWords(_ text: String) {
         let decision = understanding.decide(text, channel: .typed)
-        guard case .act(let command) = decision else { return }
-        Issue.record("\(text) was carried out as \(command)")
+        guard case .confirm(_, let pending) = decision else {
+            Issue.record("\(text) was not asked about: \(decision)")
+            return
+        }
+        #expect(pending.intent == .find, "\(text)")
     }
 
     @Test("a search said with its words is carried out", arguments: [("please get me to a bench", Expected(.find, ["bench"])),

@@ -166,14 +166,19 @@ extension CommandLanguage {
     /// The intents `intent` is easily confused with by meaning (its contrast group, itself
     /// included), or just itself.
     func contrastGroup(of intent: CommandIntent) -> Set<CommandIntent> {
-        guard let group = file.contrasts?.first(where: { $0.intents.contains(intent.rawValue) }) else { return [intent] }
+        guard let group = contrast(of: intent) else { return [intent] }
         return Set(group.intents.compactMap(CommandIntent.init(rawValue:)))
+    }
+
+    /// The contrast group `intent` belongs to, if any.
+    private func contrast(of intent: CommandIntent) -> LanguageFile.Contrast? {
+        file.contrasts?.first { $0.intents.contains(intent.rawValue) }
     }
 
     /// Within `intent`'s contrast group, the first intent whose marking words were said; `intent`
     /// itself when none were.
     func resolveContrast(_ intent: CommandIntent, words: [String]) -> CommandIntent {
-        guard let group = file.contrasts?.first(where: { $0.intents.contains(intent.rawValue) }) else { return intent }
+        guard let group = contrast(of: intent) else { return intent }
         for name in group.intents where says(group.words[name] ?? [], in: words) {
             return CommandIntent(rawValue: name) ?? intent
         }
@@ -184,8 +189,7 @@ extension CommandLanguage {
     /// not for the intents of the file's `actOnlyWhenMarked`, which are asked about then.
     func mayActUnmarked(_ intent: CommandIntent, words: [String]) -> Bool {
         guard file.actOnlyWhenMarked?.contains(intent.rawValue) == true else { return true }
-        let markers = file.contrasts?.first(where: { $0.intents.contains(intent.rawValue) })?.words[intent.rawValue] ?? []
-        return says(markers, in: words)
+        return says(contrast(of: intent)?.words[intent.rawValue] ?? [], in: words)
     }
 
     /// Whether one of `markers` (each one or more words) was said, word for word.
