@@ -17,7 +17,8 @@ idle machine would, whatever else the shared machine is doing, and the warning t
 video's clock. `--live` also plays each video live on the wall clock (`--quiet`), where a busy
 machine analyses fewer frames.
 
-A third video (`--videos still`) holds a coco128 picture still for 30 s: the still scene.
+A third video (`--videos still`) holds a coco128 picture still for 30 s: the still scene; a fourth
+(`--videos parked`) holds a square with parked vehicles still for 30 s: hazards that stand still.
 Videos are made with ffmpeg into --out (default /bench-out/adaptive); nothing is committed.
 Standard library only; not a test.
 """
@@ -52,13 +53,15 @@ def make_bus_video(shared, out, still_seconds=2, approach_seconds=10, fps=15):
     return out
 
 
-def make_still_video(shared, out, seconds=30, fps=15):
+def make_still_video(shared, out, seconds=30, fps=15, picture="000000000009.jpg"):
     """A camera held still in front of a table (coco128 000000000009.jpg, bowls of food), nothing
-    moving: what the adaptive schedule's base rate is for."""
+    moving: what the adaptive schedule's base rate is for. With `picture` 000000000257.jpg: a
+    square with a parked ambulance and a van, people standing about (the vehicles are hazards
+    that stand still)."""
     if os.path.exists(out):
         return out
     subprocess.run(FFMPEG + ["-loop", "1", "-framerate", str(fps), "-i",
-                             os.path.join(shared, "data/coco128/images/train2017/000000000009.jpg"),
+                             os.path.join(shared, "data/coco128/images/train2017", picture),
                              "-vf", "scale=640:480,setsar=1,format=yuv420p", "-frames:v", str(seconds * fps),
                              "-c:v", "libx264", "-preset", "veryfast", "-g", str(fps), out + ".part.mp4"], check=True)
     os.replace(out + ".part.mp4", out)
@@ -149,13 +152,15 @@ def main():
                         help="seconds counted per analysed frame offline (an idle machine's inference, issue 20: 36-43 ms)")
     parser.add_argument("--live", action="store_true", help="also play each video live, on the wall clock")
     parser.add_argument("--videos", default="slideshow,bus",
-                        help="comma-separated: slideshow, bus, still, or paths of other videos")
+                        help="comma-separated: slideshow, bus, still, parked, or paths of other videos")
     parser.add_argument("--modes", default="continuous,navigate")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     videos = {"slideshow": lambda: make_video(args.shared, os.path.join(args.out, f"slideshow-{int(args.seconds)}s.mp4"), args.seconds),
               "bus": lambda: make_bus_video(args.shared, os.path.join(args.out, "bus-approach.mp4")),
-              "still": lambda: make_still_video(args.shared, os.path.join(args.out, "still-table.mp4"))}
+              "still": lambda: make_still_video(args.shared, os.path.join(args.out, "still-table.mp4")),
+              "parked": lambda: make_still_video(args.shared, os.path.join(args.out, "still-parked.mp4"),
+                                                 picture="000000000257.jpg")}
     results = []
     kinds = [("offline", ["--speak-to", os.path.join(args.out, "speech.wav"), "--frame-cost", str(args.frame_cost)])]
     if args.live:

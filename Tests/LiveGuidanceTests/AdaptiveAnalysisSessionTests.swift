@@ -17,9 +17,11 @@ private struct ApproachingBus: Sendable {
     var metersPerSecond = 3.0
     var seconds = 10.0
     var framesPerSecond = 15.0
+    /// When it starts to drive (before that it stands, parked); its first sighting when nil.
+    var startsSeconds: Double?
 
     func meters(at time: Double) -> Double? {
-        time >= appearsSeconds ? max(2, startMeters - metersPerSecond * (time - appearsSeconds)) : nil
+        time >= appearsSeconds ? max(2, startMeters - metersPerSecond * max(0, time - (startsSeconds ?? appearsSeconds))) : nil
     }
 
     func picture(at time: Double) -> RGBImage {
@@ -115,6 +117,24 @@ struct AdaptiveAnalysisSessionTests {
         let firstSighting = try #require(times.first { $0 >= 3.1 })
         #expect(abs(firstSighting - 47.0 / 15) < 1e-9)
         #expect(Self.count(times, from: firstSighting, to: 8) == Int(((8 - firstSighting) * 15).rounded()))
+    }
+
+    @Test("a parked bus is looked at three times a second; when it pulls out, every alert comes no later than with every frame analysed",
+          arguments: [(12.0, 3.0), (9.0, 1.5), (25.0, 4.0)])
+    func parkedBusPullsOut(startMeters: Double, metersPerSecond: Double) async throws {
+        let bus = ApproachingBus(appearsSeconds: 1, startMeters: startMeters, metersPerSecond: metersPerSecond, startsSeconds: 5)
+        let (adaptive, adaptiveDetector) = try await Self.run(.adaptive, bus: bus)
+        let (everyFrame, _) = try await Self.run(.everyFrame, bus: bus)
+        func alerts(_ harness: SessionHarness) -> [(text: String, seconds: Double)] {
+            harness.said.filter { $0.utterance.priority == .hazard }.map { ($0.utterance.text, $0.timeSeconds) }
+        }
+        let expected = alerts(everyFrame), got = alerts(adaptive)
+        #expect(expected.contains { $0.text.contains("Coming closer.") })
+        #expect(got.map(\.text) == expected.map(\.text), "\(got) against \(expected)")
+        for (adaptiveAlert, everyFrameAlert) in zip(got, expected) {
+            #expect(adaptiveAlert.seconds <= everyFrameAlert.seconds + 1e-9, "\(adaptiveAlert.text): \(got) against \(expected)")
+        }
+        #expect(Self.count(adaptiveDetector.analysedFrameTimes, from: 4, to: 5) == 3, "parked")
     }
 
     @Test("\"scan now\" raises the rate to every frame for three seconds")

@@ -170,8 +170,56 @@ struct AnalysisScheduleTests {
     @Test("a vehicle coming closer is watched every frame whatever the band, in continuous guidance too")
     func vehicleApproach() {
         var driver = ScheduleDriver()
-        driver.run(until: 10, objects: { t in [sighting("car", meters: t < 4 ? 30 : 30 - 3 * (t - 4))] })
-        #expect(driver.rate(from: 2, to: 10) == 15)
+        func car(_ t: Double) -> [LocatedObject] { [sighting("car", meters: 30 - 3 * t)] }
+        driver.run(until: 8, picture: { boxesPicture(car($0).map(\.detection.box)) }, objects: car)
+        #expect(driver.rate(from: 0, to: 8) == 15)
+    }
+
+    /// What a hazard's track would be warned of, and when: the first analysed frame at which the
+    /// distance filter saw it closing in (a "Coming closer." alert), came within
+    /// `HazardPolicy.nearMeters`, and came into each closer band.
+    private static func warningMoments(_ driver: ScheduleDriver, of label: String) -> [String: Double] {
+        var moments: [String: Double] = [:]
+        for (seconds, tracks) in driver.trackings {
+            guard let track = tracks.first(where: { $0.label == label && $0.isConfirmed }) else { continue }
+            if track.timeToCollisionSeconds != nil, moments["closing in"] == nil { moments["closing in"] = seconds }
+            if let meters = track.distanceMeters, meters <= HazardPolicy.nearMeters, moments["near"] == nil { moments["near"] = seconds }
+        }
+        for (index, seconds) in driver.closerBandMoments(of: label).enumerated() { moments["closer band \(index + 1)"] = seconds }
+        return moments
+    }
+
+    @Test("a parked car is looked at three times a second once it has stood still for a second; when it pulls out towards the camera, every warning comes on the frame it would with every frame analysed",
+          arguments: [(30.0, 1.0), (30.0, 3.0), (12.0, 1.0), (12.0, 6.0), (9.0, 0.5), (9.0, 3.0)])
+    func parkedCarPullsOut(startMeters: Double, speed: Double) throws {
+        // Standing until 4 s, then coming closer at `speed`, down to 2 m.
+        func car(_ t: Double) -> [LocatedObject] {
+            [sighting("car", meters: t < 4 ? startMeters : max(2, startMeters - speed * (t - 4)), degrees: -10)]
+        }
+        func picture(_ t: Double) -> RGBImage { boxesPicture(car(t).map(\.detection.box)) }
+        var adaptive = ScheduleDriver(), everyFrame = ScheduleDriver(.everyFrame)
+        adaptive.run(until: 12, picture: picture, objects: car)
+        everyFrame.run(until: 12, picture: picture, objects: car)
+
+        #expect(adaptive.rate(from: 0, to: 1) == 15, "not yet known to be standing")
+        #expect(adaptive.rate(from: 3, to: 4) == 3, "standing")
+        let expected = Self.warningMoments(everyFrame, of: "car"), got = Self.warningMoments(adaptive, of: "car")
+        #expect(expected["closing in"] != nil)
+        #expect(Set(got.keys) == Set(expected.keys), "\(got) against \(expected)")
+        for (warning, moment) in expected {
+            #expect((got[warning] ?? .infinity) <= moment + 1e-9, "\(warning): \(got) against \(expected)")
+        }
+        // Once it has been seen closing in: every frame.
+        let closing = try #require(got["closing in"])
+        #expect(adaptive.rate(from: closing, to: 8) >= 15 - 1e-9)
+    }
+
+    @Test("a car driving across the view at a constant distance is never taken for a standing one")
+    func carCrossing() {
+        func car(_ t: Double) -> [LocatedObject] { [sighting("car", meters: 12, degrees: -30 + 8 * t)] }
+        var driver = ScheduleDriver()
+        driver.run(until: 7, picture: { boxesPicture(car($0).map(\.detection.box)) }, objects: car)
+        #expect(driver.rate(from: 0, to: 7) == 15)
     }
 
     @Test("a new object is analysed every frame until it is confirmed")
@@ -256,15 +304,38 @@ struct AnalysisScheduleTests {
         #expect(driver.rate(from: 1, to: 3) == 3)
     }
 
-    @Test("a vehicle in view is watched every frame at any distance; a still chair is not")
+    @Test("a vehicle in view is watched every frame until it has stood still for a second, then as a still scene; a still chair is not")
     func hazardInView() {
+        func car(_ t: Double) -> [LocatedObject] { [sighting("car", meters: 40)] }
         var driver = ScheduleDriver()
-        driver.run(until: 6, objects: { _ in [sighting("car", meters: 40)] })
-        #expect(driver.rate(from: 1, to: 6) == 15)
-        #expect(driver.reasons(from: 1, to: 6) == [.hazardInView])
+        driver.run(until: 6, picture: { boxesPicture(car($0).map(\.detection.box)) }, objects: car)
+        #expect(driver.rate(from: 0, to: 1.8) == 15)
+        #expect(driver.reasons(from: 0.5, to: 1.8) == [.hazardInView])
+        #expect(driver.rate(from: 3, to: 6) == 3)
+        #expect(driver.reasons(from: 3, to: 6) == [.due])
         var chair = ScheduleDriver()
         chair.run(until: 6, objects: { _ in [sighting("chair", meters: 2)] })
         #expect(chair.rate(from: 1, to: 6) == 3)
+    }
+
+    @Test("a change in the picture under a standing vehicle is analysed at once; a change elsewhere of the same size is not")
+    func standingHazardChanged() throws {
+        let car = sighting("car", meters: 10, degrees: -15)
+        // From 4 s a small patch (24×24 pixels) flickers at the car's rear edge; from 6 s the same
+        // patch at the far right instead.
+        func picture(_ t: Double) -> RGBImage {
+            var boxes = [car.detection.box]
+            let patchX: Float = t >= 6 ? 600 : Float(car.detection.box.x1) - 4
+            if t >= 4, Int(t * 15) % 2 == 0 { boxes.append(BoundingBox(x0: patchX, y0: 240, x1: patchX + 24, y1: 264)) }
+            return boxesPicture(boxes)
+        }
+        var driver = ScheduleDriver()
+        driver.run(until: 8, picture: picture, objects: { _ in [car] })
+        #expect(driver.rate(from: 3, to: 4) == 3)
+        let moved = try #require(driver.analysed.first { $0.seconds >= 4 - 1e-9 })
+        #expect(moved.reason == .hazardMoved)
+        #expect(abs(moved.seconds - 4) < 1e-9, "its first frame")
+        #expect(driver.rate(from: 7, to: 8) == 3, "a change this small elsewhere is not a scene change")
     }
 
     @Test("the change measure counts cells that moved beyond noise, not small flicker")

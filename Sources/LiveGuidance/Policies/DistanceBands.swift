@@ -16,6 +16,10 @@ struct DistanceBands: Sendable, Equatable {
     /// "markedly closer" whatever the distance, and a band change is at least a meter's news.
     static let approach = DistanceBands(edgesMeters: [1, 2, 4, 8, 16])
 
+    /// The distances at which each closer band is taken, coming closer: half the hysteresis
+    /// inside its edge (as `band(forMeters:previous:)` takes it).
+    var closerBandTakenAtMeters: [Double] { edgesMeters.map { $0 / (1 + hysteresis / 2) } }
+
     /// The band for an unknown distance: farther than every measured one.
     var unknownBand: Int { edgesMeters.count + 1 }
 

@@ -1,5 +1,6 @@
 import AssistCore
 import Guidance
+import Perception
 
 /// Which frames the live loop runs the detector on (issue 20 §2): inference is most of the cost
 /// of guidance, so on a battery it runs when it matters — a few times a second in a still scene,
@@ -9,7 +10,10 @@ import Guidance
 /// "Never later": whatever can make a warning is watched every frame — a new object (confirmed
 /// in as many frames as analysing every frame takes), a track the distance filter sees closing
 /// in even below the speed at which it is announced as approaching, a hazard (vehicle, bicycle)
-/// at any distance — and, but for a new object, for `watchCloselySeconds` after the last such sign.
+/// at any distance until it has been seen standing — and, but for a new object, for
+/// `watchCloselySeconds` after the last such sign. A standing hazard (a parked car) is watched
+/// every frame again as soon as the picture under it changes, the tracker sees it move, or it
+/// could come within a distance that would be warned of before the next analysis.
 /// An ordinary object closing in where only a closer distance band would be news (continuous
 /// guidance) is watched every frame once it could reach that band before the next analysis.
 /// The change measure catches what the tracker cannot know of yet: something stepping in. It
@@ -37,8 +41,11 @@ public struct AnalysisSchedule: Sendable {
         case newObject = "new object"
         /// A track closing in (or, a moment ago, was).
         case approaching
-        /// A hazard (vehicle, bicycle, …) in view.
+        /// A hazard (vehicle, bicycle, …) in view that is not known to be standing, or that
+        /// could come within a distance that is warned of before the next analysis.
         case hazardInView = "hazard in view"
+        /// The picture under a standing hazard (a parked car) changed: it may be pulling out.
+        case hazardMoved = "hazard moved"
         /// The picture changed since the last analysed frame.
         case sceneChanged = "scene changed"
         /// Nothing happened, and the still scene's interval has passed.
@@ -84,6 +91,22 @@ public struct AnalysisSchedule: Sendable {
         /// camera's passers-by changed a quarter of the picture in a third of a second at the
         /// median, over two thirds at the most), which is worth a look as well.
         public var turnedAreaFraction = 0.5
+        /// A hazard watched every frame for this long, with no closing speed seen by the distance
+        /// filter and its box where it was, is standing (a parked car, a bicycle against a wall):
+        /// a street lined with parked cars would otherwise keep the detector at every frame.
+        public var hazardStandingAfterSeconds = 1.0
+        /// A hazard's box counts as where it was while its centre stays within this share of its
+        /// size and its width and height within this share of theirs (detection jitter is a few
+        /// per cent; a car pulling out turns or grows by more).
+        public var hazardStandingBoxTolerance: Float = 0.1
+        /// How hard a standing hazard may speed up towards the camera before the next analysis
+        /// (m/s²): a car pulling out hard, about 4 m/s², covers 0.22 m in its first third of a
+        /// second. The user stepping towards it is not counted here: a moving camera changes the
+        /// whole picture, which the change measure analyses at once.
+        public var hazardStartingAcceleration = 4.0
+        /// A standing hazard's cells: its box grown by this share of its width on either side
+        /// and of its height above and below, where the picture changes first when it moves.
+        public var hazardCellMargin: Float = 0.25
 
         public init() {}
     }
@@ -114,6 +137,11 @@ public struct AnalysisSchedule: Sendable {
     private var tracks: [TrackedObject] = []
     private var watchCloselyUntilSeconds = -Double.infinity
     private var watchCloselyBecause = Reason.approaching
+    /// Hazards in view with no sign of moving: since when, and their box then.
+    private var hazardsStill: [TrackID: (sinceSeconds: Double, box: BoundingBox)] = [:]
+    /// The hazards seen standing at the last analysed frame, and the cells around them.
+    private var standingHazards: Set<TrackID> = []
+    private var standingHazardCells: [Bool] = []
 
     public init(policy: Policy, settings: Settings = Settings()) {
         self.policy = policy
@@ -143,6 +171,10 @@ public struct AnalysisSchedule: Sendable {
         }
         if let risk = risk(in: situation) { return risk }
         if now < watchCloselyUntilSeconds { return watchCloselyBecause }
+        if let thumbnail, let before = lastAnalysedThumbnail, !standingHazards.isEmpty,
+           thumbnail.changedCells(since: before, thresholdLevels: settings.changedCellLevels, within: standingHazardCells) > 0 {
+            return .hazardMoved
+        }
         if let thumbnail, let before = lastAnalysedThumbnail {
             let changed = thumbnail.changedFractions(since: before, thresholdLevels: settings.changedCellLevels,
                                                      passingOver: followedCells)
@@ -158,12 +190,19 @@ public struct AnalysisSchedule: Sendable {
     public mutating func analysed(_ thumbnail: FrameThumbnail?, atSeconds now: Double, tracks: [TrackedObject],
                                   in situation: Situation) {
         lastAnalysedSeconds = now
+        self.tracks = tracks
+        noteStandingHazards(atSeconds: now, in: situation)
         if let thumbnail {
             lastAnalysedThumbnail = thumbnail
             followedCells = thumbnail.cells(covering: tracks.filter(\.isVisible).map(\.object.detection.box),
                                             widthMargin: settings.followedWidthMargin, heightMargin: settings.followedHeightMargin)
+            standingHazardCells = thumbnail.cells(
+                covering: tracks.filter { standingHazards.contains($0.id) }.map(\.object.detection.box),
+                widthMargin: settings.hazardCellMargin, heightMargin: settings.hazardCellMargin)
+        } else {
+            // Without a picture to watch them by, standing hazards are watched every frame.
+            standingHazards = []
         }
-        self.tracks = tracks
         // A new object needs no hold: it is watched every frame for as long as it is unconfirmed
         // and in view; a flicker that is not seen again drops out of view by itself.
         if let risk = risk(in: situation), risk != .newObject {
@@ -179,6 +218,36 @@ public struct AnalysisSchedule: Sendable {
         followedCells = []
         tracks = []
         watchCloselyUntilSeconds = -.infinity
+        hazardsStill = [:]
+        standingHazards = []
+        standingHazardCells = []
+    }
+
+    /// Which hazards in view are standing: watched every frame for `hazardStandingAfterSeconds`
+    /// (every hazard not standing is) without a sign of moving.
+    private mutating func noteStandingHazards(atSeconds now: Double, in situation: Situation) {
+        var still: [TrackID: (sinceSeconds: Double, box: BoundingBox)] = [:]
+        for track in tracks where track.isVisible && situation.hazardLabels.contains(track.label) {
+            let box = track.object.detection.box
+            let closing = (track.approachSpeedMetersPerSecond ?? 0) >= settings.suspectedApproachMetersPerSecond
+                || track.timeToCollisionSeconds != nil
+            let moving = !track.isConfirmed || track.distanceMeters == nil || closing
+            if !moving, let before = hazardsStill[track.id],
+               Self.sameBox(before.box, box, tolerance: settings.hazardStandingBoxTolerance) {
+                still[track.id] = before
+            } else {
+                still[track.id] = (now, box)
+            }
+        }
+        hazardsStill = still
+        standingHazards = Set(still.filter { now - $0.value.sinceSeconds >= settings.hazardStandingAfterSeconds - 1e-9 }.keys)
+    }
+
+    /// Whether two boxes of one object are where they were, within `tolerance` of its size.
+    static func sameBox(_ a: BoundingBox, _ b: BoundingBox, tolerance: Float) -> Bool {
+        let size = max(a.width, a.height, 1)
+        return abs(a.centerX - b.centerX) <= tolerance * size && abs(a.centerY - b.centerY) <= tolerance * size
+            && abs(a.width - b.width) <= tolerance * max(a.width, 1) && abs(a.height - b.height) <= tolerance * max(a.height, 1)
     }
 
     /// The tracker's reason to look at every frame, from the tracks of the last analysed frame.
@@ -194,8 +263,14 @@ public struct AnalysisSchedule: Sendable {
             }
             if !track.isConfirmed { reason = reason ?? .newObject }
             // At any distance: a hazard's approach is announced as soon as the distance filter
-            // is sure of it, and the filter is sure sooner the more measurements it has.
-            if situation.hazardLabels.contains(track.label) { reason = .hazardInView }
+            // is sure of it, and the filter is sure sooner the more measurements it has. A
+            // standing one is left to the change measure on its cells, unless it could come
+            // within a distance that is warned of before the next analysis.
+            if situation.hazardLabels.contains(track.label),
+               !standingHazards.contains(track.id)
+                || mayComeWithinWarning(track, startingAt: speed, within: stillIntervalSeconds(in: situation)) {
+                reason = .hazardInView
+            }
         }
         return reason
     }
@@ -223,11 +298,20 @@ public struct AnalysisSchedule: Sendable {
     /// An unknown distance is always watched.
     func mayComeIntoCloserBand(_ track: TrackedObject, closingAt speed: Double, within interval: Double) -> Bool {
         guard let meters = track.distanceMeters, meters.isFinite, meters > 0 else { return true }
-        let bands = DistanceBands.approach
-        // A closer band is taken once the distance is half the hysteresis inside its edge.
-        guard let nextEdge = bands.edgesMeters.map({ $0 / (1 + bands.hysteresis / 2) }).last(where: { $0 < meters }) else {
+        guard let nextEdge = DistanceBands.approach.closerBandTakenAtMeters.last(where: { $0 < meters }) else {
             return false  // already in the closest band: there is no closer one to announce
         }
         return meters - nextEdge <= Self.worstClosingSpeed(estimated: speed) * interval
+    }
+
+    /// Whether a standing hazard could come within a distance that `HazardPolicy` warns of —
+    /// `HazardPolicy.nearMeters`, or a closer band — before the next analysis, closing at twice
+    /// the filter's estimate and speeding up as a car pulling out hard. An unknown distance is
+    /// always watched.
+    func mayComeWithinWarning(_ track: TrackedObject, startingAt speed: Double, within interval: Double) -> Bool {
+        guard let meters = track.distanceMeters, meters.isFinite, meters > 0 else { return true }
+        let edges = DistanceBands.approach.closerBandTakenAtMeters + [HazardPolicy.nearMeters]
+        guard let nextEdge = edges.filter({ $0 < meters }).max() else { return false }
+        return meters - nextEdge <= 2 * max(0, speed) * interval + settings.hazardStartingAcceleration * interval * interval / 2
     }
 }

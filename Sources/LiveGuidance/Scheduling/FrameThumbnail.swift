@@ -61,6 +61,17 @@ public struct FrameThumbnail: Sendable, Equatable {
         return (Double(changed) / Double(cellLuma.count), Double(changedElsewhere) / Double(cellLuma.count))
     }
 
+    /// How many of the cells marked in `cells` (the same grid) differ from `other`'s by more than
+    /// `thresholdLevels`.
+    public func changedCells(since other: FrameThumbnail, thresholdLevels: Int, within cells: [Bool]) -> Int {
+        guard other.cellLuma.count == cellLuma.count, cells.count == cellLuma.count else { return cells.contains(true) ? 1 : 0 }
+        var changed = 0
+        for index in cellLuma.indices where cells[index] && abs(Int(cellLuma[index]) - Int(other.cellLuma[index])) > thresholdLevels {
+            changed += 1
+        }
+        return changed
+    }
+
     /// The grid's cells that `boxes` (in the frame's pixels) cover, each box grown by
     /// `widthMargin` of its width on either side and `heightMargin` of its height above and below.
     public func cells(covering boxes: [BoundingBox], widthMargin: Float, heightMargin: Float) -> [Bool] {
