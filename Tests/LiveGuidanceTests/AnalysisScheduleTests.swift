@@ -325,7 +325,7 @@ struct AnalysisScheduleTests {
         // patch at the far right instead.
         func picture(_ t: Double) -> RGBImage {
             var boxes = [car.detection.box]
-            let patchX: Float = t >= 6 ? 600 : Float(car.detection.box.x1) - 4
+            let patchX: Float = t >= 6 ? 600 : car.detection.box.x1 - 4
             if t >= 4, Int(t * 15) % 2 == 0 { boxes.append(BoundingBox(x0: patchX, y0: 240, x1: patchX + 24, y1: 264)) }
             return boxesPicture(boxes)
         }

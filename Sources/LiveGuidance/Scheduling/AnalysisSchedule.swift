@@ -171,11 +171,11 @@ public struct AnalysisSchedule: Sendable {
         }
         if let risk = risk(in: situation) { return risk }
         if now < watchCloselyUntilSeconds { return watchCloselyBecause }
-        if let thumbnail, let before = lastAnalysedThumbnail, !standingHazards.isEmpty,
-           thumbnail.changedCells(since: before, thresholdLevels: settings.changedCellLevels, within: standingHazardCells) > 0 {
-            return .hazardMoved
-        }
         if let thumbnail, let before = lastAnalysedThumbnail {
+            if !standingHazards.isEmpty,
+               thumbnail.changedCells(since: before, thresholdLevels: settings.changedCellLevels, within: standingHazardCells) > 0 {
+                return .hazardMoved
+            }
             let changed = thumbnail.changedFractions(since: before, thresholdLevels: settings.changedCellLevels,
                                                      passingOver: followedCells)
             if changed.elsewhere >= settings.changedAreaFraction || changed.everywhere >= settings.turnedAreaFraction {
