@@ -11,7 +11,8 @@ import Perception
 /// in as many frames as analysing every frame takes), a track the distance filter sees closing
 /// in even below the speed at which it is announced as approaching, a hazard (vehicle, bicycle)
 /// at any distance until it has been seen standing — and, but for a new object, for
-/// `watchCloselySeconds` after the last such sign. A standing hazard (a parked car) is watched
+/// `watchCloselySeconds` after the last such sign (unless the sign was hazards now seen
+/// standing, which took a second of every frame already). A standing hazard (a parked car) is watched
 /// every frame again as soon as the picture under it changes, the tracker sees it move, or it
 /// could come within a distance that would be warned of before the next analysis.
 /// An ordinary object closing in where only a closer distance band would be news (continuous
@@ -46,6 +47,9 @@ public struct AnalysisSchedule: Sendable {
         case hazardInView = "hazard in view"
         /// The picture under a standing hazard (a parked car) changed: it may be pulling out.
         case hazardMoved = "hazard moved"
+        /// The picture changed where a hazard was lost from view a moment ago (people walking
+        /// past in front of a parked car): it may be coming back into view.
+        case hiddenHazard = "hidden hazard"
         /// The picture changed since the last analysed frame.
         case sceneChanged = "scene changed"
         /// Nothing happened, and the still scene's interval has passed.
@@ -107,6 +111,12 @@ public struct AnalysisSchedule: Sendable {
         /// A standing hazard's cells: its box grown by this share of its width on either side
         /// and of its height above and below, where the picture changes first when it moves.
         public var hazardCellMargin: Float = 0.25
+        /// A hazard lost from view (hidden behind people walking past, or missed by the detector)
+        /// is watched where it was last seen for this long, as a standing one is: its cells are
+        /// usually among a followed passer-by's, which the change measure passes over, so it
+        /// would otherwise be seen again only at the next due analysis. People walking past hid
+        /// a parked car for about a second on a street clip.
+        public var hiddenHazardWatchSeconds = 3.0
 
         public init() {}
     }
@@ -137,11 +147,18 @@ public struct AnalysisSchedule: Sendable {
     private var tracks: [TrackedObject] = []
     private var watchCloselyUntilSeconds = -Double.infinity
     private var watchCloselyBecause = Reason.approaching
+    /// The hazards not yet known to be standing when the hold was last set for them: once all
+    /// of them are seen standing the hold ends, since standing took a second of every frame.
+    private var watchCloselyHazards: Set<TrackID> = []
     /// Hazards in view with no sign of moving: since when, and their box then.
     private var hazardsStill: [TrackID: (sinceSeconds: Double, box: BoundingBox)] = [:]
     /// The hazards seen standing at the last analysed frame, and the cells around them.
     private var standingHazards: Set<TrackID> = []
     private var standingHazardCells: [Bool] = []
+    /// Hazards in view at an analysed frame and not at a later one: when they were lost, and
+    /// their last box; and the cells around those boxes.
+    private var hiddenHazards: [TrackID: (lostSeconds: Double, box: BoundingBox, label: String)] = [:]
+    private var hiddenHazardCells: [Bool] = []
 
     public init(policy: Policy, settings: Settings = Settings()) {
         self.policy = policy
@@ -176,6 +193,10 @@ public struct AnalysisSchedule: Sendable {
                thumbnail.changedCells(since: before, thresholdLevels: settings.changedCellLevels, within: standingHazardCells) > 0 {
                 return .hazardMoved
             }
+            if hiddenHazards.values.contains(where: { now - $0.lostSeconds < settings.hiddenHazardWatchSeconds }),
+               thumbnail.changedCells(since: before, thresholdLevels: settings.changedCellLevels, within: hiddenHazardCells) > 0 {
+                return .hiddenHazard
+            }
             let changed = thumbnail.changedFractions(since: before, thresholdLevels: settings.changedCellLevels,
                                                      passingOver: followedCells)
             if changed.elsewhere >= settings.changedAreaFraction || changed.everywhere >= settings.turnedAreaFraction {
@@ -190,6 +211,7 @@ public struct AnalysisSchedule: Sendable {
     public mutating func analysed(_ thumbnail: FrameThumbnail?, atSeconds now: Double, tracks: [TrackedObject],
                                   in situation: Situation) {
         lastAnalysedSeconds = now
+        noteHiddenHazards(atSeconds: now, before: self.tracks, now: tracks, in: situation)
         self.tracks = tracks
         noteStandingHazards(atSeconds: now, in: situation)
         if let thumbnail {
@@ -199,6 +221,8 @@ public struct AnalysisSchedule: Sendable {
             standingHazardCells = thumbnail.cells(
                 covering: tracks.filter { standingHazards.contains($0.id) }.map(\.object.detection.box),
                 widthMargin: settings.hazardCellMargin, heightMargin: settings.hazardCellMargin)
+            hiddenHazardCells = thumbnail.cells(covering: hiddenHazards.values.map(\.box),
+                                                widthMargin: settings.hazardCellMargin, heightMargin: settings.hazardCellMargin)
         } else {
             // Without a picture to watch them by, standing hazards are watched every frame.
             standingHazards = []
@@ -208,6 +232,15 @@ public struct AnalysisSchedule: Sendable {
         if let risk = risk(in: situation), risk != .newObject {
             watchCloselyUntilSeconds = now + settings.watchCloselySeconds
             watchCloselyBecause = risk
+            // Ended early only when every hazard that set it was one not yet known to be standing.
+            let watched = tracks.filter { $0.isVisible && watchesEveryFrame(hazard: $0, in: situation) }
+            watchCloselyHazards = risk == .hazardInView && watched.allSatisfy({ !standingHazards.contains($0.id) })
+                ? Set(watched.map(\.id)) : []
+        } else if watchCloselyBecause == .hazardInView, !watchCloselyHazards.isEmpty,
+                  watchCloselyHazards.isSubset(of: standingHazards) {
+            // The hold is for a hazard lost for a frame or two in the middle of its approach; one
+            // seen standing has already been watched every frame for `hazardStandingAfterSeconds`.
+            watchCloselyUntilSeconds = -.infinity
         }
     }
 
@@ -218,9 +251,32 @@ public struct AnalysisSchedule: Sendable {
         followedCells = []
         tracks = []
         watchCloselyUntilSeconds = -.infinity
+        watchCloselyHazards = []
         hazardsStill = [:]
         standingHazards = []
         standingHazardCells = []
+        hiddenHazards = [:]
+        hiddenHazardCells = []
+    }
+
+    /// Keeps `hiddenHazards` up to date: a hazard in view at the last analysed frame and not at
+    /// this one is hidden from now; one seen again, or whose place another hazard of its kind
+    /// took (it came back as a new track), or lost for longer than `hiddenHazardWatchSeconds`,
+    /// is not any more.
+    private mutating func noteHiddenHazards(atSeconds now: Double, before: [TrackedObject], now current: [TrackedObject],
+                                            in situation: Situation) {
+        let visible = current.filter { $0.isVisible && situation.hazardLabels.contains($0.label) }
+        let visibleIDs = Set(visible.map(\.id))
+        for track in before where track.isVisible && situation.hazardLabels.contains(track.label)
+            && !visibleIDs.contains(track.id) {
+            hiddenHazards[track.id] = (now, track.object.detection.box, track.label)
+        }
+        hiddenHazards = hiddenHazards.filter { id, hidden in
+            let cameBack = visible.contains {
+                $0.label == hidden.label && $0.object.detection.box.intersectionOverUnion(with: hidden.box) > 0
+            }
+            return now - hidden.lostSeconds < settings.hiddenHazardWatchSeconds && !visibleIDs.contains(id) && !cameBack
+        }
     }
 
     /// Which hazards in view are standing: watched every frame for `hazardStandingAfterSeconds`
@@ -262,17 +318,20 @@ public struct AnalysisSchedule: Sendable {
                 }
             }
             if !track.isConfirmed { reason = reason ?? .newObject }
-            // At any distance: a hazard's approach is announced as soon as the distance filter
-            // is sure of it, and the filter is sure sooner the more measurements it has. A
-            // standing one is left to the change measure on its cells, unless it could come
-            // within a distance that is warned of before the next analysis.
-            if situation.hazardLabels.contains(track.label),
-               !standingHazards.contains(track.id)
-                || mayComeWithinWarning(track, startingAt: speed, within: stillIntervalSeconds(in: situation)) {
-                reason = .hazardInView
-            }
+            if watchesEveryFrame(hazard: track, in: situation) { reason = .hazardInView }
         }
         return reason
+    }
+
+    /// Whether `track` is a hazard watched every frame: at any distance, as a hazard's approach is
+    /// announced as soon as the distance filter is sure of it, and the filter is sure sooner the
+    /// more measurements it has. A standing one is left to the change measure on its cells,
+    /// unless it could come within a distance that is warned of before the next analysis.
+    private func watchesEveryFrame(hazard track: TrackedObject, in situation: Situation) -> Bool {
+        guard situation.hazardLabels.contains(track.label) else { return false }
+        return !standingHazards.contains(track.id)
+            || mayComeWithinWarning(track, startingAt: track.approachSpeedMetersPerSecond ?? 0,
+                                    within: stillIntervalSeconds(in: situation))
     }
 
     /// Modes where an ordinary object (not a hazard) coming closer is only ever news when it
