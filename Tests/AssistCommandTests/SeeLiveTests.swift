@@ -42,8 +42,10 @@ struct SeeLiveTests {
         let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let video = try AssistBinary.busVideo(seconds: 3, in: folder)
+        // Every frame the 0.25 s of processing allows, so that the count of lines is the frame
+        // cost's alone (which frames the adaptive schedule picks is `AnalysisScheduleTests`' to check).
         let output = try AssistBinary.run(["see", video.path, "--json", "--speak-to", folder.appendingPathComponent("g.wav").path,
-                                           "--frame-cost", "0.25"])
+                                           "--frame-cost", "0.25", "--analyse-every-frame"])
         #expect(output.status == 0, "\(output.standardError)")
         let objects = try output.standardOutput.split(separator: "\n").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
