@@ -392,6 +392,33 @@ struct AnalysisScheduleTests {
         #expect(adaptive.reasons(from: 1.2, to: 2 + startSeconds) == [.due], "standing before anyone walks past")
     }
 
+    @Test("a car lost from view is watched where it was even when the car parked against it stays in view")
+    func hiddenHazardBesideAnother() throws {
+        // Two cars 4 m away parked bumper to bumper: their boxes overlap by 3 pixels. From 2.9 s
+        // the detector misses the left one (the picture stays the same); from 3.4 s the picture
+        // changes at that car's far end, away from the other's cells, where the other car's
+        // followed margin makes the change measure pass over it.
+        let left = sighting("car", meters: 4, degrees: -10), right = sighting("car", meters: 4, degrees: -4.8)
+        #expect(left.detection.box.intersectionOverUnion(with: right.detection.box) > 0)
+        func picture(_ t: Double) -> RGBImage {
+            var image = boxesPicture([left.detection.box, right.detection.box])
+            if t >= 3.4 {
+                for y in 230..<250 {
+                    for x in 205..<219 {
+                        let i = (y * 640 + x) * 3
+                        image.pixels[i] = 220; image.pixels[i + 1] = 200; image.pixels[i + 2] = 180
+                    }
+                }
+            }
+            return image
+        }
+        var driver = ScheduleDriver()
+        driver.run(until: 5, picture: picture, objects: { $0 < 2.9 ? [left, right] : [right] })
+        let changed = try #require(driver.analysed.first { $0.seconds >= 3.4 - 1e-9 })
+        #expect(changed.reason == .hiddenHazard)
+        #expect(abs(changed.seconds - 51.0 / 15) < 1e-9, "its first frame (3.4 s)")
+    }
+
     @Test("the change measure counts cells that moved beyond noise, not small flicker")
     func changeMeasure() {
         let grey = FrameThumbnail(scenePicture())

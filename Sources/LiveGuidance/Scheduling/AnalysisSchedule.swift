@@ -260,9 +260,8 @@ public struct AnalysisSchedule: Sendable {
     }
 
     /// Keeps `hiddenHazards` up to date: a hazard in view at the last analysed frame and not at
-    /// this one is hidden from now; one seen again, or whose place another hazard of its kind
-    /// took (it came back as a new track), or lost for longer than `hiddenHazardWatchSeconds`,
-    /// is not any more.
+    /// this one is hidden from now; one seen again, or found again as a new track, or lost for
+    /// longer than `hiddenHazardWatchSeconds`, is not any more.
     private mutating func noteHiddenHazards(atSeconds now: Double, before: [TrackedObject], now current: [TrackedObject],
                                             in situation: Situation) {
         let visible = current.filter { $0.isVisible && situation.hazardLabels.contains($0.label) }
@@ -271,9 +270,12 @@ public struct AnalysisSchedule: Sendable {
             && !visibleIDs.contains(track.id) {
             hiddenHazards[track.id] = (now, track.object.detection.box, track.label)
         }
+        // Came back as a new track: a hazard of its kind where it was, overlapping as much as the
+        // tracker asks of one object's boxes in two frames (a car parked against it overlaps less).
+        let sameObjectOverlap = TrackerSettings.standard.firstPassMinimumIoU
         hiddenHazards = hiddenHazards.filter { id, hidden in
             let cameBack = visible.contains {
-                $0.label == hidden.label && $0.object.detection.box.intersectionOverUnion(with: hidden.box) > 0
+                $0.label == hidden.label && $0.object.detection.box.intersectionOverUnion(with: hidden.box) >= sameObjectOverlap
             }
             return now - hidden.lostSeconds < settings.hiddenHazardWatchSeconds && !visibleIDs.contains(id) && !cameBack
         }
