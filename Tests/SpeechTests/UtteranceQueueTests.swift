@@ -67,9 +67,13 @@ struct UtteranceQueueTests {
 
         let wav = try AudioFile.read(url)
         #expect(wav.channelCount == 2 && wav.sampleRate == 22050)
-        // The file holds the planned sound, then the pause, rounded up to whole blocks.
-        let expectedSeconds = plan.durationSeconds + queue.settings.pauseSeconds
-        #expect(wav.durationSeconds >= expectedSeconds && wav.durationSeconds < expectedSeconds + 256 / 22050.0)
+        // The file holds the planned sound, then the pause, rounded up to whole blocks. Counted
+        // in frames: the pause is whole frames (3 307 for 0.15 s), and comparing seconds failed
+        // once in 256 runs, whenever sound and pause filled the last block exactly.
+        let plannedFrames = Int((plan.durationSeconds * queue.sampleRateHz).rounded()) + queue.pauseFrames
+        let wavFrames = wav.samples.count / 2
+        #expect(wavFrames >= plannedFrames && wavFrames < plannedFrames + 256,
+                "\(wavFrames) frames in the file against \(plannedFrames) planned")
         let audible = try #require(Rendered.audibleFrames(wav.samples))
         // espeak-ng leaves only a few tens of milliseconds of silence around the words.
         let audibleSeconds = Double(audible.count) / 22050

@@ -140,7 +140,12 @@ public final class UtteranceQueue: Sendable {
         self.settings = settings
         tones = ToneSynthesizer(sampleRateHz: rate, loudEarcons: settings.loudEarcons)
         state = Mutex(State(filter: RepetitionFilter(cooldownSeconds: settings.cooldownSeconds)))
+        pauseFrames = Int(settings.pauseSeconds * rate)
     }
+
+    /// The pause after each utterance in whole output frames: `settings.pauseSeconds` rounded
+    /// down (0.15 s is 3 307.5 frames at 22 050 Hz, so 3 307 are heard).
+    public let pauseFrames: Int
 
     // MARK: Control (any thread)
 
@@ -340,7 +345,7 @@ public final class UtteranceQueue: Sendable {
     /// when this is short, instead of queueing a sentence heard seconds after its frame.
     public func secondsUntilHeard(priority: UtterancePriority) -> Double {
         state.withLock { state in
-            let pause = Int(settings.pauseSeconds * sampleRateHz)
+            let pause = pauseFrames
             var frames = state.pauseFramesLeft
             if let current = state.current {
                 frames += (state.fadeOutFramesLeft ?? (current.frameCount - state.positionFrames)) + pause
@@ -433,7 +438,7 @@ public final class UtteranceQueue: Sendable {
                     if state.finished.count < state.finished.capacity { state.finished.append(current) }
                     state.current = nil
                     state.fadeOutFramesLeft = nil
-                    state.pauseFramesLeft = interrupted ? 0 : Int(settings.pauseSeconds * sampleRateHz)
+                    state.pauseFramesLeft = interrupted ? 0 : pauseFrames
                 }
             }
             if var tone = state.continuousTone {
