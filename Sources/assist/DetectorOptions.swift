@@ -24,7 +24,7 @@ struct DetectorOptions: ParsableArguments {
                                discussion: "auto runs bf16 only on a CPU with AVX-512 BF16 or AMX and only when 'assist eval detection DATASET --precision-check' found this model within 0.5 mAP points of f32 on this CPU at the input shape in use; otherwise f32."))
     var precision: PrecisionRequest = .auto
 
-    @Option(help: "Detector input shape: rectangular (the frame's aspect, long side at the model's size, short side rounded up to 32: 640×480 for 4:3; the default), rectangular-padded (half a stride more first, as Ultralytics' validation: 640×512 for 4:3) or square (the model's own, e.g. 640×640).")
+    @Option(help: "Detector input shape: rectangular (the frame's aspect, long side at the model's size, short side rounded up to 32: 640×480 for 4:3), rectangular-padded (half a stride more first, as Ultralytics' validation: 640×512 for 4:3; the default) or square (the model's own, e.g. 640×640).")
     var inputShape: DetectorInputShape = .default
 
     @Flag(help: "Don't use OpenVINO's compiled-model cache (in ~/.cache/assistivekit/openvino).")
