@@ -69,7 +69,7 @@ struct UtteranceQueueTests {
         #expect(wav.channelCount == 2 && wav.sampleRate == 22050)
         // The file holds the planned sound, then the pause, rounded up to whole blocks. Counted
         // in frames: the pause is whole frames (3 307 for 0.15 s), and comparing seconds failed
-        // once in 256 runs, whenever sound and pause filled the last block exactly.
+        // in about one run in 256: whenever sound and pause filled the last block exactly.
         let plannedFrames = Int((plan.durationSeconds * queue.sampleRateHz).rounded()) + queue.pauseFrames
         let wavFrames = wav.samples.count / 2
         #expect(wavFrames >= plannedFrames && wavFrames < plannedFrames + 256,
