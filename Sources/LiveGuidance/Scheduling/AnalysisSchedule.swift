@@ -287,9 +287,7 @@ public struct AnalysisSchedule: Sendable {
         var still: [TrackID: (sinceSeconds: Double, box: BoundingBox)] = [:]
         for track in tracks where track.isVisible && situation.hazardLabels.contains(track.label) {
             let box = track.object.detection.box
-            let closing = (track.approachSpeedMetersPerSecond ?? 0) >= settings.suspectedApproachMetersPerSecond
-                || track.timeToCollisionSeconds != nil
-            let moving = !track.isConfirmed || track.distanceMeters == nil || closing
+            let moving = !track.isConfirmed || track.distanceMeters == nil || seemsClosingIn(track)
             if !moving, let before = hazardsStill[track.id],
                Self.sameBox(before.box, box, tolerance: settings.hazardStandingBoxTolerance) {
                 still[track.id] = before
@@ -313,7 +311,7 @@ public struct AnalysisSchedule: Sendable {
         var reason: Reason?
         for track in tracks where track.isVisible {
             let speed = track.approachSpeedMetersPerSecond ?? 0
-            if speed >= settings.suspectedApproachMetersPerSecond || track.timeToCollisionSeconds != nil {
+            if seemsClosingIn(track) {
                 if situation.hazardLabels.contains(track.label) || !Self.saysApproachOnlyByBands(situation.mode)
                     || mayComeIntoCloserBand(track, closingAt: speed, within: stillIntervalSeconds(in: situation)) {
                     return .approaching
@@ -323,6 +321,12 @@ public struct AnalysisSchedule: Sendable {
             if watchesEveryFrame(hazard: track, in: situation) { reason = .hazardInView }
         }
         return reason
+    }
+
+    /// Whether the distance filter sees `track` closing in, even below the speed at which it is
+    /// announced as approaching (`suspectedApproachMetersPerSecond`), or gives it a time to collision.
+    private func seemsClosingIn(_ track: TrackedObject) -> Bool {
+        (track.approachSpeedMetersPerSecond ?? 0) >= settings.suspectedApproachMetersPerSecond || track.timeToCollisionSeconds != nil
     }
 
     /// Whether `track` is a hazard watched every frame: at any distance, as a hazard's approach is
