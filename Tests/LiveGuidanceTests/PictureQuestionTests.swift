@@ -158,6 +158,30 @@ struct PictureQuestionTests {
         #expect(said[0].hasPrefix("One face. Face, "), "\(said)")
     }
 
+    /// In continuous mode the frame asked about is also a frame the cycle analyses: the people found
+    /// for the question are the cycle's too, so the detector runs on that frame once, not twice (on a
+    /// wearable a second run would hold up the next warning by a whole analysis).
+    @Test("\"how many faces\" in continuous mode: the frame asked about is analysed once, for the answer and for the cycle")
+    func countFacesInContinuousModeAnalysesOnce() async throws {
+        let zidane = try Self.picture("images/zidane.jpg")
+        let rightHalf = Self.halved(Self.cropped(zidane, x: zidane.width / 2, width: zidane.width / 2))
+        let analyzer = ScriptedAnalyzer(people: [BoundingBox(x0: 52, y0: 20, x1: 254, y1: 355)])
+        let harness = SessionHarness(analyzer) { ScriptedFrameSource(frameCount: 30, picture: rightHalf) }
+        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 1, command: .ask(.countFaces))]
+        harness.configuration.pictureQuestions = try PictureAnswers(wordsPerMinute: 175)
+        let (_, ending) = try await harness.run(mode: .continuous)
+        #expect(ending == .inputEnded)
+        let said = Self.answers(harness).map(\.utterance.text)
+        try #require(said.count == 1, "\(said)")
+        #expect(said[0].hasPrefix("One face. Face, "), "\(said)")
+        let times = analyzer.analysedFrameTimes
+        #expect(Set(times).count == times.count, "a frame analysed twice: \(times)")
+        // The frame asked about was still a cycle of its own, with the people found in it.
+        let asked = try #require(times.first { $0 >= 0.95 })
+        let cycle = try #require(harness.reports.first { $0.event == nil && abs($0.time - asked) < 1e-9 }, "\(times)")
+        #expect(cycle.objects.map(\.label) == ["person"])
+    }
+
     /// The whole of zidane.jpg with the two men where the detector finds them: Zidane's own turned,
     /// tilted face is found on his head (the whole-picture rule alone finds only the other man's),
     /// so the answer agrees with `assist see --faces`. Where the detector finds nobody, the

@@ -247,28 +247,31 @@ extension GuidanceSession {
     /// processing seconds (as `cost` maps the measured ones) or nil when the frame gave nothing.
     func analyseAndGuide(_ frame: Frame, captureSeconds: Double, captureMilliseconds: Double,
                          planned: PlannedAnalysis? = nil, cost: (Double) -> Double) async -> Double? {
-        var questionSeconds: Double?
+        var answered: AnsweredQuestions?
         if !pendingQuestions.isEmpty {
-            questionSeconds = await answerQuestions(about: frame, cost: cost)
+            answered = await answerQuestions(about: frame, cost: cost)
             // Only the question was asked (on demand, paused): the frame needs nothing more.
-            guard requestPending || (!paused && analysesContinuously), ending == nil else { return questionSeconds }
+            guard requestPending || (!paused && analysesContinuously), ending == nil else { return answered?.processing }
         }
         // Short-text mode reads the frame instead of describing it (a sign read between object
         // announcements would be lost among them); "scan now" meanwhile still gets a description.
         if readingShortText && !requestPending { return await readShortText(in: frame, cost: cost) }
         // The light detector needs no detector; "scan now" meanwhile still gets a description.
         if policy.mode == .light && !requestPending { return followLight(in: frame, cost: cost) }
-        guard let analyzer else { return questionSeconds }
+        guard let analyzer else { return answered?.processing }
         let wantsCorridor = policy.wantsCorridor
         let corridorCue = configuration.corridor
+        // "How many faces" may have analysed this very frame already: its report is used, not made again.
+        let analysedForQuestion = answered?.report
         let workStart = ContinuousClock.now
         if let stop = await prepare(analyzer, for: frame) { return stop ? nil : cost((ContinuousClock.now - workStart).seconds) }
         let outcome = await AnalysisWatchdog(limitSeconds: configuration.watchdogSeconds).run(abandonedBy: quitting) {
-            let report = try analyzer.analyze(frame)
+            let report = try analysedForQuestion ?? analyzer.analyze(frame)
             let corridor = wantsCorridor ? Self.corridorReading(for: frame, corridor: corridorCue) : nil
             return (report, corridor)
         }
-        let analysisSeconds = (ContinuousClock.now - workStart).seconds
+        // A report made for the question took its time there, before this cycle's own work.
+        let analysisSeconds = (ContinuousClock.now - workStart).seconds + (analysedForQuestion == nil ? 0 : answered?.workSeconds ?? 0)
         let report: SceneReport
         let corridor: CorridorReading?
         switch outcome {
@@ -322,11 +325,21 @@ extension GuidanceSession {
         return processing
     }
 
+    /// What answering the questions about a frame did.
+    struct AnsweredQuestions {
+        /// The processing seconds, as `cost` maps them; nil when nothing was worked out.
+        var processing: Double?
+        /// The seconds the answering took, as measured.
+        var workSeconds: Double
+        /// The frame's scene report, when a question needed the people in it ("how many faces"),
+        /// so that the cycle analysing the same frame uses it instead of running the detector again.
+        var report: SceneReport?
+    }
+
     /// Answers the questions asked about the picture from `frame`, on a thread of its own under the
     /// question watchdog (commands are taken meanwhile; "stop" or "exit" drops the answer). Each
     /// answer is said as one `.answer` utterance, so the queue's 3-s parts, "more" and "stop" apply.
-    /// Returns the processing seconds (as `cost` maps them), or nil when nothing was worked out.
-    func answerQuestions(about frame: Frame, cost: (Double) -> Double) async -> Double? {
+    func answerQuestions(about frame: Frame, cost: (Double) -> Double) async -> AnsweredQuestions {
         let questions = pendingQuestions
         pendingQuestions = []
         let asked = nowSeconds
@@ -335,7 +348,7 @@ extension GuidanceSession {
                 say(Utterance(sentences.questionUnavailable, priority: .answer,
                               contentKey: "question:\(question.rawValue)@\(asked)"), at: asked)
             }
-            return nil
+            return AnsweredQuestions(processing: nil, workSeconds: 0, report: nil)
         }
         let silencedBefore = silenceRequests.value
         let workStart = ContinuousClock.now
@@ -347,7 +360,8 @@ extension GuidanceSession {
         let describer = policy.describer
         let outcome = await AnalysisWatchdog(limitSeconds: configuration.questionWatchdogSeconds).run(abandonedBy: quitting) { [peopleFinder] in
             var context = FrameContext.pixelsOnly
-            if let finder = peopleFinder, let report = try? finder.analyze(frame) {
+            let report = peopleFinder.flatMap { try? $0.analyze(frame) }
+            if let finder = peopleFinder, let report {
                 let people = report.objects.filter { $0.label == FaceDetector.personLabel }
                 nonisolated(unsafe) let locating = finder
                 context = FrameContext(people: people.map(\.detection.box)) { found in
@@ -355,24 +369,28 @@ extension GuidanceSession {
                     return describer.sentences(forFaces: FaceDetector.atTheirPeoplesDistance(located, people: people))
                 }
             }
-            return questions.map { question in
+            let answers = questions.map { question in
                 (question, Result { () throws(PictureQuestionError) -> [String] in try answering.answer(question, about: frame, context: context) })
             }
+            return (answers, report)
         }
-        let processing = cost((ContinuousClock.now - workStart).seconds)
+        let workSeconds = (ContinuousClock.now - workStart).seconds
+        let processing = cost(workSeconds)
         // Offline, the answer is heard after its processing, on the input clock.
         let spokenAt = configuration.isOffline ? asked + processing : nowSeconds
         renderAudio(upTo: spokenAt)
+        var report: SceneReport?
         switch outcome {
         case .abandoned:
-            return nil
+            return AnsweredQuestions(processing: nil, workSeconds: workSeconds, report: nil)
         case .timedOut:
             say(Utterance(sentences.questionTimedOut, priority: .answer, contentKey: "question:timed-out@\(spokenAt)",
                           earcon: .error), at: spokenAt)
         case .finished(.failure(let error)):
             say(Utterance(userMessage(for: error), priority: .answer, contentKey: "question:failed@\(spokenAt)",
                           earcon: .error), at: spokenAt)
-        case .finished(.success(let answers)):
+        case .finished(.success(let (answers, analysed))):
+            report = analysed
             // "Stop" or "exit" while it was being worked out: the user asked for silence.
             guard silenceRequests.value == silencedBefore, ending == nil else { break }
             for (question, answer) in answers {
@@ -387,7 +405,7 @@ extension GuidanceSession {
             }
         }
         publishSnapshot()
-        return processing
+        return AnsweredQuestions(processing: processing, workSeconds: workSeconds, report: report)
     }
 
     /// The class-free obstacle cue: the depth image when the frame has one, else free floor.
