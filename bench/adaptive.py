@@ -10,7 +10,7 @@ every frame (`--analyse-every-frame`) and once with the adaptive schedule (the d
   - the bus alerts heard, on the video that zooms towards ../shared/data/images/bus.jpg (2 s still,
     then a constant-speed approach: zoom d0 / (d0 - v t), 1x to 4x over 10 s): the input time at
     which each hazard alert naming the bus ("[tone vehicle] Bus, 10 meters, ahead.", again at each
-    closer band, with "Coming closer." once the approach is declared) is first heard.
+    closer band, said as "Bus coming closer, N meters, ahead." once the approach is declared) is first heard.
 The runs are rendered offline on the video's own clock (`--speak-to`) with `--frame-cost` fixed
 (0.04 s, an idle machine's inference): both schedules analyse exactly the frames a live run on an
 idle machine would, whatever else the shared machine is doing, and the warning times are on the
@@ -79,7 +79,7 @@ def cpu_seconds(pid):
 def warnings(reports):
     """The bus alerts heard, in order: (input seconds first heard, what was said). The approach
     warning is the hazard alert that names the bus ("[tone vehicle] Bus, 10 meters, ahead."), said
-    again at each closer distance band, with "Coming closer." once the tracker declares the approach."""
+    again at each closer distance band, and as "Bus coming closer, 6 meters, ahead." once the tracker declares the approach."""
     heard = []
     for report in reports:
         for announcement in report.get("announcements", []):

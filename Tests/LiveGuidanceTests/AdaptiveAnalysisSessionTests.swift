@@ -105,7 +105,7 @@ struct AdaptiveAnalysisSessionTests {
         let (adaptive, adaptiveDetector) = try await Self.run(.adaptive)
         let (everyFrame, _) = try await Self.run(.everyFrame)
         func firstWarning(_ harness: SessionHarness) -> Double? {
-            harness.said.first { $0.utterance.priority == .hazard && $0.utterance.text.contains("Coming closer.") }?.timeSeconds
+            harness.said.first { $0.utterance.priority == .hazard && $0.utterance.text.contains("Bus coming closer, ") }?.timeSeconds
         }
         let adaptiveWarning = try #require(firstWarning(adaptive))
         let everyFrameWarning = try #require(firstWarning(everyFrame))
@@ -129,7 +129,7 @@ struct AdaptiveAnalysisSessionTests {
             harness.said.filter { $0.utterance.priority == .hazard }.map { ($0.utterance.text, $0.timeSeconds) }
         }
         let expected = alerts(everyFrame), got = alerts(adaptive)
-        #expect(expected.contains { $0.text.contains("Coming closer.") })
+        #expect(expected.contains { $0.text.contains("Bus coming closer, ") })
         #expect(got.map(\.text) == expected.map(\.text), "\(got) against \(expected)")
         for (adaptiveAlert, everyFrameAlert) in zip(got, expected) {
             #expect(adaptiveAlert.seconds <= everyFrameAlert.seconds + 1e-9, "\(adaptiveAlert.text): \(got) against \(expected)")

@@ -23,7 +23,7 @@ struct HazardAlertTests {
         #expect(said.count == 3)
     }
 
-    @Test("a parked car is not repeated while nothing changes; closing in, it is said again with \"Coming closer.\"")
+    @Test("a parked car is not repeated while nothing changes; closing in, it is said again as \"Car coming closer, …\", naming what is coming")
     func hazardNotRepeatedUntilItChanges() throws {
         var harness = try PolicyHarness(mode: .explore)
         _ = harness.frame([])  // the exploration summary of entering the mode
@@ -35,7 +35,11 @@ struct HazardAlertTests {
         }
         #expect(!approaching.isEmpty)
         #expect(approaching.allSatisfy { $0.utterance.priority == .hazard })
-        #expect(approaching.phrases.contains("Coming closer."))
+        // The warning names the car in the same sentence: heard alone, it still says what is coming.
+        let warning = try #require(approaching.phrases.first { $0.contains("coming closer") })
+        #expect(warning.hasPrefix("Car coming closer, "))
+        #expect(warning.hasSuffix(", slightly left."))
+        #expect(!approaching.phrases.contains("Coming closer."))
     }
 
     @Test("a car far away and standing still is no hazard; continuous mode mentions it as an object")

@@ -45,10 +45,11 @@ struct HazardPolicy: Sendable {
                 spoken[track.id] = Spoken(band: band, approaching: approaching || previous.approaching)
                 continue
             }
-            guard let sentence = speech.sentence(for: object) else { continue }
+            guard let sentence = approaching ? speech.approachingSentence(for: object) : speech.sentence(for: object)
+            else { continue }
             spoken[track.id] = Spoken(band: band, approaching: approaching || previous?.approaching == true)
 
-            let utterance = Utterance(approaching ? [sentence, speech.phrases.hazardApproaching] : [sentence],
+            let utterance = Utterance([sentence],
                                       priority: .hazard, directionDegrees: object.direction.angleDegrees,
                                       contentKey: "hazard\(track.id)", distanceBand: band, earcon: rule.earcon,
                                       severity: rule.intensity)

@@ -60,7 +60,8 @@ public struct ModePhrases: Sendable, Equatable, Decodable {
     public let language: String
     public let modeOn: ModeConfirmations
     public let view: ViewMessages
-    /// Said after a hazard's sentence when it closes in on the user.
+    /// A hazard's whole sentence when it closes in on the user: "Bus coming closer, 3 meters, ahead."
+    /// It names what is coming, since a warning heard alone must say what to step away from.
     public let hazardApproaching: String
     public let explore: ExplorePhrases
     public let navigation: NavigationPhrases

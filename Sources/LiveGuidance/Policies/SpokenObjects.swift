@@ -23,6 +23,14 @@ struct SpokenObjects: Sendable {
         describer.mentions(of: [object]).first.map(describer.sentence(for:))
     }
 
+    /// "Bus coming closer, 3 meters, ahead." — nil when the describer would not mention it.
+    func approachingSentence(for object: LocatedObject) -> String? {
+        guard let mention = describer.mentions(of: [object]).first else { return nil }
+        return ModePhrases.capitalized(ModePhrases.fill(phrases.hazardApproaching, [
+            "object": name(of: object.label), "distance": describer.distancePhrase(mention.distance),
+            "direction": mention.directionPhrase]))
+    }
+
     /// The object's singular name ("chair", "table" for "dining table").
     func name(of label: String, count: Int = 1) -> String {
         describer.phrasebook.objectName(label: label, count: count)
