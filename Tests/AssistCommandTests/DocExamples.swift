@@ -8,15 +8,17 @@ struct DocExample: Sendable, CustomStringConvertible {
     var place: String
     /// The words after `assist` (or `scripts/assist`), as a shell would split them.
     var arguments: [String]
+    /// A line of a code block, to be copied whole; a code span of the prose may name an option
+    /// without its value ("scripted with `assist see --at`").
+    var isCommandLine: Bool
     var description: String { "\(place): assist \(arguments.joined(separator: " "))" }
 }
 
 /// A fenced code block of a documentation page, with the line each of its lines starts on.
-struct DocCodeBlock: Sendable, CustomTestStringConvertible {
+struct DocCodeBlock: Sendable {
     var page: String
     var language: String
     var lines: [(number: Int, text: String)]
-    var testDescription: String { "\(page):\(lines.first?.number ?? 0)" }
 }
 
 /// README.md and docs/*.md, read as a user would read them for commands to copy.
@@ -72,7 +74,7 @@ enum DocPages {
         for block in codeBlocks() {
             for (number, line) in commandLines(of: block) {
                 if let arguments = assistArguments(ShellWords.split(line)) {
-                    examples.append(DocExample(place: "\(block.page):\(number)", arguments: arguments))
+                    examples.append(DocExample(place: "\(block.page):\(number)", arguments: arguments, isCommandLine: true))
                 }
             }
         }
@@ -83,7 +85,7 @@ enum DocPages {
                 guard !inBlock else { continue }
                 for span in codeSpans(in: line) {
                     if let arguments = assistArguments(ShellWords.split(span)) {
-                        examples.append(DocExample(place: "\(page):\(index + 1)", arguments: arguments))
+                        examples.append(DocExample(place: "\(page):\(index + 1)", arguments: arguments, isCommandLine: false))
                     }
                 }
             }
@@ -175,7 +177,8 @@ struct CommandTree: Decodable, Sendable {
     /// Why `arguments` would not parse as written, or nil when every word is a subcommand, an
     /// option or flag of the command it is given to (with its value), or a positional argument
     /// the command takes. Values are not checked: a doc may show a placeholder such as FILE.
-    func problem(with arguments: [String]) -> String? {
+    /// An option at the end without its value is wrong only in a `complete` command line.
+    func problem(with arguments: [String], complete: Bool = true) -> String? {
         var command = self.command
         var path = "assist"
         var positionals = 0
@@ -196,7 +199,7 @@ struct CommandTree: Decodable, Sendable {
                     return "\(path) has no option \(isLong ? "--" : "-")\(name)"
                 }
                 if argument.kind == "option" && !word.contains("=") {
-                    guard index < arguments.count else { return "\(path): \(word) needs a value" }
+                    guard index < arguments.count else { return complete ? "\(path): \(word) needs a value" : nil }
                     index += 1
                 }
                 continue

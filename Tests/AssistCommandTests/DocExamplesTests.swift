@@ -12,7 +12,9 @@ struct DocExamplesTests {
         let tree = try CommandTree.dumped.get()
         let examples = DocPages.examples()
         #expect(examples.count > 100, "too few examples found: the extraction is broken")
-        let problems = examples.compactMap { example in tree.problem(with: example.arguments).map { "\(example.place): \($0)" } }
+        let problems = examples.compactMap { example in
+            tree.problem(with: example.arguments, complete: example.isCommandLine).map { "\(example.place): \($0)" }
+        }
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 
@@ -24,6 +26,8 @@ struct DocExamplesTests {
         #expect(tree.problem(with: ["see", "bus.jpg", "--speak-too", "bus.wav"]) == "assist see has no option --speak-too")
         #expect(tree.problem(with: ["rx", "importt", "code.png"]) != nil)
         #expect(tree.problem(with: ["settings", "show", "a", "b", "c"]) != nil)
+        #expect(tree.problem(with: ["see", "walk.mp4", "--at"]) == "assist see: --at needs a value")
+        #expect(tree.problem(with: ["see", "--at"], complete: false) == nil)
         #expect(DocPages.assistArguments(ShellWords.split(#"assist say "Bus, 4 meters." --direction -40 # a comment"#))
                 == ["say", "Bus, 4 meters.", "--direction", "-40"])
     }
@@ -41,7 +45,8 @@ struct DocExamplesTests {
         let tree = try CommandTree.dumped.get()
         let pagePattern = /(docs\/[A-Za-z-]+\.md|BENCHMARKS\.md)/
         var missing: [String] = []
-        for (path, command) in tree.allCommands {
+        // `assist help` is swift-argument-parser's own, which prints the others' help.
+        for (path, command) in tree.allCommands where path != "help" {
             let help = (command.abstract ?? "") + "\n" + (command.discussion ?? "")
             let pages = help.matches(of: pagePattern).map { String($0.output.1) }
             if pages.isEmpty { missing.append("assist \(path): names no page") }
@@ -85,7 +90,9 @@ struct DocExamplesTests {
             case .assist(let line, let arguments):
                 let output = try AssistBinary.run(arguments, environment: environment, currentDirectory: work, input: .nothing)
                 #expect(output.status == 0, "\(page):\(line) assist \(arguments.joined(separator: " ")) exited with \(output.status): \(output.standardError)")
-                #expect(!output.standardOutput.isEmpty || arguments.contains("--quiet"), "\(page):\(line) printed nothing")
+                if ["see", "colour", "light"].contains(arguments.first) {
+                    #expect(!output.standardOutput.isEmpty, "\(page):\(line) described nothing")
+                }
             case .shell(let line, let text):
                 let output = try Program.run(Program.named("bash"), ["-c", text], environment: ["HOME": folder.path],
                                              currentDirectory: work, input: .nothing)
