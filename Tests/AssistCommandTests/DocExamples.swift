@@ -52,13 +52,17 @@ enum DocPages {
     }
 
     /// The command lines of a code block, `\` continuations joined, `$ ` prompts taken off, each
-    /// with the line it starts on; comments stay (`ShellWords` drops them).
+    /// with the line it starts on; comments stay (`ShellWords` drops them). In a block of output
+    /// (`text`) only the lines after a `$ ` prompt are commands; the rest is what they printed.
     static func commandLines(of block: DocCodeBlock) -> [(number: Int, text: String)] {
+        let promptedOnly = block.language == "text" || block.language == "console"
         var result: [(Int, String)] = []
         var pending: (Int, String)?
         for (number, raw) in block.lines {
             var line = raw.trimmingCharacters(in: .whitespaces)
-            if pending == nil, line.hasPrefix("$ ") { line.removeFirst(2) }
+            if pending == nil {
+                if line.hasPrefix("$ ") { line.removeFirst(2) } else if promptedOnly { continue }
+            }
             let continues = line.hasSuffix("\\")
             if continues { line.removeLast() }
             if let (start, text) = pending { pending = (start, text + " " + line) } else { pending = (number, line) }
