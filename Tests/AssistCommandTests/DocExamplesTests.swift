@@ -75,30 +75,34 @@ struct DocExamplesTests {
     /// for one user, so the patient's steps find what the audiologist's made.
     @Test("the quick examples (pictures, settings, speech, prescriptions) run on ../shared/data",
           arguments: QuickExamples.pages)
-    func quickExamplesRun(page: String) throws {
-        let folder = try TemporaryFolder.make("doc-example")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        // The examples name ../shared/data as seen from the checkout: the same path from here.
-        let work = folder.appendingPathComponent("work")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("shared"), withDestinationURL: SharedFiles.root)
-        let user = AssistBinary.userFolders()
-        defer { user.remove() }
-        let environment = user.environment.merging(QuickExamples.passphrases) { $1 }
-        for step in QuickExamples.steps(of: page) {
-            switch step {
-            case .assist(let line, let arguments):
-                let output = try AssistBinary.run(arguments, environment: environment, currentDirectory: work, input: .nothing)
-                #expect(output.status == 0, "\(page):\(line) assist \(arguments.joined(separator: " ")) exited with \(output.status): \(output.standardError)")
-                if ["see", "colour", "light"].contains(arguments.first) {
-                    #expect(!output.standardOutput.isEmpty, "\(page):\(line) described nothing")
+    func quickExamplesRun(page: String) async throws {
+        // On threads of its own: each step waits for a child process, and the cooperative pool
+        // (two threads on two cores) must stay free for the tests beside it.
+        try await OwnThreads.run {
+            let folder = try TemporaryFolder.make("doc-example")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            // The examples name ../shared/data as seen from the checkout: the same path from here.
+            let work = folder.appendingPathComponent("work")
+            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("shared"), withDestinationURL: SharedFiles.root)
+            let user = AssistBinary.userFolders()
+            defer { user.remove() }
+            let environment = user.environment.merging(QuickExamples.passphrases) { $1 }
+            for step in QuickExamples.steps(of: page) {
+                switch step {
+                case .assist(let line, let arguments):
+                    let output = try AssistBinary.run(arguments, environment: environment, currentDirectory: work, input: .nothing)
+                    #expect(output.status == 0, "\(page):\(line) assist \(arguments.joined(separator: " ")) exited with \(output.status): \(output.standardError)")
+                    if ["see", "colour", "light"].contains(arguments.first) {
+                        #expect(!output.standardOutput.isEmpty, "\(page):\(line) described nothing")
+                    }
+                case .shell(let line, let text):
+                    let output = try Program.run(Program.named("bash"), ["-c", text], environment: ["HOME": folder.path],
+                                                 currentDirectory: work, input: .nothing)
+                    #expect(output.status == 0, "\(page):\(line) \(text): \(output.standardError)")
+                case .missingSharedFile(let line, let path):
+                    Issue.record("\(page):\(line) names \(path), which is not in ../shared")
                 }
-            case .shell(let line, let text):
-                let output = try Program.run(Program.named("bash"), ["-c", text], environment: ["HOME": folder.path],
-                                             currentDirectory: work, input: .nothing)
-                #expect(output.status == 0, "\(page):\(line) \(text): \(output.standardError)")
-            case .missingSharedFile(let line, let path):
-                Issue.record("\(page):\(line) names \(path), which is not in ../shared")
             }
         }
     }
@@ -139,7 +143,8 @@ enum QuickExamples {
 
     /// What running a block means: its quick `assist` lines and the helper lines that make their
     /// input, in order. A live input (a camera, a stream, the microphone), a placeholder in
-    /// capitals (ID, FILE) or a picture that is not in ../shared keeps a line to parsing only.
+    /// capitals (ID, FILE), a picture that is not in ../shared or `--faces` keeps a line to
+    /// parsing only.
     static func steps(of block: DocCodeBlock) -> [Step] {
         var steps: [Step] = []
         for (line, text) in DocPages.commandLines(of: block) {
@@ -147,8 +152,10 @@ enum QuickExamples {
             if let arguments = DocPages.assistArguments(words) {
                 guard let command = arguments.first, commands.contains(command) else { continue }
                 let live = arguments.contains { ["--live", "--camera", "camera", "--listen"].contains($0) || $0.hasPrefix("/dev/") || $0.contains("://") }
+                // The face cascades, evaluated in Swift, take tens of seconds in a debug build.
+                let slow = arguments.contains("--faces")
                 let placeholder = arguments.contains { $0.count > 1 && $0.allSatisfy { $0.isUppercase || $0 == "_" } }
-                if live || placeholder { continue }
+                if live || slow || placeholder { continue }
                 if let missing = arguments.first(where: { $0.hasPrefix("../shared/") && !FileManager.default.fileExists(atPath: resolved($0)) }) {
                     steps.append(.missingSharedFile(line: line, path: missing)); continue
                 }
