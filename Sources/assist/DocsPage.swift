@@ -16,13 +16,13 @@ enum DocsPage: String, CaseIterable {
     var subject: String {
         switch self {
         case .vision: return "pictures, live guidance, modes, settings, speech"
-        case .commands: return "commands by voice, keyboard, socket and keys; the full list"
-        case .hearing: return "fitting, live listening, prescriptions, the audiologist's steps"
+        case .commands: return "commands by voice, keyboard, socket, keys; the full list"
+        case .hearing: return "fitting, live listening, prescriptions, audiologists"
         case .webApp: return "the web app (assist serve)"
-        case .models: return "each model, where it comes from, its licence, how to use your own"
+        case .models: return "each model, its source and licence, using your own"
         case .reliability: return "what happens when something fails; exit statuses"
-        case .architecture: return "for contributors: the stages, adding a mode or a command"
-        case .benchmarks: return "exact measurements and the commands that made them"
+        case .architecture: return "for contributors: the stages, adding a mode or command"
+        case .benchmarks: return "exact measurements, with the commands that made them"
         }
     }
 
