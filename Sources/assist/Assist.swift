@@ -7,6 +7,7 @@ struct Assist: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "assist",
         abstract: "Offline assistive perception: describes what a camera or picture shows, and fits sound to a hearing loss.",
+        discussion: DocsPage.index,
         version: Release.nameAndVersion,
         subcommands: [See.self, Say.self, Eval.self, Hear.self, SettingsCommand.self, HistoryCommand.self,
                       StatsCommand.self, BackupCommand.self, RxCommand.self, CamerasCommand.self, Devices.self, Bench.self,

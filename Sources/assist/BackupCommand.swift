@@ -12,12 +12,12 @@ struct BackupCommand: ParsableCommand {
             The file is encrypted with a key derived from a passphrase (scrypt, AES-256-GCM); a changed or cut-short \
             file is refused and nothing is imported. The passphrase comes from --passphrase-file, else the \
             ASSIST_BACKUP_PASSPHRASE environment variable, else it is asked for in the terminal.
-            """,
+            """ + DocsPage.vision.seeAlso,
         subcommands: [Export.self, Import.self]
     )
 
     struct Export: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Write your settings (and history with --include-history) to FILE.")
+        static let configuration = CommandConfiguration(abstract: "Write your settings (and history with --include-history) to FILE.", discussion: DocsPage.vision.reference)
 
         @Argument(help: "The backup file to write (replaced if it exists).")
         var file: String
@@ -39,7 +39,8 @@ struct BackupCommand: ParsableCommand {
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Replace your settings (and history, if the backup has it) with those in FILE.")
+            abstract: "Replace your settings (and history, if the backup has it) with those in FILE.",
+            discussion: DocsPage.vision.reference)
 
         @Argument(help: "The backup file to read.")
         var file: String

@@ -10,6 +10,7 @@ struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measures the speed of the vision pipeline stage by stage (build with -c release).",
+        discussion: DocsPage.benchmarks.reference,
         shouldDisplay: false,
         subcommands: [BenchVision.self, BenchHearingFile.self, BenchVoice.self, BenchCommands.self])
 }
@@ -28,7 +29,7 @@ struct BenchVision: AsyncParsableCommand {
 
         Example:
           scripts/assist bench vision ../shared/data/images/bus.jpg
-        """)
+        """ + DocsPage.benchmarks.seeAlso)
 
     @Argument(help: ArgumentHelp("Pictures to time (default: bus.jpg from ../shared/data/images).", valueName: "image"))
     var images: [String] = []

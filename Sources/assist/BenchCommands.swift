@@ -17,7 +17,7 @@ struct BenchCommands: ParsableCommand {
 
         Example:
           scripts/assist bench commands bench/commands/held-out-commands.txt bench/commands/held-out-none.txt
-        """)
+        """ + DocsPage.benchmarks.seeAlso)
 
     @Argument(help: ArgumentHelp("Labelled sets.", valueName: "file"))
     var files: [String] = []

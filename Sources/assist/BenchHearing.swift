@@ -13,7 +13,7 @@ struct BenchHearingFile: AsyncParsableCommand {
         discussion: """
         Example:
           assist bench hearing-file speech_in_noise.wav -o aided.wav --audiogram sloping.json --program restaurant --no-noise-reduction
-        """)
+        """ + DocsPage.benchmarks.seeAlso)
 
     @Argument(help: ArgumentHelp("The input audio file.", valueName: "in"))
     var input: String

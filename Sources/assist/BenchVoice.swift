@@ -22,7 +22,7 @@ struct BenchVoice: ParsableCommand {
         Example:
           scripts/assist bench voice --json
           scripts/assist bench voice --voices festival,espeak-en-us,espeak-en-gb --decode grammar,ngram --snr 20
-        """)
+        """ + DocsPage.benchmarks.seeAlso)
 
     @Option(help: "Speaking rates for festival's HTS engine (1 is the voice's own, 1.25 a quarter faster).")
     var rates: String = "0.8,1.0,1.25"

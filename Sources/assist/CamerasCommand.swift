@@ -5,7 +5,8 @@ import Media
 struct CamerasCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cameras",
-        abstract: "Lists the cameras on this computer (Video4Linux devices) with their names."
+        abstract: "Lists the cameras on this computer (Video4Linux devices) with their names.",
+        discussion: DocsPage.vision.reference
     )
 
     func run() throws {

@@ -18,7 +18,7 @@ struct ColourCommand: AsyncParsableCommand {
         Examples:
           assist colour shirt.jpg
           assist colour shirt.jpg --json
-        """,
+        """ + DocsPage.vision.seeAlso,
         aliases: ["color"])
 
     @Argument(help: ArgumentHelp("Pictures (JPEG, PNG, WebP or anything else FFmpeg reads).", valueName: "picture"))

@@ -21,7 +21,7 @@ struct ConsoleCommand: AsyncParsableCommand {
           assist console
           assist console walk.mp4 --mode on-demand
           echo "scan now" | assist console walk.mp4 --quiet
-        """)
+        """ + DocsPage.commands.seeAlso)
 
     @Argument(parsing: .captureForPassthrough,
               help: ArgumentHelp("The live input (default: camera), then any option of assist see.", valueName: "input"))

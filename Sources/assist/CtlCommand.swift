@@ -24,7 +24,7 @@ struct CtlCommand: ParsableCommand {
           assist ctl scan now
           assist ctl "find a chair"
           assist ctl --json "set confidence threshold to 0.5"
-        """)
+        """ + DocsPage.commands.seeAlso)
 
     @Argument(help: ArgumentHelp("The command, in one or several words.", valueName: "command"))
     var words: [String]

@@ -11,7 +11,7 @@ struct Devices: AsyncParsableCommand {
         Give a device to a speaking command with --audio-device, by its index or part of its name:
           assist say "Hello." --audio-device 3
           assist say "Hello." --audio-device USB
-        """)
+        """ + DocsPage.vision.seeAlso)
 
     func run() async throws {
         do { try OutputDeviceList.lines().forEach { print($0) } } catch {

@@ -10,6 +10,7 @@ struct Eval: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "eval",
         abstract: "Measures accuracy: detection mAP on a labelled image set, distance error on RGB-D frames.",
+        discussion: DocsPage.models.reference,
         subcommands: [EvalDetection.self, EvalDistance.self])
 }
 
@@ -24,7 +25,7 @@ struct EvalDetection: AsyncParsableCommand {
 
         Example:
           assist eval detection ../shared/data/coco128
-        """)
+        """ + DocsPage.models.seeAlso)
 
     @Argument(help: ArgumentHelp("The dataset folder.", valueName: "dataset"))
     var dataset: String
@@ -84,7 +85,7 @@ struct EvalDistance: AsyncParsableCommand {
 
         Example:
           assist eval distance ../shared/data/depth/TUM_color.png ../shared/data/depth/SUN_color.jpg
-        """)
+        """ + DocsPage.models.seeAlso)
 
     @Argument(help: ArgumentHelp("Colour pictures with a NAME_depth_mm file beside each.", valueName: "image"))
     var images: [String] = []

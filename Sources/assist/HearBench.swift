@@ -9,6 +9,7 @@ struct HearBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Times the hearing chain: algorithmic latency, real-time factor for 1/2/4 ear chains, worst block time.",
+        discussion: DocsPage.hearing.reference,
         shouldDisplay: false
     )
 

@@ -60,7 +60,7 @@ struct Hear: AsyncParsableCommand {
           assist hear verify --audiogram me.json --plot gains.svg
           assist hear --live --audiogram me.json --input-device USB --buffer-size 64
           JACK_DEFAULT_SERVER=NAME assist hear --live --duration 10 --json
-        """,
+        """ + DocsPage.hearing.seeAlso,
         subcommands: [HearProcess.self, HearVerify.self, HearBench.self],
         defaultSubcommand: HearProcess.self
     )
@@ -69,7 +69,8 @@ struct Hear: AsyncParsableCommand {
 struct HearProcess: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "process",
-        abstract: "Processes an audio file (any format libsndfile reads) into a stereo WAV, or live sound with --live."
+        abstract: "Processes an audio file (any format libsndfile reads) into a stereo WAV, or live sound with --live.",
+        discussion: DocsPage.hearing.reference
     )
 
     @Argument(help: "The input audio file (mono feeds both ears; stereo keeps its sides).")

@@ -6,7 +6,8 @@ import Hearing
 struct HearVerify: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Measures the fitted chain: insertion gain per band vs target at 50/65/80 dB SPL, maximum output, latency, distortion."
+        abstract: "Measures the fitted chain: insertion gain per band vs target at 50/65/80 dB SPL, maximum output, latency, distortion.",
+        discussion: DocsPage.hearing.reference
     )
 
     @OptionGroup var fitting: FittingArguments

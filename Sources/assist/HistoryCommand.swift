@@ -12,13 +12,13 @@ struct HistoryCommand: ParsableCommand {
         discussion: """
             History is encrypted on disk and deleted automatically after the historyRetentionHours setting (24 hours by default).
             Times are durations back from now (30m, 2h, 1d) or ISO 8601 dates (2026-11-22 or 2026-11-22T10:00:00Z).
-            """,
+            """ + DocsPage.vision.seeAlso,
         subcommands: [List.self, Recent.self, Clear.self],
         defaultSubcommand: List.self
     )
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List announced detections, oldest first, optionally filtered.")
+        static let configuration = CommandConfiguration(abstract: "List announced detections, oldest first, optionally filtered.", discussion: DocsPage.vision.reference)
 
         @Option(help: "Only this category, such as person.")
         var label: String?
@@ -50,7 +50,8 @@ struct HistoryCommand: ParsableCommand {
 
     struct Recent: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Say what was detected recently: the sentence spoken for \"What did you detect recently?\".")
+            abstract: "Say what was detected recently: the sentence spoken for \"What did you detect recently?\".",
+            discussion: DocsPage.vision.reference)
 
         @Option(help: "How many detections (1 to 100).")
         var count = 10
@@ -71,7 +72,7 @@ struct HistoryCommand: ParsableCommand {
     }
 
     struct Clear: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete the history, or only what is older than --before.")
+        static let configuration = CommandConfiguration(abstract: "Delete the history, or only what is older than --before.", discussion: DocsPage.vision.reference)
 
         @Option(help: "Delete only detections before this time (30m, 2h, 1d, or an ISO 8601 date).")
         var before: String?

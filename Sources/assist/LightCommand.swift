@@ -18,7 +18,7 @@ struct LightCommand: AsyncParsableCommand {
         Examples:
           assist light room.jpg
           assist light corridor.mp4 --tone-to light.wav --quiet
-        """)
+        """ + DocsPage.vision.seeAlso)
 
     @Argument(help: ArgumentHelp("A picture or a video file.", valueName: "input"))
     var input: String

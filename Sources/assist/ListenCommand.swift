@@ -22,7 +22,7 @@ struct Listen: ParsableCommand {
           assist listen --file command.wav
           assist listen --wake-phrase assistant
           assist listen --push-to-talk --json
-        """)
+        """ + DocsPage.commands.seeAlso)
 
     @Option(help: ArgumentHelp("A recording to listen to instead of the microphone (WAV, FLAC, … any rate; converted to 16 kHz mono).", valueName: "audio"))
     var file: String?

@@ -23,7 +23,7 @@ struct Read: AsyncParsableCommand {
           assist read letter.jpg
           assist read sign.jpg --json
           assist read ../shared/data/text/*.jpg --speak-to text.wav
-        """)
+        """ + DocsPage.vision.seeAlso)
 
     @Argument(help: ArgumentHelp("Pictures (JPEG, PNG, TIFF, WebP or anything else FFmpeg reads).", valueName: "picture"))
     var images: [String]

@@ -16,7 +16,7 @@ struct RxKeygen: ParsableCommand {
             The private key is Ed25519, encrypted with AES-256-GCM under a key derived from the passphrase by scrypt \
             (128 MiB, about half a second). The passphrase comes from --passphrase-file, else \
             ASSIST_RX_KEY_PASSPHRASE, else it is asked twice in the terminal. Existing files are never overwritten.
-            """
+            """ + DocsPage.hearing.seeAlso
     )
 
     @Option(help: "Your name as patients should see it on their prescriptions.")
@@ -51,7 +51,7 @@ struct RxCreate: ParsableCommand {
             maximumOutputSPL) or a CSV file `frequency,left,right[,left_ucl,right_ucl]` in dB HL; without it the \
             thresholds are asked for in the terminal. The targets are computed with the fitting rule and signed \
             with the prescription. --trial-days makes a temporary trial prescription that is refused after it expires.
-            """
+            """ + DocsPage.hearing.seeAlso
     )
 
     @Option(help: "Your signing key (PREFIX.key from `rx keygen`).")

@@ -17,7 +17,7 @@ struct RxCommand: ParsableCommand {
             use (from --passphrase-file, else ASSIST_RX_PASSPHRASE, else asked in the terminal without echo); \
             wrong passphrases slow down and then lock it. `rx log`, `rx export` and `rx erase` show, export and \
             delete everything stored.
-            """,
+            """ + DocsPage.hearing.seeAlso,
         subcommands: [RxKeygen.self, RxCreate.self, RxTrust.self, RxImport.self, RxList.self, RxShow.self, RxUse.self,
                       RxLog.self, RxExport.self, RxErase.self]
     )

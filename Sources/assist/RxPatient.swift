@@ -9,7 +9,7 @@ struct RxTrust: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trust",
         abstract: "Trust an audiologist's public key (their .pub file): prescriptions they sign can then be imported.",
-        discussion: "Compare the fingerprint shown with the one your audiologist reads to you; in a terminal you are asked to confirm."
+        discussion: "Compare the fingerprint shown with the one your audiologist reads to you; in a terminal you are asked to confirm." + DocsPage.hearing.seeAlso
     )
 
     @Argument(help: "The audiologist's public key file (.pub).")
@@ -36,7 +36,7 @@ struct RxImport: AsyncParsableCommand {
             With --camera you are asked (on screen, and aloud where speech can be played) to hold the code in front of the \
             camera; frames are read until one holds a code or --timeout passes. No frame is written anywhere. A video file \
             or stream given instead of a camera is read the same way.
-            """
+            """ + DocsPage.hearing.seeAlso
     )
 
     @Argument(help: "A photo or screenshot of the QR code (any picture format FFmpeg reads); with --camera, the camera (default /dev/video0), or a video file or stream.")
@@ -86,7 +86,8 @@ struct RxImport: AsyncParsableCommand {
 struct RxList: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List the stored prescriptions, each checked again now; * marks the one in use."
+        abstract: "List the stored prescriptions, each checked again now; * marks the one in use.",
+        discussion: DocsPage.hearing.reference
     )
 
     @OptionGroup var store: RxStoreOptions
@@ -102,7 +103,8 @@ struct RxList: ParsableCommand {
 struct RxShow: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
-        abstract: "Show a stored prescription (default: the one in use): audiogram, targets, programs, who and when."
+        abstract: "Show a stored prescription (default: the one in use): audiogram, targets, programs, who and when.",
+        discussion: DocsPage.hearing.reference
     )
 
     @Argument(help: "The prescription's id from `assist rx list`.")
@@ -118,7 +120,8 @@ struct RxShow: ParsableCommand {
 struct RxUse: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "use",
-        abstract: "Choose the stored prescription the hearing assistant uses."
+        abstract: "Choose the stored prescription the hearing assistant uses.",
+        discussion: DocsPage.hearing.reference
     )
 
     @Argument(help: "The prescription's id from `assist rx list`.")
@@ -136,7 +139,8 @@ struct RxUse: ParsableCommand {
 struct RxLog: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "log",
-        abstract: "Show the audit log: every access and change, who and when; its hash chain is checked."
+        abstract: "Show the audit log: every access and change, who and when; its hash chain is checked.",
+        discussion: DocsPage.hearing.reference
     )
 
     @OptionGroup var store: RxStoreOptions
@@ -150,7 +154,8 @@ struct RxLog: ParsableCommand {
 struct RxExport: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Write all your stored data (prescriptions, trusted keys, audit log) as readable JSON to FILE (mode 0600)."
+        abstract: "Write all your stored data (prescriptions, trusted keys, audit log) as readable JSON to FILE (mode 0600).",
+        discussion: DocsPage.hearing.reference
     )
 
     @Argument(help: "The file to create (it must not exist).")
@@ -168,7 +173,8 @@ struct RxExport: ParsableCommand {
 struct RxErase: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "erase",
-        abstract: "Delete every stored prescription, trusted key, the audit log and the passphrase. Cannot be undone."
+        abstract: "Delete every stored prescription, trusted key, the audit log and the passphrase. Cannot be undone.",
+        discussion: DocsPage.hearing.reference
     )
 
     @Flag(help: "Confirm that everything is to be deleted.")

@@ -23,7 +23,7 @@ struct Say: AsyncParsableCommand {
           assist say --tone nothing-found --speak-to none.wav
           assist say --list-voices
           assist say --benchmark
-        """)
+        """ + DocsPage.vision.seeAlso)
 
     @Argument(help: "The text to speak.")
     var text: String?

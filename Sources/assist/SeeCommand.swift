@@ -54,7 +54,7 @@ struct See: AsyncParsableCommand {
           assist see walk.mp4 --mode navigate --speak-to guide.wav --transcript guide.srt
           assist see walk.mp4 --mode on-demand --at "3:scan now" --speak-to guide.wav --transcript guide.srt
           assist see rtsp://192.168.1.20:8554/cam --interval 2
-        """)
+        """ + DocsPage.vision.seeAlso)
 
     @Argument(help: ArgumentHelp("Pictures (JPEG, PNG, WebP, BMP or anything else FFmpeg reads), or one live input: a video file, /dev/videoN, camera[:N], a stream URL or a folder of pictures.",
                                  valueName: "input"))

@@ -24,7 +24,7 @@ struct ServeCommand: AsyncParsableCommand {
           assist serve
           assist serve --port 0
           assist serve --input camera
-        """)
+        """ + DocsPage.webApp.seeAlso)
 
     @Option(help: ArgumentHelp("The port on 127.0.0.1 (0 picks a free one).", valueName: "port"))
     var port = WebApp.defaultPort

@@ -11,12 +11,12 @@ struct SettingsCommand: ParsableCommand {
         discussion: """
             Settings are kept in $XDG_DATA_HOME/assistivekit and apply at once to a running `assist see`.
             Every value is checked before it is stored; `assist settings show` lists each setting with what it accepts.
-            """,
+            """ + DocsPage.vision.seeAlso,
         subcommands: [Show.self, Set.self, Reset.self]
     )
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show every setting, or one, with its value and what it accepts.")
+        static let configuration = CommandConfiguration(abstract: "Show every setting, or one, with its value and what it accepts.", discussion: DocsPage.vision.reference)
 
         @Argument(help: "A setting's name, such as speech.rateWordsPerMinute; all settings when left out.")
         var key: String?
@@ -41,7 +41,7 @@ struct SettingsCommand: ParsableCommand {
                   assist settings set detection.hazards "vehicles:pulse:0.8, dog:chirp:0.5"
                   assist settings set feedback.hapticsEnabled off
                 Lists are comma-separated (or JSON); an empty value or "none" clears a list.
-                """
+                """ + DocsPage.vision.seeAlso
         )
 
         @Argument(help: "The setting's name, such as detection.confidenceThreshold.")
@@ -67,7 +67,7 @@ struct SettingsCommand: ParsableCommand {
     }
 
     struct Reset: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Return one setting, or all with --all, to its default.")
+        static let configuration = CommandConfiguration(abstract: "Return one setting, or all with --all, to its default.", discussion: DocsPage.vision.reference)
 
         @Argument(help: "The setting to reset.")
         var key: String?

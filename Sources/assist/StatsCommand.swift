@@ -9,7 +9,7 @@ struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
         abstract: "Report usage for a day: time per mode, frames, objects announced and battery used where known.",
-        discussion: "The first line is the sentence spoken for \"Show my usage stats\"."
+        discussion: "The first line is the sentence spoken for \"Show my usage stats\"." + DocsPage.vision.seeAlso
     )
 
     @Option(help: "today, yesterday, or a date such as 2026-11-22.")

@@ -18,7 +18,7 @@ struct Wake: ParsableCommand {
         Examples:
           assist wake
           assist wake --file recording.wav --print-only
-        """)
+        """ + DocsPage.commands.seeAlso)
 
     @Option(help: ArgumentHelp("Listen to this recording instead of the microphone.", valueName: "audio"))
     var file: String?

@@ -52,7 +52,7 @@ struct FaceDetectorTests {
 
     /// bus.jpg: four people face the camera, small (about 5 % of the picture's width); the detector
     /// finds three of them at the default confidence (the fourth, half hidden, at 0.48). Faces on
-    /// their heads are counted here and printed; the whole picture alone gives one (README, Faces).
+    /// their heads are counted here and printed; the whole picture alone gives one (BENCHMARKS.md, issue 40, "Faces").
     @Test("bus.jpg with the detector's people: the small faces on their heads are counted, each on a person's head")
     func busWithPeople() throws {
         let image = try decodeTestImage(SharedFiles.image("bus.jpg"))
@@ -153,7 +153,7 @@ struct FaceDetectorTests {
     /// alone, at four agreeing windows, found faces (000000000081, 143, 263), and others where OpenCV's
     /// own evaluation of these cascades at other settings did. Two person-free pictures still get a
     /// false face and are therefore not here (000000000089, a knife rack; 000000000643, a monitor):
-    /// README, Faces.
+    /// BENCHMARKS.md, issue 40, "Faces".
     @Test("pictures without people have no face", arguments: ["000000000081", "000000000143", "000000000263", "000000000283",
                                                                "000000000384", "000000000009", "000000000312", "000000000194"])
     func noPeople(name: String) throws {

@@ -22,7 +22,7 @@ public struct FaceCascade: Sendable {
 
     /// Debian's frontal face cascade (package opencv-data): Lienhart's "alt" cascade, which on
     /// zidane.jpg and bus.jpg found the same real faces as the "default" one without its false faces
-    /// in a blurred crowd and on a pointing hand, in a third of the time (see README, Faces).
+    /// in a blurred crowd and on a pointing hand, in a third of the time (see BENCHMARKS.md, issue 40, "Faces").
     public static let debianFrontalFacePath = "/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt.xml"
     /// Debian's profile face cascade (faces turned to one side; mirror the picture for the other).
     public static let debianProfileFacePath = "/usr/share/opencv4/haarcascades/haarcascade_profileface.xml"

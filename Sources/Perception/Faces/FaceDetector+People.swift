@@ -36,7 +36,7 @@ extension FaceDetector {
     /// Faces in `image`, largest first, given the boxes of the people the object detector found
     /// there (an empty list: it looked and found nobody). At most one face per person, on its head;
     /// a face-like pattern away from every person is not called a face, as the detector finds
-    /// people far more reliably than a cascade tells a face from a pattern (see README, Faces).
+    /// people far more reliably than a cascade tells a face from a pattern (see BENCHMARKS.md, issue 40, "Faces").
     /// Without a detector, use `detect(in:)`.
     public func detect(in image: RGBImage, people: [BoundingBox], search: HeadSearch = HeadSearch()) -> [Detection] {
         guard !image.isEmpty, !people.isEmpty else { return [] }

@@ -6,7 +6,7 @@ import Media
 import Speech
 import Testing
 
-// README example begins
+// docs/architecture.md example begins
 /// Guides through `input`, rendering what is said into `speechFile` on the input's own clock,
 /// while `commands` (typed, spoken or sent by another program) drive the session.
 func guide(_ input: FrameInput, analyzer: any SceneAnalyzing, speechFile: URL,
@@ -25,20 +25,20 @@ func guide(_ input: FrameInput, analyzer: any SceneAnalyzing, speechFile: URL,
     _ = try await session.run(commands: commands)
     return session.transcript()
 }
-// README example ends
+// docs/architecture.md example ends
 
-@Suite("The README's embedding example")
-struct ReadmeExampleTests {
-    @Test("the README shows this file's example word for word, and it runs a guided session to its end")
+@Suite("The embedding example of docs/architecture.md")
+struct EmbeddingExampleTests {
+    @Test("docs/architecture.md shows this file's example word for word, and it runs a guided session to its end")
     func example() async throws {
         let source = try String(contentsOfFile: #filePath, encoding: .utf8)
-        let begin = try #require(source.range(of: "// README example begins\n"))
-        let end = try #require(source.range(of: "// README example ends"))
+        let begin = try #require(source.range(of: "// docs/architecture.md example begins\n"))
+        let end = try #require(source.range(of: "// docs/architecture.md example ends"))
         let example = String(source[begin.upperBound..<end.lowerBound])
-        let readme = SharedFiles.checkout.appendingPathComponent("README.md")
-        #expect(try String(contentsOf: readme, encoding: .utf8).contains(example), "README.md and this example differ")
+        let page = SharedFiles.checkout.appendingPathComponent("docs/architecture.md")
+        #expect(try String(contentsOf: page, encoding: .utf8).contains(example), "docs/architecture.md and this example differ")
 
-        let speech = TemporaryFolder.path("readme.wav")
+        let speech = TemporaryFolder.path("embedding.wav")
         defer { try? FileManager.default.removeItem(at: speech) }
         let input = FrameInput(name: "scripted.mp4", kind: .recording) { _ in ScriptedFrameSource(frameCount: 20) }
         let (commands, continuation) = AsyncStream.makeStream(of: SessionCommand.self)
