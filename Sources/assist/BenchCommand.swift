@@ -11,7 +11,7 @@ struct Bench: AsyncParsableCommand {
         commandName: "bench",
         abstract: "Measures the speed of the vision pipeline stage by stage (build with -c release).",
         shouldDisplay: false,
-        subcommands: [BenchVision.self, BenchHearingFile.self, BenchVoice.self, BenchCommands.self])
+        subcommands: [BenchVision.self, BenchHearingFile.self, BenchVoice.self, BenchCommands.self, BenchQuestions.self])
 }
 
 struct BenchVision: AsyncParsableCommand {

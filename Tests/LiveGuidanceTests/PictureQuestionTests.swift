@@ -12,7 +12,7 @@ import Testing
 
 /// "Read the text", "read the page", "what colour is this", "is the light on", "how many faces" in a
 /// session: answered from the newest frame by the real readers (Tesseract, the colour namer, the light
-/// meter, the face cascades), said through the queue, on the input clock.
+/// meter, the face model), said through the queue, on the input clock.
 @Suite("questions about the picture in a live session")
 struct PictureQuestionTests {
     static func picture(_ path: String) throws -> RGBImage {
@@ -144,7 +144,7 @@ struct PictureQuestionTests {
 
     @Test("\"how many faces\" with the right-hand half of zidane.jpg in view says one face")
     func countFaces() async throws {
-        // The right-hand man, whose frontal face the cascade finds (see FaceDetectorTests); the
+        // The right-hand man, whose frontal face YuNet finds (see FaceDetectorTests); the
         // left half, with Zidane's turned face and the blurred crowd, is out of view. His box as
         // the shared YOLO11n IR finds it in zidane.jpg (744–1148, 40–710), cut and halved.
         let zidane = try Self.picture("images/zidane.jpg")
@@ -183,8 +183,7 @@ struct PictureQuestionTests {
     }
 
     /// The whole of zidane.jpg with the two men where the detector finds them: Zidane's own turned,
-    /// tilted face is found on his head (the whole-picture rule alone finds only the other man's),
-    /// so the answer agrees with `assist see --faces`. Where the detector finds nobody, the
+    /// tilted face is found on his head, so the answer agrees with `assist see --faces`. Where the detector finds nobody, the
     /// face-like patterns are no faces. Fails if the session does not hand the frame's people over.
     @Test("\"how many faces\" counts on the heads of the people found in that frame and says where each is: two on zidane.jpg, none where nobody was found")
     func countFacesOnPeople() async throws {
@@ -203,11 +202,11 @@ struct PictureQuestionTests {
         #expect(Self.answers(withNobody).map(\.utterance.text) == [(try PictureAnswers.Phrases.bundled()).noFaces])
     }
 
-    @Test("a missing Tesseract language or face cascade is one clear sentence, and the session goes on")
+    @Test("a missing Tesseract language or face model is one clear sentence, and the session goes on")
     func missingData() async throws {
         let broken = try PictureAnswers(makers: PictureAnswers.Makers(
             textReader: { () throws(TextRecognitionError) in try TextReader(language: "xxx") },
-            faceDetector: { () throws(FaceCascade.LoadError) in FaceDetector(cascade: try FaceCascade(contentsOf: "/nonexistent/cascade.xml")) }),
+            faceDetector: { () throws(FaceModelError) in try FaceDetector(model: URL(fileURLWithPath: "/nonexistent/yunet.onnx")) }),
             wordsPerMinute: 175)
         let grey = RGBImage(width: 64, height: 48, filledWith: (128, 128, 128))
         let (harness, _) = try await Self.run(showing: grey, seconds: 4, commands: [
@@ -219,7 +218,7 @@ struct PictureQuestionTests {
         // "Reading text.", then the first reading fails: said once, and short-text mode ends.
         try #require(said.count == 4, "\(said)")
         #expect(said[1].contains("tesseract-ocr-xxx"))
-        #expect(said[2].contains("opencv-data"))
+        #expect(said[2].hasPrefix("Faces cannot be counted. The face model") && said[2].contains("/nonexistent/yunet.onnx"), "\(said)")
         // The light is still answered after the two failures: the session went on.
         #expect(["The room is bright.", "The light is dim.", "It is dark."].contains(said.last ?? ""))
     }
