@@ -83,12 +83,13 @@ struct BenchQuestions: ParsableCommand {
                 if run >= warmup { times["faces (YuNet) alone", default: []].append((clock.now - start).milliseconds) }
             }
         }
-        print("question (on \(pictures.count) pictures as 640×480 frames, \(runs) runs each)   median ms   p95 ms")
+        print("\(pictures.count) pictures as 640×480 frames, \(runs) runs each")
+        print("question".padding(toLength: 36, withPad: " ", startingAt: 0) + "  median ms   p95 ms")
         for name in questions.map(\.0) + ["faces (YuNet) alone"] {
             let sorted = (times[name] ?? []).sorted()
             guard !sorted.isEmpty else { continue }
             let p95 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.95).rounded(.up)) - 1)]
-            print(String(format: "%-36@ %10.1f %8.1f", name as NSString, sorted[sorted.count / 2], p95))
+            print(name.padding(toLength: 36, withPad: " ", startingAt: 0) + String(format: " %10.1f %8.1f", sorted[sorted.count / 2], p95))
         }
     }
 

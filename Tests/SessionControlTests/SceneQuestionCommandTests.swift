@@ -61,6 +61,21 @@ struct SceneQuestionCommandTests {
         }
     }
 
+    /// "What colour is the shop": the detector knows no shop, so the answer is not the colour at
+    /// the centre of the view (a similar question answered instead), but that it cannot be seen.
+    /// "What colour is this shirt" is still the colour of what is held up to the camera.
+    @Test("the colour of a named thing the detector does not know is refused, not answered with the centre's colour")
+    func colourOfUnknownThing() throws {
+        for line in ["what colour is the shop", "what color is the building"] {
+            let decision = try Self.understanding.get().decide(line, channel: .typed)
+            #expect(decision.command == nil, "\(line): \(decision)")
+        }
+        for line in ["what colour is this shirt", "what colour is the shirt i'm holding"] {
+            let decision = try Self.understanding.get().decide(line, channel: .typed)
+            #expect(decision.command?.intent == .describeColour, "\(line): \(decision)")
+        }
+    }
+
     @Test("in a live session the questions reach the session as questions about the newest frame")
     func live() throws {
         let english = try CommandLanguage(language: "en", categories: COCOClasses.names)
