@@ -202,6 +202,26 @@ struct PictureQuestionTests {
         #expect(Self.answers(withNobody).map(\.utterance.text) == [(try PictureAnswers.Phrases.bundled()).noFaces])
     }
 
+    /// A question about the things in view is answered from the findings in the frame it was
+    /// asked about (the session runs the detector on that frame, as for "how many faces"): two
+    /// people found, "2 people."; a question nothing measures is declined, the session going on.
+    @Test("\"how many people\" and \"what's his name\" in a live session: counted from that frame's findings; declined")
+    func sceneQuestions() async throws {
+        let zidane = try Self.picture("images/zidane.jpg")
+        let men = [BoundingBox(x0: 744, y0: 40, x1: 1148, y1: 710), BoundingBox(x0: 124, y0: 201, x1: 1132, y1: 713)]
+        let people = SceneTarget(categories: ["person"], singular: "person", plural: "people")
+        let (harness, _) = try await Self.run(showing: zidane, seconds: 4, commands: [
+            ScheduledCommand(atSeconds: 1, command: .ask(.scene(.count(people)))),
+            ScheduledCommand(atSeconds: 2, command: .ask(.scene(.cannotTell))),
+            ScheduledCommand(atSeconds: 3, command: .ask(.scene(.isThere(SceneTarget(categories: ["dog"], singular: "dog", plural: "dogs"))))),
+        ], people: men)
+        let said = Self.answers(harness).map(\.utterance.text)
+        try #require(said.count == 3, "\(said)")
+        #expect(said[0].hasPrefix("2 people. "), "\(said)")
+        #expect(said[1] == "I can't tell that from the picture.")
+        #expect(said[2] == "No dog in view.")
+    }
+
     @Test("a missing Tesseract language or face model is one clear sentence, and the session goes on")
     func missingData() async throws {
         let broken = try PictureAnswers(makers: PictureAnswers.Makers(
