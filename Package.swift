@@ -121,7 +121,7 @@ let package = Package(
         .target(name: "ColourAndLight", dependencies: ["AssistCore", "Media", "Speech"], resources: [.copy("Templates")]),
         // The live session's questions about the newest frame (read the text or the page, colour, light,
         // faces), answered by Reading, ColourAndLight and Perception's face detector.
-        .target(name: "PictureAnswers", dependencies: ["AssistCore", "LiveGuidance", "Perception", "Reading", "ColourAndLight"],
+        .target(name: "PictureAnswers", dependencies: ["AssistCore", "LiveGuidance", "Guidance", "Perception", "Reading", "ColourAndLight"],
                 resources: [.copy("Templates")]),
 
         // Speed and accuracy measurements behind `assist bench` and `assist say --benchmark`: they print numbers.

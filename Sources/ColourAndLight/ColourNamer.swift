@@ -49,7 +49,23 @@ public struct ColourNamer: Sendable {
 
     public init() {}
 
+    /// The colours in the centre of the view ("what colour is this": the thing held up to the camera).
     public func read(_ image: RGBImage) -> ColourReading {
+        read(image, region: nil)
+    }
+
+    /// The colours of one object ("what colour is the bus"): the pixels of its box, in pixels of
+    /// `image`, the light judged from the view around it, and the background taken out: a colour
+    /// that fills the band around the box (the road, the sky, a wall seen past the object's edges)
+    /// is not the object's, unless the object is almost all that colour.
+    public func read(_ image: RGBImage, objectX0 x0: Int, y0: Int, x1: Int, y1: Int) -> ColourReading {
+        read(image, region: (x0, y0, x1, y1))
+    }
+
+    /// A colour that makes up this share of the band around an object is the background's.
+    static let backgroundShare = 0.3
+
+    private func read(_ image: RGBImage, region: (x0: Int, y0: Int, x1: Int, y1: Int)?) -> ColourReading {
         let width = image.width, height = image.height
         guard width > 0, height > 0 else {
             return ColourReading(centre: NamedColour(.black), mainColours: [], lightCorrection: [1, 1, 1])
@@ -65,8 +81,12 @@ public struct ColourNamer: Sendable {
                 linear[i] = Self.decode(p.r); linear[i + 1] = Self.decode(p.g); linear[i + 2] = Self.decode(p.b)
             }
         }
-        let centreX0 = Int(Double(columns) * (1 - centreFraction) / 2), centreX1 = columns - centreX0
-        let centreY0 = Int(Double(rows) * (1 - centreFraction) / 2), centreY1 = rows - centreY0
+        var centreX0 = Int(Double(columns) * (1 - centreFraction) / 2), centreX1 = columns - centreX0
+        var centreY0 = Int(Double(rows) * (1 - centreFraction) / 2), centreY1 = rows - centreY0
+        if let region {
+            centreX0 = min(columns - 1, max(0, region.x0 / step)); centreX1 = max(centreX0 + 1, min(columns, (region.x1 + step - 1) / step))
+            centreY0 = min(rows - 1, max(0, region.y0 / step)); centreY1 = max(centreY0 + 1, min(rows, (region.y1 + step - 1) / step))
+        }
         func inCentre(_ column: Int, _ row: Int) -> Bool { column >= centreX0 && column < centreX1 && row >= centreY0 && row < centreY1 }
 
         // The light's tint, from the surroundings (the whole view when there are none).
@@ -111,16 +131,37 @@ public struct ColourNamer: Sendable {
         // grey, 18 % reflectance); a bright one is left as it is, so white stays white.
         let levelGain = surroundCount > 0 ? min(4, max(1, 0.18 / max(surroundLuminance / surroundCount, 1e-4))) : 1
 
+        func named(_ column: Int, _ row: Int) -> NamedColour {
+            let i = row * columns + column
+            let x = Double(column) / Double(columns) - 0.5, y = Double(row) / Double(rows) - 0.5
+            let evenness = min(4, max(1, exp(brightestFall - (plane[1] * x + plane[2] * y))))
+            return Self.name(linear: (0..<3).map { min(1, linear[3 * i + $0] * gains[$0] * evenness * levelGain) })
+        }
         var counts: [NamedColour: Int] = [:]
         var total = 0
         for row in centreY0..<centreY1 {
             for column in centreX0..<centreX1 {
-                let i = row * columns + column
-                let x = Double(column) / Double(columns) - 0.5, y = Double(row) / Double(rows) - 0.5
-                let evenness = min(4, max(1, exp(brightestFall - (plane[1] * x + plane[2] * y))))
-                let rgb = (0..<3).map { min(1, linear[3 * i + $0] * gains[$0] * evenness * levelGain) }
-                counts[Self.name(linear: rgb), default: 0] += 1
+                counts[named(column, row), default: 0] += 1
                 total += 1
+            }
+        }
+        if region != nil {
+            // The band around the box, a quarter of its size wide: what shows past the object's edges.
+            let bandX = max(1, (centreX1 - centreX0) / 4), bandY = max(1, (centreY1 - centreY0) / 4)
+            var band: [BasicColour: Int] = [:], bandTotal = 0
+            for row in max(0, centreY0 - bandY)..<min(rows, centreY1 + bandY) {
+                for column in max(0, centreX0 - bandX)..<min(columns, centreX1 + bandX) where !inCentre(column, row) {
+                    band[named(column, row).colour, default: 0] += 1
+                    bandTotal += 1
+                }
+            }
+            let background = Set(band.filter { Double($0.value) >= Self.backgroundShare * Double(bandTotal) }.keys)
+            let objectOnly = counts.filter { !background.contains($0.key.colour) }
+            let objectTotal = objectOnly.values.reduce(0, +)
+            // An object almost all of the background's colour (a white van on a white wall) keeps it.
+            if objectTotal >= total / 5 {
+                counts = objectOnly
+                total = objectTotal
             }
         }
         // Shares by basic colour, each said in its most common shade: a shirt half in shadow is one

@@ -1,6 +1,7 @@
 import AssistCore
 import ColourAndLight
 import Foundation
+import Guidance
 import LiveGuidance
 import Perception
 import Reading
@@ -8,10 +9,10 @@ import Synchronization
 
 /// Answers the live session's questions about the newest frame with the same code the command-line
 /// tools use: `TextReader` (`assist read`), `ColourNamer` and `LightMeter` (`assist colour`,
-/// `assist light`) and `FaceDetector` (`assist see --faces`), worded by their own phrase files.
+/// `assist light`) and `FaceDetector` (YuNet, as `assist see --faces`), worded by their own phrase files.
 ///
-/// The recogniser and the cascades are loaded at the first question that needs them, so a session
-/// that is never asked to read does not pay for Tesseract, and a missing language or cascade is
+/// The recogniser and the face model are loaded at the first question that needs them, so a session
+/// that is never asked to read does not pay for Tesseract, and a missing language or model is
 /// one sentence when asked rather than a session that cannot start.
 public final class PictureAnswers: PictureQuestions {
     public struct Phrases: Sendable, Equatable, Decodable {
@@ -20,6 +21,7 @@ public final class PictureAnswers: PictureQuestions {
         public var faces: String
         public var facesUnavailable: String
         public var readingUnavailable: String
+        public var scene: SceneAnswerer.Phrases
 
         public static func bundled(language: String = "en") throws(PictureQuestionError) -> Phrases {
             guard let url = Bundle.module.url(forResource: language, withExtension: "json", subdirectory: "Templates"),
@@ -32,21 +34,21 @@ public final class PictureAnswers: PictureQuestions {
     }
 
     /// How the recogniser and the face detector are made; replaced in tests to stand for a
-    /// missing language or cascade.
+    /// missing language or face model.
     public struct Makers: Sendable {
         public var textReader: @Sendable () throws(TextRecognitionError) -> TextReader
-        public var faceDetector: @Sendable () throws(FaceCascade.LoadError) -> FaceDetector
+        public var faceDetector: @Sendable () throws(FaceModelError) -> FaceDetector
 
         public init(textReader: @escaping @Sendable () throws(TextRecognitionError) -> TextReader,
-                    faceDetector: @escaping @Sendable () throws(FaceCascade.LoadError) -> FaceDetector) {
+                    faceDetector: @escaping @Sendable () throws(FaceModelError) -> FaceDetector) {
             self.textReader = textReader
             self.faceDetector = faceDetector
         }
 
-        /// Tesseract in `language` (e.g. "eng", "eng+fra"), Debian's face cascades.
+        /// Tesseract in `language` (e.g. "eng", "eng+fra"), YuNet from the models folder.
         public static func standard(language: String = "eng") -> Makers {
             Makers(textReader: { () throws(TextRecognitionError) in try TextReader(language: language) },
-                   faceDetector: { () throws(FaceCascade.LoadError) in try FaceDetector() })
+                   faceDetector: { () throws(FaceModelError) in try FaceDetector.located() })
         }
     }
 
@@ -92,17 +94,36 @@ public final class PictureAnswers: PictureQuestions {
             let meter = LightMeter()
             return [colourPhrases.sentence(for: meter.level(forBrightness: meter.brightness(of: frame.image)))]
         case .countFaces:
-            // With the detector's people, as `assist see --faces` counts them (turned and small
-            // faces found on heads, face-like patterns on nobody dropped); without, the strict rule
-            // on the whole picture.
-            let detector = try faceDetector()
-            let faces = context.people.map { detector.detect(in: frame.image, people: $0) } ?? detector.detect(in: frame.image)
+            // With the detector's people, as `assist see --faces` counts them (faces on heads,
+            // face-like patterns on nobody dropped); without, the strict rule on the whole picture.
+            let faces = try findFaces(in: frame.image, people: context.people)
             // How many, then where and how far each is, in the session's words.
             switch faces.count {
             case 0: return [phrases.noFaces]
             case 1: return [phrases.oneFace] + context.describe(faces)
             default: return [phrases.faces.replacingOccurrences(of: "{count}", with: String(faces.count))] + context.describe(faces)
             }
+        case .scene(let question):
+            return try answer(question, about: frame.image, context: context).sentences
+        }
+    }
+
+    /// A question about the things in view, with what the answer was based on.
+    public func answer(_ question: SceneQuestion, about image: RGBImage, context: FrameContext) throws(PictureQuestionError) -> SceneAnswer {
+        let answerer = SceneAnswerer(phrases: phrases.scene, colourPhrases: colourPhrases)
+        guard question != .cannotTell else {
+            return try answerer.answer(question, image: image, objects: [], describer: try defaultDescriber(), read: { _ throws(PictureQuestionError) in TextReading(blocks: []) })
+        }
+        guard let objects = context.objects else { throw PictureQuestionError(phrases.scene.needsDetector) }
+        let describer: SceneDescriber
+        if let given = context.describer { describer = given } else { describer = try defaultDescriber() }
+        return try answerer.answer(question, image: image, objects: objects, describer: describer,
+                                   read: { picture throws(PictureQuestionError) in try read(picture, effort: .thorough) })
+    }
+
+    private func defaultDescriber() throws(PictureQuestionError) -> SceneDescriber {
+        do { return try SceneDescriber() } catch {
+            throw PictureQuestionError("The sentences describing what is in view are missing or damaged.")
         }
     }
 
@@ -139,12 +160,22 @@ public final class PictureAnswers: PictureQuestions {
         }
     }
 
-    private func faceDetector() throws(PictureQuestionError) -> FaceDetector {
-        let made = faces.withLock { stored -> FaceDetector? in
-            if stored == nil { stored = try? makers.faceDetector() }
-            return stored
+    /// Faces on `people` (nil: the object detector did not run, so the whole picture, strictly).
+    private func findFaces(in image: RGBImage, people: [BoundingBox]?) throws(PictureQuestionError) -> [Detection] {
+        let result = faces.withLock { stored -> Result<[Detection], FaceModelError> in
+            do throws(FaceModelError) {
+                let detector: FaceDetector
+                if let stored { detector = stored } else { detector = try makers.faceDetector() }
+                stored = detector
+                if let people { return .success(try detector.detect(in: image, people: people)) }
+                return .success(try detector.detect(in: image))
+            } catch {
+                return .failure(error)
+            }
         }
-        guard let made else { throw PictureQuestionError(phrases.facesUnavailable) }
-        return made
+        switch result {
+        case .success(let found): return found
+        case .failure(let error): throw PictureQuestionError(phrases.facesUnavailable.replacingOccurrences(of: "{reason}", with: error.userMessage))
+        }
     }
 }

@@ -186,6 +186,43 @@ public final class CommandController: Sendable {
         case .describeColour: return .ask(.colour)
         case .checkLight: return .ask(.light)
         case .countFaces: return .ask(.countFaces)
+        case .countThings, .isThereThing, .howFarThing, .colourOfThing, .textOnThing, .whatIsClosest, .whatIsOnLeft,
+             .whatIsOnRight, .cannotTell:
+            return sceneQuestion(for: command).map { .ask(.scene($0)) }
+        default: return nil
+        }
+    }
+
+    /// The question about the things in view a command asks; nil for any other command. For a
+    /// picture (`assist see --ask`), where there is no live view to guide in, "where is the bus"
+    /// and "describe the scene" are questions too.
+    public static func sceneQuestion(for command: Command, picture: Bool = false) -> SceneQuestion? {
+        let target = command.categories.map { SceneTarget(categories: $0.categories, singular: $0.singular, plural: $0.plural) }
+        switch command.intent {
+        case .countThings: return target.map { .count($0) }
+        case .isThereThing: return target.map { .isThere($0) }
+        case .howFarThing: return target.map { .howFar($0) }
+        case .colourOfThing: return target.map { .colour($0) }
+        case .textOnThing: return target.map { .text($0) }
+        case .whatIsClosest: return .closest
+        case .whatIsOnLeft: return .onSide(left: true)
+        case .whatIsOnRight: return .onSide(left: false)
+        case .cannotTell: return .cannotTell
+        case .find, .findAhead: return picture ? target.map { .whereIs($0) } : nil
+        case .scanNow, .describeAhead, .exploreScene: return picture ? .describe : nil
+        default: return nil
+        }
+    }
+
+    /// The question a command asks about a picture (`assist see --ask`); nil when it is no question
+    /// about a picture (a setting, a mode).
+    public static func pictureQuestion(for command: Command) -> PictureQuestion? {
+        if let scene = sceneQuestion(for: command, picture: true) { return .scene(scene) }
+        switch command.intent {
+        case .readText, .readPage: return .readPage
+        case .describeColour: return .colour
+        case .checkLight: return .light
+        case .countFaces: return .countFaces
         default: return nil
         }
     }

@@ -129,7 +129,7 @@ public struct LiveGuidanceRun {
             configuration.scheduledLines = scheduledLines
             configuration.corridor = corridor
             configuration.classNames = models?.classNames
-            // "Read the text", "what colour is this", …: Tesseract and the cascades load at the first question.
+            // "Read the text", "what colour is this", …: Tesseract and the face model load at the first question.
             configuration.pictureQuestions = try PictureAnswers(wordsPerMinute: voice.wordsPerMinute)
         } catch {
             throw CommandFailure(userMessage(for: error), status: .startupFailed)

@@ -2,8 +2,10 @@ import AssistCore
 import Foundation
 import Guidance
 import Inference
+import LiveGuidance
 import Media
 import Perception
+import PictureAnswers
 import Speech
 import Storage
 
@@ -53,6 +55,14 @@ public struct MeasuredDepthChoice: Sendable, Equatable {
     }
 }
 
+/// The answer to `assist see --ask`, and what it was based on (the objects it counted, placed,
+/// measured or read; empty for an answer from the whole picture or one the picture cannot give).
+public struct PictureAnswer: Encodable, Sendable {
+    public var question: String
+    public var sentences: [String]
+    public var basedOn: [LocatedObject]
+}
+
 /// One picture's outcome in `--json`: the report, or the sentence saying why there is none.
 public struct PictureResult: Encodable, Sendable {
     public var source: String
@@ -61,8 +71,10 @@ public struct PictureResult: Encodable, Sendable {
     /// The picture itself could not be read (missing, not a picture, damaged), as opposed to a
     /// failure while describing it.
     public var pictureUnreadable = false
+    /// The answer to the question asked about the picture, when one was asked.
+    public var answer: PictureAnswer?
 
-    enum CodingKeys: String, CodingKey { case source, report, error }
+    enum CodingKeys: String, CodingKey { case source, report, error, answer }
 
     public init(source: String, report: SceneReport?, error: String?, pictureUnreadable: Bool = false) {
         self.source = source
@@ -83,6 +95,11 @@ public struct PictureDescription {
     public var description: DescriptionChoice
     /// Also find faces (how many, where, how far; never who).
     public var findsFaces = false
+    /// A question answered about each picture (`assist see --ask`) instead of describing it: the
+    /// words as asked, and the question they were understood as.
+    public var question: (words: String, meaning: PictureQuestion)?
+    /// The voice's rate, so a page read in answer is said in parts of at most 3 s.
+    public var wordsPerMinute = 175
     public var keepsHistory = true
 
     public init(detector: DetectorChoice = DetectorChoice(), depthModel: DepthModelChoice = DepthModelChoice(),
@@ -112,9 +129,12 @@ public struct PictureDescription {
             throw CommandFailure(userMessage(for: error), status: .modelUnavailable)
         }
         let faceDetector: FaceDetector?
-        do { faceDetector = findsFaces ? try FaceDetector() : nil } catch {
-            throw CommandFailure("Faces cannot be found: the face cascade of Debian's opencv-data is missing or unreadable.",
-                                 status: .modelUnavailable)
+        do throws(FaceModelError) { faceDetector = findsFaces ? try FaceDetector.located() : nil } catch {
+            throw CommandFailure("Faces cannot be found. \(error.userMessage)", status: .modelUnavailable)
+        }
+        let answers: PictureAnswers?
+        do throws(PictureQuestionError) { answers = question == nil ? nil : try PictureAnswers(wordsPerMinute: wordsPerMinute) } catch {
+            throw CommandFailure(error.userMessage, status: .startupFailed)
         }
         let userData = UserData.open(knownCategories: objectDetector.classNames.names)
         var stored = userData?.currentSettings()
@@ -131,7 +151,7 @@ public struct PictureDescription {
                 stored = latest
                 analyzer = try makeAnalyzer(objectDetector, depthEstimator, stored: stored)
             }
-            let result = describe(path, with: analyzer, faceDetector: faceDetector)
+            let result = describe(path, with: analyzer, faceDetector: faceDetector, answers: answers)
             results.append(result)
             if let report = result.report, keepsHistory {
                 userData?.record(report.announced, mode: "picture description", session: session)
@@ -139,7 +159,7 @@ public struct PictureDescription {
             onResult(result)
             if let spoken {
                 // One utterance per sentence: each stays short, and none is dropped for length.
-                var sentences = result.report?.sentences ?? result.error.map { [$0] } ?? []
+                var sentences = result.answer?.sentences ?? result.report?.sentences ?? result.error.map { [$0] } ?? []
                 if paths.count > 1 { sentences.insert("\(result.source).", at: 0) }
                 for (number, sentence) in sentences.enumerated() {
                     spoken.say(Utterance(sentence, priority: .answer, contentKey: "\(index)#\(number)"))
@@ -173,7 +193,29 @@ public struct PictureDescription {
         }
     }
 
-    private func describe(_ path: String, with analyzer: SceneAnalyzer, faceDetector: FaceDetector?) -> PictureResult {
+    /// What a question about `frame` is answered from: its report's objects and people, worded and
+    /// located by `analyzer` (faces on people as far away as their people), as in a live session.
+    public static func questionContext(report: SceneReport, frame: Frame, analyzer: SceneAnalyzer) -> FrameContext {
+        let people = report.objects.filter { $0.label == FaceDetector.personLabel }
+        let locator = analyzer.locator, describer = analyzer.describer
+        return FrameContext(people: people.map(\.detection.box), objects: report.objects, describer: describer) { found in
+            guard let located = try? locator.locate(found, in: frame) else { return [] }
+            return describer.sentences(forFaces: FaceDetector.atTheirPeoplesDistance(located, people: people))
+        }
+    }
+
+    /// The question answered from the picture's report, as a live session answers it about a frame.
+    private func answer(_ question: (words: String, meaning: PictureQuestion), about frame: Frame, report: SceneReport,
+                        analyzer: SceneAnalyzer, with answers: PictureAnswers) throws -> PictureAnswer {
+        let context = Self.questionContext(report: report, frame: frame, analyzer: analyzer)
+        if case .scene(let scene) = question.meaning {
+            let answer = try answers.answer(scene, about: frame.image, context: context)
+            return PictureAnswer(question: question.words, sentences: answer.sentences, basedOn: answer.basis)
+        }
+        return PictureAnswer(question: question.words, sentences: try answers.answer(question.meaning, about: frame, context: context), basedOn: [])
+    }
+
+    private func describe(_ path: String, with analyzer: SceneAnalyzer, faceDetector: FaceDetector?, answers: PictureAnswers?) -> PictureResult {
         let url = URL(fileURLWithPath: path)
         let clock = ContinuousClock()
         let start = clock.now
@@ -198,7 +240,7 @@ public struct PictureDescription {
                 // templates; searched on the heads of the people the detector found.
                 let people = report.objects.filter { $0.label == FaceDetector.personLabel }
                 let found = FaceDetector.atTheirPeoplesDistance(
-                    try analyzer.locator.locate(faceDetector.detect(in: image, people: people.map(\.detection.box)), in: frame),
+                    try analyzer.locator.locate(try faceDetector.detect(in: image, people: people.map(\.detection.box)), in: frame),
                     people: people)
                 if !found.isEmpty {
                     // "No object detected." is no longer true once a face is found.
@@ -209,7 +251,11 @@ public struct PictureDescription {
                 }
             }
             report.timings.decodeMilliseconds = decodeMilliseconds
-            return PictureResult(source: url.lastPathComponent, report: report, error: nil)
+            var result = PictureResult(source: url.lastPathComponent, report: report, error: nil)
+            if let question, let answers {
+                result.answer = try answer(question, about: frame, report: report, analyzer: analyzer, with: answers)
+            }
+            return result
         } catch {
             return PictureResult(source: url.lastPathComponent, report: nil, error: userMessage(for: error))
         }

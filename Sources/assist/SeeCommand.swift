@@ -79,6 +79,9 @@ struct See: AsyncParsableCommand {
     @Flag(help: "Pictures: also find faces (how many, where, how far; never who, nor age, gender or mood), labelled face.")
     var faces = false
 
+    @Option(help: ArgumentHelp("Pictures: answer this question about each picture instead of describing it, printed and spoken (\"how many people are there\", \"what colour is the bus\", \"what does the sign say\", \"describe the scene\"). Understood as a spoken command is; what the picture cannot tell (a name, an age) is said so. With --json, the answer and the objects it was based on.", valueName: "question"))
+    var ask: String?
+
     func validate() throws {
         guard !images.isEmpty else { throw ValidationError("Give at least one picture to describe, or one live input.") }
         if depth.depth != nil && depth.depthModel != nil {
@@ -90,6 +93,9 @@ struct See: AsyncParsableCommand {
             }
             if depth.depth != nil {
                 throw ValidationError("--depth goes with a picture; a live input's depth comes from RGB-D pairs in a folder or from --depth-model.")
+            }
+            if ask != nil {
+                throw ValidationError("--ask goes with pictures; in a live run, ask by voice, keyboard, the control socket or the web page.")
             }
             return
         }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import AssistCore
+import Commands
 import Foundation
+import LiveGuidance
 import SessionControl
 import Speech
 
@@ -10,6 +12,7 @@ extension See {
         var pictures = PictureDescription(detector: detector.choice, depthModel: depth.modelChoice, measuredDepth: depth.measuredChoice,
                                           camera: camera.choice, description: wording.choice)
         pictures.findsFaces = faces
+        if let ask { pictures.question = (ask, try understood(ask)) }
         pictures.keepsHistory = !noHistory
         let results = try pictures.describe(images, spokenOutput: { try SpokenOutput.forDescription(speech.choice, json: json) }) { result in
             if !json { printHuman(result, showName: images.count > 1) }
@@ -21,6 +24,27 @@ extension See {
         if status != .done { throw ExitCode(status.rawValue) }
     }
 
+    /// The question `--ask` asks, understood as a typed command is (act, ask, refuse): a line that is
+    /// not understood, only nearly, or is no question about a picture, is refused with its sentence.
+    private func understood(_ question: String) throws -> PictureQuestion {
+        let language: CommandLanguage
+        do { language = try CommandLanguage(language: "en", categories: COCOClasses.names) } catch {
+            throw CommandFailure(userMessage(for: error), status: .startupFailed)
+        }
+        let understanding = CommandUnderstanding.loadOrPhrasesOnly(language: language, warn: UserData.warn)
+        switch understanding.decide(question, channel: .typed) {
+        case .act(let command):
+            guard let meaning = CommandController.pictureQuestion(for: command) else {
+                throw CommandFailure("\"\(question)\" is not a question about the picture; ask, for example, what colour is the bus.", status: .badUsage)
+            }
+            return meaning
+        case .confirm(let sentence, _):
+            throw CommandFailure("Not sure what was asked. \(sentence) Ask again in those words.", status: .badUsage)
+        case .refuse(let sentence):
+            throw CommandFailure(sentence, status: .badUsage)
+        }
+    }
+
     private func printHuman(_ result: PictureResult, showName: Bool) {
         if let error = result.error {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
@@ -28,7 +52,7 @@ extension See {
         }
         guard let report = result.report else { return }
         if showName { print("\(report.source):") }
-        report.sentences.forEach { print($0) }
+        (result.answer?.sentences ?? report.sentences).forEach { print($0) }
         if showName { print("") }
     }
 }

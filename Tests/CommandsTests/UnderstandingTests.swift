@@ -46,7 +46,7 @@ struct UnderstandingTests {
           arguments: [("what do you see right now", Expected(.describeAhead)), ("what have you seen so far", Expected(.recentDetections)),
                       ("tell me about dogs first", Expected(.prioritise, ["dog"])), ("tell me about dogs again", Expected(.stopIgnoring, ["dog"])),
                       // Counting people is no question whether there is one; a slower voice is a slower rate.
-                      ("how many people are standing in front of me", Expected(.countFaces)), ("a slower voice", Expected(.speakSlower))])
+                      ("how many people are standing in front of me", Expected(.countThings, ["person"])), ("a slower voice", Expected(.speakSlower))])
     func contrasts(_ text: String, _ expected: Expected) {
         let decision = understanding.decide(text, channel: .typed)
         guard case .act(let command) = decision else {

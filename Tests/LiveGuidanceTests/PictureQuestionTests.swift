@@ -12,7 +12,7 @@ import Testing
 
 /// "Read the text", "read the page", "what colour is this", "is the light on", "how many faces" in a
 /// session: answered from the newest frame by the real readers (Tesseract, the colour namer, the light
-/// meter, the face cascades), said through the queue, on the input clock.
+/// meter, the face model), said through the queue, on the input clock.
 @Suite("questions about the picture in a live session")
 struct PictureQuestionTests {
     static func picture(_ path: String) throws -> RGBImage {
@@ -144,7 +144,7 @@ struct PictureQuestionTests {
 
     @Test("\"how many faces\" with the right-hand half of zidane.jpg in view says one face")
     func countFaces() async throws {
-        // The right-hand man, whose frontal face the cascade finds (see FaceDetectorTests); the
+        // The right-hand man, whose frontal face YuNet finds (see FaceDetectorTests); the
         // left half, with Zidane's turned face and the blurred crowd, is out of view. His box as
         // the shared YOLO11n IR finds it in zidane.jpg (744–1148, 40–710), cut and halved.
         let zidane = try Self.picture("images/zidane.jpg")
@@ -183,8 +183,7 @@ struct PictureQuestionTests {
     }
 
     /// The whole of zidane.jpg with the two men where the detector finds them: Zidane's own turned,
-    /// tilted face is found on his head (the whole-picture rule alone finds only the other man's),
-    /// so the answer agrees with `assist see --faces`. Where the detector finds nobody, the
+    /// tilted face is found on his head, so the answer agrees with `assist see --faces`. Where the detector finds nobody, the
     /// face-like patterns are no faces. Fails if the session does not hand the frame's people over.
     @Test("\"how many faces\" counts on the heads of the people found in that frame and says where each is: two on zidane.jpg, none where nobody was found")
     func countFacesOnPeople() async throws {
@@ -203,11 +202,31 @@ struct PictureQuestionTests {
         #expect(Self.answers(withNobody).map(\.utterance.text) == [(try PictureAnswers.Phrases.bundled()).noFaces])
     }
 
-    @Test("a missing Tesseract language or face cascade is one clear sentence, and the session goes on")
+    /// A question about the things in view is answered from the findings in the frame it was
+    /// asked about (the session runs the detector on that frame, as for "how many faces"): two
+    /// people found, "2 people."; a question nothing measures is declined, the session going on.
+    @Test("\"how many people\" and \"what's his name\" in a live session: counted from that frame's findings; declined")
+    func sceneQuestions() async throws {
+        let zidane = try Self.picture("images/zidane.jpg")
+        let men = [BoundingBox(x0: 744, y0: 40, x1: 1148, y1: 710), BoundingBox(x0: 124, y0: 201, x1: 1132, y1: 713)]
+        let people = SceneTarget(categories: ["person"], singular: "person", plural: "people")
+        let (harness, _) = try await Self.run(showing: zidane, seconds: 4, commands: [
+            ScheduledCommand(atSeconds: 1, command: .ask(.scene(.count(people)))),
+            ScheduledCommand(atSeconds: 2, command: .ask(.scene(.cannotTell))),
+            ScheduledCommand(atSeconds: 3, command: .ask(.scene(.isThere(SceneTarget(categories: ["dog"], singular: "dog", plural: "dogs"))))),
+        ], people: men)
+        let said = Self.answers(harness).map(\.utterance.text)
+        try #require(said.count == 3, "\(said)")
+        #expect(said[0].hasPrefix("2 people. "), "\(said)")
+        #expect(said[1] == "I can't tell that from the picture.")
+        #expect(said[2] == "No dog in view.")
+    }
+
+    @Test("a missing Tesseract language or face model is one clear sentence, and the session goes on")
     func missingData() async throws {
         let broken = try PictureAnswers(makers: PictureAnswers.Makers(
             textReader: { () throws(TextRecognitionError) in try TextReader(language: "xxx") },
-            faceDetector: { () throws(FaceCascade.LoadError) in FaceDetector(cascade: try FaceCascade(contentsOf: "/nonexistent/cascade.xml")) }),
+            faceDetector: { () throws(FaceModelError) in try FaceDetector(model: URL(fileURLWithPath: "/nonexistent/yunet.onnx")) }),
             wordsPerMinute: 175)
         let grey = RGBImage(width: 64, height: 48, filledWith: (128, 128, 128))
         let (harness, _) = try await Self.run(showing: grey, seconds: 4, commands: [
@@ -219,7 +238,7 @@ struct PictureQuestionTests {
         // "Reading text.", then the first reading fails: said once, and short-text mode ends.
         try #require(said.count == 4, "\(said)")
         #expect(said[1].contains("tesseract-ocr-xxx"))
-        #expect(said[2].contains("opencv-data"))
+        #expect(said[2].hasPrefix("Faces cannot be counted. The face model") && said[2].contains("/nonexistent/yunet.onnx"), "\(said)")
         // The light is still answered after the two failures: the session went on.
         #expect(["The room is bright.", "The light is dim.", "It is dark."].contains(said.last ?? ""))
     }

@@ -33,8 +33,8 @@ struct ExifOrientationTests {
     ]
 
     @Test("a JPEG with each EXIF orientation, in either byte order, decodes upright",
-          arguments: 1...8, [ExifByteOrder.littleEndian, .bigEndian])
-    func orientedJPEGDecodesUpright(orientation: Int, byteOrder: ExifByteOrder) throws {
+          arguments: 1...8, [ExifPhoto.ByteOrder.littleEndian, .bigEndian])
+    func orientedJPEGDecodesUpright(orientation: Int, byteOrder: ExifPhoto.ByteOrder) throws {
         let folder = try TemporaryFolder.make("media-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let uprightFile = folder.appendingPathComponent("upright.ppm")
@@ -42,7 +42,7 @@ struct ExifOrientationTests {
         let stored = folder.appendingPathComponent("stored.jpg")
         try Program.ffmpeg(["-i", uprightFile.path, "-vf", Self.storingFilter[orientation]!, "-q:v", "2", stored.path])
         let photo = folder.appendingPathComponent("photo.jpg")
-        try Self.insertingExifOrientation(orientation, byteOrder: byteOrder, into: Data(contentsOf: stored)).write(to: photo)
+        try ExifPhoto.insertingExifOrientation(orientation, byteOrder: byteOrder, into: Data(contentsOf: stored)).write(to: photo)
 
         let image = try ImageFile(photo).decode()
 
@@ -90,7 +90,7 @@ struct ExifOrientationTests {
             let plain = folder.appendingPathComponent("plain.jpg")
             try Program.ffmpeg(["-i", SharedFiles.zidane.path, "-vf", "scale=333:\(height)", "-pix_fmt", pixelFormat, plain.path])
             let photo = folder.appendingPathComponent("turned.jpg")
-            try Self.insertingExifOrientation(orientation, byteOrder: .bigEndian, into: Data(contentsOf: plain)).write(to: photo)
+            try ExifPhoto.insertingExifOrientation(orientation, byteOrder: .bigEndian, into: Data(contentsOf: plain)).write(to: photo)
 
             let stored = try ImageFile(plain).decode()
             let expected = try #require(ExifOrientation(rawValue: orientation)).uprightImage(fromStored: stored)
@@ -129,34 +129,6 @@ struct ExifOrientationTests {
         let turned = ExifOrientation.rotate90Clockwise.uprightImage(fromStored: stored)
         #expect(turned.width == 2 && turned.height == 3)
         #expect(stride(from: 0, to: turned.pixels.count, by: 3).map { turned.pixels[$0] } == [3, 0, 4, 1, 5, 2])
-    }
-
-    // MARK: - Writing the EXIF segment
-
-    enum ExifByteOrder: CustomTestStringConvertible, Sendable {
-        case littleEndian, bigEndian
-        var testDescription: String { self == .littleEndian ? "II (little-endian)" : "MM (big-endian)" }
-    }
-
-    /// The JPEG with an APP1 "Exif" segment holding one IFD with one entry, Orientation (0x0112,
-    /// SHORT), placed right after the start-of-image marker as cameras do.
-    static func insertingExifOrientation(_ orientation: Int, byteOrder: ExifByteOrder, into jpeg: Data) -> Data {
-        func u16(_ value: Int) -> [UInt8] {
-            byteOrder == .littleEndian ? [UInt8(value & 0xFF), UInt8(value >> 8)] : [UInt8(value >> 8), UInt8(value & 0xFF)]
-        }
-        func u32(_ value: Int) -> [UInt8] {
-            byteOrder == .littleEndian ? u16(value & 0xFFFF) + u16(value >> 16) : u16(value >> 16) + u16(value & 0xFFFF)
-        }
-        var tiff: [UInt8] = byteOrder == .littleEndian ? Array("II".utf8) : Array("MM".utf8)
-        tiff += u16(42) + u32(8)                                 // TIFF magic, first IFD at offset 8
-        tiff += u16(1)                                           // one entry
-        tiff += u16(0x0112) + u16(3) + u32(1) + u16(orientation) + [0, 0]   // Orientation, SHORT, count 1, value
-        tiff += u32(0)                                           // no next IFD
-        let payload = Array("Exif".utf8) + [0, 0] + tiff
-        let length = payload.count + 2                           // the length field counts itself
-        let segment: [UInt8] = [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
-        precondition(jpeg.prefix(2) == Data([0xFF, 0xD8]), "not a JPEG")
-        return Data(jpeg.prefix(2) + segment + jpeg.dropFirst(2))
     }
 
     private func expectColour(_ pixel: (r: UInt8, g: UInt8, b: UInt8), near expected: (Int, Int, Int), _ place: String,

@@ -1,6 +1,7 @@
 import AssistCore
 import Foundation
 import Media
+import TestSupport
 import Testing
 @testable import Reading
 
@@ -72,6 +73,26 @@ struct TextReaderTests {
         let text = normalised(try reader.read(ReadingTestFiles.picture("opencv_scenetext01.jpg")).text)
         #expect(text.contains("parking"))
         #expect(text.contains("prohibited"))
+    }
+
+    /// A phone held sideways stores the street photo turned and says so in its EXIF Orientation
+    /// tag (6: turn clockwise to show). The copy is made here by the ffmpeg tool and given the tag;
+    /// decoded as `assist read` decodes it, it is read as the upright photo is.
+    @Test("a photo stored turned with an EXIF orientation tag is read upright, its words found")
+    func exifTurnedPhoto() throws {
+        let folder = try TemporaryFolder.make("reading-tests")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stored = folder.appendingPathComponent("stored.jpg")
+        try Program.ffmpeg(["-i", SharedFiles.text("opencv_scenetext01.jpg").path, "-vf", "transpose=cclock", "-q:v", "2", stored.path])
+        let photo = folder.appendingPathComponent("phone.jpg")
+        try ExifPhoto.insertingExifOrientation(6, byteOrder: .bigEndian, into: Data(contentsOf: stored)).write(to: photo)
+        let upright = try ReadingTestFiles.picture("opencv_scenetext01.jpg")
+        let image = try ImageFile(photo).decode()
+        #expect(image.width == upright.width && image.height == upright.height)
+        let reading = try reader.read(image)
+        #expect(reading.quarterTurnsApplied == 0)
+        let text = normalised(reading.text)
+        #expect(text.contains("parking") && text.contains("prohibited"), "\(text)")
     }
 
     @Test("a missing language is a typed error that names the package")

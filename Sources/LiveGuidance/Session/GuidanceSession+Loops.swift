@@ -346,7 +346,7 @@ extension GuidanceSession {
         guard let answering = configuration.pictureQuestions else {
             for question in questions {
                 say(Utterance(sentences.questionUnavailable, priority: .answer,
-                              contentKey: "question:\(question.rawValue)@\(asked)"), at: asked)
+                              contentKey: "question:\(question.key)@\(asked)"), at: asked)
             }
             return AnsweredQuestions(processing: nil, workSeconds: 0, report: nil)
         }
@@ -354,9 +354,10 @@ extension GuidanceSession {
         let workStart = ContinuousClock.now
         // Faces belong on people's heads: "how many faces" first finds the people in this very
         // frame, as `assist see --faces` does (the last analysed frame may be a moment old, and
-        // an on-demand session may not have analysed any).
+        // an on-demand session may not have analysed any); a question about the things in view
+        // ("what colour is the bus") is answered about this frame's findings likewise.
         var peopleFinder: (any SceneAnalyzing)?
-        if questions.contains(.countFaces), let analyzer, await prepare(analyzer, for: frame) == nil { peopleFinder = analyzer }
+        if questions.contains(where: \.needsObjects), let analyzer, await prepare(analyzer, for: frame) == nil { peopleFinder = analyzer }
         let describer = policy.describer
         let outcome = await AnalysisWatchdog(limitSeconds: configuration.questionWatchdogSeconds).run(abandonedBy: quitting) { [peopleFinder] in
             var context = FrameContext.pixelsOnly
@@ -364,7 +365,7 @@ extension GuidanceSession {
             if let finder = peopleFinder, let report {
                 let people = report.objects.filter { $0.label == FaceDetector.personLabel }
                 nonisolated(unsafe) let locating = finder
-                context = FrameContext(people: people.map(\.detection.box)) { found in
+                context = FrameContext(people: people.map(\.detection.box), objects: report.objects, describer: describer) { found in
                     guard let located = try? locating.locate(found, in: frame) else { return [] }
                     return describer.sentences(forFaces: FaceDetector.atTheirPeoplesDistance(located, people: people))
                 }
@@ -400,7 +401,7 @@ extension GuidanceSession {
                 case .failure(let error): spoken = [error.userMessage]
                 }
                 // Keyed by time: the same question asked again later is answered again.
-                say(Utterance(spoken, priority: .answer, contentKey: "question:\(question.rawValue)@\(spokenAt)"),
+                say(Utterance(spoken, priority: .answer, contentKey: "question:\(question.key)@\(spokenAt)"),
                     at: spokenAt)
             }
         }

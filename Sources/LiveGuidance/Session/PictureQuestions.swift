@@ -1,12 +1,14 @@
 import AssistCore
 import Foundation
+import Guidance
 import Perception
 import Synchronization
 
 /// A question the user asks about what the camera sees now, answered from the newest frame rather
-/// than by the object detector: "read the text", "read the page", "what colour is this", "is the
-/// light on", "how many faces".
-public enum PictureQuestion: String, Sendable, Equatable, CaseIterable {
+/// than by the object detector alone: "read the text", "read the page", "what colour is this", "is
+/// the light on", "how many faces", and questions about the things in view ("how many buses", "what
+/// colour is the bus", "what's his name").
+public enum PictureQuestion: Sendable, Equatable {
     /// Short text (a sign, a label): starts short-text mode (see `PictureQuestions.shortText(in:)`).
     case readText
     /// A whole page: the thorough reading, said in parts the user can stop and continue ("more").
@@ -17,17 +19,95 @@ public enum PictureQuestion: String, Sendable, Equatable, CaseIterable {
     case light
     /// How many faces are in view (never who, nor age, gender or mood).
     case countFaces
+    /// A question about the things the detector found in the frame.
+    case scene(SceneQuestion)
+
+    /// A short name for the question, for utterance keys and logs.
+    public var key: String {
+        switch self {
+        case .readText: return "readText"
+        case .readPage: return "readPage"
+        case .colour: return "colour"
+        case .light: return "light"
+        case .countFaces: return "countFaces"
+        case .scene(let question): return "scene-\(question.key)"
+        }
+    }
+
+    /// Whether answering needs the object detector's findings in the frame asked about.
+    public var needsObjects: Bool {
+        switch self {
+        case .countFaces: return true
+        case .scene(let question): return question != .cannotTell
+        default: return false
+        }
+    }
+}
+
+/// The things a question names: the detector's categories ("bus"; "vehicles" → bicycle, car, …)
+/// and how the user named them, to say them back.
+public struct SceneTarget: Sendable, Equatable {
+    public var categories: [String]
+    public var singular: String
+    public var plural: String
+
+    public init(categories: [String], singular: String, plural: String) {
+        self.categories = categories
+        self.singular = singular
+        self.plural = plural
+    }
+}
+
+/// A question answered from what was measured in one frame: the detector's boxes with their
+/// directions and distances, the colours inside a box, the text read in or near it. What cannot be
+/// measured (a name, an age, a breed, whether a shop is open) is `cannotTell`: said so, never guessed.
+public enum SceneQuestion: Sendable, Equatable {
+    /// "how many buses are there"
+    case count(SceneTarget)
+    /// "is there a dog": yes, and where; or no.
+    case isThere(SceneTarget)
+    /// "where is the bus"
+    case whereIs(SceneTarget)
+    /// "how far is the bus"
+    case howFar(SceneTarget)
+    /// "what colour is the bus": the colour of that object's own pixels.
+    case colour(SceneTarget)
+    /// "what does the bus say": text read in or near that object.
+    case text(SceneTarget)
+    /// "what is closest"
+    case closest
+    /// "what is on my left" (`left` false: on my right)
+    case onSide(left: Bool)
+    /// "describe the scene": one short sentence; the details follow on "more".
+    case describe
+    /// A question the picture cannot answer ("what's his name", "how old is she").
+    case cannotTell
+
+    public var key: String {
+        switch self {
+        case .count: return "count"
+        case .isThere: return "isThere"
+        case .whereIs: return "whereIs"
+        case .howFar: return "howFar"
+        case .colour: return "colour"
+        case .text: return "text"
+        case .closest: return "closest"
+        case .onSide(let left): return left ? "onLeft" : "onRight"
+        case .describe: return "describe"
+        case .cannotTell: return "cannotTell"
+        }
+    }
 }
 
 /// Answers questions about one frame. The session hands it the newest frame on a thread of its own
 /// (under a watchdog), so it may block for as long as a page takes to read; it must not keep the frame.
 ///
-/// Lives here as a protocol so the live loop stays free of Tesseract and the face cascades: the
+/// Lives here as a protocol so the live loop stays free of Tesseract and the face model: the
 /// program that builds the session passes an implementation (`PictureAnswers` in its own target).
 public protocol PictureQuestions: Sendable {
     /// The sentences to say, in order (a long text in as many sentences as it needs; the queue
     /// cuts them into parts of at most 3 s). Throws when the question cannot be answered at all
-    /// (a missing language or cascade), with the one sentence that says why. `context`: what the
+    /// (a missing language or face model), with the one sentence that says why. `context`: what the
     /// session knows of the frame besides its pixels (its people, and how it words found things).
     func answer(_ question: PictureQuestion, about frame: Frame, context: FrameContext) throws(PictureQuestionError) -> [String]
 
@@ -47,13 +127,21 @@ public struct FrameContext: Sendable {
     /// The boxes of the people the object detector found in this frame (empty: it found nobody),
     /// or nil when it was not run: faces are looked for on people's heads, as `assist see --faces` does.
     public var people: [BoundingBox]?
+    /// Everything the object detector found in this frame, closest first, with direction and
+    /// distance (nil: it was not run), for questions about the things in view.
+    public var objects: [LocatedObject]?
+    /// The session's wording of found things (units, clock or words, names); nil: the default English one.
+    public var describer: SceneDescriber?
     /// Sentences saying where found things are and how far ("Face, 3 meters, slightly right."),
     /// with the session's camera geometry, units and wording; a face on a person is as far away as
     /// that person (`FaceDetector.atTheirPeoplesDistance`).
     public var describe: @Sendable ([Detection]) -> [String]
 
-    public init(people: [BoundingBox]?, describe: @escaping @Sendable ([Detection]) -> [String]) {
+    public init(people: [BoundingBox]?, objects: [LocatedObject]? = nil, describer: SceneDescriber? = nil,
+                describe: @escaping @Sendable ([Detection]) -> [String]) {
         self.people = people
+        self.objects = objects
+        self.describer = describer
         self.describe = describe
     }
 

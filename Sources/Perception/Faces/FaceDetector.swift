@@ -1,319 +1,238 @@
 import AssistCore
 import Foundation
 
-/// Finds faces, frontal and turned (that a face is there, its place and size; never who it is, nor age, gender
-/// or mood) with a Haar cascade, the way OpenCV's `CascadeClassifier::detectMultiScale` does:
-/// the picture is shrunk step by step, the cascade's window slides over every size, and the windows
-/// that pass every stage are grouped, a face needing several overlapping windows.
+/// Finds faces (that a face is there, its place and size; never who it is, nor age, gender or
+/// mood) with YuNet, the small neural face detector of OpenCV's model zoo, run through the
+/// project's OpenVINO wrapper (OpenVINO reads its ONNX file directly; see ../shared/MODELS.md).
 ///
-/// Evaluated here rather than through libopencv-objdetect: the cascade is a small data file from
-/// Debian's opencv-data, and this evaluator (integral images and stumps) is a page of code, where
-/// OpenCV would add its whole core, imgproc and a C++ shim to the build for one function.
-public struct FaceDetector: Sendable {
-    public let cascade: FaceCascade
-    /// Faces turned to the side: OpenCV's profile cascade finds faces looking one way; the mirrored
-    /// picture gives the other. Nil: frontal faces only.
-    public let profileCascade: FaceCascade?
-    /// Each pyramid level is this much smaller than the one before (OpenCV's usual 1.1–1.2).
-    public var scaleStep: Double = 1.15
-    /// A face needs more than this many overlapping windows (OpenCV's `minNeighbors`, usually 3–5);
-    /// fewer is more often a pattern on a shirt or in leaves than a face.
-    public var minimumNeighbours: Int = 3
-    /// Pictures are analysed at most this wide; a face must then span at least the cascade's 20
-    /// pixels there, so the smallest face found is about 4 % of the picture's width (32 pixels of a
-    /// 640-pixel camera frame: a face some 4 m away). Wider analysis found no more real faces on
-    /// the test pictures, but false ones in a blurred crowd, at up to three times the cost.
-    public var analysisWidthPixels: Int = 480
-
+/// YuNet replaced three Haar cascades, which needed mirrored and tilted passes and hand-set vote
+/// counts to find two of the faces in bus.jpg, and still called a knife rack and a monitor faces
+/// on coco128 pictures without people (issue 38).
+///
+/// Holds one compiled model per input shape and uses one at a time (a lock makes it safe to share
+/// between threads; a second caller waits).
+public final class FaceDetector: @unchecked Sendable {
+    /// Where the model lies inside a models folder (`ModelLocator`'s candidates).
+    public static let relativePath = "face_detection_yunet/face_detection_yunet_2026may.onnx"
     public static let label = "face"
-    /// The object detector's label whose boxes faces are searched in (`detect(in:people:)`).
+    /// The object detector's label whose boxes faces are searched on (`detect(in:people:)`).
     public static let personLabel = "person"
     /// Not a COCO class: faces get their own index after the detector's 80.
     public static let classIndex = 80
 
-    public init(cascade: FaceCascade, profileCascade: FaceCascade? = nil) {
-        self.cascade = cascade
-        self.profileCascade = profileCascade
+    /// Pictures are analysed with their longer side at most this many pixels (never enlarged),
+    /// padded to a multiple of 32 (YuNet's coarsest stride): a 640×480 camera frame as it is. A face
+    /// must then span about 10 pixels, some 6 m away for an adult. Larger inputs cost quadratically
+    /// and found no more of the faces a user can be told about.
+    public var analysisLongSidePixels = 640
+    /// A face alone, when nothing else is known about the picture (`detect(in:)`), needs this score
+    /// (sqrt(class × objectness)). 0.9 is the model zoo's demo threshold; on the coco128 pictures
+    /// without people the highest score was a dog's face at 0.88, and the faces of bus.jpg scored 0.89–0.92.
+    public var scoreThreshold: Float = 0.9
+    /// A face on a person the object detector found needs only this score: the place is already a
+    /// head, so a smaller or turned face counts (in zidane.jpg the turned face scores 0.87).
+    public var onPersonScoreThreshold: Float = 0.6
+    /// Boxes overlapping a higher-scoring face by more than this are the same face (OpenCV's 0.3).
+    public var overlapThreshold: Float = 0.3
+
+    public let modelURL: URL
+    private let core: InferenceCore
+    private let options: InferenceOptions
+    private let lock = NSLock()
+    /// Compiled models by padded input size; frames of one camera all share one.
+    private var shapes: [Size: (compiled: CompiledModel, request: InferenceRequest)] = [:]
+    /// A camera gives one size, a folder of pictures a few; beyond this many the oldest is dropped.
+    private let shapeCacheCapacity = 3
+    private var shapeOrder: [Size] = []
+
+    struct Size: Hashable { var width: Int, height: Int }
+
+    /// The model in the first models folder that has it ($ASSIST_MODELS, the config file, ../shared/models).
+    public static func located(locator: ModelLocator = ModelLocator(), options: InferenceOptions = InferenceOptions())
+        throws(FaceModelError) -> FaceDetector {
+        for folder in locator.candidateDirectories {
+            let model = folder.appendingPathComponent(relativePath)
+            if FileManager.default.fileExists(atPath: model.path) { return try FaceDetector(model: model, options: options) }
+        }
+        throw .modelNotFound(searched: locator.candidateDirectories.map(\.path))
     }
 
-    /// With Debian's frontal and profile face cascades.
-    public init() throws(FaceCascade.LoadError) {
-        self.init(cascade: try FaceCascade(), profileCascade: try FaceCascade(contentsOf: FaceCascade.debianProfileFacePath))
+    /// `model`: YuNet's ONNX file. It is read now (a damaged file is an error here, not at the first
+    /// picture); it is compiled for each picture size on first use.
+    public init(model: URL, options: InferenceOptions = InferenceOptions()) throws(FaceModelError) {
+        guard FileManager.default.fileExists(atPath: model.path) else { throw .modelNotFound(searched: [model.path]) }
+        modelURL = model
+        self.options = options
+        do {
+            core = try InferenceCore()
+            let read = try core.readModel(at: model)
+            guard try read.outputCount() == 12 else {
+                throw FaceModelError.unexpectedOutput(detail: "it has \(try read.outputCount()) outputs, YuNet has 12")
+            }
+        } catch let error as InferenceError {
+            throw .inference(error)
+        } catch let error as FaceModelError {
+            throw error
+        } catch {
+            throw .unexpectedOutput(detail: String(describing: error))
+        }
     }
 
     /// Faces in `image`, largest first, as detections labelled "face", when nothing else is known
-    /// about the picture (no object detector ran): the whole picture under the strict rule
-    /// (`isFace`). Their confidence grows with the number of windows that agree (n / (n + 2)); it
-    /// orders faces but is not a probability.
-    public func detect(in image: RGBImage) -> [Detection] {
-        Self.detections(wholePictureFaces(in: image))
+    /// about the picture (no object detector ran): those scoring at least `scoreThreshold`. The
+    /// confidence is YuNet's score.
+    public func detect(in image: RGBImage) throws(FaceModelError) -> [Detection] {
+        try candidates(in: image).filter { $0.score >= scoreThreshold }.map(Self.detection).sorted { $0.box.area > $1.box.area }
     }
 
-    /// The faces of the whole picture under the strict rule, in the picture's pixels.
-    func wholePictureFaces(in image: RGBImage) -> [Place] {
+    /// Faces in `image`, largest first, given the boxes of the people the object detector found
+    /// there (an empty list: it looked and found nobody). At most one face per person, on its head;
+    /// a face-like pattern away from every person (a dog's face, a doughnut) is not called a face,
+    /// as the detector tells a person from a pattern better than a face detector alone does.
+    /// Without a detector, use `detect(in:)`.
+    public func detect(in image: RGBImage, people: [BoundingBox]) throws(FaceModelError) -> [Detection] {
+        guard !image.isEmpty, !people.isEmpty else { return [] }
+        var taken = Set<Int>()
+        var faces: [Detection] = []
+        for face in try candidates(in: image) where face.score >= onPersonScoreThreshold {
+            let centreX = face.box.centerX, centreY = face.box.centerY
+            // Where heads overlap (one person behind another), the person whose box it tops most squarely.
+            let wearers = people.indices.filter { !taken.contains($0) && Self.headRegion(of: people[$0]).contains(x: centreX, y: centreY) }
+            func misfit(_ i: Int) -> Float {
+                abs(centreX - people[i].centerX) / max(1, people[i].width) + abs(face.box.y0 - people[i].y0) / max(1, people[i].height)
+            }
+            guard let wearer = wearers.min(by: { misfit($0) < misfit($1) }) else { continue }
+            taken.insert(wearer)
+            faces.append(Self.detection(face))
+        }
+        return faces.sorted { $0.box.area > $1.box.area }
+    }
+
+    /// Where on a person a face can be: the top of the box, as tall as the box is wide (a standing
+    /// person's head and shoulders; all of a box that is only a head or an upper body) but at least
+    /// 40 % of its height, widened by a tenth of its width each side (a head bent beyond the box).
+    static func headRegion(of person: BoundingBox) -> BoundingBox {
+        let regionHeight = min(person.height * 1.05, max(person.width, 0.4 * person.height))
+        return BoundingBox(x0: person.x0 - 0.1 * person.width, y0: person.y0 - 0.05 * person.height,
+                           x1: person.x1 + 0.1 * person.width, y1: person.y0 + regionHeight)
+    }
+
+    static func detection(_ face: Candidate) -> Detection {
+        Detection(classIndex: classIndex, label: label, confidence: face.score, box: face.box)
+    }
+
+    /// The input size for a picture: scaled so its longer side is at most `analysisLongSidePixels`,
+    /// then padded right and below to a multiple of 32.
+    func inputSize(for image: RGBImage) -> (scaled: Size, padded: Size, scale: Float) {
+        let scale = min(1, Float(analysisLongSidePixels) / Float(max(image.width, image.height)))
+        let width = max(1, Int((Float(image.width) * scale).rounded())), height = max(1, Int((Float(image.height) * scale).rounded()))
+        return (Size(width: width, height: height), Size(width: (width + 31) / 32 * 32, height: (height + 31) / 32 * 32), scale)
+    }
+
+    /// Every face YuNet scores above the lower of the two thresholds, overlaps removed, in the
+    /// picture's pixels.
+    func candidates(in image: RGBImage) throws(FaceModelError) -> [Candidate] {
         guard !image.isEmpty else { return [] }
-        let shrink = image.width > analysisWidthPixels ? Double(analysisWidthPixels) / Double(image.width) : 1
-        let width = max(1, Int(Double(image.width) * shrink)), height = max(1, Int(Double(image.height) * shrink))
-        let gray = Self.luma(image, width: width, height: height)
-        // Where accepted places overlap, the one more windows agree on is the face.
-        var faces: [Place] = []
-        for finding in findings(in: gray, width: width, height: height).filter(isFace).sorted(by: { $0.windows > $1.windows })
-        where !faces.contains(where: finding.overlaps) {
-            faces.append((finding.x / shrink, finding.y / shrink, finding.size / shrink, finding.windows))
+        let (scaled, padded, scale) = inputSize(for: image)
+        let threshold = min(scoreThreshold, onPersonScoreThreshold)
+        let result: Result<[Candidate], FaceModelError> = lock.withLock {
+            do {
+                let request = try request(for: padded)
+                try request.withInput { tensor in
+                    // YuNet pads with black (zeros) and reads BGR bytes 0…255, unnormalised.
+                    tensor.update(repeating: 0)
+                    PlanarResampler(tensorWidth: padded.width, tensorHeight: padded.height, regionX: 0, regionY: 0,
+                                    regionWidth: scaled.width, regionHeight: scaled.height, scale: (1, 1, 1))
+                        .resample(image, into: tensor)
+                    let plane = padded.width * padded.height
+                    for i in 0..<plane { tensor.swapAt(i, 2 * plane + i) }
+                }
+                try request.infer()
+                var found: [Candidate] = []
+                for (level, stride) in [8, 16, 32].enumerated() {
+                    found += try Self.decode(request, level: level, stride: stride, columns: padded.width / stride,
+                                             rows: padded.height / stride, threshold: threshold)
+                }
+                let inPicture = found.map { face in
+                    Candidate(box: BoundingBox(x0: face.box.x0 / scale, y0: face.box.y0 / scale, x1: face.box.x1 / scale, y1: face.box.y1 / scale)
+                        .clipped(width: image.width, height: image.height), score: face.score, classIndex: Self.classIndex)
+                }
+                return .success(nonMaximumSuppression(inPicture, iouThreshold: overlapThreshold, classAware: false, maximumCount: 200))
+            } catch let error as FaceModelError {
+                return .failure(error)
+            } catch let error as InferenceError {
+                return .failure(.inference(error))
+            } catch {
+                return .failure(.unexpectedOutput(detail: String(describing: error)))
+            }
         }
-        return faces
+        return try result.get()
     }
 
-    /// A face's place: its square's corner and side, and how many windows agreed on it.
-    typealias Place = (x: Double, y: Double, size: Double, count: Int)
-
-    static func detections(_ faces: [Place]) -> [Detection] {
-        faces.map { face in
-            Detection(classIndex: classIndex, label: label, confidence: Float(face.count) / Float(face.count + 2),
-                      box: BoundingBox(x0: Float(face.x), y0: Float(face.y), x1: Float(face.x + face.size), y1: Float(face.y + face.size)))
-        }.sorted { $0.box.area > $1.box.area }
-    }
-
-    /// Every place where the frontal cascade, or the profile cascade on the picture or its mirror
-    /// image, found a face-like pattern with at least two agreeing windows, in `gray`'s pixels;
-    /// faces from `minimumSize` to `maximumSize` pixels wide (0 and infinity: every size). Every
-    /// cascade's windows are grouped loosely (two agreeing windows) so that a face two cascades see
-    /// weakly can still add up; which places are faces is for the caller to judge.
-    func findings(in gray: [Float], width: Int, height: Int, minimumSize: Double = 0, maximumSize: Double = .infinity,
-                  turned: Bool = true) -> [Finding] {
-        let sizes = (minimumSize, maximumSize)
-        let frontal = Self.group(windows(of: cascade, in: gray, width: width, height: height, sizes: sizes), minimumNeighbours: 1)
-        var findings = frontal.map { Finding(x: $0.x, y: $0.y, size: $0.size, frontalWindows: $0.count, windows: $0.count, cascades: 1) }
-        if let profileCascade, turned {
-            let mirrored = Self.mirrored(gray, width: width, height: height)
-            let turnedOneWay = Self.group(windows(of: profileCascade, in: gray, width: width, height: height, sizes: sizes), minimumNeighbours: 1)
-            let turnedOtherWay = Self.group(windows(of: profileCascade, in: mirrored, width: width, height: height, sizes: sizes), minimumNeighbours: 1)
-                .map { (x: Double(width) - $0.x - $0.size, y: $0.y, size: $0.size, count: $0.count) }
-            // One face seen by two cascades is one face: its windows add up, the frontal place stays.
-            for (side, found) in [turnedOneWay, turnedOtherWay].enumerated() {
-                for face in found.sorted(by: { $0.count > $1.count }) {
-                    let candidates = findings.indices.filter { findings[$0].overlaps(face) && !findings[$0].profileSides.contains(side) }
-                    if let i = candidates.max(by: { findings[$0].windows < findings[$1].windows }) {
-                        findings[i].windows += face.count
-                        findings[i].cascades += 1
-                        findings[i].profileSides.insert(side)
-                    } else {
-                        findings.append(Finding(x: face.x, y: face.y, size: face.size, frontalWindows: 0, windows: face.count, cascades: 1,
-                                                profileSides: [side]))
+    /// One stride's faces: outputs `level` (class), 3 + `level` (objectness), 6 + `level` (box) in
+    /// the ONNX file's order; per grid point a box as the offset of its centre from the point and
+    /// the log of its size, both in strides.
+    static func decode(_ request: InferenceRequest, level: Int, stride: Int, columns: Int, rows: Int,
+                       threshold: Float) throws -> [Candidate] {
+        let count = columns * rows
+        return try request.withOutput(at: level) { classShape, classes in
+            try request.withOutput(at: 3 + level) { objectShape, objectness in
+                try request.withOutput(at: 6 + level) { boxShape, boxes in
+                    guard classes.count == count, objectness.count == count, boxes.count == 4 * count else {
+                        throw FaceModelError.unexpectedOutput(
+                            detail: "stride \(stride) gave \(classShape), \(objectShape) and \(boxShape) for a \(columns)×\(rows) grid")
                     }
-                }
-            }
-        }
-        return findings
-    }
-
-    /// One place where one or more cascades found a face-like pattern, before it is judged.
-    struct Finding {
-        var x: Double, y: Double, size: Double
-        /// Windows of the frontal cascade there (0: the profile cascade alone).
-        var frontalWindows: Int
-        /// Windows of every cascade that agreed on the place, and how many cascades did.
-        var windows: Int
-        var cascades: Int
-        /// 0: the profile cascade on the picture, 1: on its mirror image.
-        var profileSides: Set<Int> = []
-
-        func overlaps(_ other: (x: Double, y: Double, size: Double, count: Int)) -> Bool {
-            let w = max(0, min(x + size, other.x + other.size) - max(x, other.x))
-            let h = max(0, min(y + size, other.y + other.size) - max(y, other.y))
-            return w * h > 0.3 * min(size * size, other.size * other.size)
-        }
-    }
-
-    /// A frontal face needs more than `minimumNeighbours` windows, as in OpenCV. The profile cascade
-    /// is much looser (on pictures without people it fired on furniture, fur and foliage more often
-    /// than the frontal one): a face it finds counts when another cascade agrees on the place and
-    /// together they have more than twice the windows a frontal face needs, or when it alone has
-    /// more than three times as many.
-    func isFace(_ finding: Finding) -> Bool {
-        if finding.frontalWindows > minimumNeighbours { return true }
-        if finding.cascades >= 2 { return finding.windows > 2 * minimumNeighbours + 1 }
-        return finding.windows > 3 * minimumNeighbours
-    }
-
-    /// Every window, at every pyramid level, that passes every stage of `cascade`; windows from
-    /// `sizes.minimum` to `sizes.maximum` pixels wide.
-    private func windows(of cascade: FaceCascade, in gray: [Float], width: Int, height: Int,
-                         sizes: (minimum: Double, maximum: Double)) -> [(x: Double, y: Double, size: Double)] {
-        var windows: [(x: Double, y: Double, size: Double)] = []
-        var scale = max(1, sizes.minimum / Double(cascade.windowWidth))
-        while Double(cascade.windowWidth) * scale <= min(Double(min(width, height)), sizes.maximum) {
-            let levelWidth = Int(Double(width) / scale), levelHeight = Int(Double(height) / scale)
-            let level = scale == 1 ? gray : Self.resized(gray, width: width, height: height, to: levelWidth, levelHeight)
-            let step = scale > 2 ? 1 : 2
-            for found in scan(level, of: cascade, width: levelWidth, height: levelHeight, step: step) {
-                windows.append((Double(found.x) * scale, Double(found.y) * scale, Double(cascade.windowWidth) * scale))
-            }
-            scale *= scaleStep
-        }
-        return windows
-    }
-
-    private static func mirrored(_ gray: [Float], width: Int, height: Int) -> [Float] {
-        var out = gray
-        for y in 0..<height { for x in 0..<width { out[y * width + x] = gray[y * width + width - 1 - x] } }
-        return out
-    }
-
-    /// Top-left corners of the windows at one pyramid level that pass every stage.
-    private func scan(_ gray: [Float], of cascade: FaceCascade, width: Int, height: Int, step: Int) -> [(x: Int, y: Int)] {
-        let stride = width + 1
-        var sum = [Double](repeating: 0, count: stride * (height + 1))
-        var squares = sum
-        for y in 0..<height {
-            var rowSum = 0.0, rowSquares = 0.0
-            for x in 0..<width {
-                let v = Double(gray[y * width + x])
-                rowSum += v; rowSquares += v * v
-                sum[(y + 1) * stride + x + 1] = sum[y * stride + x + 1] + rowSum
-                squares[(y + 1) * stride + x + 1] = squares[y * stride + x + 1] + rowSquares
-            }
-        }
-        let windowWidth = cascade.windowWidth, windowHeight = cascade.windowHeight
-        guard width >= windowWidth, height >= windowHeight else { return [] }
-        let flat = FlatCascade(cascade, integralStride: stride)
-        var found: [(x: Int, y: Int)] = []
-        sum.withUnsafeBufferPointer { integral in
-            squares.withUnsafeBufferPointer { squareIntegral in
-                flat.stumpThresholds.withUnsafeBufferPointer { stumpThresholds in
-                flat.leftValues.withUnsafeBufferPointer { leftValues in
-                flat.rightValues.withUnsafeBufferPointer { rightValues in
-                flat.rectangleStarts.withUnsafeBufferPointer { rectangleStarts in
-                flat.corners.withUnsafeBufferPointer { corners in
-                flat.weights.withUnsafeBufferPointer { weights in
-                    // OpenCV normalises by the standard deviation inside the window less a 1-pixel border.
-                    let normArea = Double((windowWidth - 2) * (windowHeight - 2))
-                    let inner = (a: stride + 1, b: stride + windowWidth - 1,
-                                 c: (windowHeight - 1) * stride + 1, d: (windowHeight - 1) * stride + windowWidth - 1)
-                    for y in Swift.stride(from: 0, through: height - windowHeight, by: step) {
-                        for x in Swift.stride(from: 0, through: width - windowWidth, by: step) {
-                            let origin = y * stride + x
-                            let s = integral[origin + inner.a] - integral[origin + inner.b] - integral[origin + inner.c] + integral[origin + inner.d]
-                            let q = squareIntegral[origin + inner.a] - squareIntegral[origin + inner.b]
-                                - squareIntegral[origin + inner.c] + squareIntegral[origin + inner.d]
-                            let variance = normArea * q - s * s
-                            let norm = Float(variance > 0 ? variance.squareRoot() : 1)
-                            var passed = true
-                            var stump = 0
-                            for stage in flat.stages {
-                                var stageSum: Float = 0
-                                while stump < stage.endStump {
-                                    var value: Float = 0
-                                    for r in rectangleStarts[stump]..<rectangleStarts[stump + 1] {
-                                        let c = 4 * r
-                                        value += weights[r] * Float(integral[origin + corners[c]] - integral[origin + corners[c + 1]]
-                                                                    - integral[origin + corners[c + 2]] + integral[origin + corners[c + 3]])
-                                    }
-                                    stageSum += value < stumpThresholds[stump] * norm ? leftValues[stump] : rightValues[stump]
-                                    stump += 1
-                                }
-                                if stageSum < stage.threshold { passed = false; break }
-                            }
-                            if passed { found.append((x, y)) }
-                        }
+                    var found: [Candidate] = []
+                    for i in 0..<count {
+                        let score = (min(1, max(0, classes[i])) * min(1, max(0, objectness[i]))).squareRoot()
+                        guard score >= threshold else { continue }
+                        let column = Float(i % columns), row = Float(i / columns), s = Float(stride)
+                        let box = BoundingBox(centerX: (column + boxes[4 * i]) * s, centerY: (row + boxes[4 * i + 1]) * s,
+                                              width: exp(boxes[4 * i + 2]) * s, height: exp(boxes[4 * i + 3]) * s)
+                        found.append(Candidate(box: box, score: score, classIndex: classIndex))
                     }
-                }}}}}}
-            }
-        }
-        return found
-    }
-
-    /// The cascade laid out flat for one integral image: every stump's rectangles as the offsets of
-    /// their four corners from the window's corner, so a window is evaluated by reading contiguous
-    /// arrays (the nested arrays cost more than the arithmetic, and ten times more unoptimised).
-    struct FlatCascade {
-        var stages: [(threshold: Float, endStump: Int)] = []
-        var stumpThresholds: [Float] = [], leftValues: [Float] = [], rightValues: [Float] = []
-        /// Stump i's rectangles are `rectangleStarts[i]..<rectangleStarts[i + 1]`.
-        var rectangleStarts: [Int] = [0]
-        /// Four offsets a rectangle (top-left, top-right, bottom-left, bottom-right), into the integral image.
-        var corners: [Int] = []
-        var weights: [Float] = []
-
-        init(_ cascade: FaceCascade, integralStride stride: Int) {
-            for stage in cascade.stages {
-                for stump in stage.stumps {
-                    stumpThresholds.append(stump.threshold)
-                    leftValues.append(stump.left)
-                    rightValues.append(stump.right)
-                    for r in cascade.features[stump.featureIndex].rectangles {
-                        corners += [r.y * stride + r.x, r.y * stride + r.x + r.width,
-                                    (r.y + r.height) * stride + r.x, (r.y + r.height) * stride + r.x + r.width]
-                        weights.append(r.weight)
-                    }
-                    rectangleStarts.append(weights.count)
-                }
-                stages.append((stage.threshold, stumpThresholds.count))
-            }
-        }
-    }
-
-    /// OpenCV's `groupRectangles` (eps 0.2): windows that nearly coincide form one face, averaged;
-    /// a face inside a larger, better supported one is dropped.
-    static func group(_ windows: [(x: Double, y: Double, size: Double)], minimumNeighbours: Int) -> [(x: Double, y: Double, size: Double, count: Int)] {
-        let eps = 0.2
-        var parent = Array(windows.indices)
-        func root(_ i: Int) -> Int { var i = i; while parent[i] != i { parent[i] = parent[parent[i]]; i = parent[i] }; return i }
-        for i in windows.indices {
-            for j in windows.indices where j > i {
-                let a = windows[i], b = windows[j]
-                let delta = eps * (min(a.size, b.size) + min(a.size, b.size)) * 0.5
-                if abs(a.x - b.x) <= delta && abs(a.y - b.y) <= delta
-                    && abs(a.x + a.size - b.x - b.size) <= delta && abs(a.y + a.size - b.y - b.size) <= delta {
-                    parent[root(i)] = root(j)
+                    return found
                 }
             }
         }
-        var clusters: [Int: (x: Double, y: Double, size: Double, count: Int)] = [:]
-        for i in windows.indices {
-            let w = windows[i]
-            let c = clusters[root(i)] ?? (0, 0, 0, 0)
-            clusters[root(i)] = (c.x + w.x, c.y + w.y, c.size + w.size, c.count + 1)
-        }
-        // In a fixed order (the dictionary's is not), so that the same picture always gives the same faces.
-        let faces = clusters.values.map { c in (x: c.x / Double(c.count), y: c.y / Double(c.count), size: c.size / Double(c.count), count: c.count) }
-            .filter { $0.count > minimumNeighbours }
-            .sorted { ($0.count, -$0.y, -$0.x) > ($1.count, -$1.y, -$1.x) }
-        return faces.filter { face in
-            !faces.contains { other in
-                let d = other.size * eps
-                return other.size > face.size && face.x >= other.x - d && face.y >= other.y - d
-                    && face.x + face.size <= other.x + other.size + d && face.y + face.size <= other.y + other.size + d
-                    && other.count > max(3, face.count)
-            }
-        }
     }
 
-    private static func luma(_ image: RGBImage, width: Int, height: Int) -> [Float] {
-        var out = [Float](repeating: 0, count: width * height)
-        let xRatio = Double(image.width) / Double(width), yRatio = Double(image.height) / Double(height)
-        image.pixels.withUnsafeBufferPointer { rgb in
-            for y in 0..<height {
-                let sy = min(image.height - 1, Int(Double(y) * yRatio + yRatio / 2))
-                for x in 0..<width {
-                    let sx = min(image.width - 1, Int(Double(x) * xRatio + xRatio / 2))
-                    let i = (sy * image.width + sx) * 3
-                    out[y * width + x] = 0.299 * Float(rgb[i]) + 0.587 * Float(rgb[i + 1]) + 0.114 * Float(rgb[i + 2])
-                }
-            }
+    /// The request for one padded size, compiled on first use (called under `lock`).
+    private func request(for size: Size) throws(InferenceError) -> InferenceRequest {
+        if let shaped = shapes[size] { return shaped.request }
+        if shapes.count >= shapeCacheCapacity, let oldest = shapeOrder.first {
+            shapes[oldest] = nil
+            shapeOrder.removeFirst()
         }
-        return out
+        let model = try core.readModel(at: modelURL)
+        try model.reshapeInput(to: [1, 3, size.height, size.width])
+        let compiled = try core.compile(model, options: options)
+        let request = try compiled.makeRequest()
+        shapes[size] = (compiled, request)
+        shapeOrder.append(size)
+        return request
     }
+}
 
-    private static func resized(_ gray: [Float], width: Int, height: Int, to newWidth: Int, _ newHeight: Int) -> [Float] {
-        var out = [Float](repeating: 0, count: newWidth * newHeight)
-        let xRatio = Double(width) / Double(newWidth), yRatio = Double(height) / Double(newHeight)
-        for y in 0..<newHeight {
-            let sy = min(height - 1, Int(Double(y) * yRatio))
-            for x in 0..<newWidth {
-                out[y * newWidth + x] = gray[sy * width + min(width - 1, Int(Double(x) * xRatio))]
-            }
+extension BoundingBox {
+    func contains(x: Float, y: Float) -> Bool { x >= x0 && x <= x1 && y >= y0 && y <= y1 }
+}
+
+/// Why faces cannot be found; one sentence for the user.
+public enum FaceModelError: Error, UserFacingError, Equatable {
+    case modelNotFound(searched: [String])
+    case inference(InferenceError)
+    case unexpectedOutput(detail: String)
+
+    public var userMessage: String {
+        switch self {
+        case .modelNotFound(let searched):
+            return "The face model \(FaceDetector.relativePath) is missing "
+                + "(looked in: \(searched.joined(separator: ", "))); set ASSIST_MODELS to the folder that holds it."
+        case .inference(let error):
+            return "The face model cannot be run: \(error.userMessage)"
+        case .unexpectedOutput(let detail):
+            return "The face model is not the YuNet model expected (\(detail))."
         }
-        return out
     }
 }

@@ -2,7 +2,7 @@ import AssistCore
 
 extension FaceDetector {
     /// Faces found on people's heads are said as far away as their people. A face's own distance
-    /// comes from the cascade box's size against an estimated face size (object-sizes.json), a far
+    /// comes from the face box's size against an estimated face size (object-sizes.json), a far
     /// weaker cue than a whole person's box, their contact with the ground or a depth map: in
     /// zidane.jpg it put the faces at 1.2 and 1.4 m on people said to be 3.1 and 3.3 m away, and
     /// "Person, 3 meters. Face, 1 meter." about one man is a contradiction the user cannot resolve.
