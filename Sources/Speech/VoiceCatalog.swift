@@ -25,7 +25,7 @@ public enum VoiceCatalog {
     }
 
     public static let naturalLicenceNote = "voice data CC0 (NabuCasa voice-datasets); fine-tuned from Piper's lessac voice, "
-        + "whose training data has a more restrictive licence (research and non-commercial terms): check it before commercial use"
+        + "whose training data has a more restrictive licence: check it before commercial use"
 
     /// The natural voice, then `fast`, then every espeak-ng language.
     public static func listing(environment: [String: String] = ProcessInfo.processInfo.environment) -> [Listing] {

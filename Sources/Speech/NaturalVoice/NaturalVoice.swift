@@ -53,6 +53,7 @@ public final class NaturalVoice: TextToSpeech, @unchecked Sendable {
     private let cache = Mutex(SpeechCache(capacitySeconds: 120))
     private let background = DispatchQueue(label: "natural-voice-preparation", qos: .utility)
     private let statistics = Mutex(NaturalVoiceStatistics())
+    private let lastFastAudio = Mutex<(text: String, audio: SpeechAudio)?>(nil)
 
     /// Loads the voice from `folder` (the model and its `.json`); `threadCount` 0 lets OpenVINO use every core.
     public init(folder: URL, settings: SpeechVoiceSettings = SpeechVoiceSettings(), threadCount: Int = 0) throws {
@@ -103,9 +104,14 @@ public final class NaturalVoice: TextToSpeech, @unchecked Sendable {
             return ready
         }
         if urgent {
+            // The queue measures a hazard and then makes its track: the fast voice's audio of the
+            // one is the other's, so a warning costs one espeak-ng call and is counted once.
+            if let last = lastFastAudio.withLock({ $0 }), last.text == text { return last.audio }
             statistics.withLock { $0.saidByFastVoice += 1 }
             prepare([text])
-            return try fast.synthesize(text)
+            let audio = try fast.synthesize(text)
+            lastFastAudio.withLock { $0 = (text, audio) }
+            return audio
         }
         let audio = try render(text)
         cache.withLock { $0.store(audio, for: text) }
