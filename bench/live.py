@@ -87,10 +87,12 @@ def transcript_spans(path):
     return spans
 
 
-def run(assist, video, out, sample_every):
+def run(assist, video, out, sample_every, voice=None):
     wav = os.path.join(out, "live-speech.wav")
     srt = os.path.join(out, "live-transcript.srt")
     command = [assist, "see", video, "--mode", "continuous", "--speak-to", wav, "--transcript", srt, "--json", "--no-history"]
+    if voice:
+        command += ["--voice", voice]
     start = time.monotonic()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
     samples = []          # (wall seconds, input seconds, RSS MB)
@@ -214,11 +216,12 @@ def main():
     parser.add_argument("--out", required=True)
     parser.add_argument("--quick", action="store_true", help="40 s of video instead of 10 minutes")
     parser.add_argument("--markdown", help="replace (or append) the live section of this Markdown file")
+    parser.add_argument("--voice", help="the voice the session speaks with (assist see --voice), e.g. natural; default: the stored setting")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     seconds = 40 if args.quick else 600
     video = make_video(args.shared, os.path.join(args.out, f"live-input-{seconds}s.mp4"), seconds)
-    result = run(args.assist, video, args.out, sample_every=1.0 if args.quick else 5.0)
+    result = run(args.assist, video, args.out, sample_every=1.0 if args.quick else 5.0, voice=args.voice)
     result["quick"] = args.quick
     with open(os.path.join(args.out, "live-results.json"), "w") as f:
         json.dump(result, f, indent=2)

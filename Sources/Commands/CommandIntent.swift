@@ -11,6 +11,7 @@ public enum CommandIntent: String, CaseIterable, Sendable, Codable {
     // Settings.
     case prioritise, ignore, stopIgnoring, enableAlert, loudTone, setConfidence
     case volumeUp, volumeDown, changeSpeechSpeed, setSpeechRate, speakFaster, speakSlower
+    case useNaturalVoice, useFastVoice
     case changeLanguage
     case enableHaptics, disableHaptics, enableBatterySaver, disableBatterySaver
     // Reports.

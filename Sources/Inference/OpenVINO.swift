@@ -197,7 +197,9 @@ public final class InferenceCore: @unchecked Sendable {
                       "compile the model for \(options.device.rawValue)")
         }
         guard let compiled else { throw .openVINO(operation: "compile the model", status: -1, detail: "") }
-        return CompiledModel(handle: compiled, source: model)
+        // Only a model whose weights were read from memory must outlive what is compiled from it;
+        // one read from a file is dropped, so its weights are not held twice (a 63 MB voice).
+        return CompiledModel(handle: compiled, source: model.weights == nil ? nil : model)
     }
 
     static func shortReason(_ detail: String) -> String {
@@ -212,7 +214,7 @@ public final class InferenceModel: @unchecked Sendable {
     let handle: OpaquePointer
     /// Weights read from memory: the model's constants may point into this tensor, so it lives
     /// as long as the model.
-    private let weights: OpaquePointer?
+    fileprivate let weights: OpaquePointer?
     init(handle: OpaquePointer, weights: OpaquePointer? = nil) {
         self.handle = handle
         self.weights = weights
@@ -279,8 +281,8 @@ public final class InferenceModel: @unchecked Sendable {
 public final class CompiledModel: @unchecked Sendable {
     let handle: OpaquePointer
     /// Kept so weights read from memory outlive every compiled model that may share them.
-    private let source: InferenceModel
-    init(handle: OpaquePointer, source: InferenceModel) {
+    private let source: InferenceModel?
+    init(handle: OpaquePointer, source: InferenceModel?) {
         self.handle = handle
         self.source = source
     }
@@ -401,8 +403,8 @@ public final class InferenceRequest {
     }
 }
 
-/// One inference request for a model fed 64-bit integer tensors whose shape changes from run to
-/// run (a sentence's token ids): each run sets every input by name, with its own shape.
+/// One inference request for a model fed tensors whose shape changes from run to run (a
+/// sentence's token ids, a voice's phoneme ids): each run sets every input by name, with its own shape.
 ///
 /// Not thread-safe (an OpenVINO request is used by one thread at a time).
 public final class TokenInferenceRequest {
@@ -416,38 +418,53 @@ public final class TokenInferenceRequest {
 
     deinit { ov_infer_request_free(handle) }
 
-    /// One named input: its shape and its values in row-major order.
+    /// One named input: its shape and its values in row-major order: 64-bit integers (token ids),
+    /// or 32-bit floats for a model's scalar controls (a voice's noise and length scales).
     public struct Input {
         public var name: String
         public var dimensions: [Int]
         public var values: [Int64]
+        public var floats: [Float]?
 
         public init(name: String, dimensions: [Int], values: [Int64]) {
             self.name = name
             self.dimensions = dimensions
             self.values = values
         }
+
+        public init(name: String, dimensions: [Int], floats: [Float]) {
+            self.name = name
+            self.dimensions = dimensions
+            self.values = []
+            self.floats = floats
+        }
+
+        var count: Int { floats?.count ?? values.count }
     }
 
     /// Sets every input and runs inference synchronously.
     public func infer(_ inputs: [Input]) throws(InferenceError) {
         for input in inputs {
-            guard input.dimensions.reduce(1, *) == input.values.count else {
+            guard input.dimensions.reduce(1, *) == input.count else {
                 throw .openVINO(operation: "set input \(input.name)", status: -1,
-                                detail: "\(input.values.count) values do not fill the shape \(input.dimensions)")
+                                detail: "\(input.count) values do not fill the shape \(input.dimensions)")
             }
             var shape = ov_shape_t()
             let dims = input.dimensions.map(Int64.init)
             try check(ov_shape_create(Int64(dims.count), dims, &shape), "describe input \(input.name)")
             defer { ov_shape_free(&shape) }
             var tensor: OpaquePointer?
-            try check(ov_tensor_create(I64, shape, &tensor), "create input \(input.name)")
+            try check(ov_tensor_create(input.floats == nil ? I64 : F32, shape, &tensor), "create input \(input.name)")
             guard let tensor else { throw .openVINO(operation: "create input \(input.name)", status: -1, detail: "") }
             defer { ov_tensor_free(tensor) }
             var data: UnsafeMutableRawPointer?
             try check(ov_tensor_data(tensor, &data), "reach input \(input.name)'s memory")
             guard let data else { throw .openVINO(operation: "reach input \(input.name)", status: -1, detail: "") }
-            input.values.withUnsafeBytes { data.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            if let floats = input.floats {
+                floats.withUnsafeBytes { if let base = $0.baseAddress { data.copyMemory(from: base, byteCount: $0.count) } }
+            } else {
+                input.values.withUnsafeBytes { if let base = $0.baseAddress { data.copyMemory(from: base, byteCount: $0.count) } }
+            }
             // The request keeps its own reference to the tensor, so freeing ours here is safe.
             try check(ov_infer_request_set_tensor(handle, input.name, tensor), "set input \(input.name)")
         }

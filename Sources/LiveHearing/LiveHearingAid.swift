@@ -348,7 +348,12 @@ public struct LiveHearingAid {
 
     /// The user's voice settings; without a voice the announcements are only printed, said once.
     private func announcementVoice() -> (any TextToSpeech)? {
-        do { return try SpeechSynthesizer(settings: announcementVoiceSettings) } catch {
+        do {
+            // The natural voice too (its audio is mixed in as the fast voice's is); when it cannot start, the fast one speaks.
+            let chosen = try VoiceCatalog.start(announcementVoiceSettings)
+            if let notice = chosen.fallbackNotice { tell(notice) }
+            return chosen.voice
+        } catch {
             tell("Announcements cannot be said in the ear (\(userMessage(for: error))); they are printed.")
             return nil
         }

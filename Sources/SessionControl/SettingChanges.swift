@@ -1,5 +1,6 @@
 import AssistCore
 import Commands
+import Speech
 import Storage
 
 /// What a settings command writes to the settings store, worked out from the current settings:
@@ -89,6 +90,10 @@ struct SettingChanges {
             result.values["rate"] = String(rate)
         case .changeSpeechSpeed:
             result.values["rate"] = String(settings.speech.rateWordsPerMinute)
+        case .useNaturalVoice, .useFastVoice:
+            // The names the voice catalogue knows; the voice starts with the next session.
+            let voice = command.intent == .useNaturalVoice ? VoiceCatalog.naturalNames[0] : VoiceCatalog.fastName
+            result.writes.append(Write(key: "speech.voice", value: .string(voice)))
         case .changeLanguage:
             guard let language = command.language else { return nil }
             result.writes.append(Write(key: "speech.language", value: .string(language.code)))

@@ -18,11 +18,18 @@ public struct SpeechAudio: Sendable, Equatable {
     }
 }
 
-/// Anything that turns text into speech audio: espeak-ng here; the seam lets the utterance queue
-/// be tested with a voice that fails.
+/// Anything that turns text into speech audio: espeak-ng (`SpeechSynthesizer`) or the natural
+/// voice (`NaturalVoice`); the seam also lets the utterance queue be tested with a voice that fails.
 public protocol TextToSpeech: Sendable {
     var sampleRate: Int { get }
     func synthesize(_ text: String) throws(SpeechError) -> SpeechAudio
+    /// `urgent`: a hazard warning, which must not wait for a slow voice (the natural voice says
+    /// it with the fast one unless it has it ready).
+    func synthesize(_ text: String, urgent: Bool) throws(SpeechError) -> SpeechAudio
+}
+
+extension TextToSpeech {
+    public func synthesize(_ text: String, urgent: Bool) throws(SpeechError) -> SpeechAudio { try synthesize(text) }
 }
 
 /// How to speak: voice (a language or voice name espeak-ng knows), rate in words per minute,
@@ -53,6 +60,8 @@ public enum SpeechError: UserFacingError, Equatable {
     case unknownVoice(String, available: [String])
     case outOfRange(field: String, value: Int, allowed: ClosedRange<Int>)
     case synthesisFailed(code: Int32)
+    /// The natural voice's model failed on a sentence (`NaturalVoice`).
+    case naturalVoiceFailed(detail: String)
 
     public var userMessage: String {
         switch self {
@@ -66,6 +75,8 @@ public enum SpeechError: UserFacingError, Equatable {
             return "The speech \(field) \(value) is out of range; it must be from \(allowed.lowerBound) to \(allowed.upperBound)."
         case .synthesisFailed(let code):
             return "Voice response failed (speech engine error \(code))."
+        case .naturalVoiceFailed(let detail):
+            return "The natural voice failed: \(detail)."
         }
     }
 }
@@ -88,11 +99,7 @@ public final class SpeechSynthesizer: TextToSpeech, @unchecked Sendable {
         }
         Self.engineLock.lock()
         defer { Self.engineLock.unlock() }
-        if Self.engineSampleRate <= 0 {
-            Self.engineSampleRate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, 0)
-            guard Self.engineSampleRate > 0 else { throw .engineUnavailable }
-            espeak_SetSynthCallback(collectSamples)
-        }
+        try Self.startEngineIfNeeded()
         sampleRate = Int(Self.engineSampleRate)
         self.settings = settings
         guard Self.selectVoice(settings.voice) else {
@@ -116,12 +123,38 @@ public final class SpeechSynthesizer: TextToSpeech, @unchecked Sendable {
     public static func availableVoices() throws(SpeechError) -> [String] {
         engineLock.lock()
         defer { engineLock.unlock() }
-        if engineSampleRate <= 0 {
-            engineSampleRate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, 0)
-            guard engineSampleRate > 0 else { throw .engineUnavailable }
-            espeak_SetSynthCallback(collectSamples)
-        }
+        try startEngineIfNeeded()
         return unlockedVoiceNames()
+    }
+
+    /// Call with `engineLock` held.
+    private static func startEngineIfNeeded() throws(SpeechError) {
+        guard engineSampleRate <= 0 else { return }
+        engineSampleRate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, 0)
+        guard engineSampleRate > 0 else { throw .engineUnavailable }
+        espeak_SetSynthCallback(collectSamples)
+    }
+
+    /// espeak-ng's pronunciation of `text` in `voice` (e.g. "en-us") as IPA, words separated by
+    /// spaces and espeak-ng's clauses joined by a space. This is what a Piper voice is trained on
+    /// (see `PiperPhonemes`). espeak-ng 1.51 leaves punctuation out, so a caller that needs it
+    /// splits the text at its punctuation first.
+    public static func ipaPhonemes(of text: String, voice: String) throws(SpeechError) -> String {
+        engineLock.lock()
+        defer { engineLock.unlock() }
+        try startEngineIfNeeded()
+        guard selectVoice(voice) else { throw .unknownVoice(voice, available: unlockedVoiceNames()) }
+        var clauses: [String] = []
+        text.withCString { start in
+            // espeak-ng reads one clause per call, moves the pointer on, and sets it to nil at the end.
+            var position: UnsafeRawPointer? = UnsafeRawPointer(start)
+            while position != nil {
+                guard let phonemes = espeak_TextToPhonemes(&position, espeakCHARS_UTF8, espeakPHONEMES_IPA) else { break }
+                let clause = String(cString: phonemes).trimmingCharacters(in: .whitespacesAndNewlines)
+                if !clause.isEmpty { clauses.append(clause) }
+            }
+        }
+        return clauses.joined(separator: " ")
     }
 
     /// Selects a voice by its file name ("en", "fr") or, failing that, by the language names that

@@ -61,7 +61,7 @@ public enum HazardTone: String, Codable, CaseIterable, Sendable {
 }
 
 public struct SpeechSettings: Codable, Equatable, Sendable {
-    /// An espeak-ng voice name (`espeak-ng --voices` lists them).
+    /// "natural" (the natural voice), "fast", or an espeak-ng voice name (`assist say --list-voices` lists them).
     public var voice = "en-us"
     /// BCP 47 language tag for sentences and voice commands.
     public var language = "en"

@@ -8,7 +8,7 @@ import Speech
 struct Say: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "say",
-        abstract: "Speaks text with the offline voice (espeak-ng) on the sound card, or into a WAV file.",
+        abstract: "Speaks text with an offline voice (espeak-ng, or the natural voice) on the sound card, or into a WAV file.",
         discussion: """
         The speech goes to the default audio output, or the one chosen with --audio-device (see \
         `assist devices`); --speak-to renders it into a WAV file instead. --direction places the voice \
@@ -21,6 +21,7 @@ struct Say: AsyncParsableCommand {
           assist say "Bus, 4 meters, ahead."
           assist say "Car, 3 meters, left." --tone vehicle --direction -40 --speak-to car.wav
           assist say --tone nothing-found --speak-to none.wav
+          assist say --voice natural "Bus, 4 meters, ahead."
           assist say --list-voices
           assist say --benchmark
         """ + DocsPage.vision.seeAlso)
@@ -49,10 +50,10 @@ struct Say: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The force-feedback device to vibrate, e.g. /dev/input/event5 (default: the first one that can rumble).", valueName: "path"))
     var vibrationDevice: String?
 
-    @Flag(help: "List the installed voices and exit.")
+    @Flag(help: "List the voices (the natural one, the fast one, every espeak-ng language) with their licence notes, and exit.")
     var listVoices = false
 
-    @Flag(help: "Measure the time from queueing a sentence to its first sample reaching the output, and the voice's real-time factor.")
+    @Flag(help: "Measure the time from queueing a sentence to its first sample reaching the output, and the voice's real-time factor (with --voice natural: sentences not said before, the same again, and hazard warnings).")
     var benchmark = false
 
     func validate() throws {
@@ -75,7 +76,10 @@ struct Say: AsyncParsableCommand {
 
     func run() async throws {
         if listVoices {
-            try SpeechSynthesizer.availableVoices().forEach { print($0) }
+            // Each voice with its licence note: the natural voice's must be seen where it is offered.
+            for voice in VoiceCatalog.listing() {
+                print("\(voice.name)\t\(voice.description)\(voice.installed ? "" : " (not installed: run scripts/setup)"); licence: \(voice.licence)")
+            }
             return
         }
         if benchmark {

@@ -16,7 +16,7 @@ struct SpeechOutputOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Play on this audio device: part of its name, or its index as `assist devices` lists it (default: the system's default output).", valueName: "name|index"))
     var audioDevice: String?
 
-    @Option(help: "Voice or language, e.g. en, en-us, fr-fr (`assist say --list-voices` lists them; default: the speech.voice setting).")
+    @Option(help: "The voice: natural (Piper's joe: a natural English voice, slower to start; no pitch control), fast (espeak-ng English), or an espeak-ng language such as en, en-us, fr-fr (`assist say --list-voices` lists them with their licences; default: the speech.voice setting).")
     var voice: String?
 
     @Option(help: "Speaking rate in words per minute, 80–500 (default: the speech.rateWordsPerMinute setting, 175).")

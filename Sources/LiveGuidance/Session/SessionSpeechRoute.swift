@@ -27,8 +27,16 @@ public final class SessionSpeechRoute {
     public init(_ destination: Destination, voice settings: SpeechVoiceSettings, spatialAudio: Bool,
                 frameCostSeconds: Double?, warn: @escaping @Sendable (String) -> Void) throws {
         let queueSettings = UtteranceQueueSettings(spatialAudio: spatialAudio)
+        // The natural voice that cannot start gives way to the fast one, said once (printed and spoken).
+        func fallbackNotice(_ chosen: VoiceCatalog.ChosenVoice, into queue: UtteranceQueue) {
+            guard let notice = chosen.fallbackNotice else { return }
+            warn(notice)
+            queue.enqueue(Utterance(notice, priority: .status, contentKey: "natural-voice-unavailable"))
+        }
         if case .file(let url) = destination {
-            let queue = UtteranceQueue(voice: try SpeechSynthesizer(settings: settings), settings: queueSettings)
+            let chosen = try VoiceCatalog.start(settings)
+            let queue = UtteranceQueue(voice: chosen.voice, settings: queueSettings)
+            fallbackNotice(chosen, into: queue)
             let wav = try WAVFileOutput(url: url, sampleRateHz: queue.sampleRateHz)
             // Rendering a file vibrates nothing; the vibrations are listed in --json.
             feedback = Feedback(queue: queue, vibration: RecordingVibration())
@@ -39,7 +47,8 @@ public final class SessionSpeechRoute {
         }
         file = nil
         let silent = destination == .silent
-        let voice: SpeechSynthesizer? = silent ? try? SpeechSynthesizer(settings: settings) : try SpeechSynthesizer(settings: settings)
+        let chosen: VoiceCatalog.ChosenVoice? = silent ? try? VoiceCatalog.start(settings) : try VoiceCatalog.start(settings)
+        let voice = chosen?.voice
         let vibration = ForceFeedbackVibration.findDevice()
         var device: any PlaybackDevice = PacedNullPlayback()
         var rate = Double(voice?.sampleRate ?? 22050)
@@ -54,6 +63,7 @@ public final class SessionSpeechRoute {
             }
         }
         let queue = UtteranceQueue(voice: voice, sampleRateHz: rate, settings: queueSettings)
+        if let chosen { fallbackNotice(chosen, into: queue) }
         // Without a voice (silent, espeak-ng missing) every utterance is a tone: nothing to report.
         var report = Feedback.standardError
         if voice == nil { report = { _ in } }

@@ -42,7 +42,8 @@ public final class SpokenOutput {
             destination = .none
             return
         }
-        let voice = try SpeechSynthesizer(settings: options.voice)
+        let chosen = try VoiceCatalog.start(options.voice)
+        let voice = chosen.voice
         let settings = UtteranceQueueSettings(maximumSpeechSeconds: maximumSpeechSeconds, spatialAudio: !options.mono,
                                               loudEarcons: loudEarcons)
         if let speakTo = options.speakTo {
@@ -60,6 +61,11 @@ public final class SpokenOutput {
             speaker.startMonitoring()
             self.feedback = feedback
             destination = .speaker(speaker)
+        }
+        // The natural voice could not start: said once, on standard error and aloud, before anything else.
+        if let notice = chosen.fallbackNotice {
+            FileHandle.standardError.write(Data((notice + "\n").utf8))
+            feedback?.queue.enqueue(Utterance(notice, priority: .status, contentKey: "natural-voice-unavailable"))
         }
     }
 

@@ -110,6 +110,8 @@ public final class UtteranceQueue: Sendable {
         var laterParts: [Track] = []
         /// "Stop" holds the later parts until "more".
         var laterPartsHeld = false
+        /// Counts `stop()` calls, so later parts made while one came stay held.
+        var stops = 0
         /// The first part of the message the later parts belong to, until it starts.
         var laterPartsAwait: Int?
         /// Tracks that finished playing, freed later on a control thread: `free` can take a lock,
@@ -177,20 +179,17 @@ public final class UtteranceQueue: Sendable {
             return state.nextID..<(state.nextID + parts.count - 1)
         }
         let first = makeTrack(id: id, parts[0])
-        var later: [Track] = []
-        for (laterID, part) in zip(laterIDs, parts.dropFirst()) {
-            guard !abandoned() else { return .abandoned }
-            later.append(makeTrack(id: laterID, part))
-        }
         releaseFinishedTracks()
-        let superseded = state.withLock { state -> [Track] in
+        // The first part is queued before the later ones are synthesised, so that with a slow
+        // voice (the natural one) it plays while they are made: a pipeline, not a wait for the whole.
+        let (superseded, stopsBefore) = state.withLock { state -> ([Track], Int) in
             let index = state.pending.firstIndex { $0.plan.utterance.priority < utterance.priority } ?? state.pending.endIndex
             state.pending.insert(first, at: index)
             if utterance.priority == .hazard, let current = state.current,
                current.plan.utterance.priority < .hazard, state.fadeOutFramesLeft == nil {
                 state.fadeOutFramesLeft = Int(Self.interruptionFadeSeconds * sampleRateHz)
             }
-            guard !later.isEmpty else { return [] }
+            guard parts.count > 1 else { return ([], state.stops) }
             // A newer long message replaces the unheard rest of one no more urgent than it.
             var superseded: [Track] = []
             state.laterParts.removeAll { track in
@@ -198,13 +197,27 @@ public final class UtteranceQueue: Sendable {
                 superseded.append(track)
                 return true
             }
-            let index2 = state.laterParts.firstIndex { $0.plan.utterance.priority < utterance.priority } ?? state.laterParts.endIndex
-            state.laterParts.insert(contentsOf: later, at: index2)
-            state.laterPartsHeld = false
-            state.laterPartsAwait = first.plan.id
-            return superseded
+            return (superseded, state.stops)
         }
         _ = superseded   // freed here, outside the lock
+        var later: [Track] = []
+        for (laterID, part) in zip(laterIDs, parts.dropFirst()) {
+            guard !abandoned() else {
+                state.withLock { state in state.pending.removeAll { $0.plan.id == first.plan.id } }
+                return .abandoned
+            }
+            later.append(makeTrack(id: laterID, part))
+        }
+        if !later.isEmpty {
+            state.withLock { state in
+                let index = state.laterParts.firstIndex { $0.plan.utterance.priority < utterance.priority } ?? state.laterParts.endIndex
+                state.laterParts.insert(contentsOf: later, at: index)
+                // A "stop" while they were made holds them for "more", as it would have had they been ready.
+                if state.stops == stopsBefore { state.laterPartsHeld = false }
+                // They follow the first part; if it has already begun, nothing need wait for it.
+                state.laterPartsAwait = state.pending.contains { $0.plan.id == first.plan.id } ? first.plan.id : nil
+            }
+        }
         let plan = PlannedUtterance(id: first.plan.id, utterance: first.plan.utterance, laterParts: later.map(\.plan),
                                     speechSeconds: first.plan.speechSeconds, durationSeconds: first.plan.durationSeconds,
                                     voiceFailure: first.plan.voiceFailure)
@@ -242,6 +255,7 @@ public final class UtteranceQueue: Sendable {
             state.pending = []
             state.laterPartsHeld = true
             state.laterPartsAwait = nil
+            state.stops += 1
             if state.current != nil, state.fadeOutFramesLeft == nil {
                 state.fadeOutFramesLeft = Int(Self.interruptionFadeSeconds * sampleRateHz)
             }
@@ -481,8 +495,10 @@ public final class UtteranceQueue: Sendable {
         }
         // The interaural delay and espeak-ng's leading silence (cut) are a few ms; the limit holds the rest.
         let limit = settings.maximumSpeechSeconds - earconSeconds - 0.02
+        // A hazard is measured with the voice that will say it (see `TextToSpeech.synthesize(_:urgent:)`).
+        let urgent = utterance.priority == .hazard
         func seconds(_ units: ArraySlice<String>) -> Double {
-            (try? voice.synthesize(units.joined(separator: " ")).durationSeconds) ?? 0
+            (try? voice.synthesize(units.joined(separator: " "), urgent: urgent).durationSeconds) ?? 0
         }
         var units = utterance.phrases
         // 200 characters take over 4 s even at the fastest rate (500 words a minute): not worth
@@ -598,7 +614,7 @@ public final class UtteranceQueue: Sendable {
         if !utterance.phrases.isEmpty {
             if let voice {
                 do {
-                    let audio = try voice.synthesize(utterance.phrases.joined(separator: " "))
+                    let audio = try voice.synthesize(utterance.phrases.joined(separator: " "), urgent: utterance.priority == .hazard)
                     let words = Self.withoutLeadingSilence(audio.samples)
                     speechSeconds = Double(words.count) / Double(audio.sampleRate)
                     speech = Self.resample(words.map { Float($0) / 32768 }, from: Double(audio.sampleRate), to: sampleRateHz)

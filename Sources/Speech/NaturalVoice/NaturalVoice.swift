@@ -1,0 +1,221 @@
+import AssistCore
+import Foundation
+import Inference
+import Synchronization
+
+/// Why the natural voice could not start, told as one sentence (the caller adds that the fast
+/// voice speaks instead).
+public enum NaturalVoiceError: UserFacingError, Equatable {
+    case voiceMissing(folder: String)
+    case damagedConfig(reason: String)
+    case modelUnusable(detail: String)
+
+    public var userMessage: String {
+        switch self {
+        case .voiceMissing(let folder):
+            return "The natural voice is not installed (no \(NaturalVoice.modelFileName) in \(folder)); scripts/setup installs it."
+        case .damagedConfig(let reason):
+            return "The natural voice's description \(NaturalVoice.modelFileName).json is damaged: \(reason)."
+        case .modelUnusable(let detail):
+            return "The natural voice's model is damaged or unreadable: \(detail)."
+        }
+    }
+}
+
+/// The natural voice: Piper's en_US-joe-medium (a VITS model) on OpenVINO. Text becomes espeak-ng
+/// phonemes (the one espeak-ng wrapper), then Piper's phoneme ids, then 22 050 Hz audio.
+///
+/// It is slower than espeak-ng (on 2 cores a 2 s sentence takes several hundred milliseconds or
+/// more), so it keeps what it said: a sentence said before (the same object, the same hazard)
+/// comes back at once. A hazard warning never waits for the model: when its sentence is not ready,
+/// it is said with the fast voice this once, and the natural one is made ready for next time.
+///
+/// Settings: the rate sets Piper's length scale (175 words a minute is the voice's own pace), the
+/// volume scales the samples; the model has no pitch control, so the pitch setting is ignored.
+public final class NaturalVoice: TextToSpeech, @unchecked Sendable {
+    public static let name = "en_US-joe-medium"
+    public static let modelFileName = "en_US-joe-medium.onnx"
+    /// The rate at which the model speaks at its own length scale (espeak-ng's default rate).
+    static let naturalWordsPerMinute = 175.0
+    /// Peak level of the voice at 100 % volume, as a fraction of full scale. espeak-ng's loudest
+    /// samples at its volume 100 sit near this, so switching voices for a hazard keeps the level.
+    static let fullVolumePeak: Float = 0.75
+
+    public let sampleRate: Int
+    public let settings: SpeechVoiceSettings
+    public let config: PiperVoiceConfig
+    /// Says hazard warnings whose natural audio is not ready; same rate and volume.
+    private let fast: SpeechSynthesizer
+    // `TokenInferenceRequest` is for one thread at a time; `compiled` outlives it.
+    private let compiled: CompiledModel
+    private let request: TokenInferenceRequest
+    private let inferenceLock = NSLock()
+    private let cache = Mutex(SpeechCache(capacitySeconds: 120))
+    private let background = DispatchQueue(label: "natural-voice-preparation", qos: .utility)
+    private let statistics = Mutex(NaturalVoiceStatistics())
+    private let lastFastAudio = Mutex<(text: String, audio: SpeechAudio)?>(nil)
+
+    /// Loads the voice from `folder` (the model and its `.json`); `threadCount` 0 lets OpenVINO use every core.
+    public init(folder: URL, settings: SpeechVoiceSettings = SpeechVoiceSettings(), threadCount: Int = 0) throws {
+        let model = folder.appendingPathComponent(Self.modelFileName)
+        let description = folder.appendingPathComponent(Self.modelFileName + ".json")
+        guard FileManager.default.fileExists(atPath: model.path),
+              let json = FileManager.default.contents(atPath: description.path) else {
+            throw NaturalVoiceError.voiceMissing(folder: folder.path)
+        }
+        config = try PiperVoiceConfig(json: json)
+        var fastSettings = settings
+        fastSettings.voice = config.espeakVoice
+        fast = try SpeechSynthesizer(settings: fastSettings)   // checks the rate, pitch and volume ranges
+        self.settings = settings
+        sampleRate = config.sampleRateHz
+        (compiled, request) = try Self.load(model, threadCount: threadCount)
+        // A model that reads and compiles can still be wrong inside (weights cut short): one
+        // short word proves it speaks before anyone relies on it.
+        try checkItSpeaks()
+    }
+
+    private func checkItSpeaks() throws(NaturalVoiceError) {
+        let probe: SpeechAudio
+        do { probe = try render("Yes.") } catch { throw .modelUnusable(detail: Self.clause(error.userMessage)) }
+        guard probe.samples.contains(where: { $0 != 0 }) else { throw .modelUnusable(detail: "it gives only silence") }
+    }
+
+    private static func load(_ model: URL, threadCount: Int) throws(NaturalVoiceError) -> (CompiledModel, TokenInferenceRequest) {
+        do {
+            let core = try InferenceCore()
+            let read = try core.readModel(at: model)
+            // f32: the CPU plugin's default bf16 on these CPUs costs a VITS decoder audible noise.
+            let compiled = try core.compile(read, options: InferenceOptions(threadCount: threadCount, precision: .f32))
+            return (compiled, try compiled.makeTokenRequest())
+        } catch {
+            throw .modelUnusable(detail: clause(error.userMessage))
+        }
+    }
+
+    public func synthesize(_ text: String) throws(SpeechError) -> SpeechAudio {
+        try synthesize(text, urgent: false)
+    }
+
+    public func synthesize(_ text: String, urgent: Bool) throws(SpeechError) -> SpeechAudio {
+        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw .emptyText }
+        if let ready = cache.withLock({ $0.audio(for: text) }) {
+            statistics.withLock { $0.cached += 1 }
+            return ready
+        }
+        if urgent {
+            // The queue measures a hazard and then makes its track: the fast voice's audio of the
+            // one is the other's, so a warning costs one espeak-ng call and is counted once.
+            if let last = lastFastAudio.withLock({ $0 }), last.text == text { return last.audio }
+            statistics.withLock { $0.saidByFastVoice += 1 }
+            prepare([text])
+            let audio = try fast.synthesize(text)
+            lastFastAudio.withLock { $0 = (text, audio) }
+            return audio
+        }
+        let audio = try render(text)
+        cache.withLock { $0.store(audio, for: text) }
+        return audio
+    }
+
+    /// Makes these sentences ready in the background (the sentences of objects in view, a hazard
+    /// said by the fast voice once), so that when they are due they come from the cache.
+    public func prepare(_ texts: [String]) {
+        background.async { [self] in
+            for text in texts where cache.withLock({ $0.audio(for: text) }) == nil {
+                guard let audio = try? render(text) else { continue }
+                cache.withLock { $0.store(audio, for: text) }
+            }
+        }
+    }
+
+    /// How often sentences came from the cache, the model, or (hazards) the fast voice.
+    public var counts: NaturalVoiceStatistics { statistics.withLock { $0 } }
+
+    /// Runs the model on `text`: phonemes, ids, inference, level.
+    func render(_ text: String) throws(SpeechError) -> SpeechAudio {
+        let phonemes = try PiperPhonemes.phonemes(of: text, espeakVoice: config.espeakVoice)
+        let ids = config.ids(forPhonemes: phonemes)
+        guard ids.count > 3 else { throw .emptyText }   // start, pad, end: nothing to say
+        let lengthScale = config.lengthScale * Float(Self.naturalWordsPerMinute / Double(settings.wordsPerMinute))
+        let inputs = [
+            TokenInferenceRequest.Input(name: "input", dimensions: [1, ids.count], values: ids),
+            TokenInferenceRequest.Input(name: "input_lengths", dimensions: [1], values: [Int64(ids.count)]),
+            TokenInferenceRequest.Input(name: "scales", dimensions: [3], floats: [config.noiseScale, lengthScale, config.noiseW]),
+        ]
+        let started = ContinuousClock.now
+        let gain = Self.fullVolumePeak * Float(settings.volumePercent) / 100
+        let samples: [Int16]
+        do {
+            inferenceLock.lock()
+            defer { inferenceLock.unlock() }
+            try request.infer(inputs)
+            samples = try request.withOutput(at: 0) { _, output in
+                // Piper levels each sentence by its peak; the volume setting scales that level.
+                let peak = max(output.reduce(0) { max($0, abs($1)) }, 0.01)
+                let scale = gain / peak * 32767
+                return output.map { Int16(clamping: Int(($0 * scale).rounded())) }
+            }
+        } catch let error as InferenceError {
+            throw .naturalVoiceFailed(detail: Self.clause(error.userMessage))
+        } catch {
+            throw .naturalVoiceFailed(detail: "\(error)")
+        }
+        let elapsed = started.duration(to: .now)
+        statistics.withLock {
+            $0.rendered += 1
+            $0.renderSeconds += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            $0.renderedAudioSeconds += Double(samples.count) / Double(sampleRate)
+        }
+        return SpeechAudio(samples: samples, sampleRate: sampleRate)
+    }
+
+    /// A sentence as a clause inside another: no final full stop, lower-case start.
+    static func clause(_ sentence: String) -> String {
+        var text = sentence
+        while text.hasSuffix(".") { text.removeLast() }
+        return text.prefix(1).lowercased() + text.dropFirst()
+    }
+}
+
+/// What the natural voice did, for benchmarks and `--json`.
+public struct NaturalVoiceStatistics: Sendable, Equatable {
+    public var cached = 0
+    public var rendered = 0
+    public var saidByFastVoice = 0
+    public var renderSeconds = 0.0
+    public var renderedAudioSeconds = 0.0
+}
+
+/// Sentences already said, by their text, up to a total length of audio; the least recently used
+/// goes first. Two minutes of 22 050 Hz audio is about 5 MB.
+struct SpeechCache {
+    let capacitySeconds: Double
+    private var entries: [String: SpeechAudio] = [:]
+    private var order: [String] = []
+    private var totalSeconds = 0.0
+
+    init(capacitySeconds: Double) { self.capacitySeconds = capacitySeconds }
+
+    mutating func audio(for text: String) -> SpeechAudio? {
+        guard let audio = entries[text] else { return nil }
+        if let index = order.firstIndex(of: text) { order.remove(at: index) }
+        order.append(text)
+        return audio
+    }
+
+    mutating func store(_ audio: SpeechAudio, for text: String) {
+        if let old = entries.updateValue(audio, forKey: text) {
+            totalSeconds -= old.durationSeconds
+            order.removeAll { $0 == text }
+        }
+        order.append(text)
+        totalSeconds += audio.durationSeconds
+        while totalSeconds > capacitySeconds, order.count > 1 {
+            let oldest = order.removeFirst()
+            if let removed = entries.removeValue(forKey: oldest) { totalSeconds -= removed.durationSeconds }
+        }
+    }
+
+    var count: Int { entries.count }
+}

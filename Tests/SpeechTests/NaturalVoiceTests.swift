@@ -1,0 +1,164 @@
+import Foundation
+import Media
+import TestSupport
+import Testing
+@testable import Speech
+
+/// The natural voice as scripts/setup installs it (scripts/test runs setup first): `.deps/voices`.
+enum InstalledNaturalVoice {
+    static let folder = SharedFiles.checkout.appendingPathComponent(".deps/voices/\(NaturalVoice.name)")
+    static func make(_ settings: SpeechVoiceSettings = SpeechVoiceSettings(voice: "natural")) throws -> NaturalVoice {
+        try NaturalVoice(folder: folder, settings: settings)
+    }
+
+    static func peak(_ audio: SpeechAudio) -> Int { audio.samples.map { abs(Int($0)) }.max() ?? 0 }
+
+    /// A copy of the voice's description beside `model` bytes, in a new folder.
+    static func copy(withModel model: Data) throws -> URL {
+        let folder = try TemporaryFolder.make("damaged-voice")
+        try model.write(to: folder.appendingPathComponent(NaturalVoice.modelFileName))
+        try FileManager.default.copyItem(at: Self.folder.appendingPathComponent(NaturalVoice.modelFileName + ".json"),
+                                         to: folder.appendingPathComponent(NaturalVoice.modelFileName + ".json"))
+        return folder
+    }
+}
+
+@Suite("The natural voice (Piper en_US-joe-medium on OpenVINO)", .serialized)
+struct NaturalVoiceTests {
+    @Test("phoneme ids follow Piper's layout: start, padding after every phoneme, end")
+    func phonemeIdLayout() throws {
+        let json = try Data(contentsOf: InstalledNaturalVoice.folder.appendingPathComponent(NaturalVoice.modelFileName + ".json"))
+        let config = try PiperVoiceConfig(json: json)
+        #expect(config.sampleRateHz == 22050 && config.espeakVoice == "en-us")
+        let ids = config.ids(forPhonemes: "bˈʌs,")
+        let pad = config.phonemeIds["_"]!, start = config.phonemeIds["^"]!, end = config.phonemeIds["$"]!
+        #expect(Array(ids.prefix(2)) == start + pad && ids.last == end.first)
+        // b ˈ ʌ s , : five phonemes, each followed by the padding.
+        #expect(ids.count == 2 + 5 * 2 + 1)
+        for index in stride(from: 3, to: ids.count - 1, by: 2) { #expect(ids[index] == pad[0]) }
+        #expect(ids[2] == config.phonemeIds["b"]![0] && ids[10] == config.phonemeIds[","]![0])
+        // A symbol the voice does not know is left out, not guessed.
+        #expect(config.ids(forPhonemes: "b☃") == start + pad + config.phonemeIds["b"]! + pad + end)
+    }
+
+    @Test("espeak-ng's phonemes keep the clause's punctuation, and a decimal point is not a full stop")
+    func phonemesKeepPunctuation() throws {
+        let phonemes = try PiperPhonemes.phonemes(of: "Bus, 4 meters, ahead.", espeakVoice: "en-us")
+        #expect(phonemes.filter { $0 == "," }.count == 2 && phonemes.hasSuffix("."))
+        #expect(phonemes.hasPrefix("bˈʌs,"))
+        #expect(PiperPhonemes.clauses(of: "Step, 4.5 meters ahead").map(\.text) == ["Step", "4.5 meters ahead"])
+        #expect(throws: SpeechError.self) { try PiperPhonemes.phonemes(of: "Hello", espeakVoice: "klingon-xx") }
+    }
+
+    @Test("'Bus, 4 meters, ahead.' becomes non-silent speech of plausible length, placed and resampled to a 48 kHz output")
+    func speaksSentence() throws {
+        let voice = try InstalledNaturalVoice.make()
+        let audio = try voice.synthesize("Bus, 4 meters, ahead.")
+        #expect(audio.sampleRate == 22050)
+        // Four words at 175 words per minute take about 1.4 s.
+        #expect(audio.durationSeconds > 0.8 && audio.durationSeconds < 3, "\(audio.durationSeconds) s")
+        #expect(InstalledNaturalVoice.peak(audio) > 10_000)
+
+        let queue = UtteranceQueue(voice: voice, sampleRateHz: 48_000)
+        let recorder = RecordingAudioOutput()
+        guard case .queued(let plan) = queue.enqueue(Utterance("Bus, 4 meters, ahead.", priority: .newObject, directionDegrees: 40,
+                                                              earcon: .vehicleHazard)) else {
+            Issue.record("not queued"); return
+        }
+        #expect(plan.voiceFailure == nil && plan.durationSeconds <= 3)
+        try queue.renderUntilIdle(to: recorder)
+        #expect(recorder.blocks.allSatisfy { $0.sampleRateHz == 48_000 })
+        // Stereo placement: on the right, the right ear is louder.
+        #expect(Rendered.energy(recorder.samples, channel: 1) > 1.5 * Rendered.energy(recorder.samples, channel: 0))
+        let heard = try #require(Rendered.audibleFrames(recorder.samples))
+        #expect(Double(heard.count) / 48_000 > 0.8)
+    }
+
+    @Test("a faster rate gives shorter speech, a lower volume quieter speech, and the pitch setting changes nothing")
+    func settings() throws {
+        let text = "Person, 2 meters, slightly left. Chair, 3 meters, right."
+        let normal = try InstalledNaturalVoice.make(SpeechVoiceSettings(voice: "natural", wordsPerMinute: 175))
+        let fast = try InstalledNaturalVoice.make(SpeechVoiceSettings(voice: "natural", wordsPerMinute: 350))
+        let quiet = try InstalledNaturalVoice.make(SpeechVoiceSettings(voice: "natural", volumePercent: 35))
+        let a = try normal.synthesize(text), b = try fast.synthesize(text), c = try quiet.synthesize(text)
+        #expect(b.durationSeconds < a.durationSeconds * 0.65, "\(b.durationSeconds) vs \(a.durationSeconds)")
+        // The level is set from each sentence's peak, so half the volume is half the peak.
+        let ratio = Double(InstalledNaturalVoice.peak(c)) / Double(InstalledNaturalVoice.peak(a))
+        #expect(abs(ratio - 0.5) < 0.02, "\(ratio)")
+        let highPitch = try InstalledNaturalVoice.make(SpeechVoiceSettings(voice: "natural", pitch: 90))
+        let d = try highPitch.synthesize(text)
+        // The model has no pitch control: same length (VITS varies a little from run to run).
+        #expect(abs(d.durationSeconds - a.durationSeconds) < 0.25 * a.durationSeconds)
+    }
+
+    @Test("a sentence said again comes from the cache; a hazard not ready is said at once by the fast voice")
+    func cacheAndHazards() throws {
+        let voice = try InstalledNaturalVoice.make()
+        let first = try voice.synthesize("Chair, 2 meters, left.")
+        let again = try voice.synthesize("Chair, 2 meters, left.")
+        #expect(first == again && voice.counts.cached == 1)
+        let hazard = try voice.synthesize("Car, 3 meters, right, approaching.", urgent: true)
+        #expect(voice.counts.saidByFastVoice == 1 && hazard.durationSeconds > 0.8)
+        // An urgent sentence that is ready comes from the cache, in the natural voice.
+        #expect(try voice.synthesize("Chair, 2 meters, left.", urgent: true) == first)
+        #expect(voice.counts.saidByFastVoice == 1)
+    }
+
+    @Test("a damaged, truncated or missing voice gives one sentence, and the fast voice speaks instead")
+    func damagedVoiceFallsBack() throws {
+        let model = try Data(contentsOf: InstalledNaturalVoice.folder.appendingPathComponent(NaturalVoice.modelFileName))
+        let truncated = try InstalledNaturalVoice.copy(withModel: model.prefix(model.count / 3))
+        let garbage = try InstalledNaturalVoice.copy(withModel: Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7919) }))
+        let missing = TemporaryFolder.path("no-voice")
+        defer { for folder in [truncated, garbage] { try? FileManager.default.removeItem(at: folder) } }
+        for folder in [truncated, garbage, missing] {
+            let chosen = try VoiceCatalog.start(SpeechVoiceSettings(voice: "natural"), naturalFolder: folder)
+            let notice = try #require(chosen.fallbackNotice)
+            #expect(chosen.voice is SpeechSynthesizer)
+            #expect(notice.hasSuffix("; the fast voice speaks instead.") && notice.filter { $0 == "\n" }.isEmpty)
+            #expect(notice.contains("natural voice"))
+            // Not silent: the fast voice says the sentence.
+            #expect(try chosen.voice.synthesize(notice).durationSeconds > 1)
+        }
+    }
+
+    @Test("every voice is named with its licence, the natural one with the lessac note; names choose the right voice")
+    func listing() throws {
+        let voices = VoiceCatalog.listing()
+        let natural = try #require(voices.first { $0.name == "natural" })
+        #expect(natural.licence.contains("lessac") && natural.licence.contains("more restrictive"))
+        #expect(voices.contains { $0.name == "fast" } && voices.contains { $0.name == "fr-fr" })
+        #expect(voices.allSatisfy { !$0.licence.isEmpty })
+        #expect(VoiceCatalog.isNatural("Natural") && VoiceCatalog.isNatural("joe") && !VoiceCatalog.isNatural("en-us"))
+        let fast = try VoiceCatalog.start(SpeechVoiceSettings(voice: "fast"))
+        #expect(fast.voice is SpeechSynthesizer && fast.fallbackNotice == nil)
+    }
+
+    @Test("assist say --voice natural speaks; with a damaged voice it says one sentence and the fast voice speaks; --list-voices has the licence note")
+    func command() throws {
+        let wav = TemporaryFolder.path("natural.wav")
+        defer { try? FileManager.default.removeItem(at: wav) }
+        let natural = try AssistBinary.run(["say", "--voice", "natural", "Bus, 4 meters, ahead.", "--speak-to", wav.path],
+                                           environment: ["ASSIST_VOICES": InstalledNaturalVoice.folder.deletingLastPathComponent().path])
+        #expect(natural.status == 0 && natural.standardError.isEmpty, "\(natural.standardError)")
+        let heard = try AudioFile.read(wav)
+        #expect(heard.durationSeconds > 0.8 && heard.durationSeconds < 3.5)
+
+        let model = try Data(contentsOf: InstalledNaturalVoice.folder.appendingPathComponent(NaturalVoice.modelFileName))
+        let damaged = try InstalledNaturalVoice.copy(withModel: model.prefix(model.count / 2))
+        let voices = damaged.deletingLastPathComponent().appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: voices, withIntermediateDirectories: true)
+        try FileManager.default.moveItem(at: damaged, to: voices.appendingPathComponent(NaturalVoice.name))
+        defer { try? FileManager.default.removeItem(at: voices) }
+        let fallback = try AssistBinary.run(["say", "--voice", "natural", "Bus, 4 meters, ahead.", "--speak-to", wav.path],
+                                            environment: ["ASSIST_VOICES": voices.path])
+        #expect(fallback.status == 0)
+        let lines = fallback.standardError.split(separator: "\n")
+        #expect(lines.count == 1 && lines.first?.hasSuffix("the fast voice speaks instead.") == true, "\(fallback.standardError)")
+        // The sentence and then the text, both heard.
+        #expect(try AudioFile.read(wav).durationSeconds > heard.durationSeconds + 2)
+
+        let list = try AssistBinary.run(["say", "--list-voices"])
+        #expect(list.status == 0 && list.standardOutput.contains("natural\t") && list.standardOutput.contains("lessac"))
+    }
+}
