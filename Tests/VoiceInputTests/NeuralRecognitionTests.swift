@@ -98,15 +98,18 @@ struct NeuralRecognitionTests {
         #expect(heard.filter { recognizer.verdict($0.utterance) != .noSpeech }.isEmpty, "\(heard.map(\.utterance.text))")
     }
 
-    @Test("with the wake phrase, “Assistive Vision, scan now” is acted on and a plain “scan now” is not")
+    @Test("with the wake phrase, a command in the seconds after “Assistive Vision” is acted on, a later one is not")
     func wakePhrase() throws {
         let folder = try TemporaryFolder.make("neural-wake")
         defer { try? FileManager.default.removeItem(at: folder) }
         let scan = try #require(englishVocabulary.meaning(of: "scan now"))
-        let samples = try recording(["Assistive Vision, scan now", "scan now"], in: folder)
+        let wake = try spokenSamples("Assistive Vision", in: folder, sampleRateHz: 16_000)
+        let command = try spokenSamples("scan now", in: folder, sampleRateHz: 16_000)
+        let longPause = [Float](repeating: 0, count: 16_000 * 6)
+        let samples = Self.silence + wake + Self.silence + command + longPause + command + Self.silence
         let heard = try events(samples, recognizer: try neuralRecognizer(wakePhrase: "assistive vision"),
-                               trigger: .wakePhrase("assistive vision", awakeSeconds: 0.5), in: folder)
-        #expect(heard == ["scan now → \(scan)"])
+                               trigger: .wakePhrase("assistive vision", awakeSeconds: 4), in: folder)
+        #expect(heard == ["awake", "scan now → \(scan)"])
     }
 
     @Test("a damaged model file is a typed error told in one sentence")

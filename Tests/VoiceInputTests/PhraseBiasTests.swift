@@ -49,3 +49,34 @@ struct PhraseBiasTests {
         #expect(NeuralUtteranceRecognizer.spokenText("What's 2.5 metres, please?") == "what's 2.5 metres please")
     }
 }
+
+@Suite("Moonshine's repetition guard")
+struct RepetitionGuardTests {
+    @Test("a word or phrase said a third time in a row is a loop; two different words are not")
+    func loops() {
+        #expect(MoonshineTranscriber.repetitionPeriod([5, 9, 9, 9]) == 1)
+        #expect(MoonshineTranscriber.repetitionPeriod([1, 2, 1, 2, 1, 2]) == 2)
+        #expect(MoonshineTranscriber.repetitionPeriod([1, 2, 1, 2]) == nil)
+        #expect(MoonshineTranscriber.repetitionPeriod([4, 5, 6]) == nil)
+    }
+}
+
+@Suite("The neural recogniser's verdict")
+struct NeuralVerdictTests {
+    func utterance(_ text: String, confidence: Double, snr: Double, speechWindows: Int = 20) -> RecognizedUtterance {
+        RecognizedUtterance(text: text, confidence: confidence,
+                            hypothesis: DecoderHypothesis(text: text, posterior: confidence, acousticScorePerFrame: 0, frameCount: 100),
+                            speechStartSeconds: 0, endDetectedSeconds: 1, finishingSeconds: 0, signalToNoiseDecibels: snr,
+                            syllables: speechWindows)
+    }
+
+    @Test("words made out clearly are taken in noise; “too noisy” only when speech could not be made out over a loud background")
+    func verdicts() {
+        let rule = RecognitionConfidence.neural
+        #expect(rule.neuralVerdict(utterance("exit", confidence: 0.9, snr: 5)) == .accepted)
+        #expect(rule.neuralVerdict(utterance("", confidence: 0, snr: 5)) == .tooNoisy)
+        #expect(rule.neuralVerdict(utterance("mumble", confidence: 0.2, snr: 5)) == .tooNoisy)
+        #expect(rule.neuralVerdict(utterance("mumble", confidence: 0.2, snr: 40)) == .unclear)
+        #expect(rule.neuralVerdict(utterance("", confidence: 0, snr: 40, speechWindows: 0)) == .noSpeech)
+    }
+}

@@ -102,9 +102,25 @@ public final class MoonshineTranscriber {
             tokens.append(token)
             text += tokenizer.pieceText(token)
             previous = token
+            // Over noise after the words Moonshine can fall into saying the last words again and
+            // again ("exit exit exit …"): once a run repeats a third time, the repeats are dropped.
+            if let period = Self.repetitionPeriod(tokens) {
+                tokens.removeLast(2 * period)
+                break
+            }
         }
         return Transcript(text: tokenizer.text(of: tokens), tokens: tokens,
                           meanLogProbability: logProbabilitySum / Double(max(1, step)))
+    }
+
+    /// The length of a run of 1–8 tokens that ends `tokens` three times over, if any.
+    static func repetitionPeriod(_ tokens: [Int]) -> Int? {
+        for period in 1...8 where tokens.count >= 3 * period {
+            let last = tokens.suffix(period)
+            if tokens.dropLast(period).suffix(period).elementsEqual(last),
+               tokens.dropLast(2 * period).suffix(period).elementsEqual(last) { return period }
+        }
+        return nil
     }
 
     /// The next token: the model's most probable one, or, under bias, the best of its few most
@@ -114,23 +130,18 @@ public final class MoonshineTranscriber {
         let count = min(logits.count, tokenizer.pieces.count)
         var best = 0
         for index in 1..<count where logits[index] > logits[best] { best = index }
+        // One pass: the normaliser, and the tokens within reach of the best (few: the model is
+        // usually sure), of which the `candidates` most probable may be re-ranked.
+        let floor = logits[best] - bias.reach
         var sum: Double = 0
-        for index in 0..<count { sum += exp(Double(logits[index] - logits[best])) }
+        var withinReach: [Int] = []
+        for index in 0..<count {
+            sum += exp(Double(logits[index] - logits[best]))
+            if logits[index] >= floor { withinReach.append(index) }
+        }
         let logNormalizer = logits[best] + Float(log(sum))
         guard !bias.isEmpty, bias.candidates > 1 else { return (best, logits[best] - logNormalizer) }
-
-        // The model's best few, within reach of its first choice.
-        var top: [Int] = [best]
-        var threshold = logits[best] - bias.reach
-        while top.count < bias.candidates {
-            var next = -1
-            for index in 0..<count where logits[index] >= threshold && !top.contains(index) && (next < 0 || logits[index] > logits[next]) {
-                next = index
-            }
-            guard next >= 0 else { break }
-            top.append(next)
-            threshold = max(threshold, logits[best] - bias.reach)
-        }
+        let top = withinReach.sorted { logits[$0] > logits[$1] }.prefix(bias.candidates)
         let current = bias.match(text)
         var chosen = best
         var chosenScore = -Float.infinity
