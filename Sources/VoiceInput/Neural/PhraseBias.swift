@@ -45,20 +45,10 @@ public struct PhraseBias: Sendable {
 
     public var isEmpty: Bool { phrases.isEmpty || natsPerCharacter == 0 }
 
-    /// Lower case; letters, digits and apostrophes kept; anything else one space between words.
+    /// The words as the command language spells them (`NeuralUtteranceRecognizer.spokenText`),
+    /// so that a phrase is matched in the form the transcript will take.
     static func normalized(_ text: String) -> String {
-        var result = ""
-        var pendingSpace = false
-        for character in text.lowercased() {
-            if character.isLetter || character.isNumber || character == "'" {
-                if pendingSpace, !result.isEmpty { result.append(" ") }
-                pendingSpace = false
-                result.append(character)
-            } else {
-                pendingSpace = true
-            }
-        }
-        return result
+        NeuralUtteranceRecognizer.spokenText(text)
     }
 
     /// How far the end of `text` has come along a phrase: the length in characters of the
