@@ -41,6 +41,7 @@ let package = Package(
     targets: [
         // C libraries, one system-library target each (headers and link flags only).
         .systemLibrary(name: "COpenVINO", path: "Sources/C/COpenVINO", pkgConfig: "assistivekit-openvino"),
+        .systemLibrary(name: "CONNXRuntime", path: "Sources/C/CONNXRuntime", pkgConfig: "assistivekit-onnxruntime"),
         .systemLibrary(name: "CFFmpeg", path: "Sources/C/CFFmpeg", pkgConfig: "libavformat",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
         // FFTW's single-precision library (fftw3f), for the hearing chain's transforms.
@@ -72,6 +73,8 @@ let package = Package(
         .target(name: "Media", dependencies: ["AssistCore", "CFFmpeg", "CSndFile", "CPortAudio", "CJack"]),
         // The OpenVINO wrapper: models read, compiled and run (detection, depth, sentence embeddings).
         .target(name: "Inference", dependencies: ["AssistCore", "COpenVINO"]),
+        // The second inference runtime (the speech recogniser's models come only as ONNX Runtime files).
+        .target(name: "ONNXRuntime", dependencies: ["AssistCore", "CONNXRuntime"]),
         // Detection, depth and geometry: YOLO detector, direction and distance.
         .target(name: "Perception", dependencies: ["AssistCore", "Inference", .product(name: "Crypto", package: "swift-crypto")],
                 resources: [.copy("Geometry/object-sizes.json")]),
@@ -104,7 +107,7 @@ let package = Package(
         .target(name: "Commands", dependencies: ["AssistCore", "Inference", .product(name: "Crypto", package: "swift-crypto")],
                 resources: [.copy("Languages")]),
         // Speech recognition of commands (pocketsphinx, grammar from the command language), and media keys (evdev).
-        .target(name: "VoiceInput", dependencies: ["AssistCore", "Media", "Commands", "CPocketSphinx", "CLinuxInput"]),
+        .target(name: "VoiceInput", dependencies: ["AssistCore", "Media", "Commands", "ONNXRuntime", "CPocketSphinx", "CLinuxInput"]),
 
         // The live hearing session's rules: typed commands, what is said, a prescription expiring, on an injected clock.
         .target(name: "LiveHearing", dependencies: ["AssistCore", "Hearing", "Prescription", "Speech", "Media"]),

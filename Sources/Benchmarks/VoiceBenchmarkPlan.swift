@@ -12,7 +12,7 @@ public struct VoiceBenchmarkPlan: Sendable {
     public let decoderOptions: [String]
     /// The voices saying the commands (`EspeakTestVoice.named`).
     public let voiceNames: [String]
-    /// How speech is decoded: grammar, ngram (open speech), agreement (`ListeningDecoding`), ngram:0.3.
+    /// How speech is decoded: neural, grammar, ngram (open speech), agreement (`ListeningDecoding`), ngram:0.3.
     public let decodePaths: [String]
 
     public init(rates: String, snr: String, conditions: String, decoderOptions: [String],
@@ -39,7 +39,7 @@ public struct VoiceBenchmarkPlan: Sendable {
             return "--voices must be a comma-separated list of festival, espeak-en-us and espeak-en-gb."
         }
         guard !decodePaths.isEmpty, decodePaths.allSatisfy({ decoding($0) != nil }) else {
-            return "--decode must be a comma-separated list of grammar, open-speech (or ngram), agreement and ngram:WEIGHT (the general model's weight, 0 to 1)."
+            return "--decode must be a comma-separated list of neural, grammar, open-speech (or ngram), agreement and ngram:WEIGHT (the general model's weight, 0 to 1)."
         }
         guard decoderOptions.allSatisfy({ $0.hasPrefix("-") && $0.contains("=") }) else {
             return "--decoder-option must look like -name=value, such as -cmn=live."

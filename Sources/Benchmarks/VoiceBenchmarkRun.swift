@@ -21,6 +21,9 @@ public struct VoiceBenchmarkRun {
     public var logFile: URL?
     /// Lines that are no command ("… => none" or plain), said by every voice; nil: none.
     public var nonCommandsFile: URL?
+    /// Labelled lines (`LabelledPhrase`: "<text> => <intent> [slot]") said instead of the language
+    /// file's phrasings, judged against their labels: held-out phrasings; nil: the language's own.
+    public var labelledCommandsFile: URL?
     /// The n-gram path's bar on the decoder's posterior (`RecognitionConfidence.openSpeech`'s by default).
     public var openSpeechAcceptance = RecognitionConfidence.openSpeech.acceptance
 
@@ -63,6 +66,13 @@ public struct VoiceBenchmarkRun {
         var notes: [String] = []
         let understanding = CommandUnderstanding.loadOrPhrasesOnly(language: vocabulary.language, warn: { notes.append($0) })
         var commands = vocabulary.benchmarkCommands(perIntent: phrasesPerCommand)
+        // A labelled line's meaning is compared with what was done in the label's own form.
+        var meaningOf: (Command) -> String = { $0.description }
+        if let labelledCommandsFile {
+            let labelled = try LabelledPhrase.parse(String(contentsOf: labelledCommandsFile, encoding: .utf8))
+            commands = labelled.map { SpokenCommand(text: $0.text, expected: $0.expected?.asDone.description) }
+            meaningOf = { ExpectedCommand(doneBy: $0).description }
+        }
         if let nonCommandsFile { commands += try Self.nonCommands(in: nonCommandsFile) }
         var trials: [RecognitionTrial] = []
         var check: PronunciationCheck?
@@ -88,9 +98,9 @@ public struct VoiceBenchmarkRun {
             if recognizer.path == .grammar { check = recognizer.pronunciationCheck }
             let decide: (HeardTranscripts) -> CommandDecision = { listening.decide($0, understanding: understanding) }
             var benchmark = CommandRecognitionBenchmark(commands: commands, speakingRates: plan.rates, conditions: plan.conditions,
-                                                        decide: { decide($0).command?.description })
+                                                        decide: { decide($0).command.map(meaningOf) })
             benchmark.askedAbout = { heard in
-                if case .confirm(_, let pending) = decide(heard) { return pending.description }
+                if case .confirm(_, let pending) = decide(heard) { return meaningOf(pending) }
                 return nil
             }
             benchmark.decoding = name

@@ -13,15 +13,12 @@ public struct WakeListening {
     public var then: String
     /// Only print that the phrase was heard; start nothing.
     public var printsOnly: Bool
-    /// pocketsphinx's -kws_threshold as a power of ten.
-    public var thresholdExponent: Int
 
-    public init(file: String?, microphone: String?, then: String, printsOnly: Bool, thresholdExponent: Int) {
+    public init(file: String?, microphone: String?, then: String, printsOnly: Bool) {
         self.file = file
         self.microphone = microphone
         self.then = then
         self.printsOnly = printsOnly
-        self.thresholdExponent = thresholdExponent
     }
 
     public func run() throws {
@@ -29,7 +26,7 @@ public struct WakeListening {
         do { lock = try WakeListenerLock.acquire() } catch { throw CommandFailure(error.userMessage, status: error.status) }
         defer { lock.release() }
         let spotter: WakePhraseSpotter
-        do { spotter = try WakePhraseSpotter(thresholdExponent: thresholdExponent) } catch {
+        do { spotter = try WakePhraseSpotter(files: try SpeechModelFiles.installed()) } catch {
             throw CommandFailure("The wake listener cannot start: \(userMessage(for: error))")
         }
         let source: SpeechAudioSource = try file.map { try AudioFileSpeechSource(url: URL(fileURLWithPath: $0)) }

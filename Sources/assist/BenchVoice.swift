@@ -51,7 +51,7 @@ struct BenchVoice: ParsableCommand {
     @Option(help: "Voices saying the commands, comma-separated: festival, espeak-en-us, espeak-en-gb.")
     var voices: String = "festival"
 
-    @Option(help: "Decoding, comma-separated, named as assist listen --decode names them: grammar, open-speech (also ngram: the command n-gram model), agreement (both; act when they agree); and ngram:W (interpolated with general English at weight W).")
+    @Option(help: "Decoding, comma-separated, named as assist listen --decode names them: neural (Moonshine), grammar, open-speech (also ngram: the command n-gram model), agreement (both; act when they agree); and ngram:W (interpolated with general English at weight W).")
     var decode: String = "grammar"
 
     @Option(help: "The n-gram path's least decoder posterior (0…1) for acting on a transcript.")
@@ -59,6 +59,9 @@ struct BenchVoice: ParsableCommand {
 
     @Option(help: "A file of lines that are no command (e.g. bench/commands/held-out-none.txt), said by every voice; acting on one counts against.")
     var nonCommands: String?
+
+    @Option(help: "A file of labelled lines (\"<text> => <intent> [slot]\", e.g. bench/commands/spoken-held-out.txt) said instead of the language file's phrasings, each judged against its label.")
+    var commands: String?
 
     @Option(help: ArgumentHelp("A further pocketsphinx option as name=value (e.g. -cmn=live); repeatable.", valueName: "name=value"))
     var decoderOption: [String] = []
@@ -100,6 +103,7 @@ struct BenchVoice: ParsableCommand {
             keptAudioFolder: keepAudio.map { URL(fileURLWithPath: $0) }, logFile: logFile.map { URL(fileURLWithPath: $0) })
         run.openSpeechAcceptance = openSpeechAcceptance
         run.nonCommandsFile = nonCommands.map { URL(fileURLWithPath: $0) }
+        run.labelledCommandsFile = commands.map { URL(fileURLWithPath: $0) }
         switch try run.run(categories: SettingsStorageAccess.validator().knownCategories, printsGrammar: printGrammar) {
         case .grammar(let lines): lines.forEach { print($0) }
         case .report(let report): try print(json ? JSONReport.text(report) : report.table())

@@ -36,7 +36,7 @@ struct Listen: ParsableCommand {
     @Option(help: "Part of the microphone's name (see assist devices); the default microphone otherwise.")
     var microphone: String?
 
-    @Option(help: ArgumentHelp("How speech is decoded: \(ListeningDecoding.choicesHelp).", valueName: "grammar|open-speech|agreement"))
+    @Option(help: ArgumentHelp("How speech is decoded: \(ListeningDecoding.choicesHelp).", valueName: "neural|grammar|open-speech|agreement"))
     var decode = ListeningDecoding.standard.rawValue
 
     @Option(help: "Write pocketsphinx's own log to this file (it is silent otherwise).")
@@ -46,7 +46,7 @@ struct Listen: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard ListeningDecoding(choice: decode) != nil else { throw ValidationError("--decode must be grammar, open-speech or agreement.") }
+        guard ListeningDecoding(choice: decode) != nil else { throw ValidationError("--decode must be neural, grammar, open-speech or agreement.") }
         if file != nil, pushToTalk { throw ValidationError("--push-to-talk needs the microphone; leave out --file.") }
         if file != nil, microphone != nil { throw ValidationError("--microphone and --file cannot be used together.") }
         if let wakePhrase, wakePhrase.trimmingCharacters(in: .whitespaces).isEmpty {

@@ -20,7 +20,7 @@ struct VoiceOptions: ParsableArguments, Sendable {
     @Option(help: "With --listen: part of the microphone's name (see assist devices).")
     var microphone: String?
 
-    @Option(help: ArgumentHelp("With --listen: how speech is decoded: \(ListeningDecoding.choicesHelp).", valueName: "grammar|open-speech|agreement"))
+    @Option(help: ArgumentHelp("With --listen: how speech is decoded: \(ListeningDecoding.choicesHelp).", valueName: "neural|grammar|open-speech|agreement"))
     var decode = ListeningDecoding.standard.rawValue
 
     @Option(help: ArgumentHelp("Take commands from a headset's or keyboard's media keys on this evdev device (or a recording of its events): play/pause scans, next explores, previous repeats, holding play/pause silences.", valueName: "device"))
@@ -37,7 +37,7 @@ struct VoiceOptions: ParsableArguments, Sendable {
     }
 
     func validate() throws {
-        guard ListeningDecoding(choice: decode) != nil else { throw ValidationError("--decode must be grammar, open-speech or agreement.") }
+        guard ListeningDecoding(choice: decode) != nil else { throw ValidationError("--decode must be neural, grammar, open-speech or agreement.") }
         if listen && listenFile != nil { throw ValidationError("Use either --listen (the microphone) or --listen-file, not both.") }
         if let keyMap { do { _ = try MediaKeyMap(setting: keyMap) } catch { throw ValidationError(error.userMessage) } }
         if keyMap != nil && keys == nil { throw ValidationError("--key-map goes with --keys.") }

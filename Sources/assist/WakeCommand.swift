@@ -9,7 +9,8 @@ struct Wake: ParsableCommand {
         commandName: "wake",
         abstract: "Listens for \"Assistive Vision\" and then starts guidance: a small always-on listener that keeps no camera open.",
         discussion: """
-        Only the wake phrase is listened for (pocketsphinx keyphrase search, offline). When it is heard, \
+        Only the wake phrase is listened for, offline: a speech detector (Silero VAD) finds speech, and \
+        the speech recogniser (Moonshine) listens to it for the phrase, said alone or after other words. When it is heard, \
         "Assistive Vision activated." is printed and guidance starts (by default assist see camera --listen); \
         when guidance ends, listening resumes. Only one wake listener runs per user: a second refuses to \
         start and says which process is listening. To start it with the desktop session, install \
@@ -32,15 +33,11 @@ struct Wake: ParsableCommand {
     @Flag(help: "Only print when the phrase is heard; start nothing.")
     var printOnly = false
 
-    @Option(help: "Keyphrase threshold as a power of ten (pocketsphinx's -kws_threshold; lower wakes more readily).")
-    var threshold: Int = -20
-
     func validate() throws {
         if file != nil, microphone != nil { throw ValidationError("--microphone and --file cannot be used together.") }
-        guard (-60 ... -1).contains(threshold) else { throw ValidationError("--threshold must be from -60 to -1.") }
     }
 
     func run() throws {
-        try WakeListening(file: file, microphone: microphone, then: then, printsOnly: printOnly, thresholdExponent: threshold).run()
+        try WakeListening(file: file, microphone: microphone, then: then, printsOnly: printOnly).run()
     }
 }

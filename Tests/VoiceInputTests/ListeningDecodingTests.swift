@@ -77,6 +77,7 @@ struct ListeningDecodingTests {
 
     @Test("the choices are parsed by name and explained one line each")
     func choices() {
+        #expect(ListeningDecoding(choice: "neural") == .neural)
         #expect(ListeningDecoding(choice: "grammar") == .grammar)
         #expect(ListeningDecoding(choice: "open-speech") == .openSpeech)
         #expect(ListeningDecoding(choice: "ngram") == .openSpeech)

@@ -16,7 +16,7 @@ struct WakePhraseTests {
         for file in files { samples += try AudioFile.read(file).samples + silence }
         let url = folder.appendingPathComponent("all.wav")
         try AudioFile.writeWAV(AudioBuffer(samples: samples, sampleRate: 16_000, channelCount: 1), to: url)
-        let spotter = try WakePhraseSpotter()
+        let spotter = try WakePhraseSpotter(files: try SpeechModelFiles.installed())
         var times: [Double] = []
         try spotter.listen(to: try AudioFileSpeechSource(url: url)) { times.append($0); return true }
         return times

@@ -83,6 +83,20 @@ public struct ExpectedCommand: Sendable, Equatable, CustomStringConvertible {
         return true
     }
 
+    /// What a command did, in the form a labelled line gives (intents that lead to the same
+    /// action as one), so that a spoken command can be compared with its label as text.
+    public init(doneBy command: Command) {
+        self.init(intent: Self.action(of: command.intent),
+                  categories: command.categories.map { Set($0.categories) }, number: command.number, language: command.language?.code)
+    }
+
+    /// This expectation in the form `init(doneBy:)` gives.
+    public var asDone: ExpectedCommand {
+        var done = self
+        done.intent = Self.action(of: intent)
+        return done
+    }
+
     static func action(of intent: CommandIntent) -> CommandIntent {
         intent == .describeAhead ? .scanNow : intent
     }

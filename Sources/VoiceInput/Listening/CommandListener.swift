@@ -73,7 +73,11 @@ public final class CommandListener<Meaning: Sendable> {
         self.recognizer = recognizer
         self.trigger = trigger
         self.understand = decide
-        silenceWaitMilliseconds = Double(tuning.postSpeechFrames) * 10
+        if let neural = recognizer.utterances as? NeuralUtteranceRecognizer {
+            silenceWaitMilliseconds = Double(neural.endpointer.silenceWindows * SileroSpeechDetector.windowSamples) * 1000 / RecognizerAudio.sampleRateHz
+        } else {
+            silenceWaitMilliseconds = Double(tuning.postSpeechFrames) * 10
+        }
     }
 
     public func setTalkButton(pressed: Bool) { talkButton.set(pressed: pressed) }

@@ -1,49 +1,41 @@
 import Foundation
 
-/// Listens, with no camera and no command grammar, for one wake phrase ("Assistive Vision") in
-/// continuous audio: pocketsphinx's keyphrase search, which reports the phrase as soon as it is
-/// heard and ignores everything else said.
+/// Listens, with no camera and no command language, for one wake phrase ("Assistive Vision")
+/// in continuous audio: the speech detector is the cheap first stage (nothing else runs while
+/// nobody speaks), and each utterance it finds is transcribed by Moonshine with only the wake
+/// phrase favoured (`PhraseBias`). The phrase wakes it wherever it falls in the utterance, said
+/// alone or after other speech; anything else said is ignored.
 public final class WakePhraseSpotter {
     public static let defaultPhrase = "assistive vision"
-    /// Words of the phrase missing from the en-us dictionary, with their phones.
-    static let pronunciations = ["assistive": "AH S IH S T IH V"]
 
     public let phrase: String
-    private let decoder: PocketSphinxDecoder
+    private let utterances: NeuralUtteranceRecognizer
 
-    /// `thresholdExponent`: pocketsphinx's -kws_threshold as a power of ten. Lower hears the phrase
-    /// more readily, and other speech as the phrase more often; 1e-20 is its documented range
-    /// for a two-word phrase (1e-50 … 1e-5).
-    public init(phrase: String = defaultPhrase, thresholdExponent: Int = -20, logFile: URL? = nil) throws {
-        self.phrase = phrase.lowercased()
-        var tuning = DecoderTuning()
-        tuning.extraArguments += ["-kws_threshold", "1e\(thresholdExponent)"]
-        decoder = try PocketSphinxDecoder(search: nil, tuning: tuning, logFile: logFile)
-        for word in self.phrase.split(separator: " ").map(String.init) where decoder.pronunciation(of: word) == nil {
-            guard let phones = Self.pronunciations[word], decoder.addWord(word, phones: phones) else {
-                throw PocketSphinxError.grammarRejected(reason: "the wake phrase word \"\(word)\" has no pronunciation")
-            }
-        }
-        try decoder.use(.keyphrase(self.phrase))
+    public init(phrase: String = defaultPhrase, files: SpeechModelFiles) throws {
+        self.phrase = PhraseBias.normalized(phrase)
+        let detector = try SileroSpeechDetector(modelAt: files.voiceActivity)
+        let transcriber = try MoonshineTranscriber(files: files, bias: PhraseBias(phrases: [phrase]))
+        utterances = NeuralUtteranceRecognizer(detector: detector, transcriber: transcriber)
+    }
+
+    /// Whether a transcript holds the phrase: as words, or run together ("assistivevision").
+    public func contains(_ transcript: String) -> Bool {
+        let words = PhraseBias.normalized(transcript)
+        return (" " + words + " ").contains(" " + phrase + " ")
+            || words.replacingOccurrences(of: " ", with: "").contains(phrase.replacingOccurrences(of: " ", with: ""))
     }
 
     /// Reads `source` until it ends or `onWake` returns false; `onWake` gets the audio time (in
-    /// seconds from the start) at which the phrase was heard.
+    /// seconds from the start) at which the phrase was heard (the end of its utterance).
     public func listen(to source: SpeechAudioSource, onWake: (Double) -> Bool) throws {
-        var samplesHeard = 0
-        try decoder.startUtterance()
+        try utterances.reset()
         while let chunk = try source.nextChunk() {
-            try chunk.withUnsafeBufferPointer { try decoder.process($0) }
-            samplesHeard += chunk.count
-            if let text = decoder.partialText, text.contains(phrase) {
-                _ = try decoder.endUtterance()
-                guard onWake(Double(samplesHeard) / RecognizerAudio.sampleRateHz) else { return }
-                try decoder.startUtterance()
+            if let heard = try utterances.push(chunk), contains(heard.text) {
+                guard onWake(heard.endDetectedSeconds) else { return }
+                try utterances.reset()
             }
         }
-        // The phrase said at the very end of a recording is only final here.
-        if let last = try decoder.endUtterance(), last.text.contains(phrase) {
-            _ = onWake(Double(samplesHeard) / RecognizerAudio.sampleRateHz)
-        }
+        // The phrase said at the very end of a recording is only closed here.
+        if let last = try utterances.finish(), contains(last.text) { _ = onWake(last.endDetectedSeconds) }
     }
 }

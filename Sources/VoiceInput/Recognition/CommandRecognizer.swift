@@ -2,11 +2,14 @@ import AssistCore
 import Commands
 import Foundation
 
-/// The recogniser for commands: a decoder searching the command grammar (after its words were
-/// checked against the pronunciation dictionary), and the utterance loop over it.
+/// The recogniser for commands: Silero VAD and Moonshine with the command language's phrases
+/// favoured (`init(neural:)`, the standard), or pocketsphinx searching the command grammar
+/// (after its words were checked against the pronunciation dictionary) or the command n-gram
+/// model; and the utterance loop over it.
 public final class CommandRecognizer {
+    /// pocketsphinx's words without a pronunciation (empty for the neural recogniser, which spells).
     public let pronunciationCheck: PronunciationCheck
-    public let utterances: UtteranceRecognizer
+    public let utterances: any UtteranceFinding
     public let confidence: RecognitionConfidence
     /// What the first decoder searches (its detector delimits utterances); under agreement the
     /// grammar, with the command n-gram model as the companion decoder of every utterance.
@@ -21,6 +24,21 @@ public final class CommandRecognizer {
         self.confidence = confidence
         path = .grammar
         utterances = try UtteranceRecognizer(decoder: decoder, confidence: confidence)
+    }
+
+    /// The neural recogniser: Silero VAD finds utterances, Moonshine base-en transcribes them
+    /// with the command language's phrases favoured (`PhraseBias`, built from the same sentences
+    /// as the command n-gram model, the answers, and the wake phrase). `confidence.acceptance`
+    /// is the bar on Moonshine's geometric-mean token probability.
+    public init(neural files: SpeechModelFiles, language: CommandLanguage, extraPhrases: [String] = [],
+                confidence: RecognitionConfidence = .neural, bias: Bool = true) throws {
+        let detector = try SileroSpeechDetector(modelAt: files.voiceActivity)
+        let phrases = language.languageModelSentences().map { $0.words.joined(separator: " ") } + language.answerPhrases + extraPhrases
+        let transcriber = try MoonshineTranscriber(files: files, bias: bias ? PhraseBias(phrases: phrases) : .none)
+        pronunciationCheck = PronunciationCheck(addedWords: [:], missingWords: [], emptiedRules: [], usableGrammar: RecognitionGrammar(commandJSGF: "", words: []))
+        self.confidence = confidence
+        path = .neural
+        utterances = NeuralUtteranceRecognizer(detector: detector, transcriber: transcriber)
     }
 
     /// Agreement (`ListeningDecoding.agreement`): the grammar decoder, and the command n-gram
@@ -82,6 +100,7 @@ public final class CommandRecognizer {
     public func verdict(_ utterance: RecognizedUtterance, ignoringNoise: Bool = false) -> RecognitionVerdict {
         var confidence = confidence
         if ignoringNoise { confidence.minimumSignalToNoiseDecibels = -.infinity }
+        if path == .neural { return confidence.neuralVerdict(utterance) }
         let verdict = confidence.verdict(utterance)
         if verdict == .unclear, utterance.companion?.isConfident == true { return .accepted }
         return verdict
@@ -93,21 +112,24 @@ public final class CommandRecognizer {
         let second = utterance.companion.flatMap { $0.isConfident && !$0.text.isEmpty ? $0.text : nil }
         switch path {
         case .grammar: return HeardTranscripts(grammar: first, openSpeech: second)
-        case .languageModel: return HeardTranscripts(grammar: nil, openSpeech: first)
+        case .languageModel, .neural: return HeardTranscripts(grammar: nil, openSpeech: first)
         }
     }
 }
 
-/// How commands are decoded: the closed grammar (only the language's exact phrases can be
-/// heard), or open speech with the command n-gram model at a general-English weight.
+/// How commands are decoded: the neural recogniser (Moonshine, phrases favoured), the closed
+/// grammar (only the language's exact phrases can be heard), or open speech with the command
+/// n-gram model at a general-English weight.
 public enum CommandDecodePath: Sendable, Equatable, CustomStringConvertible {
+    case neural
     case grammar
     case languageModel(generalWeight: Double)
 
-    /// "grammar", "ngram" (the command model alone) or "ngram:0.3" (30 % general English).
+    /// "neural", "grammar", "ngram" (the command model alone) or "ngram:0.3" (30 % general English).
     public init?(_ text: String) {
         let parts = text.split(separator: ":", maxSplits: 1)
         switch parts.first {
+        case "neural" where parts.count == 1: self = .neural
         case "grammar" where parts.count == 1: self = .grammar
         case "ngram":
             guard let weight = parts.count > 1 ? Double(parts[1]) : 0, (0...1).contains(weight) else { return nil }
@@ -118,6 +140,7 @@ public enum CommandDecodePath: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
+        case .neural: return "neural"
         case .grammar: return "grammar"
         case .languageModel(let weight): return weight == 0 ? "ngram" : "ngram:\(weight)"
         }

@@ -17,7 +17,7 @@ public struct LiveReplay {
 
     public init() {}
 
-    public func run(_ samples: [Int16], through recognizer: UtteranceRecognizer) throws -> [ReplayedUtterance] {
+    public func run(_ samples: [Int16], through recognizer: any UtteranceFinding) throws -> [ReplayedUtterance] {
         let clock = ContinuousClock()
         let startAudio = recognizer.audioSeconds
         var busyUntil = 0.0

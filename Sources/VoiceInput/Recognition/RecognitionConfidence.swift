@@ -52,6 +52,23 @@ public struct RecognitionConfidence: Sendable, Equatable {
     /// similarity and margin decide the rest.
     public static let openSpeech = RecognitionConfidence(goodScorePerFrame: 0, badScorePerFrame: 0, acceptance: 0.05)
 
+    /// For the neural recogniser: `acceptance` is the bar on Moonshine's own confidence (the
+    /// geometric mean of its chosen tokens' probabilities), and `minimumSignalToNoiseDecibels`
+    /// only separates "too noisy" from "please repeat" among utterances it could not make out:
+    /// a transcript it is sure of is taken whatever the background (Moonshine was trained on
+    /// noisy speech; measured in BENCHMARKS.md, issue 35).
+    public static let neural = RecognitionConfidence(goodScorePerFrame: 0, badScorePerFrame: 0, acceptance: 0.5,
+                                                     minimumSignalToNoiseDecibels: 15, minimumSyllablesInNoise: 1)
+
+    /// The neural recogniser's verdict: the speech detector already decided that someone spoke
+    /// (`syllables` holds its speech windows), so "too noisy" is said only when that speech
+    /// could not be made out over a loud background, never instead of trying.
+    public func neuralVerdict(_ utterance: RecognizedUtterance) -> RecognitionVerdict {
+        if (utterance.syllables ?? 1) < minimumSyllablesInNoise { return .noSpeech }
+        if !utterance.text.isEmpty, utterance.confidence >= acceptance { return .accepted }
+        return utterance.signalToNoiseDecibels < minimumSignalToNoiseDecibels ? .tooNoisy : .unclear
+    }
+
     public func score(_ hypothesis: DecoderHypothesis) -> Double {
         let span = goodScorePerFrame - badScorePerFrame
         let fit = span > 0 ? (hypothesis.acousticScorePerFrame - badScorePerFrame) / span : 1

@@ -1,0 +1,1 @@
+#include <onnxruntime_c_api.h>

@@ -1,0 +1,160 @@
+import Foundation
+import ONNXRuntime
+
+/// What Moonshine made of some audio.
+public struct Transcript: Sendable, Equatable {
+    /// As the model wrote it (capitals, punctuation).
+    public let text: String
+    public let tokens: [Int]
+    /// The model's own mean log-probability per token of what it chose (end of text included),
+    /// before any bias: near 0 when sure, far below when guessing.
+    public let meanLogProbability: Double
+
+    /// 0…1: the geometric mean of the chosen tokens' probabilities.
+    public var confidence: Double { exp(meanLogProbability) }
+}
+
+/// Moonshine base-en speech recognition (MIT, Useful Sensors), run by ONNX Runtime: the encoder
+/// turns 16 kHz audio into hidden states; the merged decoder, fed one token at a time with its
+/// key/value cache, writes the text. Greedy decoding, optionally biased towards the command
+/// language's phrases (`PhraseBias`).
+public final class MoonshineTranscriber {
+    public static let sampleRateHz = 16_000
+    static let layers = 8
+    static let heads = 8
+    static let headSize = 52
+    /// The model writes about 3 tokens a second of speech; this bounds a runaway repetition in
+    /// noise (as Moonshine's own reference decoder does, with the same rate).
+    static let maximumTokensPerSecond = 6.5
+    /// The encoder needs some audio (its convolutions shrink 16 kHz by 384): shorter input is
+    /// padded with silence.
+    static let minimumSamples = 8_000
+
+    private let encoder: ONNXSession
+    private let decoder: ONNXSession
+    public let tokenizer: MoonshineTokenizer
+    public var bias: PhraseBias
+    private let cacheInputs: [String]
+    private let cacheOutputs: [String]
+
+    public init(files: SpeechModelFiles, bias: PhraseBias = .none, threadCount: Int = 0) throws(SpeechRecognitionError) {
+        tokenizer = try MoonshineTokenizer(contentsOf: files.tokenizer)
+        do {
+            encoder = try ONNXSession(modelAt: files.encoder, options: ONNXSessionOptions(threadCount: threadCount))
+            decoder = try ONNXSession(modelAt: files.decoder, options: ONNXSessionOptions(threadCount: threadCount))
+        } catch { throw .model(error) }
+        self.bias = bias
+        var inputs: [String] = []
+        var outputs: [String] = []
+        for layer in 0..<Self.layers {
+            for part in ["decoder.key", "decoder.value", "encoder.key", "encoder.value"] {
+                inputs.append("past_key_values.\(layer).\(part)")
+                outputs.append("present.\(layer).\(part)")
+            }
+        }
+        for name in inputs + ["input_ids", "encoder_hidden_states", "use_cache_branch"] where !decoder.inputNames.contains(name) {
+            throw .model(.unknownTensor(name: name, model: files.decoder.lastPathComponent))
+        }
+        cacheInputs = inputs
+        cacheOutputs = outputs
+    }
+
+    /// Transcribes 16 kHz mono audio (full scale ±1).
+    public func transcribe(_ samples: [Float]) throws(SpeechRecognitionError) -> Transcript {
+        do { return try decode(samples) } catch { throw .model(error) }
+    }
+
+    private func decode(_ samples: [Float]) throws(ONNXRuntimeError) -> Transcript {
+        var audio = samples
+        if audio.count < Self.minimumSamples { audio += [Float](repeating: 0, count: Self.minimumSamples - audio.count) }
+        let hidden = try encoder.run(["input_values": try ONNXTensor(shape: [1, audio.count], floats: audio)],
+                                     outputs: ["last_hidden_state"])[0]
+        let seconds = Double(samples.count) / Double(Self.sampleRateHz)
+        let maximumTokens = max(4, Int((seconds * Self.maximumTokensPerSecond).rounded(.up)))
+
+        // The first step runs without cache (use_cache_branch false) on empty past tensors and
+        // computes the cross-attention keys and values once; later steps reuse those, and feed
+        // back the self-attention cache, which grows by one position per token.
+        var cache: [String: ONNXTensor] = [:]
+        let empty = try ONNXTensor(shape: [1, Self.heads, 0, Self.headSize], floats: [])
+        for name in cacheInputs { cache[name] = empty }
+        let noCache = try ONNXTensor(shape: [1], bools: [false])
+        let withCache = try ONNXTensor(shape: [1], bools: [true])
+
+        var tokens: [Int] = []
+        var text = ""
+        var logProbabilitySum = 0.0
+        var previous = MoonshineTokenizer.startOfText
+        var step = 0
+        while step <= maximumTokens {
+            var inputs = cache
+            inputs["input_ids"] = try ONNXTensor(shape: [1, 1], int64s: [Int64(previous)])
+            inputs["encoder_hidden_states"] = hidden
+            inputs["use_cache_branch"] = step == 0 ? noCache : withCache
+            let outputs = try decoder.run(inputs, outputs: ["logits"] + cacheOutputs)
+            for (index, name) in cacheInputs.enumerated() where step == 0 || name.contains(".decoder.") {
+                cache[name] = outputs[index + 1]
+            }
+            let (token, logProbability) = try outputs[0].withFloats { choose(from: $0, text: text) }
+            logProbabilitySum += Double(logProbability)
+            step += 1
+            if token == MoonshineTokenizer.endOfText { break }
+            tokens.append(token)
+            text += tokenizer.pieceText(token)
+            previous = token
+            // Over noise after the words Moonshine can fall into saying the last words again and
+            // again ("exit exit exit …"): once a run repeats a third time, the repeats are dropped.
+            if let period = Self.repetitionPeriod(tokens) {
+                tokens.removeLast(2 * period)
+                break
+            }
+        }
+        return Transcript(text: tokenizer.text(of: tokens), tokens: tokens,
+                          meanLogProbability: logProbabilitySum / Double(max(1, step)))
+    }
+
+    /// The length of a run of 1–8 tokens that ends `tokens` three times over, if any.
+    static func repetitionPeriod(_ tokens: [Int]) -> Int? {
+        for period in 1...8 where tokens.count >= 3 * period {
+            let last = tokens.suffix(period)
+            if tokens.dropLast(period).suffix(period).elementsEqual(last),
+               tokens.dropLast(2 * period).suffix(period).elementsEqual(last) { return period }
+        }
+        return nil
+    }
+
+    /// The next token: the model's most probable one, or, under bias, the best of its few most
+    /// probable once each is given its bias. Returns the token and the model's own log-probability of it.
+    private func choose(from logits: UnsafeBufferPointer<Float>, text: String) -> (Int, Float) {
+        // Only the vocabulary's real tokens (the logits are padded to 32,768).
+        let count = min(logits.count, tokenizer.pieces.count)
+        var best = 0
+        for index in 1..<count where logits[index] > logits[best] { best = index }
+        // One pass: the normaliser, and the tokens within reach of the best (few: the model is
+        // usually sure), of which the `candidates` most probable may be re-ranked.
+        let floor = logits[best] - bias.reach
+        var sum: Double = 0
+        var withinReach: [Int] = []
+        for index in 0..<count {
+            sum += exp(Double(logits[index] - logits[best]))
+            if logits[index] >= floor { withinReach.append(index) }
+        }
+        let logNormalizer = logits[best] + Float(log(sum))
+        guard !bias.isEmpty, bias.candidates > 1 else { return (best, logits[best] - logNormalizer) }
+        let top = withinReach.sorted { logits[$0] > logits[$1] }.prefix(bias.candidates)
+        let current = bias.match(text)
+        var chosen = best
+        var chosenScore = -Float.infinity
+        for token in top {
+            let piece = token == MoonshineTokenizer.endOfText ? "" : tokenizer.pieceText(token)
+            let score = logits[token] + (token == MoonshineTokenizer.endOfText ? endBonus(current) : bias.bonus(text: text, current: current, piece: piece))
+            if score > chosenScore { chosen = token; chosenScore = score }
+        }
+        return (chosen, logits[chosen] - logNormalizer)
+    }
+
+    /// Ending the text in the middle of a phrase gives its favour back; after a whole phrase it keeps it.
+    private func endBonus(_ current: (depth: Int, complete: Bool)) -> Float {
+        current.complete ? 0 : -Float(current.depth) * bias.natsPerCharacter
+    }
+}

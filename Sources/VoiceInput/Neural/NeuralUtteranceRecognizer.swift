@@ -1,0 +1,196 @@
+import Foundation
+
+/// What the listener pushes audio into and gets utterances out of, whichever recogniser
+/// delimits and decodes them (pocketsphinx's `UtteranceRecognizer`, or the neural one).
+public protocol UtteranceFinding: AnyObject {
+    /// Seconds of audio pushed so far (the audio's own clock).
+    var audioSeconds: Double { get }
+    /// Whether an utterance is open now.
+    var isHearingSpeech: Bool { get }
+    /// Pushes one chunk of 16 kHz audio; returns the utterance that ended in it, if any.
+    func push(_ chunk: UnsafeBufferPointer<Int16>) throws -> RecognizedUtterance?
+    /// The end of the input: closes an utterance still open.
+    func finish() throws -> RecognizedUtterance?
+    /// Push-to-talk: the whole of `samples` is one utterance.
+    func recognizeWhole(_ samples: [Int16]) throws -> RecognizedUtterance?
+    /// Forgets what was heard so far.
+    func reset() throws
+}
+
+extension UtteranceFinding {
+    public func push(_ chunk: [Int16]) throws -> RecognizedUtterance? {
+        try chunk.withUnsafeBufferPointer { try push($0) }
+    }
+}
+
+extension UtteranceRecognizer: UtteranceFinding {}
+
+/// Utterances found by Silero VAD (`SpeechEndpointer`) and transcribed by Moonshine. Keeps
+/// `preRollWindows` of audio from before the detector opened, so that a first syllable the
+/// detector was slow to call speech is not lost, and the background's level outside speech, so
+/// that an utterance that could not be made out can be told apart as drowned by noise.
+public final class NeuralUtteranceRecognizer: UtteranceFinding {
+    public let detector: SileroSpeechDetector
+    public let transcriber: MoonshineTranscriber
+    public var endpointer: SpeechEndpointer
+    /// 0.3 s before the detector opened: Silero opens a window or two into a word's onset.
+    public var preRollWindows = 10
+    /// Silence kept after the speech (Moonshine ends words better with a little).
+    static let keptTrailingWindows = 4
+
+    private static let window = SileroSpeechDetector.windowSamples
+    private var pending: [Float] = []
+    private var preRoll: [Float] = []
+    private var utterance: [Float] = []
+    private var speechPower = 0.0
+    private var speechPowerWindows = 0
+    /// Mean square of the audio outside speech, averaged over about 2 s (64 windows).
+    private var backgroundPower: Double?
+    private var samplesPushed = 0
+    private var speechStartSeconds: Double?
+
+    public init(detector: SileroSpeechDetector, transcriber: MoonshineTranscriber, endpointer: SpeechEndpointer = SpeechEndpointer()) {
+        self.detector = detector
+        self.transcriber = transcriber
+        self.endpointer = endpointer
+    }
+
+    public var audioSeconds: Double { Double(samplesPushed) / RecognizerAudio.sampleRateHz }
+    public var isHearingSpeech: Bool { endpointer.isOpen }
+
+    public func push(_ chunk: UnsafeBufferPointer<Int16>) throws -> RecognizedUtterance? {
+        pending.reserveCapacity(pending.count + chunk.count)
+        for sample in chunk { pending.append(Float(sample) / 32768) }
+        var heard: RecognizedUtterance?
+        var consumed = 0
+        while pending.count - consumed >= Self.window {
+            let window = pending[consumed..<consumed + Self.window]
+            consumed += Self.window
+            samplesPushed += Self.window
+            if let utterance = try add(window) { heard = utterance }
+        }
+        pending.removeFirst(consumed)
+        return heard
+    }
+
+    private func add(_ window: ArraySlice<Float>) throws -> RecognizedUtterance? {
+        let probability = try detector.speechProbability(window)
+        let power = window.reduce(0.0) { $0 + Double($1 * $1) } / Double(window.count)
+        let event = endpointer.add(probability: probability)
+        if endpointer.isOpen || event != nil {
+            if event == .started {
+                utterance = preRoll
+                speechStartSeconds = audioSeconds - Double(Self.window) / RecognizerAudio.sampleRateHz
+                speechPower = 0
+                speechPowerWindows = 0
+            }
+            utterance += window
+            if probability >= endpointer.startProbability {
+                speechPower += power
+                speechPowerWindows += 1
+            }
+        } else {
+            if probability < endpointer.endProbability {
+                backgroundPower = backgroundPower.map { $0 + (power - $0) / 64 } ?? power
+            }
+            preRoll += window
+            if preRoll.count > preRollWindows * Self.window { preRoll.removeFirst(preRoll.count - preRollWindows * Self.window) }
+        }
+        switch event {
+        case .ended(_, let speechWindows, let trailing)?:
+            let trim = max(0, trailing - Self.keptTrailingWindows) * Self.window
+            return try close(audio: Array(utterance.dropLast(trim)), speechWindows: speechWindows)
+        case .discarded?:
+            utterance = []
+            speechStartSeconds = nil
+            return nil
+        case .started?, nil:
+            return nil
+        }
+    }
+
+    public func finish() throws -> RecognizedUtterance? {
+        defer { pending = [] }
+        guard case .ended(_, let speechWindows, _)? = endpointer.finish() else {
+            utterance = []
+            speechStartSeconds = nil
+            return nil
+        }
+        return try close(audio: utterance + pending, speechWindows: speechWindows)
+    }
+
+    public func recognizeWhole(_ samples: [Int16]) throws -> RecognizedUtterance? {
+        try reset()
+        var speechWindows = 0
+        let audio = samples.map { Float($0) / 32768 }
+        speechPower = 0
+        speechPowerWindows = 0
+        for start in stride(from: 0, to: audio.count - Self.window + 1, by: Self.window) {
+            let window = audio[start..<start + Self.window]
+            if try detector.speechProbability(window) >= endpointer.startProbability {
+                speechWindows += 1
+                speechPower += window.reduce(0.0) { $0 + Double($1 * $1) } / Double(window.count)
+                speechPowerWindows += 1
+            }
+        }
+        samplesPushed += samples.count
+        speechStartSeconds = 0
+        guard speechWindows >= endpointer.minimumSpeechWindows else { return nil }
+        return try close(audio: audio, speechWindows: speechWindows)
+    }
+
+    public func reset() throws {
+        try detector.reset()
+        endpointer.reset()
+        pending = []
+        preRoll = []
+        utterance = []
+        speechStartSeconds = nil
+    }
+
+    private func close(audio: [Float], speechWindows: Int) throws -> RecognizedUtterance {
+        let start = speechStartSeconds ?? audioSeconds
+        utterance = []
+        speechStartSeconds = nil
+        let clock = ContinuousClock()
+        let began = clock.now
+        let transcript = try transcriber.transcribe(audio)
+        let finishing = began.duration(to: clock.now)
+        let text = Self.spokenText(transcript.text)
+        let speech = speechPowerWindows > 0 ? speechPower / Double(speechPowerWindows) : 0
+        let ratio: Double
+        if let background = backgroundPower, background > 0 {
+            ratio = speech > 0 ? 10 * log10(speech / background) : -.infinity
+        } else {
+            ratio = .infinity  // nothing heard before it but speech or digital silence
+        }
+        let hypothesis = DecoderHypothesis(text: text, posterior: transcript.confidence, acousticScorePerFrame: transcript.meanLogProbability,
+                                           frameCount: audio.count / 160)
+        return RecognizedUtterance(
+            text: text, confidence: text.isEmpty ? 0 : transcript.confidence, hypothesis: hypothesis,
+            speechStartSeconds: start, endDetectedSeconds: audioSeconds,
+            finishingSeconds: Double(finishing.components.seconds) + Double(finishing.components.attoseconds) / 1e18,
+            signalToNoiseDecibels: ratio, syllables: speechWindows)
+    }
+
+    /// The words as the listener and the command language take them: lower case, punctuation
+    /// other than apostrophes and decimal points removed ("Stop detecting." → "stop detecting",
+    /// "Set volume to 50%." → "set volume to 50 percent").
+    static func spokenText(_ text: String) -> String {
+        var result = ""
+        var pendingSpace = false
+        let characters = Array(text.lowercased().replacingOccurrences(of: "%", with: " percent"))
+        for (index, character) in characters.enumerated() {
+            let decimalPoint = character == "." && index > 0 && index + 1 < characters.count
+                && characters[index - 1].isNumber && characters[index + 1].isNumber
+            if character.isLetter || character.isNumber || character == "'" || decimalPoint {
+                if pendingSpace, !result.isEmpty { result.append(" ") }
+                pendingSpace = false
+                result.append(character)
+            } else {
+                pendingSpace = true
+            }
+        }
+        return result
+    }
+}
