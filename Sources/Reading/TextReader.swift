@@ -28,6 +28,10 @@ public final class TextReader {
     /// usual size) it costs seconds per pass.
     static let largestEnlargement = 3.0
     static let largestLongSidePixels = 2600.0
+    /// A picture file is decoded for reading at most this long on its longer side (issue 39: a
+    /// 49-megapixel picture was read at full size). A page that fills an 8000-pixel photo has
+    /// letters 40 pixels tall or more, twice what Tesseract needs; halving them loses nothing.
+    public static let largestPictureSidePixels = 4000
     /// The orientation detector's confidence needed before a turned reading is even tried; the
     /// turned reading must then also be the more confident one.
     static let orientationConfidenceToTry: Float = 1.5

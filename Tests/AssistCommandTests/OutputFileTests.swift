@@ -87,6 +87,34 @@ struct OutputFileTests {
         #expect(message.contains("speech.wav") && message.contains("was not saved"), "\(message)")
     }
 
+    @Test("hear -o on a full disk (no byte may be written) leaves no file, not even a temporary one, and says so once")
+    func fullDiskHear() throws {
+        let folder = try HearCommandTests().workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("aided.wav")
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // ulimit -f 0: every write fails (EFBIG, as ENOSPC on a full disk); SIGXFSZ ignored.
+        shell.arguments = ["-c", "trap '' XFSZ; ulimit -f 0; exec \"$0\" hear \"$1\" -o \"$2\" --audiogram \"$3\"",
+                           AssistBinary.url.path, folder.appendingPathComponent("tone.wav").path, output.path,
+                           folder.appendingPathComponent("me.json").path]
+        shell.environment = AssistBinary.environment(scratch: folder.appendingPathComponent("user"))
+            .merging(ProcessInfo.processInfo.environment) { mine, _ in mine }
+        let errors = Pipe()
+        shell.standardError = errors
+        shell.standardOutput = FileHandle.nullDevice
+        try shell.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus != 0, "\(message)")
+        #expect(!FileManager.default.fileExists(atPath: output.path), "a 0-byte WAV was left behind")
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path)).subtracting(before).subtracting(["user"])
+        #expect(left.isEmpty, "left behind: \(left)")
+        #expect(message.contains("aided.wav") && message.contains("not saved"), "\(message)")
+        #expect(message.split(separator: "\n").count == 1, "\(message)")
+    }
+
     @Test("a transcript that cannot be written is said, and the run does not end with exit status 0")
     func transcriptNotSaved() throws {
         let folder = try scratch()
