@@ -370,9 +370,10 @@ def main():
             results["idle connection closed after s"] = round(idle, 2)
             results["byte-a-second request head closed after s"] = round(slow, 2)
             print(f"idle  a silent connection was closed after {idle:.2f} s; a request head sent a byte a second after {slow:.2f} s")
-            seconds, status, opened = page_behind_silent_connections(port, token, 200)
-            results["page behind 200 silent connections s"] = round(seconds, 2)
-            print(f"cap  /help with {opened} silent connections open: answered after {seconds:.2f} s ({status})")
+            for count in (200, 300):
+                seconds, status, opened = page_behind_silent_connections(port, token, count)
+                results[f"page behind {count} silent connections s"] = round(seconds, 2)
+                print(f"cap  /help with {opened} silent connections open: answered after {seconds:.2f} s ({status})")
         if arguments.soak > 0:
             outcome = soak(process, port, token, arguments.soak, arguments.max_requests, arguments.clients)
             results["soak"] = outcome

@@ -15,7 +15,7 @@ import Foundation
 /// took 2 min 48 s and 661 MB): it is reduced first until its longer side is at most
 /// `maximumSearchSide` (a code that fills a tenth of a 48-megapixel photo still has several
 /// pixels a module then), the enlarging renderings are tried only on a picture that is small to
-/// begin with, and no rendering is started once `searchBudget` is spent.
+/// begin with, and no rendering after the first is started once `searchBudget` is spent.
 public enum QRCodeReader {
     /// The longest side searched, in pixels.
     public static let maximumSearchSide = 2000
@@ -47,8 +47,10 @@ public enum QRCodeReader {
         let grey = GreyImage(image, reducedBy: factor)
         var search = Search(searchedWidth: grey.width, searchedHeight: grey.height)
         for rendering in Rendering.allCases {
-            // Nor once the task that asked is cancelled (`assist serve` stopping with SIGTERM).
-            guard elapsed() < budget, !Task.isCancelled else { break }
+            // The picture as it is is always looked at, however long reducing it took on a busy
+            // machine; a further rendering only while time remains, and not once the task that
+            // asked is cancelled (`assist serve` stopping with SIGTERM).
+            if rendering != .asIs { guard elapsed() < budget, !Task.isCancelled else { break } }
             if rendering.enlarges && max(grey.width, grey.height) > maximumEnlargedSide { continue }
             search.renderingsTried.append(rendering)
             let found = scan(rendering.apply(to: grey))

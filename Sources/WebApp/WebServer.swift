@@ -166,8 +166,11 @@ public struct WebApp: Sendable {
     /// connections were all open 20 s later).
     public static let defaultIdleTimeoutSeconds = 10
     /// The most connections open at once; further ones wait in the listen queue until one closes.
-    /// A browser opens at most six to a server; the live page holds one for its events.
-    public static let maximumConnections = 64
+    /// A browser opens at most six to a server (the live page holds one for its events), so the
+    /// cap never touches a user; it keeps a flood of connections from using up the process's
+    /// file descriptors (1024 by default), and the idle timeout empties it. While more than this
+    /// many silent connections are open, a page waits for the timeout (BENCHMARKS.md, issue 39).
+    public static let maximumConnections = 256
     /// The largest request head: the address and headers of a page request are well under 4 kB.
     public static let maximumHeaderBytes = 16 * 1024
 

@@ -96,7 +96,8 @@ struct ImageInputErrorTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         for (width, height, format) in [(1, 1, "png"), (7, 200, "jpg"), (1, 1, "gif")] {
             let file = folder.appendingPathComponent("tiny-\(width)x\(height).\(format)")
-            try Program.ffmpeg(["-f", "lavfi", "-i", "color=c=white:s=\(width)x\(height)", "-frames:v", "1", file.path])
+            // rgb24: the colour source's default 4:2:0 has no chroma plane for a 1-pixel picture.
+            try Program.ffmpeg(["-f", "lavfi", "-i", "color=c=white:s=\(width)x\(height),format=rgb24", "-frames:v", "1", file.path])
             #expect(throws: ImageInputError.tooSmall(path: file.path, size: PictureSize(width: width, height: height))) { try ImageFile(file).decode() }
             #expect(throws: ImageInputError.tooSmall(path: "upload.\(format)", size: PictureSize(width: width, height: height))) {
                 try ImageFile.decode(bytes: try Data(contentsOf: file), name: "upload.\(format)")

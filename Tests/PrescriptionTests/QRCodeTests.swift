@@ -110,10 +110,13 @@ struct QRCodeTests {
     @Test("a search whose time is spent starts no further rendering, and says no code was found")
     func searchStopsWhenTimeIsSpent() {
         let blank = RGBImage(width: 300, height: 300, filledWith: (240, 240, 240))
-        // A clock on which each look at the time finds three more seconds gone.
+        // A clock on which each look at the time finds three more seconds gone: the picture as it
+        // is is always searched, then one more rendering fits in 4 s.
         var seconds = 0
         let search = QRCodeReader.search(blank, budget: .seconds(4), elapsed: { defer { seconds += 3 }; return .seconds(seconds) })
-        #expect(search.renderingsTried == [.asIs, .enlarged])
+        #expect(search.renderingsTried == [.asIs, .enlarged, .binarised])
+        // With the time spent before the search began (a slow reduction), the picture as it is is still searched.
+        #expect(QRCodeReader.search(blank, budget: .seconds(4), elapsed: { .seconds(100) }).renderingsTried == [.asIs])
         #expect(search.texts.isEmpty)
         // Without a time limit every rendering is tried.
         #expect(QRCodeReader.search(blank, budget: .seconds(1_000_000), elapsed: { .zero }).renderingsTried == QRCodeReader.Rendering.allCases)
