@@ -27,8 +27,11 @@ measure() {
   local seconds rss said
   seconds=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$report")
   rss=$(awk -F': ' '/Maximum resident set size/ { printf "%.0f", $2 / 1024 }' "$report")
-  said=$(grep -v -e '^\s' -e 'Command being timed' "$report" | head -n 1 | cut -c1-110)
-  printf '%-44s %6.2f s  %5s MB  exit %s  %s\n' "$label" "$seconds" "$rss" "$status" "$said"
+  cpu=$(awk -F': ' '/User time|System time/ { s += $2 } END { print s }' "$report")
+  said=$( (grep -v -e '^\s' -e 'Command being timed' "$report" || true) | head -n 1 | cut -c1-100)
+  [ -n "$said" ] || said="$(head -c 100 "$work/out.txt" | head -n 1)"
+  # Wall time counts waiting for a core on a shared machine; CPU time (user + system) does not.
+  printf '%-40s %6.2f s wall  %6.2f s CPU  %5s MB  exit %s  %s\n' "$label" "$seconds" "$cpu" "$rss" "$status" "$said"
 }
 echo "big pictures: $("$assist" --version 2>/dev/null || echo assist), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 for picture in white-49mp.png noise-48mp.jpg zidane-48mp.jpg; do
