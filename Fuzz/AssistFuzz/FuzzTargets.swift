@@ -142,7 +142,9 @@ struct FuzzTarget: Sendable {
             limits.maxHeaderFieldSize = WebApp.maximumHeaderBytes
             limits.maxHeaderListSize = WebApp.maximumHeaderBytes
             limits.maxHeaderFieldCount = 100
-            try? channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: false, withDecoderLimitConfiguration: limits)
+            try? channel.pipeline.syncOperations.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false,
+                                                                            withOutboundHeaderValidation: false, withEncoderConfiguration: .init(),
+                                                                            withDecoderLimitConfiguration: limits)
             _ = try? channel.writeInbound(ByteBuffer(bytes: data))
             while let part = try? channel.readInbound(as: HTTPServerRequestPart.self) {
                 switch part {
