@@ -136,6 +136,8 @@ let package = Package(
             "AssistCore", "Storage", "SessionControl", "Commands", "LiveGuidance",
             "Hearing", "Prescription", "LiveHearing", "Media",
             .product(name: "Hummingbird", package: "hummingbird"),
+            // Its HTTP/1 channel's idle timeout and header limits, and the connection cap.
+            .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -183,7 +185,9 @@ let package = Package(
 if Context.environment["ASSIST_FUZZ"] == "1" {
     package.targets.append(.executableTarget(
         name: "AssistFuzz",
-        dependencies: ["AssistCore", "Media", "Hearing", "Storage", "Prescription", "Commands", "SessionControl", "LiveGuidance"],
+        dependencies: ["AssistCore", "Media", "Hearing", "Storage", "Prescription", "Commands", "SessionControl", "LiveGuidance", "WebApp",
+                       .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+                       .product(name: "NIOHTTP1", package: "swift-nio")],
         path: "Fuzz/AssistFuzz",
         swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
 }

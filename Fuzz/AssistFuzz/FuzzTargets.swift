@@ -5,8 +5,12 @@ import Hearing
 import Media
 import LiveGuidance
 @testable import Prescription
+import NIOCore
+import NIOEmbedded
+import NIOHTTP1
 import SessionControl
 @testable import Storage
+@testable import WebApp
 
 /// A parser under fuzzing: its name (a folder of seeds in Fuzz/Corpus) and how it takes bytes.
 struct FuzzTarget: Sendable {
@@ -116,6 +120,49 @@ struct FuzzTarget: Sendable {
                 guard let image = try? ImageFile(url).decode(), image.width * image.height <= 4_000_000 else { return }
                 _ = QRCodeReader.texts(in: image)
             }
+        },
+        FuzzTarget(name: "multipart-form") { data in
+            // The first line is the Content-Type (its boundary), the rest the body, as
+            // `assist serve` receives an upload.
+            let split = data.firstIndex(of: 0x0A) ?? data.endIndex
+            let contentType = String(decoding: data[data.startIndex..<split], as: UTF8.self)
+            let body = split < data.endIndex ? Data(data[(split + 1)...]) : Data()
+            if let form = try? MultipartForm(body: body, contentType: contentType) {
+                precondition(form.parts.count <= MultipartForm.maximumParts)
+                _ = form.field(AccessGuard.formField)
+                _ = form.file("picture")
+            }
+        },
+        FuzzTarget(name: "http-request") { data in
+            // Raw bytes on a connection to `assist serve`: NIO's HTTP/1 decoder with the header
+            // limits the server sets, then what the web app reads from a request's head (the
+            // access check, the redirect's path, a form body).
+            let channel = EmbeddedChannel()
+            var limits = NIOHTTPDecoderLimitConfiguration()
+            limits.maxHeaderFieldSize = WebApp.maximumHeaderBytes
+            limits.maxHeaderListSize = WebApp.maximumHeaderBytes
+            limits.maxHeaderFieldCount = 100
+            try? channel.pipeline.syncOperations.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false,
+                                                                            withOutboundHeaderValidation: false, withEncoderConfiguration: .init(),
+                                                                            withDecoderLimitConfiguration: limits)
+            _ = try? channel.writeInbound(ByteBuffer(bytes: data))
+            while let part = try? channel.readInbound(as: HTTPServerRequestPart.self) {
+                switch part {
+                case .head(let head):
+                    let guardian = AccessGuard(accessToken: "access-secret", formToken: "form-secret")
+                    let path = String(head.uri.split(separator: "?", maxSplits: 1).first ?? "")
+                    _ = WebApp.localPath(path)
+                    _ = guardian.check(host: head.headers.first(name: "host"), queryToken: nil, cookieHeader: head.headers.first(name: "cookie"),
+                                       isChange: head.method == .POST, origin: head.headers.first(name: "origin"))
+                    _ = guardian.checkForm(formToken: head.headers.first(name: "x-form-token"))
+                    _ = AccessMiddleware.origin(ofReferer: head.headers.first(name: "referer") ?? "")
+                case .body(let buffer):
+                    _ = FormFields(encoded: String(buffer: buffer))
+                case .end:
+                    break
+                }
+            }
+            _ = try? channel.finish()
         },
     ]
 }

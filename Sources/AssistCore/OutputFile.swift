@@ -35,6 +35,17 @@ public struct FileNotSavedError: UserFacingError, Equatable {
         }
     }
 
+    /// The reason alone, for a sentence of another error that names the file itself.
+    public var reasonText: String {
+        switch reason {
+        case .folderMissing(let folder): return "the folder \(folder.isEmpty ? "." : folder) does not exist"
+        case .noSpace: return "there is no room left on the disk"
+        case .notAllowed: return "permission denied"
+        case .alreadyExists: return "it already exists"
+        case .other(let text): return text
+        }
+    }
+
     public var userMessage: String {
         switch reason {
         case .folderMissing(let folder):

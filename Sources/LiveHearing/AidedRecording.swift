@@ -92,7 +92,7 @@ public struct AidedRecording: Sendable {
             }
             if isLast { break }
         }
-        writer.close()
+        try writer.finish()
         if showProgress, let progress {
             progress(Progress(percent: 100, doneSeconds: Double(done) / reader.sampleRate,
                               totalSeconds: Double(reader.frameCount) / reader.sampleRate, isFinished: true))

@@ -117,7 +117,7 @@ extension PrescriptionImport {
     /// refused with the same sentences as a picture file named `name`.
     public static func text(pictureBytes: Data, name: String) throws -> String {
         let image: RGBImage
-        do { image = try ImageFile.decode(bytes: pictureBytes, name: name) } catch {
+        do { image = try ImageFile.decode(bytes: pictureBytes, name: name, fittingWithin: QRCodeReader.maximumSearchSide) } catch {
             throw PrescriptionError.unreadableImage(path: name, reason: userMessage(for: error))
         }
         return try QRCodeReader.text(in: image)
@@ -127,7 +127,7 @@ extension PrescriptionImport {
     public static func text(picture: String?, textFile: String?) throws -> String {
         if let picture {
             let image: RGBImage
-            do { image = try ImageFile(URL(fileURLWithPath: picture)).decode() } catch {
+            do { image = try ImageFile(URL(fileURLWithPath: picture)).decode(fittingWithin: QRCodeReader.maximumSearchSide) } catch {
                 throw PrescriptionError.unreadableImage(path: picture, reason: userMessage(for: error))
             }
             return try QRCodeReader.text(in: image)

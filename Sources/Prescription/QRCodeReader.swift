@@ -10,15 +10,53 @@ import Foundation
 /// pixels a module, which a code scaled to 200 px lacks), binarised by Otsu's threshold
 /// (which removes glare gradients and noise), and reduced by 2 and 3 (which steepens the edges
 /// of a blurred code, in pixels, past zbar's edge detector's threshold).
+///
+/// A picture of any size is searched in bounded time and memory (issue 39: a 49-megapixel PNG
+/// took 2 min 48 s and 661 MB): it is reduced first until its longer side is at most
+/// `maximumSearchSide` (a code that fills a tenth of a 48-megapixel photo still has several
+/// pixels a module then), the enlarging renderings are tried only on a picture that is small to
+/// begin with, and no rendering after the first is started once `searchBudget` is spent.
 public enum QRCodeReader {
+    /// The longest side searched, in pixels.
+    public static let maximumSearchSide = 2000
+    /// Pictures with a longer side than this are not enlarged (enlarging helps only a small code
+    /// in a small picture, and doubles both sides).
+    static let maximumEnlargedSide = 1000
+    /// The time after which no further rendering is tried.
+    public static let searchBudget: Duration = .seconds(4)
+
     /// The text of every QR code found, in zbar's order; empty when none.
     public static func texts(in image: RGBImage) -> [String] {
-        let grey = GreyImage(image)
+        search(image).texts
+    }
+
+    /// What one search did: the codes found, the size of the picture searched and the renderings tried.
+    struct Search {
+        var texts: [String] = []
+        var searchedWidth = 0
+        var searchedHeight = 0
+        var renderingsTried: [Rendering] = []
+    }
+
+    /// The search itself; `elapsed` tells the time spent since it began (a test gives its own).
+    static func search(_ image: RGBImage, budget: Duration = searchBudget, elapsed: (() -> Duration)? = nil) -> Search {
+        let clock = ContinuousClock(), start = clock.now
+        let elapsed = elapsed ?? { clock.now - start }
+        let longestSide = max(image.width, image.height)
+        let factor = longestSide > maximumSearchSide ? (longestSide + maximumSearchSide - 1) / maximumSearchSide : 1
+        let grey = GreyImage(image, reducedBy: factor)
+        var search = Search(searchedWidth: grey.width, searchedHeight: grey.height)
         for rendering in Rendering.allCases {
+            // The picture as it is is always looked at, however long reducing it took on a busy
+            // machine; a further rendering only while time remains, and not once the task that
+            // asked is cancelled (`assist serve` stopping with SIGTERM).
+            if rendering != .asIs { guard elapsed() < budget, !Task.isCancelled else { break } }
+            if rendering.enlarges && max(grey.width, grey.height) > maximumEnlargedSide { continue }
+            search.renderingsTried.append(rendering)
             let found = scan(rendering.apply(to: grey))
-            if !found.isEmpty { return found }
+            if !found.isEmpty { search.texts = found; break }
         }
-        return []
+        return search
     }
 
     /// The codes found in one rendering of the picture. A live camera gives many pictures of the
@@ -31,6 +69,8 @@ public enum QRCodeReader {
     /// The renderings tried, cheapest and most often successful first.
     public enum Rendering: Int, CaseIterable, Sendable {
         case asIs, enlarged, binarised, halved, thirded, enlargedBinarised
+
+        var enlarges: Bool { self == .enlarged || self == .enlargedBinarised }
 
         func apply(to grey: GreyImage) -> GreyImage {
             switch self {
@@ -97,16 +137,35 @@ struct GreyImage: Sendable {
     }
 
     init(_ image: RGBImage) {
-        let count = image.width * image.height
-        var grey = [UInt8](repeating: 0, count: count)
-        image.pixels.withUnsafeBufferPointer { rgb in
-            for i in 0..<count {
-                let r = Int(rgb[3 * i]), g = Int(rgb[3 * i + 1]), b = Int(rgb[3 * i + 2])
-                grey[i] = UInt8((299 * r + 587 * g + 114 * b) / 1000)
+        self.init(image, reducedBy: 1)
+    }
+
+    /// Luma, each pixel the mean of a `factor` × `factor` block of the picture (1: as it is):
+    /// reduced while converting, so a large picture never has a full-size grey copy.
+    init(_ image: RGBImage, reducedBy factor: Int) {
+        let factor = max(1, factor)
+        let w = max(1, image.width / factor), h = max(1, image.height / factor)
+        let factor2 = min(factor, image.width, image.height)
+        var grey = [UInt8](repeating: 0, count: image.width == 0 || image.height == 0 ? 0 : w * h)
+        if !grey.isEmpty {
+            image.pixels.withUnsafeBufferPointer { rgb in
+                for y in 0..<h {
+                    for x in 0..<w {
+                        var sum = 0
+                        for dy in 0..<factor2 {
+                            let row = (y * factor + dy) * image.width
+                            for dx in 0..<factor2 {
+                                let i = 3 * (row + x * factor + dx)
+                                sum += 299 * Int(rgb[i]) + 587 * Int(rgb[i + 1]) + 114 * Int(rgb[i + 2])
+                            }
+                        }
+                        grey[y * w + x] = UInt8(sum / (1000 * factor2 * factor2))
+                    }
+                }
             }
         }
-        width = image.width
-        height = image.height
+        width = grey.isEmpty ? 0 : w
+        height = grey.isEmpty ? 0 : h
         pixels = grey
     }
 

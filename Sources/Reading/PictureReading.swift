@@ -37,7 +37,7 @@ public struct PictureReading {
             let start = clock.now
             var result = ReadResult(source: url.lastPathComponent)
             do {
-                let image = try ImageFile(url).decode()
+                let image = try ImageFile(url).decode(fittingWithin: TextReader.largestPictureSidePixels)
                 result.reading = try reader.read(image, effort: effort)
                 result.milliseconds = (clock.now - start).milliseconds
             } catch {

@@ -28,6 +28,10 @@ public final class TextReader {
     /// usual size) it costs seconds per pass.
     static let largestEnlargement = 3.0
     static let largestLongSidePixels = 2600.0
+    /// A picture file is decoded for reading at most this long on its longer side (issue 39: a
+    /// 49-megapixel picture was read at full size). A page that fills an 8000-pixel photo has
+    /// letters 40 pixels tall or more, twice what Tesseract needs; halving them loses nothing.
+    public static let largestPictureSidePixels = 4000
     /// The orientation detector's confidence needed before a turned reading is even tried; the
     /// turned reading must then also be the more confident one.
     static let orientationConfidenceToTry: Float = 1.5
@@ -42,7 +46,20 @@ public final class TextReader {
         self.filter = filter
     }
 
-    public func read(_ image: RGBImage, effort: ReadingEffort = .thorough) throws(TextRecognitionError) -> TextReading {
+    /// The time the reading of a large picture may take in all: its first pass must end within it,
+    /// and further passes run only while it lasts; what they found by then is kept.
+    public static let readingBudget: Duration = .seconds(8)
+    /// Pictures up to this many pixels (8 megapixels; every test picture) are read without a time
+    /// limit: their passes are bounded by their size, and a busy machine must not read them worse.
+    /// Larger ones (a 12- or 48-megapixel photo, read at 4000 × 3000) have `readingBudget`.
+    public static let pixelsReadWithoutLimit = 8_000_000
+
+    /// - Parameter budget: the time allowed; nil: `readingBudget` for a picture larger than
+    ///   `pixelsReadWithoutLimit`, no limit for others.
+    public func read(_ image: RGBImage, effort: ReadingEffort = .thorough, budget: Duration? = nil) throws(TextRecognitionError) -> TextReading {
+        let budget = budget ?? (image.width * image.height > Self.pixelsReadWithoutLimit ? Self.readingBudget : nil)
+        engine.deadline = budget.map { (ContinuousClock.now.advanced(by: $0), Int($0.components.seconds)) }
+        defer { engine.deadline = nil }
         let gray = GrayImage(image)
         switch effort {
         case .quick:
@@ -97,14 +114,20 @@ public final class TextReader {
             word.box = Placement.scale(word.box, by: Float(1 / scale))
             return word
         } }
-        if scale > 1 {
-            candidates += unscale(accepted(try engine.recognize(enlarged, segmentation: .page), placement: nil))
+        do {
+            if scale > 1 {
+                candidates += unscale(accepted(try engine.recognize(enlarged, segmentation: .page), placement: nil))
+            }
+            let sparseGlobal = try engine.recognize(enlarged, segmentation: .sparseText, binarisation: .global)
+            candidates += unscale(accepted(sparseGlobal, placement: nil))
+            let sparseLocal = try engine.recognize(enlarged, segmentation: .sparseText, binarisation: .local)
+            candidates += unscale(accepted(sparseLocal, placement: nil))
+            candidates += try rereadUncertainRegions([sparseGlobal, sparseLocal], in: enlarged, scale: scale)
+        } catch .timeLimit {
+            // The time is spent: what the passes so far read is the reading.
+        } catch {
+            throw error
         }
-        let sparseGlobal = try engine.recognize(enlarged, segmentation: .sparseText, binarisation: .global)
-        let sparseLocal = try engine.recognize(enlarged, segmentation: .sparseText, binarisation: .local)
-        candidates += unscale(accepted(sparseGlobal, placement: nil))
-        candidates += unscale(accepted(sparseLocal, placement: nil))
-        candidates += try rereadUncertainRegions([sparseGlobal, sparseLocal], in: enlarged, scale: scale)
         let finished = finish(candidates, placement: placement, quarterTurns: quarterTurns, tilt: tilt)
         return (finished.reading, finished.score, false)
     }

@@ -27,7 +27,7 @@ extension SettingsStorageAccess {
 
     /// `assist settings set KEY VALUE`: a value that is not allowed is bad usage and nothing is stored.
     public static func setSetting(_ key: String, to value: String, json: Bool) throws {
-        let database = try open()
+        let database = try open(toChange: true)
         let store = SettingsStore(database: database, validator: validator())
         let settings: Storage.Settings
         do { settings = try store.set(key, text: value) } catch let error as StorageError where error.status == .badUsage {
@@ -43,7 +43,7 @@ extension SettingsStorageAccess {
 
     /// `assist settings reset KEY` or, with nil, `--all`.
     public static func resetSettings(key: String?) throws {
-        let store = SettingsStore(database: try open(), validator: validator())
+        let store = SettingsStore(database: try open(toChange: true), validator: validator())
         if let key {
             let settings = try store.reset(key)
             let definition = try SettingsSchema.definition(for: key)
@@ -57,8 +57,11 @@ extension SettingsStorageAccess {
     /// `assist history list`: expired entries are purged first; one entry that does not open (changed
     /// on disk) is left out and counted, never the whole list.
     public static func printHistory(label: String?, since: String?, until: String?, search: String?, limit: Int?, json: Bool) throws {
-        let history = DetectionHistory(database: try open())
-        try history.purgeExpired()
+        let database = try open()
+        let history = DetectionHistory(database: database)
+        // Purging is a write: on a disk that refuses writes the list is shown as stored, under
+        // the one read-only sentence, rather than refused with a second one.
+        if !database.isReadOnly { try history.purgeExpired() }
         let range = try HistoryTime.range(since: since, until: until)
         let query = HistoryQuery(label: label, since: range.since, until: range.until, text: search, limit: limit)
         let detections = try history.list(query)
@@ -83,7 +86,7 @@ extension SettingsStorageAccess {
 
     /// `assist history clear [--before TIME]`.
     public static func clearHistory(before: String?) throws {
-        let history = DetectionHistory(database: try open())
+        let history = DetectionHistory(database: try open(toChange: true))
         let deleted = try history.clear(before: try before.map { try HistoryTime.parse($0, option: "--before") })
         print(deleted == 1 ? "Deleted 1 detection." : "Deleted \(deleted) detections.")
     }

@@ -56,19 +56,32 @@ public final class UserData: @unchecked Sendable {
 /// Opens the user's database (for the storage commands and sessions), and tells the user once, on standard
 /// error, when a damaged file had to be moved aside.
 public enum SettingsStorageAccess {
-    public static func open() throws -> UserDatabase {
+    /// - Parameter toChange: the command is there to change something (set a setting, clear
+    ///   history, import a backup). When the disk refuses writes that cannot be done, and the one
+    ///   sentence is why, thrown (issue 39: the read-only note, "your saved settings are used", came
+    ///   first and then a second sentence that the file cannot be used).
+    public static func open(toChange: Bool = false) throws -> UserDatabase {
         let database = try UserDatabase.open()
-        if let recovery = database.recovery {
-            FileHandle.standardError.write(Data((recovery.userMessage + "\n").utf8))
+        if toChange, let readOnly = database.readOnly {
+            try? database.close()
+            throw readOnly.problem
         }
-        if let readOnly = database.readOnly {
-            FileHandle.standardError.write(Data((readOnly.userMessage + "\n").utf8))
-        }
-        if let keyRecovery = database.keyRecovery {
-            FileHandle.standardError.write(Data((keyRecovery.userMessage + "\n").utf8))
+        for sentence in [database.recovery?.userMessage, database.readOnly?.userMessage, database.keyRecovery?.userMessage] {
+            if let sentence { tellOnce(sentence) }
         }
         return database
     }
+
+    /// A command may open the database more than once (`see` reads the stored voice, then the
+    /// settings and history): what the opening found is said the first time only (issue 39:
+    /// `see` said its read-only warning twice).
+    static func tellOnce(_ sentence: String) {
+        let isNew = toldLock.withLock { told.insert(sentence).inserted }
+        if isNew { FileHandle.standardError.write(Data((sentence + "\n").utf8)) }
+    }
+
+    private static let toldLock = NSLock()
+    nonisolated(unsafe) private static var told: Set<String> = []
 
     /// Category names come from the installed detector's own class list when there is one, so
     /// a custom model's classes are accepted; otherwise the default model's 80 COCO names.

@@ -20,6 +20,9 @@ public enum StorageError: UserFacingError, Equatable {
     /// The database could not be opened or used for a reason other than damage (permissions, a
     /// folder in the way).
     case databaseUnavailable(path: String, reason: String)
+    /// Something other than a regular file (a folder, a FIFO, a socket, a device) stands where a
+    /// data file belongs; it is never opened, since a FIFO would block every command.
+    case notARegularFile(path: String, kind: NotARegularFile)
     /// The key that encrypts history could not be read or created.
     case keyUnavailable(path: String, reason: String)
     /// Stored history does not open with the key: the key file was replaced or lost, or a row
@@ -64,6 +67,8 @@ public enum StorageError: UserFacingError, Equatable {
             return "There is no room left on the disk for \(path); nothing was changed and earlier data is intact, so free some space and try again."
         case .databaseUnavailable(let path, let reason):
             return "The AssistiveKit data file \(path) cannot be used: \(reason)."
+        case .notARegularFile(let path, let kind):
+            return "The AssistiveKit data file \(path) is \(kind.description), not a regular file, so it was not opened; move it away and try again."
         case .keyUnavailable(let path, let reason):
             return "The encryption key \(path) cannot be read or created: \(reason)."
         case .historyKeyMismatch(let keyPath):

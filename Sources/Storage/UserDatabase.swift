@@ -1,3 +1,4 @@
+import AssistCore
 import Foundation
 import GRDB
 
@@ -49,8 +50,13 @@ public final class UserDatabase: Sendable {
 
     /// Opens (creating if needed) the database at `location`.
     public static func open(_ location: StorageLocation = StorageLocation(), options: Options = Options()) throws -> UserDatabase {
-        let cipher = try ColumnCipher.loadOrCreate(keyFile: location.keyFile)
         let file = location.databaseFile
+        // Checked before anything is opened: a FIFO blocks the opener, and a folder at the
+        // database's path is no full disk (issue 39 found both).
+        for path in [location.keyFile.path, file.path] {
+            if let kind = NotARegularFile.at(path: path) { throw StorageError.notARegularFile(path: path, kind: kind) }
+        }
+        let cipher = try ColumnCipher.loadOrCreate(keyFile: location.keyFile)
         do {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])

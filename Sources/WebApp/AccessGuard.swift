@@ -67,16 +67,18 @@ public struct AccessGuard: Sendable {
         case allowed(setCookie: Bool)
     }
 
-    /// Checks the host, the token (address or cookie) and, for changes, the form token and origin.
+    /// Checks what the request's headers say: the host, the token (address or cookie) and, for a
+    /// change, where it comes from. Everything here is known before the body arrives, so a request
+    /// that fails is refused without reading a byte of its body; the form token, which comes in
+    /// the body, is checked afterwards by `checkForm`.
     /// - Parameters:
     ///   - host: the Host header (or :authority), with its port.
     ///   - queryToken: `token` from the address, if any.
     ///   - cookieHeader: the Cookie header, if any.
     ///   - isChange: whether the request changes something (POST).
     ///   - origin: the Origin header, or failing that the Referer's scheme, host and port.
-    ///   - formToken: the form's `form_token` field (only for changes).
     public func check(host: String?, queryToken: String?, cookieHeader: String?, isChange: Bool,
-                      origin: String?, formToken: String?) -> Result<Grant, Refusal> {
+                      origin: String?) -> Result<Grant, Refusal> {
         let host = host ?? ""
         guard Self.isLoopback(host: host) else { return .failure(.notLoopbackHost(host.isEmpty ? "an unnamed host" : host)) }
         var fromAddress = false
@@ -87,11 +89,15 @@ public struct AccessGuard: Sendable {
             guard let cookie = Self.cookie(Self.cookieName, in: cookieHeader) else { return .failure(.missingToken) }
             guard Self.same(cookie, accessToken) else { return .failure(.wrongToken) }
         }
-        if isChange {
-            if let origin, origin != "http://" + host { return .failure(.crossSite(origin: origin)) }
-            guard let formToken, Self.same(formToken, self.formToken) else { return .failure(.missingFormToken) }
-        }
+        if isChange, let origin, origin != "http://" + host { return .failure(.crossSite(origin: origin)) }
         return .success(.allowed(setCookie: fromAddress))
+    }
+
+    /// A change's form token (its `form_token` field), once the body that carries it was read;
+    /// nil when it is this server's.
+    public func checkForm(formToken: String?) -> Refusal? {
+        guard let formToken, Self.same(formToken, self.formToken) else { return .missingFormToken }
+        return nil
     }
 
     /// The Set-Cookie value that keeps the token for this browser session.
@@ -99,11 +105,17 @@ public struct AccessGuard: Sendable {
         "\(Self.cookieName)=\(accessToken); Path=/; HttpOnly; SameSite=Strict"
     }
 
+    /// Whether a Host header names this computer: a loopback name, then at most a port of digits.
+    /// Anything else after the name ("localhost:8470@evil.example", "localhost.evil.example") is
+    /// another host, whatever a lenient parser would make of it.
     static func isLoopback(host: String) -> Bool {
-        // "127.0.0.1:8765" or "[::1]:8765": drop the port after the last colon outside brackets.
-        var name = host.lowercased()
-        if let colon = name.lastIndex(of: ":"), !name[colon...].contains("]") { name = String(name[..<colon]) }
-        return loopbackHosts.contains(name)
+        let text = host.lowercased()
+        guard let name = loopbackHosts.first(where: { text.hasPrefix($0) }) else { return false }
+        let rest = text.dropFirst(name.count)
+        if rest.isEmpty { return true }
+        guard rest.first == ":" else { return false }
+        let port = rest.dropFirst()
+        return (1...5).contains(port.count) && port.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
     static func cookie(_ name: String, in header: String?) -> String? {

@@ -54,7 +54,12 @@ extension HearingPages {
         router.post("/hearing/prescriptions/import") { [self] request, _ in
             var request = request
             let body = try await request.collectBody(upTo: MultipartForm.maximumBytes)
-            let message = importPicture(MultipartForm(body: Data(body.readableBytesView), contentType: request.headers[.contentType]))
+            let form = try? MultipartForm(body: Data(body.readableBytesView), contentType: request.headers[.contentType])
+            // Decoding and searching a large photo takes seconds of CPU: on a thread of its own,
+            // so the shared pool (two threads on two cores) goes on answering other pages.
+            let message = await withCheckedContinuation { continuation in
+                Thread { [self] in continuation.resume(returning: importPicture(form)) }.start()
+            }
             return html(renderPrescriptions(formToken: formToken, message: message), status: message.isWarning ? .unprocessableContent : .ok)
         }
         router.get("/hearing/prescriptions/:id") { [self] _, context in

@@ -2,6 +2,7 @@ import AssistCore
 import Commands
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -143,28 +144,71 @@ public struct WebApp: Sendable {
         return FormFields(encoded: String(buffer: body))
     }
 
+    /// `path` when it is a path on this server, "/" otherwise: "//evil.example/x" and
+    /// "/\\evil.example" are addresses on another host to a browser, and a scheme ("http:") or a
+    /// control character has no place in a local path.
+    static func localPath(_ path: String) -> String {
+        guard path.hasPrefix("/"), !path.hasPrefix("//"), !path.contains("\\"),
+              !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }),
+              !(path.split(separator: "/").first?.contains(":") ?? false) else { return "/" }
+        return path
+    }
+
     static func redirect(to path: String) -> Response {
         var headers = HTTPFields()
         headers[.location] = path
         return Response(status: .seeOther, headers: headers)
     }
 
+    /// How long a connection may stay open without a byte of a request arriving: a browser's
+    /// kept-alive connection is reopened at no cost, and a client that connects and says nothing
+    /// (or sends its headers a byte at a time) holds no place for longer (issue 39: 300 silent
+    /// connections were all open 20 s later).
+    public static let defaultIdleTimeoutSeconds = 10
+    /// The most connections open at once; further ones wait in the listen queue until one closes.
+    /// A browser opens at most six to a server (the live page holds one for its events), so the
+    /// cap never touches a user; it keeps a flood of connections from using up the process's
+    /// file descriptors (1024 by default), and the idle timeout empties it. While more than this
+    /// many silent connections are open, a page waits for the timeout (BENCHMARKS.md, issue 39).
+    public static let maximumConnections = 256
+    /// The largest request head: the address and headers of a page request are well under 4 kB.
+    public static let maximumHeaderBytes = 16 * 1024
+
     /// Runs the server on 127.0.0.1:`port` (0: a free port) until SIGINT or SIGTERM; calls
-    /// `started` with the port once it listens.
-    public func run(port: Int, started: @escaping @Sendable (Int) -> Void) async throws {
+    /// `started` with the port once it listens. Ctrl-C (SIGINT) lets requests being answered
+    /// finish, for at most `gracefulStopSeconds`; SIGTERM ends every request at once. A connection
+    /// silent for `idleTimeoutSeconds` is closed.
+    public func run(port: Int, idleTimeoutSeconds: Int = WebApp.defaultIdleTimeoutSeconds,
+                    started: @escaping @Sendable (Int) -> Void) async throws {
         var logger = Logger(label: "assist serve")
         logger.logLevel = .error
         let sentences = self.sentences
         let app = Application(
             router: router(),
-            configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: nil),
+            server: .http1(configuration: Self.connectionLimits(idleTimeoutSeconds: idleTimeoutSeconds)),
+            configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: nil,
+                                 availableConnectionsDelegate: MaximumAvailableConnections(Self.maximumConnections)),
             onServerRunning: { channel in started(channel.localAddress?.port ?? port) },
             logger: logger)
         guard (0...65535).contains(port) else { throw WebAppError.invalidPort(port) }
         defer { sentences.finish(); hearing.finish() }
-        do { try await app.runService() } catch let error as IOError {
+        var group = ServiceGroupConfiguration(services: [.init(service: app)], gracefulShutdownSignals: [.sigint],
+                                              cancellationSignals: [.sigterm], logger: logger)
+        group.maximumGracefulShutdownDuration = .seconds(Self.gracefulStopSeconds)
+        do { try await ServiceGroup(configuration: group).run() } catch let error as IOError {
             throw WebAppError.binding(error, port: port)
         }
+    }
+
+    /// How long Ctrl-C waits for requests being answered before ending them.
+    public static let gracefulStopSeconds: Int64 = 2
+
+    /// Hummingbird's own limits on a connection: the idle timeout and the size of a request head
+    /// (a head over them is answered 400 and the connection closed).
+    static func connectionLimits(idleTimeoutSeconds: Int) -> HTTP1Channel.Configuration {
+        HTTP1Channel.Configuration(idleTimeout: .seconds(Int64(idleTimeoutSeconds)),
+                                   httpDecoderConfiguration: .init(maxHeaderFieldSize: maximumHeaderBytes,
+                                                                   maxHeaderListSize: maximumHeaderBytes, maxHeaderFieldCount: 100))
     }
 }
 
@@ -190,51 +234,104 @@ func json(_ reply: ControlReply, status: HTTPResponse.Status = .ok) -> Response 
 
 /// Refuses every request that fails `AccessGuard.check`, with its sentence; sets the cookie and
 /// drops the token from the address when it came there; adds the headers that keep the pages
-/// local (no outside resource, no framing, no referrer).
+/// local (no outside resource, no framing, no referrer) to every answer, a refusal or a missing
+/// page included.
+///
+/// What the headers say (host, token, origin) is checked before any of the body is read, so a
+/// request without the token costs the server its headers only, whatever it sends after them
+/// (issue 39: a multipart body was parsed before the token was looked at). A body is then read
+/// only up to the size its kind of form can have.
 struct AccessMiddleware: RouterMiddleware {
     typealias Context = WebContext
     let access: AccessGuard
 
+    /// The largest form body (settings, commands, the passphrase): a few fields of text.
+    static let maximumFormBytes = 64 * 1024
+
     func handle(_ request: Request, context: WebContext, next: (Request, WebContext) async throws -> Response) async throws -> Response {
+        var response: Response
+        do {
+            response = try await answer(request, context: context, next: next)
+        } catch let error as any HTTPResponseError {
+            response = error.status == .notFound ? plain("There is no page at this address.", status: .notFound)
+                : try error.response(from: request, context: context)
+        } catch {
+            response = plain(userMessage(for: error), status: .internalServerError)
+        }
+        Self.addSecurityHeaders(to: &response)
+        return response
+    }
+
+    private func answer(_ request: Request, context: WebContext, next: (Request, WebContext) async throws -> Response) async throws -> Response {
         var request = request
         let isChange = request.method == .post
-        var formToken: String?
-        if isChange {
-            // Read the form here, then hand the handler a body it can read again. An upload (a
-            // QR code's picture) may be larger, and carries its form token as one of its parts.
-            let contentType = request.headers[.contentType]
-            let isUpload = MultipartForm.isMultipart(contentType: contentType)
-            let body: ByteBuffer
-            do { body = try await request.collectBody(upTo: isUpload ? MultipartForm.maximumBytes : 64 * 1024) } catch {
-                return plain(isUpload ? HearingPages.uploadTooLargeSentence : "The form is larger than this server accepts.", status: .contentTooLarge)
-            }
-            formToken = isUpload ? MultipartForm(body: Data(body.readableBytesView), contentType: contentType)?.field(AccessGuard.formField)
-                : FormFields(encoded: String(buffer: body))[AccessGuard.formField]
-            request.body = RequestBody(buffer: body)
-        }
         let origin = request.headers[.origin] ?? request.headers[.referer].flatMap(Self.origin(ofReferer:))
         let queryToken = request.uri.queryParameters["token"].map(String.init)
-        let result = access.check(host: request.head.authority, queryToken: queryToken,
-                                  cookieHeader: request.headers[.cookie], isChange: isChange, origin: origin, formToken: formToken)
-        var response: Response
-        switch result {
+        switch access.check(host: request.head.authority, queryToken: queryToken, cookieHeader: request.headers[.cookie],
+                            isChange: isChange, origin: origin) {
         case .failure(let refusal):
-            response = plain(refusal.sentence, status: .init(code: refusal.statusCode))
+            Self.leaveBodyUnread(request, context: context)
+            return plain(refusal.sentence, status: .init(code: refusal.statusCode))
         case .success(.allowed(let setCookie)):
-            if setCookie && !isChange {
-                // The token leaves the address bar (and the history) once the cookie holds it.
-                response = WebApp.redirect(to: request.uri.path.isEmpty ? "/" : request.uri.path)
-                response.headers[.setCookie] = access.cookie
-            } else {
-                response = try await next(request, context)
+            if isChange {
+                // Read the form here, then hand the handler a body it can read again. An upload (a
+                // QR code's picture) may be larger, and carries its form token as one of its parts.
+                let contentType = request.headers[.contentType]
+                let isUpload = MultipartForm.isMultipart(contentType: contentType)
+                let limit = isUpload ? MultipartForm.maximumBytes : Self.maximumFormBytes
+                let tooLarge = isUpload ? HearingPages.uploadTooLargeSentence : "The form is larger than this server accepts."
+                // A declared length over the limit is refused before its first byte.
+                if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
+                    Self.leaveBodyUnread(request, context: context)
+                    return plain(tooLarge, status: .contentTooLarge)
+                }
+                let body: ByteBuffer
+                do { body = try await request.collectBody(upTo: limit) } catch {
+                    Self.leaveBodyUnread(request, context: context)
+                    return plain(tooLarge, status: .contentTooLarge)
+                }
+                let formToken: String?
+                if isUpload {
+                    do throws(MultipartForm.Failure) {
+                        formToken = try MultipartForm(body: Data(body.readableBytesView), contentType: contentType).field(AccessGuard.formField)
+                    } catch .tooManyParts {
+                        return plain(MultipartForm.Failure.tooManyParts.sentence, status: .contentTooLarge)
+                    } catch { formToken = nil }
+                } else {
+                    formToken = FormFields(encoded: String(buffer: body))[AccessGuard.formField]
+                }
+                if let refusal = access.checkForm(formToken: formToken) {
+                    return plain(refusal.sentence, status: .init(code: refusal.statusCode))
+                }
+                request.body = RequestBody(buffer: body)
+                return try await next(request, context)
             }
+            if setCookie {
+                // The token leaves the address bar (and the history) once the cookie holds it.
+                var response = WebApp.redirect(to: WebApp.localPath(request.uri.path))
+                response.headers[.setCookie] = access.cookie
+                return response
+            }
+            return try await next(request, context)
         }
+    }
+
+    /// A request answered without its body: the rest of it is not read (Hummingbird would
+    /// otherwise read and drop it to reach the next request on the connection). The connection
+    /// closes once the answer is sent.
+    static func leaveBodyUnread(_ request: Request, context: WebContext) {
+        let declared = request.headers[.contentLength].flatMap { Int($0) } ?? 0
+        guard declared > 0 || request.headers[.transferEncoding] != nil else { return }
+        context.channel?.close(mode: .input, promise: nil)
+    }
+
+    /// The headers every answer carries.
+    static func addSecurityHeaders(to response: inout Response) {
         response.headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
         response.headers[.init("X-Content-Type-Options")!] = "nosniff"
         // Not no-referrer: with it Chromium sends "Origin: null" on the pages' own forms, which
         // the cross-site check must refuse. same-origin tells other sites nothing either.
         response.headers[.init("Referrer-Policy")!] = "same-origin"
-        return response
     }
 
     /// "http://127.0.0.1:8470/settings" → "http://127.0.0.1:8470".

@@ -56,7 +56,7 @@ struct BackupCommand: ParsableCommand {
 
         func run() throws {
             let passphrase = try BackupPassphrase.read(file: passphraseFile, confirm: false)
-            let summary = try Backup.importBackup(from: URL(fileURLWithPath: file), into: try SettingsStorageAccess.open(),
+            let summary = try Backup.importBackup(from: URL(fileURLWithPath: file), into: try SettingsStorageAccess.open(toChange: true),
                                                   passphrase: passphrase, validator: SettingsStorageAccess.validator())
             let history = summary.historyEntries.map { " and \($0) history entr\($0 == 1 ? "y" : "ies")" } ?? ""
             print("Imported \(summary.changedSettings) changed setting\(summary.changedSettings == 1 ? "" : "s")\(history) from \(file).")

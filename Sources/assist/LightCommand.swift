@@ -43,7 +43,7 @@ struct LightCommand: AsyncParsableCommand {
             do {
                 let writer = try AudioFileWriter(url: URL(fileURLWithPath: toneTo), sampleRate: rate, channelCount: 1)
                 try writer.write(reading.toneSamples(sampleRateHz: rate))
-                writer.close()
+                try writer.finish()
             } catch {
                 throw CommandFailure(userMessage(for: error), status: .failed)
             }

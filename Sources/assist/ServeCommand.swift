@@ -29,6 +29,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The port on 127.0.0.1 (0 picks a free one).", valueName: "port"))
     var port = WebApp.defaultPort
 
+    @Option(help: ArgumentHelp("Close a connection on which no request arrives for this many seconds (default \(WebApp.defaultIdleTimeoutSeconds)); a browser reconnects at once.", valueName: "seconds"))
+    var idleTimeout = WebApp.defaultIdleTimeoutSeconds
+
     @Option(help: ArgumentHelp("Also start a live session on this input, as assist see INPUT: a video, camera, camera:N, /dev/videoN, a stream or a folder of pictures.", valueName: "input"))
     var input: String?
 
@@ -45,6 +48,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError(WebAppError.invalidPort(port).userMessage) }
+        guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be from 1 to 3600 seconds, not \(idleTimeout).") }
         guard hearInput == nil || !hearLive else { throw ValidationError("Give either --hear-input or --hear-live, not both.") }
     }
 
@@ -69,7 +73,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         defer { session?.stop() }
         do {
-            try await app.run(port: port) { [token = app.access.accessToken] boundPort in
+            try await app.run(port: port, idleTimeoutSeconds: idleTimeout) { [token = app.access.accessToken] boundPort in
                 // Written at once (not buffered): a script waits for this line to learn the port.
                 FileHandle.standardOutput.write(Data("assist serve: open http://127.0.0.1:\(boundPort)/?token=\(token) in a browser on this computer; Ctrl-C stops it.\n".utf8))
             }

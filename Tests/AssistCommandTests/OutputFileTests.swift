@@ -65,26 +65,50 @@ struct OutputFileTests {
         #expect(output.standardError == "The folder \(target.deletingLastPathComponent().path) does not exist, so \(target.path) was not saved.\n")
     }
 
-    @Test("say --speak-to on a full disk (a file-size limit) leaves no file behind and says it was not saved")
-    func fullDiskWAV() throws {
-        let folder = try scratch()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let wav = folder.appendingPathComponent("speech.wav")
-        // RLIMIT_FSIZE makes every write past 512 bytes fail with EFBIG, as a full disk fails with
-        // ENOSPC; SIGXFSZ is ignored so the write fails instead of killing the process.
+    /// Runs `assist ARGUMENTS` with writes limited to `blocks` 512-byte blocks per file:
+    /// RLIMIT_FSIZE makes every write past the limit fail with EFBIG, as a full disk fails with
+    /// ENOSPC; SIGXFSZ is ignored so the write fails instead of killing the process. Returns the
+    /// exit status and standard error.
+    private func withFileSizeLimit(blocks: Int, _ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, errors: String) {
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-        shell.arguments = ["-c", "trap '' XFSZ; ulimit -f 1; exec \"$0\" say 'Chair, 2 meters, left. Bus, 4 meters, ahead.' --speak-to \"$1\"",
-                           AssistBinary.url.path, wav.path]
+        shell.arguments = ["-c", "trap '' XFSZ; ulimit -f \(blocks); exec \"$0\" \"$@\"", AssistBinary.url.path] + arguments
+        if let environment { shell.environment = environment.merging(ProcessInfo.processInfo.environment) { mine, _ in mine } }
         let errors = Pipe()
         shell.standardError = errors
         shell.standardOutput = FileHandle.nullDevice
         try shell.run()
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         shell.waitUntilExit()
-        #expect(shell.terminationStatus == 1, "\(message)")
+        return (shell.terminationStatus, message)
+    }
+
+    @Test("say --speak-to on a full disk (a file-size limit) leaves no file behind and says it was not saved")
+    func fullDiskWAV() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let wav = folder.appendingPathComponent("speech.wav")
+        let (status, message) = try withFileSizeLimit(blocks: 1, ["say", "Chair, 2 meters, left. Bus, 4 meters, ahead.", "--speak-to", wav.path])
+        #expect(status == 1, "\(message)")
         #expect(!FileManager.default.fileExists(atPath: wav.path), "a partial WAV was left behind")
         #expect(message.contains("speech.wav") && message.contains("was not saved"), "\(message)")
+    }
+
+    @Test("hear -o on a full disk (no byte may be written) leaves no file, not even a temporary one, and says so once")
+    func fullDiskHear() throws {
+        let folder = try HearCommandTests().workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("aided.wav")
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
+        let (status, message) = try withFileSizeLimit(blocks: 0, ["hear", folder.appendingPathComponent("tone.wav").path, "-o", output.path,
+                                                                  "--audiogram", folder.appendingPathComponent("me.json").path],
+                                                      environment: AssistBinary.environment(scratch: folder.appendingPathComponent("user")))
+        #expect(status != 0, "\(message)")
+        #expect(!FileManager.default.fileExists(atPath: output.path), "a 0-byte WAV was left behind")
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path)).subtracting(before).subtracting(["user"])
+        #expect(left.isEmpty, "left behind: \(left)")
+        #expect(message.contains("aided.wav") && message.contains("not saved"), "\(message)")
+        #expect(message.split(separator: "\n").count == 1, "\(message)")
     }
 
     @Test("a transcript that cannot be written is said, and the run does not end with exit status 0")

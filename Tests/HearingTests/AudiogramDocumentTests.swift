@@ -64,7 +64,7 @@ struct FileTests {
         #expect(throws: AudioFileError.missing(path: missing.path)) { try AudioFile.read(missing) }
         let text = try temporaryFile("notes.wav", contents: "these are not samples, just some words in a text file")
         #expect(throws: AudioFileError.notAudio(path: text.path)) { try AudioFile.read(text) }
-        #expect(AudioFileError.notAudio(path: "x.wav").userMessage == "The file x.wav is not an audio file libsndfile can read.")
+        #expect(AudioFileError.notAudio(path: "x.wav").userMessage == "The file x.wav is not a sound file that can be read, or its header is damaged (WAV, FLAC and Ogg files are read).")
     }
 }
 

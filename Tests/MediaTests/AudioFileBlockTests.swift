@@ -32,4 +32,29 @@ struct AudioFileBlockTests {
         defer { try? FileManager.default.removeItem(at: url) }
         #expect(throws: AudioFileError.self) { try AudioFile.read(url) }
     }
+
+    @Test("a WAV whose header says 0 samples a second, a FIFO and an empty file each get a sentence naming the file")
+    func malformedSoundFiles() throws {
+        let folder = try TemporaryFolder.make("sound-files")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A canonical 16-bit mono WAV header with a sample rate (and byte rate) of 0, then 100 samples.
+        func le32(_ v: UInt32) -> [UInt8] { [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: v >> $0) } }
+        let data = [UInt8](repeating: 0, count: 200)
+        let header = Array("RIFF".utf8) + le32(36 + UInt32(data.count)) + Array("WAVEfmt ".utf8) + le32(16)
+            + [1, 0, 1, 0] + le32(0) + le32(0) + [2, 0, 16, 0] + Array("data".utf8) + le32(UInt32(data.count))
+        let zeroRate = folder.appendingPathComponent("zero-rate.wav")
+        try Data(header + data).write(to: zeroRate)
+        #expect(throws: AudioFileError.notAudio(path: zeroRate.path)) { try AudioFile.read(zeroRate) }
+        let empty = folder.appendingPathComponent("empty.wav")
+        try Data().write(to: empty)
+        #expect(throws: AudioFileError.empty(path: empty.path)) { try AudioFile.read(empty) }
+        // A named pipe is refused without being opened (opening it would wait for a writer).
+        let pipe = folder.appendingPathComponent("pipe.wav")
+        #expect(mkfifo(pipe.path, 0o600) == 0)
+        #expect(throws: AudioFileError.notAudio(path: pipe.path)) { try AudioFile.read(pipe) }
+        for error in [AudioFileError.notAudio(path: zeroRate.path), .empty(path: empty.path)] {
+            #expect(error.userMessage.contains(error == .empty(path: empty.path) ? "empty.wav" : "zero-rate.wav"))
+            #expect(!error.userMessage.contains("SF_INFO"))
+        }
+    }
 }

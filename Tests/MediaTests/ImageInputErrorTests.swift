@@ -90,6 +90,27 @@ struct ImageInputErrorTests {
         #expect(throws: ImageInputError.self) { try ImageFile(file).decode() }
     }
 
+    @Test("a valid picture of 1×1 or 7×200 pixels is too small, said with its size and name, not as a focal length")
+    func tinyPicture() throws {
+        let folder = try TemporaryFolder.make("media-tests")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (width, height, format) in [(1, 1, "png"), (7, 200, "jpg"), (1, 1, "gif")] {
+            let file = folder.appendingPathComponent("tiny-\(width)x\(height).\(format)")
+            // rgb24: the colour source's default 4:2:0 has no chroma plane for a 1-pixel picture.
+            try Program.ffmpeg(["-f", "lavfi", "-i", "color=c=white:s=\(width)x\(height),format=rgb24", "-frames:v", "1", file.path])
+            #expect(throws: ImageInputError.tooSmall(path: file.path, size: PictureSize(width: width, height: height))) { try ImageFile(file).decode() }
+            #expect(throws: ImageInputError.tooSmall(path: "upload.\(format)", size: PictureSize(width: width, height: height))) {
+                try ImageFile.decode(bytes: try Data(contentsOf: file), name: "upload.\(format)")
+            }
+        }
+        #expect(ImageInputError.tooSmall(path: "/x/dot.png", size: PictureSize(width: 1, height: 1)).userMessage
+                == "The picture dot.png is only 1 by 1 pixels, too small to show anything; pictures of at least 8 by 8 pixels are read.")
+        // 8×8 is read.
+        let smallest = folder.appendingPathComponent("eight.png")
+        try Program.ffmpeg(["-f", "lavfi", "-i", "color=c=white:s=8x8", "-frames:v", "1", smallest.path])
+        #expect(try ImageFile(smallest).decode().width == 8)
+    }
+
     @Test("a PNG whose header claims 100000 by 100000 pixels is refused as damaged, not allocated")
     func absurdSize() throws {
         let folder = try TemporaryFolder.make("media-tests")

@@ -92,6 +92,36 @@ struct QRCodeTests {
         #expect(throws: PrescriptionError.noQRCodeFound) { try QRCodeReader.text(in: blank) }
     }
 
+    @Test("a code in a 48-megapixel photo is found in a picture reduced to at most 2000 pixels a side, never enlarged")
+    func largePictureReducedFirst() throws {
+        // The code, 24 pixels a module, pasted into a light 8000×6000 photo.
+        let small = code.rgbImage(pixelsPerModule: 24)
+        var photo = RGBImage(width: 8000, height: 6000, filledWith: (235, 235, 230))
+        for y in 0..<small.height {
+            let target = ((2500 + y) * photo.width + 3100) * 3
+            photo.pixels.replaceSubrange(target..<target + small.width * 3, with: small.pixels[(y * small.width * 3)..<((y + 1) * small.width * 3)])
+        }
+        let search = QRCodeReader.search(photo)
+        #expect(search.texts == [text])
+        #expect(max(search.searchedWidth, search.searchedHeight) <= QRCodeReader.maximumSearchSide)
+        #expect(!search.renderingsTried.contains(.enlarged) && !search.renderingsTried.contains(.enlargedBinarised))
+    }
+
+    @Test("a search whose time is spent starts no further rendering, and says no code was found")
+    func searchStopsWhenTimeIsSpent() {
+        let blank = RGBImage(width: 300, height: 300, filledWith: (240, 240, 240))
+        // A clock on which each look at the time finds three more seconds gone: the picture as it
+        // is is always searched, then one more rendering fits in 4 s.
+        var seconds = 0
+        let search = QRCodeReader.search(blank, budget: .seconds(4), elapsed: { defer { seconds += 3 }; return .seconds(seconds) })
+        #expect(search.renderingsTried == [.asIs, .enlarged, .binarised])
+        // With the time spent before the search began (a slow reduction), the picture as it is is still searched.
+        #expect(QRCodeReader.search(blank, budget: .seconds(4), elapsed: { .seconds(100) }).renderingsTried == [.asIs])
+        #expect(search.texts.isEmpty)
+        // Without a time limit every rendering is tried.
+        #expect(QRCodeReader.search(blank, budget: .seconds(1_000_000), elapsed: { .zero }).renderingsTried == QRCodeReader.Rendering.allCases)
+    }
+
     @Test("the SVG and the terminal text draw exactly the code's modules")
     func svgAndTerminal() {
         let dark = code.modules.filter { $0 }.count

@@ -18,6 +18,15 @@ struct TextReaderTests {
         reader = try TextReader()
     }
 
+    @Test("a reading whose time is spent before a pass can start is stopped with one sentence; with time, the same page is read")
+    func timeLimit() throws {
+        let page = try ReadingTestFiles.picture("tesseract_phototest.tif")
+        #expect(throws: TextRecognitionError.timeLimit(seconds: 0)) { try reader.read(page, budget: .zero) }
+        #expect(TextRecognitionError.timeLimit(seconds: 8).userMessage.hasPrefix("Reading this picture was stopped after 8 seconds"))
+        // The engine is left without a deadline: the next reading has its own time.
+        #expect(normalised(try reader.read(page, budget: .seconds(1_000)).text).contains("quick brown dog"))
+    }
+
     @Test("a clean page is read with its key words")
     func cleanPage() throws {
         let reading = try reader.read(ReadingTestFiles.picture("tesseract_phototest.tif"))

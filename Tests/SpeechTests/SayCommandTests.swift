@@ -41,7 +41,7 @@ struct SayCommandTests {
         let voice = try AssistBinary.run(["say", "Hello.", "--voice", "xx-nowhere", "--speak-to", wav.path])
         #expect(voice.status == 1 && voice.standardError.hasPrefix("The voice xx-nowhere is not installed; installed voices: ") && voice.standardError.contains(" en-us,"))
         let path = try AssistBinary.run(["say", "Hello.", "--speak-to", "/nonexistent/folder/out.wav"])
-        #expect(path.status == 1 && path.standardError == "The audio file /nonexistent/folder/out.wav could not be written (no such file or directory), so it was not saved.\n")
+        #expect(path.status == 1 && path.standardError == "The audio file /nonexistent/folder/out.wav could not be written (the folder /nonexistent/folder does not exist), so it was not saved.\n")
     }
 
     @Test("--vibrate vibrates where a device can; without one it says once that haptic feedback is not available")

@@ -344,17 +344,28 @@ struct HearingPagesTests {
     }
 
     @Test("a multipart body is split into its fields and file; one the browser did not make gives no form, never a crash")
-    func multipart() {
+    func multipart() throws {
         let good = Data("--xyz\r\nContent-Disposition: form-data; name=\"form_token\"\r\n\r\nabc\r\n--xyz\r\nContent-Disposition: form-data; name=\"picture\"; filename=\"C:\\photos\\code.png\"\r\nContent-Type: image/png\r\n\r\n\u{89}PNG\r\n--xyz--\r\n".utf8)
-        let form = MultipartForm(body: good, contentType: "multipart/form-data; boundary=xyz")
+        let form = try? MultipartForm(body: good, contentType: "multipart/form-data; boundary=xyz")
         #expect(form?.field("form_token") == "abc")
         #expect(form?.file("picture")?.fileName == "code.png")
         #expect(form?.file("picture")?.bytes == Data("\u{89}PNG".utf8))
         for broken in ["", "--xyz", "--xyz\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nno end", "garbage --xyz--", "--xyz--\r\n"] {
-            #expect(MultipartForm(body: Data(broken.utf8), contentType: "multipart/form-data; boundary=xyz") == nil, "\(broken)")
+            #expect(throws: MultipartForm.Failure.malformed, "\(broken)") {
+                try MultipartForm(body: Data(broken.utf8), contentType: "multipart/form-data; boundary=xyz")
+            }
         }
-        #expect(MultipartForm(body: good, contentType: "multipart/form-data") == nil)
-        #expect(MultipartForm(body: good, contentType: "application/x-www-form-urlencoded") == nil)
+        #expect(throws: MultipartForm.Failure.malformed) { try MultipartForm(body: good, contentType: "multipart/form-data") }
+        #expect(throws: MultipartForm.Failure.malformed) { try MultipartForm(body: good, contentType: "application/x-www-form-urlencoded") }
+        // A boundary longer than RFC 2046 allows, and more parts than any form sends.
+        let long = String(repeating: "b", count: 71)
+        #expect(throws: MultipartForm.Failure.malformed) {
+            try MultipartForm(body: Data("--\(long)\r\n\r\nx\r\n--\(long)--".utf8), contentType: "multipart/form-data; boundary=\(long)")
+        }
+        let many = multipartBody(boundary: "xyz", fields: (0..<17).map { ("f\($0)", "x") })
+        #expect(throws: MultipartForm.Failure.tooManyParts) { try MultipartForm(body: many, contentType: "multipart/form-data; boundary=xyz") }
+        #expect(try MultipartForm(body: multipartBody(boundary: "xyz", fields: (0..<16).map { ("f\($0)", "x") }),
+                                  contentType: "multipart/form-data; boundary=xyz").parts.count == 16)
     }
 
     /// The refusal a page shows (its role=alert message), unescaped.

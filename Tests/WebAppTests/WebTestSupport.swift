@@ -71,7 +71,8 @@ struct WebTestApp {
     /// One request through the router, with the session cookie unless `cookie` says otherwise.
     func request(_ method: HTTPRequest.Method, _ path: String, cookie: String? = "assist_access=access-secret",
                  form: [String: String]? = nil, origin: String? = "http://127.0.0.1:8470", host: String? = nil,
-                 upload: (contentType: String, body: Data)? = nil) async throws -> Reply {
+                 upload: (contentType: String, body: Data)? = nil, streamed: WatchedBody? = nil,
+                 extraHeaders: HTTPFields = [:]) async throws -> Reply {
         var fields = HTTPFields()
         if let cookie { fields[.cookie] = cookie }
         if method == .post, let origin { fields[.origin] = origin }
@@ -84,8 +85,10 @@ struct WebTestApp {
             fields[.contentType] = upload.contentType
             body = ByteBuffer(bytes: upload.body)
         }
+        fields.append(contentsOf: extraHeaders)
         let head = HTTPRequest(method: method, scheme: "http", authority: host ?? self.host, path: path, headerFields: fields)
-        let response = try await app.router().buildResponder().respond(to: Request(head: head, body: RequestBody(buffer: body)),
+        let requestBody = streamed.map { RequestBody(asyncSequence: $0) } ?? RequestBody(buffer: body)
+        let response = try await app.router().buildResponder().respond(to: Request(head: head, body: requestBody),
                                                                         context: WebContext(logger: Logger(label: "web-tests")))
         let collected = Collected()
         try await response.body.write(CollectingWriter(target: collected))
@@ -111,4 +114,49 @@ struct CollectingWriter: ResponseBodyWriter {
         target.buffer.writeBuffer(&buffer)
     }
     consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
+}
+
+/// A request body that records whether the server began reading it: the way a test sees that a
+/// request was refused on its headers alone.
+struct WatchedBody: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    let chunks: [ByteBuffer]
+    let reads = Reads()
+
+    final class Reads: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        func record() { lock.withLock { count += 1 } }
+        var any: Bool { lock.withLock { count > 0 } }
+    }
+
+    init(_ data: Data, chunkBytes: Int = 64 * 1024) {
+        chunks = stride(from: 0, to: data.count, by: chunkBytes).map { ByteBuffer(bytes: data[$0..<Swift.min(data.count, $0 + chunkBytes)]) }
+    }
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var remaining: ArraySlice<ByteBuffer>
+        let reads: Reads
+        mutating func next() async -> ByteBuffer? {
+            reads.record()
+            return remaining.popFirst()
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(remaining: chunks[...], reads: reads) }
+}
+
+/// A multipart/form-data body of `fields` then a file part, as a browser sends it.
+func multipartBody(boundary: String, fields: [(String, String)], file: (name: String, fileName: String, bytes: Data)? = nil) -> Data {
+    var body = Data()
+    for (field, value) in fields {
+        body += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field)\"\r\n\r\n\(value)\r\n".utf8)
+    }
+    if let file {
+        body += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.name)\"; filename=\"\(file.fileName)\"\r\nContent-Type: image/png\r\n\r\n".utf8)
+        body += file.bytes
+        body += Data("\r\n".utf8)
+    }
+    body += Data("--\(boundary)--\r\n".utf8)
+    return body
 }

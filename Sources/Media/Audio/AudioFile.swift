@@ -1,6 +1,9 @@
 import AssistCore
 import CSndFile
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Why an audio file could not be read or written, as one sentence.
 public enum AudioFileError: UserFacingError, Equatable {
@@ -13,7 +16,7 @@ public enum AudioFileError: UserFacingError, Equatable {
     public var userMessage: String {
         switch self {
         case .missing(let path): return "The audio file \(path) does not exist."
-        case .notAudio(let path): return "The file \(path) is not an audio file libsndfile can read."
+        case .notAudio(let path): return "The file \(path) is not a sound file that can be read, or its header is damaged (WAV, FLAC and Ogg files are read)."
         case .unreadable(let path, let reason): return "The audio file \(path) could not be read: \(reason)."
         case .unwritable(let path, let reason): return "The audio file \(path) could not be written (\(reason)), so it was not saved."
         case .empty(let path): return "The audio file \(path) contains no sound."
@@ -60,14 +63,20 @@ public final class AudioFileReader {
 
     public init(url: URL) throws {
         path = url.path
-        guard FileManager.default.fileExists(atPath: path) else { throw AudioFileError.missing(path: path) }
+        // What is wrong with the path itself first, in its own words; a FIFO is never opened.
+        switch InputFileProblem.check(path: path) {
+        case .notFound: throw AudioFileError.missing(path: path)
+        case .empty: throw AudioFileError.empty(path: path)
+        case .unreadable: throw AudioFileError.unreadable(path: path, reason: "permission denied")
+        case .isFolder, .notARegularFile: throw AudioFileError.notAudio(path: path)
+        case nil: break
+        }
         var info = SF_INFO()
         guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
-            let code = sf_error(nil)
-            if [SF_ERR_UNRECOGNISED_FORMAT, SF_ERR_MALFORMED_FILE, SF_ERR_UNSUPPORTED_ENCODING].map({ Int32($0) }).contains(code) {
-                throw AudioFileError.notAudio(path: path)
-            }
-            throw AudioFileError.unreadable(path: path, reason: AudioFileWriter.reason(String(cString: sf_strerror(nil))))
+            // A readable, non-empty file libsndfile refuses is not sound it can read, whatever its
+            // internal reason (issue 39: a WAV with a sample rate of 0 was told as "SF_INFO
+            // struct incomplete").
+            throw AudioFileError.notAudio(path: path)
         }
         self.handle = handle
         sampleRate = Double(info.samplerate)
@@ -91,12 +100,19 @@ public final class AudioFileReader {
     }
 }
 
-/// Writes float frames to a WAV file. The one owner of a writing `SNDFILE*`; `close()` (or
-/// `deinit`) finishes the header.
+/// Writes float frames to a WAV file. The one owner of a writing `SNDFILE*`.
+///
+/// The sound goes to a temporary file beside the destination (`.NAME.partial-XXXXXX`, made by
+/// mkstemp, mode 0600: a recording holds what was around the user), and `finish()` renames it
+/// into place only once its header is written and it is flushed to disk. Any failure removes
+/// the temporary file, so a full disk never leaves a 0-byte or half-written WAV under the name
+/// the user asked for (issue 39: `hear -o` did).
 public final class AudioFileWriter {
     public let path: String
     public let channelCount: Int
     private var handle: OpaquePointer?
+    private var descriptor: Int32 = -1
+    private var temporaryPath: String?
 
     public init(url: URL, sampleRate: Double, channelCount: Int, encoding: AudioSampleEncoding = .pcm16) throws {
         path = url.path
@@ -108,15 +124,28 @@ public final class AudioFileWriter {
         guard sf_format_check(&info) != 0 else {
             throw AudioFileError.unwritable(path: path, reason: "WAV cannot hold \(channelCount) channels at \(Int(sampleRate)) Hz")
         }
-        guard let handle = sf_open(path, Int32(SFM_WRITE), &info) else {
-            throw AudioFileError.unwritable(path: path, reason: Self.reason(String(cString: sf_strerror(nil))))
+        let folder = url.deletingLastPathComponent().path
+        var template = Array((folder.isEmpty ? "." : folder).utf8CString.dropLast()) + Array("/.\(url.lastPathComponent).partial-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw AudioFileError.unwritable(path: path, reason: FileNotSavedError(path: path, errno: errno).reasonText) }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // The descriptor stays ours (SF_FALSE) so that `finish()` can flush it before the rename.
+        guard let handle = sf_open_fd(fd, Int32(SFM_WRITE), &info, Int32(SF_FALSE)) else {
+            let reason = Self.reason(String(cString: sf_strerror(nil)))
+            Glibc.close(fd)
+            unlink(temporary)
+            throw AudioFileError.unwritable(path: path, reason: reason)
         }
         // Out-of-range floats become full scale in integer formats rather than wrapping around.
         sf_command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
         self.handle = handle
+        descriptor = fd
+        temporaryPath = temporary
     }
 
-    deinit { close() }
+    /// A writer released without `finish()` was stopped by a failure on the way: what it wrote
+    /// is incomplete, and is removed.
+    deinit { discard() }
 
     /// libsndfile's message without its "System error :" prefix and final full stop.
     static func reason(_ message: String) -> String {
@@ -138,16 +167,43 @@ public final class AudioFileWriter {
         }
     }
 
-    /// Closes and deletes the file: a write failed (a full disk), and a half-written or 0-byte
-    /// file must not be left looking like a finished one (issue 16).
+    /// Stops and removes what was written: a write failed, and a half-written file must not be
+    /// left looking like a finished one. The destination is untouched.
     public func discard() {
-        close()
-        unlink(path)
-    }
-
-    public func close() {
         if let handle { sf_close(handle) }
         handle = nil
+        if descriptor >= 0 { Glibc.close(descriptor) }
+        descriptor = -1
+        if let temporaryPath { unlink(temporaryPath) }
+        temporaryPath = nil
+    }
+
+    /// Writes the header, flushes the file to disk and renames it to the destination; on any
+    /// failure the temporary file is removed and the sentence says the file was not saved.
+    public func finish() throws {
+        guard let handle, let temporaryPath else { return }
+        self.handle = nil
+        let closed = sf_close(handle)
+        let failure: Int32? = closed != 0 ? EIO : fsync(descriptor) != 0 ? errno : nil
+        Glibc.close(descriptor)
+        descriptor = -1
+        if let failure {
+            unlink(temporaryPath)
+            self.temporaryPath = nil
+            throw AudioFileError.unwritable(path: path, reason: FileNotSavedError(path: path, errno: failure).reasonText)
+        }
+        guard rename(temporaryPath, path) == 0 else {
+            let code = errno
+            unlink(temporaryPath)
+            self.temporaryPath = nil
+            throw AudioFileError.unwritable(path: path, reason: FileNotSavedError(path: path, errno: code).reasonText)
+        }
+        self.temporaryPath = nil
+    }
+
+    /// `finish()` for a caller with no one to tell: a failure leaves no file behind either.
+    public func close() {
+        try? finish()
     }
 }
 
@@ -173,6 +229,6 @@ public enum AudioFile {
     public static func writeWAV(_ buffer: AudioBuffer, to url: URL, encoding: AudioSampleEncoding = .pcm16) throws {
         let writer = try AudioFileWriter(url: url, sampleRate: buffer.sampleRate, channelCount: buffer.channelCount, encoding: encoding)
         try writer.write(buffer.samples)
-        writer.close()
+        try writer.finish()
     }
 }

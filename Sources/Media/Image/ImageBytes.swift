@@ -9,7 +9,7 @@ extension ImageFile {
     /// picture file: the bytes go into an anonymous in-memory file (memfd), which FFmpeg reads
     /// through /proc/self/fd, so nothing is written to disk and the file is gone when closed.
     /// Sentences name the picture `name` (the uploaded file's name), not the descriptor.
-    public static func decode(bytes: Data, name: String) throws(ImageInputError) -> RGBImage {
+    public static func decode(bytes: Data, name: String, fittingWithin maximumSide: Int? = nil) throws(ImageInputError) -> RGBImage {
         guard !bytes.isEmpty else { throw .emptyFile(path: name) }
         guard let memfdCreate = Self.memfdCreate else { throw .unreadable(path: name) }
         let descriptor = memfdCreate("assist-upload", Self.closeOnExec)
@@ -26,7 +26,7 @@ extension ImageFile {
         }
         guard written == bytes.count else { throw .unreadable(path: name) }
         do throws(ImageInputError) {
-            return try ImageFile(URL(fileURLWithPath: "/proc/self/fd/\(descriptor)")).decode()
+            return try ImageFile(URL(fileURLWithPath: "/proc/self/fd/\(descriptor)")).decode(fittingWithin: maximumSide)
         } catch {
             throw error.naming(name)
         }
@@ -57,6 +57,7 @@ extension ImageInputError {
         case .damaged: return .damaged(path: name)
         case .decodingFailed(_, let reason): return .decodingFailed(path: name, reason: reason)
         case .tooLarge(_, let size): return .tooLarge(path: name, size: size)
+        case .tooSmall(_, let size): return .tooSmall(path: name, size: size)
         }
     }
 }

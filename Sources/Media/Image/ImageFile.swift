@@ -16,6 +16,14 @@ public struct ImageFile: Sendable, Equatable {
     /// Decodes once and converts once, straight into the returned pixel array; a turned photo is
     /// converted in small bands that are copied upright into the result as they come.
     public func decode() throws(ImageInputError) -> RGBImage {
+        try decode(fittingWithin: nil)
+    }
+
+    /// The picture as `decode()` gives it, but scaled down (never up) while it is converted so
+    /// that its longer side is at most `maximumSide` pixels: a search that works on a reduced
+    /// picture anyway (a QR code's) never holds a full-size RGB copy of a 48-megapixel photo.
+    /// A turned photo is turned at full size first.
+    public func decode(fittingWithin maximumSide: Int?) throws(ImageInputError) -> RGBImage {
         let path = url.path
         if let problem = InputFileProblem.check(path: path) {
             throw ImageInputError(problem, path: path)
@@ -23,10 +31,22 @@ public struct ImageFile: Sendable, Equatable {
         if let size = PictureSize.declared(atPath: path), size.pixels > PictureSize.maximumPixels {
             throw ImageInputError.tooLarge(path: path, size: size)
         }
+        let picture: FFmpegPicture
+        do { picture = try FFmpegPicture.decodeFirstPicture(atPath: path) } catch { throw ImageInputError(error, path: path) }
+        guard min(picture.width, picture.height) >= PictureSize.minimumSide else {
+            throw ImageInputError.tooSmall(path: path, size: PictureSize(width: picture.width, height: picture.height))
+        }
         do {
-            let picture = try FFmpegPicture.decodeFirstPicture(atPath: path)
             let orientation = Self.orientation(of: picture)
-            return orientation == .upright ? try Self.rgbImage(of: picture) : try Self.uprightRGBImage(of: picture, orientation)
+            guard orientation == .upright else { return try Self.uprightRGBImage(of: picture, orientation) }
+            let longerSide = max(picture.width, picture.height)
+            if let maximumSide, maximumSide > 0, longerSide > maximumSide {
+                let scale = Double(maximumSide) / Double(longerSide)
+                var converter: PixelConverter?
+                return try picture.rgbImage(width: max(1, Int((Double(picture.width) * scale).rounded())),
+                                            height: max(1, Int((Double(picture.height) * scale).rounded())), reusing: &converter)
+            }
+            return try Self.rgbImage(of: picture)
         } catch {
             throw ImageInputError(error, path: path)
         }

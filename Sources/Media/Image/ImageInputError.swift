@@ -19,11 +19,15 @@ public enum ImageInputError: UserFacingError, Equatable {
     case decodingFailed(path: String, reason: String)
     /// More than `PictureSize.maximumPixels`; the size when the header told it.
     case tooLarge(path: String, size: PictureSize?)
+    /// Narrower or lower than `PictureSize.minimumSide`: nothing can be seen in it, and a camera
+    /// model made from its size would be meaningless (issue 39: a 1×1 picture was told as a
+    /// focal length of 0.71 pixels).
+    case tooSmall(path: String, size: PictureSize)
 
     public var path: String {
         switch self {
         case .fileNotFound(let path), .unreadable(let path), .isFolder(let path), .emptyFile(let path),
-             .notAnImage(let path), .damaged(let path), .decodingFailed(let path, _), .tooLarge(let path, _):
+             .notAnImage(let path), .damaged(let path), .decodingFailed(let path, _), .tooLarge(let path, _), .tooSmall(let path, _):
             return path
         }
     }
@@ -49,6 +53,8 @@ public enum ImageInputError: UserFacingError, Equatable {
             let limit = PictureSize.maximumPixels / 1_000_000
             if let size { return "The picture is too large: \(name) is \(size.width) by \(size.height) pixels, and pictures of up to \(limit) megapixels are read." }
             return "The picture is too large: \(name) has more than \(limit) megapixels, the most that is read."
+        case .tooSmall(_, let size):
+            return "The picture \(name) is only \(size.width) by \(size.height) pixels, too small to show anything; pictures of at least \(PictureSize.minimumSide) by \(PictureSize.minimumSide) pixels are read."
         }
     }
 

@@ -19,6 +19,10 @@ public struct PictureSize: Sendable, Equatable {
     /// 150 MB, which the perception steps (that scale to 640 pixels anyway) can afford.
     public static let maximumPixels = 50_000_000
 
+    /// The narrowest side read: 8 pixels. Smaller pictures (an icon, a 1×1 tracking pixel) show
+    /// nothing the detector, the reader or a QR search could find.
+    public static let minimumSide = 8
+
     /// The declared size of a PNG (IHDR) or JPEG (first SOF marker) in `header`, the first bytes
     /// of a file; nil for other formats or a header too short to tell.
     public static func declared(in header: Data) -> PictureSize? {

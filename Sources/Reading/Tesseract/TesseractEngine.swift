@@ -53,6 +53,8 @@ public enum TextRecognitionError: Error, Equatable, Sendable, UserFacingError {
     case recognitionFailed
     /// The orientation data (tesseract-ocr-osd) is missing.
     case orientationDataUnavailable
+    /// Reading took longer than its time allowed (`TextReader.readingBudget`) and was stopped.
+    case timeLimit(seconds: Int)
 
     public var userMessage: String {
         switch self {
@@ -60,6 +62,8 @@ public enum TextRecognitionError: Error, Equatable, Sendable, UserFacingError {
             "Text cannot be read in \"\(language)\": its Tesseract language data is not installed (Debian package tesseract-ocr-\(language))."
         case .recognitionFailed: "The text recogniser failed on this picture."
         case .orientationDataUnavailable: "The page orientation data is not installed (Debian package tesseract-ocr-osd)."
+        case .timeLimit(let seconds):
+            "Reading this picture was stopped after \(seconds) seconds without finding text that could be read; photograph the text closer, flat and in good light."
         }
     }
 }
@@ -70,6 +74,8 @@ public enum TextRecognitionError: Error, Equatable, Sendable, UserFacingError {
 public final class TesseractEngine {
     private let handle: OpaquePointer
     public let language: String
+    /// When recognitions must stop, and the time allowed in all (for the sentence); nil: never.
+    public var deadline: (instant: ContinuousClock.Instant, seconds: Int)?
 
     /// `dataDirectory`: the tessdata folder; nil lets Tesseract use its built-in Debian path
     /// (/usr/share/tesseract-ocr/5/tessdata) or TESSDATA_PREFIX.
@@ -102,9 +108,22 @@ public final class TesseractEngine {
         guard !image.isEmpty else { return [] }
         TessBaseAPISetPageSegMode(handle, TessPageSegMode(UInt32(segmentation.rawValue)))
         _ = TessBaseAPISetVariable(handle, "thresholding_method", binarisation.rawValue)
+        // Tesseract's own progress monitor stops a recognition at the deadline (issue 39: a
+        // 48-megapixel picture of noise was read for minutes).
+        var monitor: OpaquePointer?
+        if let deadline {
+            let left = ContinuousClock.now.duration(to: deadline.instant)
+            guard left > .zero else { throw .timeLimit(seconds: deadline.seconds) }
+            monitor = TessMonitorCreate()
+            TessMonitorSetDeadlineMSecs(monitor, Int32(clamping: max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)))
+        }
+        defer { if let monitor { TessMonitorDelete(monitor) } }
         setImage(image)
         defer { TessBaseAPIClear(handle) }
-        guard TessBaseAPIRecognize(handle, nil) == 0 else { throw .recognitionFailed }
+        guard TessBaseAPIRecognize(handle, monitor) == 0 else {
+            if let deadline, ContinuousClock.now >= deadline.instant { throw .timeLimit(seconds: deadline.seconds) }
+            throw .recognitionFailed
+        }
         guard let iterator = TessBaseAPIGetIterator(handle) else { return [] }
         defer { TessResultIteratorDelete(iterator) }
         let page = TessResultIteratorGetPageIterator(iterator)

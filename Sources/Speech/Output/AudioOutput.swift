@@ -19,7 +19,12 @@ public final class WAVFileOutput: AudioOutput {
         try writer.write(block.samples)
     }
 
-    /// Finishes the file's header; also done when the output is released.
+    /// Finishes the file and puts it in place; throws when it could not be saved.
+    public func finish() throws {
+        try writer.finish()
+    }
+
+    /// `finish()` where no one can be told: a file that could not be saved is removed all the same.
     public func close() {
         writer.close()
     }

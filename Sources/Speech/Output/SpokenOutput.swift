@@ -87,7 +87,7 @@ public final class SpokenOutput {
         case .file(let file):
             // Large blocks: nothing is enqueued while a file renders, so timing needs no finer grain.
             try feedback?.queue.renderUntilIdle(to: file, blockFrames: 4096)
-            file.close()
+            try file.finish()
         case .speaker(let speaker):
             speaker.waitUntilPlayed()
             speaker.stopMonitoring()
