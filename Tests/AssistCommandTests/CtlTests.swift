@@ -59,6 +59,16 @@ struct CtlTests {
         return folder
     }
 
+    /// The bus picture as a 3-minute video at 2 frames a second: the session plays it in real time
+    /// (it is driven from outside while it runs), and a loaded machine must not reach its end
+    /// before the test is done with it; at 2 frames a second it costs less to make than 30 s at 10.
+    static func longBusVideo(in folder: URL) throws -> URL {
+        let video = folder.appendingPathComponent("bus.mp4")
+        try Program.ffmpeg(["-loop", "1", "-framerate", "2", "-i", AssistBinary.image("bus.jpg"), "-t", "180", "-r", "2",
+                            "-vf", "scale=640:480", "-pix_fmt", "yuv420p", video.path])
+        return video
+    }
+
     /// SubRip entries' texts, in order.
     static func transcriptTexts(_ url: URL) throws -> [String] {
         try String(contentsOf: url, encoding: .utf8).components(separatedBy: "\n\n").compactMap { entry in
@@ -71,7 +81,7 @@ struct CtlTests {
     func ctlDrivesSee() throws {
         let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let video = try AssistBinary.busVideo(seconds: 30, in: folder)
+        let video = try Self.longBusVideo(in: folder)
         let srt = folder.appendingPathComponent("session.srt")
         let see = try RunningAssist(["see", video.path, "--quiet", "--transcript", srt.path], folder: folder)
         defer { see.stop() }
@@ -127,7 +137,7 @@ struct CtlTests {
     func console() throws {
         let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let video = try AssistBinary.busVideo(seconds: 30, in: folder)
+        let video = try Self.longBusVideo(in: folder)
         let console = try RunningAssist(["console", video.path, "--quiet", "--mode", "on-demand"], folder: folder)
         defer { console.stop() }
         // Activated: the control socket is made, and commands are taken, before this is said.
