@@ -3,6 +3,7 @@ import Commands
 import Foundation
 import LiveGuidance
 import Storage
+import Synchronization
 import VoiceInput
 
 /// Typed and programmatic control of one live session: the control socket (`assist ctl`) and,
@@ -25,8 +26,11 @@ public final class LiveControl: Sendable {
 
     /// Never fails the session: without a command language or a socket the session still guides,
     /// and standard error says once what is missing.
+    /// `rendering`: the session of an offline render (`--speak-to`), whose input clock a
+    /// `--listen-file` recording is heard on (`VoiceControl.schedule`); nil live.
     public static func start(session: SessionControls, classNames: [String], userData: UserData?,
-                      voice: VoiceCommandSources? = nil, json: Bool = false, sentenceModel: SentenceModelLoading? = nil,
+                      voice: VoiceCommandSources? = nil, rendering: GuidanceSession? = nil, json: Bool = false,
+                      sentenceModel: SentenceModelLoading? = nil,
                       settingsChanged: (@Sendable (Settings) -> Void)? = nil) -> LiveControl {
         let storedLanguage = userData?.currentSettings()?.speech.language ?? "en"
         let language: CommandLanguage
@@ -40,8 +44,13 @@ public final class LiveControl: Sendable {
         let storage = userData.map {
             CommandController.UserStorage(settings: $0.settings, history: $0.history, usage: $0.usage)
         }
+        // In a render, a question asked by voice waits for its yes on the input's clock, as the
+        // recording heard it, not on how long the machine took to render in between.
+        let moment: RenderedMoment? = rendering != nil && voice?.listenFile != nil ? RenderedMoment() : nil
+        let now: @Sendable () -> ContinuousClock.Instant
+        if let moment { now = { moment.instant } } else { now = { .now } }
         let controller = CommandController(language: language, session: session, storage: storage,
-                                           settingsChanged: settingsChanged, sentenceModel: sentenceModel)
+                                           settingsChanged: settingsChanged, sentenceModel: sentenceModel, now: now)
         var server: ControlServer?
         do {
             server = try ControlServer(path: ControlSocketLocation.socket().path) { controller.handleReportingOutcome($0) }
@@ -49,7 +58,11 @@ public final class LiveControl: Sendable {
             UserData.warn("assist ctl cannot reach this session: \(userMessage(for: error))")
         }
         if readsConsole { ConsoleReader.start(controller: controller, session: session, printsReplies: json) }
-        if let voice { VoiceControl.start(voice, controller: controller, session: session) }
+        if let voice, let rendering, let moment, let recording = voice.listenFile {
+            VoiceControl.schedule(recording: recording, voice, controller: controller, on: rendering, moment: moment)
+        } else if let voice {
+            VoiceControl.start(voice, controller: controller, session: session)
+        }
         var view: LiveViewServer?
         // Only beside a control socket of its own: another session is running, and serves its view.
         if server != nil {
@@ -127,34 +140,103 @@ enum VoiceControl {
         guard options.isWanted else { return }
         let thread = Thread {
             do {
-                let trigger: ListeningTrigger = options.wakePhrase.map { .wakePhrase($0) } ?? .always
-                let listener = try CommandListening.listener(language: controller.language, understanding: controller.understanding,
-                                                             wakePhrase: options.wakePhrase, trigger: trigger, decoding: options.decoding)
+                let listener = try Self.listener(options, controller: controller)
                 let source: SpeechAudioSource = try options.listenFile.map { try PacedRecording(url: URL(fileURLWithPath: $0)) }
                     ?? MicrophoneSpeechSource(deviceName: options.microphone)
-                var notice = RefusalNotice()
-                try listener.listen(to: source) { event in
-                    switch event {
-                    case .heard(let heard):
-                        // Decided by the listening rule (what would hide things is asked about);
-                        // a yes or no answers an open question.
-                        _ = controller.handle(heard.transcripts.answerText, decided: heard.meaning)
-                    case .unclear:
-                        session.send(.say(CommandListener<CommandDecision>.pleaseRepeat))
-                    case .tooNoisy(let utterance):
-                        session.send(.say(notice.tooNoisy(atSeconds: utterance.endDetectedSeconds)))
-                    case .awake:
-                        break
-                    }
-                }
+                var reaction = SpokenCommandReaction(controller: controller, session: session)
+                try listener.listen(to: source) { reaction.react(to: $0) }
             } catch {
-                let reason = userMessage(for: error)
-                session.send(.say("Voice commands are unavailable. \(reason)"))
-                FileHandle.standardError.write(Data("Voice commands are unavailable: \(reason)\n".utf8))
+                unavailable(error, session: session)
             }
         }
         thread.name = "assist voice commands"
         thread.start()
+    }
+
+    /// An offline render (`--speak-to`) with `--listen-file`: the recording is heard on the
+    /// input's clock, its start at the input's start. It is recognised whole before the session
+    /// runs, as fast as the machine allows, and what was heard is acted on at the moment the
+    /// listener found the speech over (`endOfSpeechSeconds`, the recording's own time): the same
+    /// render on an idle machine and a busy one, with no microphone and no waiting in real time.
+    /// The recogniser's processing time is not counted (as for `--frame-cost`, a render does not
+    /// depend on the machine).
+    static func schedule(recording: String, _ options: VoiceCommandSources, controller: CommandController,
+                         on session: GuidanceSession, moment: RenderedMoment) {
+        if let device = options.keys { MediaKeyControl.start(device: device, map: options.keyMap, session: session.controls) }
+        do {
+            let listener = try Self.listener(options, controller: controller)
+            var heard: [(seconds: Double, event: ListenerEvent<CommandDecision>)] = []
+            try listener.listen(to: try AudioFileSpeechSource(url: URL(fileURLWithPath: recording))) { event in
+                guard let seconds = event.heardAtSeconds else { return }
+                heard.append((seconds, event))
+            }
+            // Called one after another on the session's task: one reaction, as one listener thread has live.
+            var reaction = SpokenCommandReaction(controller: controller, session: session.controls)
+            for (seconds, event) in heard {
+                session.schedule(atSeconds: seconds) {
+                    moment.move(toSeconds: seconds)
+                    reaction.react(to: event)
+                }
+            }
+        } catch {
+            unavailable(error, session: session.controls)
+        }
+    }
+
+    private static func listener(_ options: VoiceCommandSources, controller: CommandController) throws -> CommandListener<CommandDecision> {
+        let trigger: ListeningTrigger = options.wakePhrase.map { .wakePhrase($0) } ?? .always
+        return try CommandListening.listener(language: controller.language, understanding: controller.understanding,
+                                             wakePhrase: options.wakePhrase, trigger: trigger, decoding: options.decoding)
+    }
+
+    private static func unavailable(_ error: any Error, session: SessionControls) {
+        let reason = userMessage(for: error)
+        session.send(.say("Voice commands are unavailable. \(reason)"))
+        FileHandle.standardError.write(Data("Voice commands are unavailable: \(reason)\n".utf8))
+    }
+}
+
+/// The moment of an offline render that the command controller is at, as an instant for its
+/// questions' timeouts: set to each spoken command's time on the input's clock before it is handled.
+final class RenderedMoment: Sendable {
+    private let start = ContinuousClock.now
+    private let seconds = Mutex(0.0)
+
+    func move(toSeconds value: Double) { seconds.withLock { $0 = value } }
+    var instant: ContinuousClock.Instant { start + .seconds(seconds.withLock { $0 }) }
+}
+
+/// What the session does with what the listener heard, live or in a render: a command goes to the
+/// controller (decided by the listening rule: what would hide things is asked about; a yes or no
+/// answers an open question), unclear speech is asked again, speech in noise is refused in words.
+struct SpokenCommandReaction: Sendable {
+    let controller: CommandController
+    let session: SessionControls
+    var notice = RefusalNotice()
+
+    mutating func react(to event: ListenerEvent<CommandDecision>) {
+        switch event {
+        case .heard(let heard):
+            _ = controller.handle(heard.transcripts.answerText, decided: heard.meaning)
+        case .unclear:
+            session.send(.say(CommandListener<CommandDecision>.pleaseRepeat))
+        case .tooNoisy(let utterance):
+            session.send(.say(notice.tooNoisy(atSeconds: utterance.endDetectedSeconds)))
+        case .awake:
+            break
+        }
+    }
+}
+
+extension ListenerEvent {
+    /// When the listener had it, in seconds of the audio's own clock; nil for waking, which
+    /// only changes what the listener acts on next.
+    var heardAtSeconds: Double? {
+        switch self {
+        case .heard(let heard): heard.endOfSpeechSeconds
+        case .unclear(let utterance), .tooNoisy(let utterance): utterance.endDetectedSeconds
+        case .awake: nil
+        }
     }
 }
 

@@ -167,7 +167,8 @@ public struct LiveGuidanceRun {
         let hasDepthModel = depth.modelPath != nil
         let applied = AppliedSettings(stored)
         let control = LiveControl.start(session: controls, classNames: classNames, userData: userData,
-                                        voice: voiceCommands, json: json, sentenceModel: sentenceModel) { settings in
+                                        voice: voiceCommands, rendering: speakTo != nil ? session : nil, json: json,
+                                        sentenceModel: sentenceModel) { settings in
             applied.value.withLock { $0 = settings }
             var update = wording.sessionUpdate(from: settings, depthModel: hasDepthModel)
             update.batterySaver = nil  // a session command of its own; --battery-saver keeps winning

@@ -38,7 +38,8 @@ struct See: AsyncParsableCommand {
         With --speak-to a live input is rendered offline on its own clock: processed as fast as the machine \
         allows, skipping the frames a live run would have had no time for, with the speech in the WAV \
         aligned to the input (t seconds into the video is t seconds into the WAV). --transcript writes a \
-        timed SubRip transcript of everything said or sounded; --at delivers commands at set times.
+        timed SubRip transcript of everything said or sounded; --at delivers commands at set times, and \
+        --listen-file a recording of spoken commands, heard from the input's start on its clock.
 
         Exit status: 0 when the input ended or the user said exit; 1 when a fault ended the run (stream \
         stopped, unreadable input, detection failed) or a picture could not be described; 3 when the model \
@@ -53,6 +54,7 @@ struct See: AsyncParsableCommand {
           assist see /dev/video0 --mode navigate
           assist see walk.mp4 --mode navigate --speak-to guide.wav --transcript guide.srt
           assist see walk.mp4 --mode on-demand --at "3:scan now" --speak-to guide.wav --transcript guide.srt
+          assist see walk.mp4 --listen-file commands.wav --speak-to guide.wav --transcript guide.srt
           assist see rtsp://192.168.1.20:8554/cam --interval 2
         """ + DocsPage.vision.seeAlso)
 

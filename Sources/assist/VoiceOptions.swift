@@ -11,7 +11,7 @@ struct VoiceOptions: ParsableArguments, Sendable {
     @Flag(help: "Listen for spoken commands on the microphone (\"scan now\", \"find a chair\", …), recognised offline. For quiet places: speech less than 20 dB above the background is not acted on (you hear that it is too noisy); type commands with assist console or assist ctl there.")
     var listen = false
 
-    @Option(help: ArgumentHelp("Take spoken commands from this recording instead of the microphone, played as if spoken live (for demonstrations and tests).", valueName: "audio"))
+    @Option(help: ArgumentHelp("Take spoken commands from this recording instead of the microphone, played as if spoken live (for demonstrations and tests). With --speak-to it is heard on the input's clock: its start is the input's start, and each command is carried out when it was said, however fast the render runs.", valueName: "audio"))
     var listenFile: String?
 
     @Option(help: "With --listen: act only on commands that start with this phrase, e.g. assistant.")

@@ -7,41 +7,38 @@ import Testing
 /// or a screen-reader user at a keyboard would.
 @Suite("assist ctl and assist console drive a running session", .serialized)
 struct CtlTests {
-    /// A running `assist` with its own user folders, standard output in a file read as it grows.
+    /// A running `assist` with its own user folders, standard output read line by line as it is
+    /// printed: the test waits for what the session says, never for a time.
     final class RunningAssist {
         let process = Process()
         let folder: URL
-        let outputFile: URL
+        let printed: PrintedLines
         let environment: [String: String]
         let input = Pipe()
 
         init(_ arguments: [String], folder: URL) throws {
             self.folder = folder
-            outputFile = folder.appendingPathComponent("stdout.txt")
-            _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
             let env = ProcessInfo.processInfo.environment.merging(AssistBinary.environment(scratch: folder)) { $1 }
             environment = env
             process.executableURL = AssistBinary.url
             process.arguments = AssistBinary.patient(arguments)
             process.currentDirectoryURL = AssistBinary.checkout
             process.environment = env
-            process.standardOutput = try FileHandle(forWritingTo: outputFile)
+            let output = Pipe()
+            process.standardOutput = output
+            printed = PrintedLines(output.fileHandleForReading)
             process.standardError = FileHandle.nullDevice
             process.standardInput = input
             try process.run()
         }
 
-        var output: String { (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "" }
+        var output: String { printed.text }
         var socket: URL { folder.appendingPathComponent("run/assistivekit/control.sock") }
 
-        /// Waits until `condition` holds, checking every 100 ms, for at most `seconds`.
-        func wait(seconds: Double, for condition: () -> Bool) -> Bool {
-            let end = Date().addingTimeInterval(seconds)
-            while Date() < end {
-                if condition() { return true }
-                Thread.sleep(forTimeInterval: 0.1)
-            }
-            return condition()
+        /// Waits until what was printed satisfies `condition`, checked as each line arrives;
+        /// false when the session ended (the video is over) without it.
+        func waitForOutput(_ condition: @escaping (String) -> Bool) -> Bool {
+            printed.wait { lines in condition(lines.joined(separator: "\n")) }
         }
 
         /// `assist ctl WORDS` in the same user's environment.
@@ -62,6 +59,16 @@ struct CtlTests {
         return folder
     }
 
+    /// The bus picture as a 3-minute video at 2 frames a second: the session plays it in real time
+    /// (it is driven from outside while it runs), and a loaded machine must not reach its end
+    /// before the test is done with it; at 2 frames a second it costs less to make than 30 s at 10.
+    static func longBusVideo(in folder: URL) throws -> URL {
+        let video = folder.appendingPathComponent("bus.mp4")
+        try Program.ffmpeg(["-loop", "1", "-framerate", "2", "-i", AssistBinary.image("bus.jpg"), "-t", "180", "-r", "2",
+                            "-vf", "scale=640:480", "-pix_fmt", "yuv420p", video.path])
+        return video
+    }
+
     /// SubRip entries' texts, in order.
     static func transcriptTexts(_ url: URL) throws -> [String] {
         try String(contentsOf: url, encoding: .utf8).components(separatedBy: "\n\n").compactMap { entry in
@@ -74,11 +81,11 @@ struct CtlTests {
     func ctlDrivesSee() throws {
         let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let video = try AssistBinary.busVideo(seconds: 30, in: folder)
+        let video = try Self.longBusVideo(in: folder)
         let srt = folder.appendingPathComponent("session.srt")
         let see = try RunningAssist(["see", video.path, "--quiet", "--transcript", srt.path], folder: folder)
         defer { see.stop() }
-        try #require(see.wait(seconds: 180) { see.output.contains("Bus, ") }, "continuous mode announces the bus: \(see.output)")
+        try #require(see.waitForOutput { $0.contains("Bus, ") }, "continuous mode announces the bus: \(see.output)")
         // Only the user may open the socket.
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: see.socket.path)[.posixPermissions] as? Int)
         #expect(mode == 0o600)
@@ -95,12 +102,12 @@ struct CtlTests {
         // No wait: the controller hands the changed settings to the session's command queue
         // before it answers, so the "scan now" that follows is handled after them.
         #expect(try see.ctl("scan now").status == 0)
-        #expect(see.wait(seconds: 90) { see.output.components(separatedBy: "Bus, ").count >= 3 }, "the scan describes the bus again")
+        #expect(see.waitForOutput { $0.components(separatedBy: "Bus, ").count >= 3 }, "the scan describes the bus again")
 
         let threshold = try see.ctl("--json", "set confidence threshold to 0.95")
         #expect(threshold.standardOutput == #"{"intent":"setConfidence","reply":"Confidence threshold set to 95 percent.","understood":true}"# + "\n")
         #expect(try see.ctl("scan now").status == 0)
-        #expect(see.wait(seconds: 90) { see.output.contains("No object detected.") }, "nothing is as certain as 95 %: \(see.output)")
+        #expect(see.waitForOutput { $0.contains("No object detected.") }, "nothing is as certain as 95 %: \(see.output)")
 
         let unclear = try see.ctl("banana telephone umbrella sky")
         #expect(unclear.status == 1)
@@ -130,14 +137,16 @@ struct CtlTests {
     func console() throws {
         let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let video = try AssistBinary.busVideo(seconds: 30, in: folder)
+        let video = try Self.longBusVideo(in: folder)
         let console = try RunningAssist(["console", video.path, "--quiet", "--mode", "on-demand"], folder: folder)
         defer { console.stop() }
-        try #require(console.wait(seconds: 180) { FileManager.default.fileExists(atPath: console.socket.path) })
+        // Activated: the control socket is made, and commands are taken, before this is said.
+        try #require(console.waitForOutput { $0.contains("Assistive Vision activated.") }, "\(console.output)")
+        #expect(FileManager.default.fileExists(atPath: console.socket.path))
         // Short answers only: a normal end lets what is being said finish, in real time.
         console.input.fileHandleForWriting.write(Data("ignore chairs\nvolume up\nfind a unicorn\n".utf8))
         // The unicorn answer is two parts (it is longer than 3 s): exit once both were heard.
-        #expect(console.wait(seconds: 90) { console.output.contains("to hear what I can") }, "\(console.output)")
+        #expect(console.waitForOutput { $0.contains("to hear what I can") }, "\(console.output)")
         console.input.fileHandleForWriting.write(Data("exit\n".utf8))
         console.process.waitUntilExit()
         #expect(console.process.terminationStatus == 0)

@@ -32,7 +32,7 @@ struct HearJackTests {
 
     /// Starts `assist hear --live …` with `typing` on stdin (kept open until the process ends).
     static func startHearing(_ arguments: [String], environment: [String: String], typing: String = "")
-        throws -> (process: Process, output: URL, errorLines: ErrorLines, input: Pipe) {
+        throws -> (process: Process, output: URL, errorLines: PrintedLines, input: Pipe) {
         let output = TemporaryFolder.path("hear-jack-out")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let process = Process()
@@ -45,46 +45,14 @@ struct HearJackTests {
         process.standardOutput = try FileHandle(forWritingTo: output)
         let errorPipe = Pipe()
         process.standardError = errorPipe
-        let errorLines = ErrorLines(errorPipe)
+        let errorLines = PrintedLines(errorPipe.fileHandleForReading)
         try process.run()
         if !typing.isEmpty { input.fileHandleForWriting.write(Data(typing.utf8)) }
         return (process, output, errorLines, input)
     }
 
-    /// What a hearing aid prints on standard error (its sentences: the program said, the device
-    /// lost or back), line by line as it arrives, so a test can wait for a line as an event.
-    final class ErrorLines: @unchecked Sendable {
-        private let arrived = NSCondition()
-        private var lines: [String] = []
-        private var partial = ""
-
-        init(_ pipe: Pipe) {
-            Thread { [self] in
-                while case let data = pipe.fileHandleForReading.availableData, !data.isEmpty {
-                    arrived.lock()
-                    partial += String(decoding: data, as: UTF8.self)
-                    let parts = partial.components(separatedBy: "\n")
-                    lines += parts.dropLast()
-                    partial = parts.last ?? ""
-                    arrived.broadcast()
-                    arrived.unlock()
-                }
-            }.start()
-        }
-
-        /// Blocks until a line equal to `line` has been printed; false only after 3 minutes
-        /// without it, which catches a hang however slow a loaded machine is.
-        func wait(for line: String) -> Bool {
-            let hangGuard = Date().addingTimeInterval(180)
-            arrived.lock()
-            defer { arrived.unlock() }
-            while !lines.contains(line) { if !arrived.wait(until: hangGuard) { break } }
-            return lines.contains(line)
-        }
-    }
-
     /// Ends a hearing aid started with a long `--duration` the way a user does: `q`.
-    static func quit(_ hearing: (process: Process, output: URL, errorLines: ErrorLines, input: Pipe)) {
+    static func quit(_ hearing: (process: Process, output: URL, errorLines: PrintedLines, input: Pipe)) {
         hearing.input.fileHandleForWriting.write(Data("q\n".utf8))
         hearing.process.waitUntilExit()
     }

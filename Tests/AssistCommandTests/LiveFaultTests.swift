@@ -84,15 +84,12 @@ struct LiveFaultTests {
         // when nothing else ran), and a busy machine only makes them slower: 8 times the limit.
         let model = try LiveStallingModel.write(to: modelFolder, layers: 240)
         let video = try fixtures.frozenFrame(seconds: 5)
-        let clock = ContinuousClock(), start = clock.now
         let run = try LiveRun.run(video.path, ["--mode", "continuous", "--model", model.path, "--watchdog", "0.25"], in: fixtures, json: true,
                                   frameCost: nil)
-        let elapsed = clock.now - start
         LiveScenarioChecks.expectFramed(run, closing: LiveSentences.detectionFailed, status: 1)
         #expect(run.guidance.isEmpty, "something was announced from a model that never answered\n\(run.transcriptListing)")
         #expect(run.frames.last?["event"] as? String == "detection failed", "last JSON line: \(String(describing: run.frames.last))")
-        // It stops at the watchdog, not at the end of the video (the closing sentence above); this
-        // bound only catches a run that hangs, far beyond any busy machine's start-up.
-        #expect(elapsed < .seconds(180), "took \(elapsed)")
+        // It stopped at the watchdog, not at the end of the video: the closing sentence above. (No
+        // bound on how long the run took: a busy machine makes it slower, and a hang never returns.)
     }
 }

@@ -11,7 +11,7 @@ struct ServeHearLiveTests {
     /// form token, the page's own origin).
     final class Server {
         let process = Process()
-        let errorLines: HearJackTests.ErrorLines
+        let errorLines: PrintedLines
         let address: String
         let token: String
         private(set) var formToken = ""
@@ -24,7 +24,7 @@ struct ServeHearLiveTests {
             let output = Pipe(), errors = Pipe()
             process.standardOutput = output
             process.standardError = errors
-            errorLines = HearJackTests.ErrorLines(errors)
+            errorLines = PrintedLines(errors.fileHandleForReading)
             try process.run()
             // The first line names the address and token; reading it waits for the server to listen.
             var printed = ""

@@ -3,7 +3,9 @@ import TestSupport
 import Testing
 
 /// Spoken commands in a live session: a recording of a command (festival's natural voice) given
-/// with --listen-file is recognised while the video plays and carried out like a typed one.
+/// with --listen-file is recognised while the video plays and carried out like a typed one. The
+/// sessions are rendered offline (--speak-to), where the recording is heard on the video's clock:
+/// the same run on an idle machine and a busy one, with no microphone and no race against real time.
 @Suite("spoken commands in a live session", .serialized)
 struct SpokenCommandTests {
     /// `text` spoken by festival's us_slt_hts voice into a WAV.
@@ -25,14 +27,21 @@ struct SpokenCommandTests {
     func spokenModeChange() throws {
         let folder = try SeeLiveTests.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        // 12 s: the recording is played once the listener is ready, and agreement decoding
-        // (two decoders) takes seconds to start in a debug build on a loaded machine.
-        let video = try AssistBinary.busVideo(seconds: 12, in: folder)
-        let command = folder.appendingPathComponent("command.wav")
-        try Self.spoken("enable scene navigation", to: command)
-        let said = try Self.transcript(of: video, hearing: command, in: folder)
-        #expect(said.contains("Scene navigation on."), "the spoken command was carried out: \(said)")
-        #expect(!said.contains("Please repeat."))
+        let video = try AssistBinary.busVideo(seconds: 8, in: folder)
+        let said = folder.appendingPathComponent("said.wav"), command = folder.appendingPathComponent("command.wav")
+        try Self.spoken("enable scene navigation", to: said)
+        // Two seconds into the video: the recording's start is the video's start.
+        try Self.sox([said.path, command.path, "pad", "2", "0"])
+        let entries = try Self.transcript(of: video, hearing: command, in: folder)
+        let confirmed = try #require(entries.first { $0.text.contains("Scene navigation on.") },
+                                     "the spoken command was carried out: \(entries)")
+        // Heard when the speech ended, on the video's clock: not before the words were said, and
+        // soon after them (the listener waits for a short silence, and a sentence already being
+        // said, at most 3 s, is finished first).
+        let spokenSeconds = try Self.seconds(of: said)
+        #expect(confirmed.start > 2 + spokenSeconds * 0.5 && confirmed.start < 2 + spokenSeconds + 4.5,
+                "confirmed at \(confirmed.start) s for words from 2 to \(2 + spokenSeconds) s")
+        #expect(!entries.contains { $0.text.contains("Please repeat.") })
     }
 
     /// festival's "exit" with a second of silence each side, clean and with white noise mixed in
@@ -51,12 +60,10 @@ struct SpokenCommandTests {
     func noisyCommandRefused() throws {
         let folder = try SeeLiveTests.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        // 12 s: the recording is played once the listener is ready, and agreement decoding
-        // (two decoders) takes seconds to start in a debug build on a loaded machine.
-        let video = try AssistBinary.busVideo(seconds: 12, in: folder)
-        let said = try Self.transcript(of: video, hearing: try Self.exitRecordings(in: folder).noisy, in: folder)
-        #expect(said.contains("It is too noisy for me to understand you."), "\(said)")
-        #expect(!said.contains("Goodbye."), "a command heard in noise was acted on: \(said)")
+        let video = try AssistBinary.busVideo(seconds: 8, in: folder)
+        let said = try Self.transcript(of: video, hearing: try Self.exitRecordings(in: folder).noisy, in: folder).map(\.text)
+        #expect(said.contains { $0.contains("It is too noisy for me to understand you.") }, "\(said)")
+        #expect(!said.contains { $0.contains("Goodbye.") }, "a command heard in noise was acted on: \(said)")
     }
 
     @Test("assist listen --json: the clean recording is the exit command; the noisy one is refused as too noisy, with its SNR")
@@ -84,14 +91,23 @@ struct SpokenCommandTests {
         #expect(!plain.standardOutput.contains("Awake"))
     }
 
-    /// The live session's transcript of `video` with `recording` heard as the microphone.
-    /// Real time (no --speak-to): the 1–3-s recording is heard while the 12-s video plays.
-    static func transcript(of video: URL, hearing recording: URL, in folder: URL) throws -> String {
+    /// The live session's transcript of `video` with `recording` heard as the microphone, rendered
+    /// offline: the recording starts with the video, and what is heard is acted on at its time on
+    /// the video's clock, however long the machine takes.
+    static func transcript(of video: URL, hearing recording: URL, in folder: URL) throws -> [TranscriptEntry] {
         let transcript = folder.appendingPathComponent("t.srt")
-        let output = try AssistBinary.run(["see", video.path, "--quiet", "--transcript", transcript.path,
-                                           "--listen-file", recording.path])
+        // --frame-cost: each analysed frame counts 0.25 s of the video's time, not the measured
+        // time, so a busy machine does not make the session later on the video's clock.
+        let output = try AssistBinary.run(["see", video.path, "--speak-to", folder.appendingPathComponent("heard.wav").path,
+                                           "--frame-cost", "0.25", "--transcript", transcript.path, "--listen-file", recording.path])
         #expect(output.status == 0, "\(output.standardError)")
-        return try String(contentsOf: transcript, encoding: .utf8)
+        return try SubRip.parse(try String(contentsOf: transcript, encoding: .utf8))
+    }
+
+    /// A recording's length in seconds, as sox reads it.
+    static func seconds(of recording: URL) throws -> Double {
+        let output = try Program.run(Program.named("soxi"), ["-D", recording.path])
+        return try #require(Double(output.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)), "soxi: \(output.standardError)")
     }
 
     static func sox(_ arguments: [String]) throws {

@@ -171,13 +171,46 @@ struct SessionCommandTests {
         #expect(harness.analyzer.analysedFrameTimes.allSatisfy { $0 <= 2.03 })
     }
 
+    @Test("an action scheduled by another input (a recorded spoken command) runs at its moment on the input's clock, in order with a line due then")
+    func scheduledAction() async throws {
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 50) }
+        harness.configuration.scheduledLines = [ScheduledLine(atSeconds: 3.01, text: "resume")]
+        let session = try harness.makeSession()
+        var carriedOut: [String] = []
+        let controls = session.controls
+        session.carryOutLine = { line in
+            carriedOut.append(line)
+            controls.send(.resume)
+        }
+        // Scheduled after the line but due earlier, and a second one due with the line: each at
+        // its own time, the second after the line given first.
+        session.schedule(atSeconds: 1.27) {
+            carriedOut.append("heard: stop detection")
+            controls.send(.pause)
+        }
+        session.schedule(atSeconds: 3.01) { carriedOut.append("heard: after the line") }
+        let ending = try await session.run()
+        #expect(ending == .inputEnded)
+        #expect(carriedOut == ["heard: stop detection", "resume", "heard: after the line"])
+        let paused = try #require(session.transcript().first { $0.text.hasSuffix(sentences.paused) })
+        #expect(paused.startSeconds >= 1.27 && paused.startSeconds < 1.27 + 0.5, "said at \(paused.startSeconds)")
+        // Nothing analysed while paused (from 1.27 s to 3.01 s), and analysis again after.
+        let times = harness.analyzer.analysedFrameTimes
+        #expect(!times.contains { $0 > 1.27 && $0 < 3.01 }, "\(times)")
+        #expect(times.contains { $0 > 3.01 }, "\(times)")
+    }
+
     @Test("a command sent through the controls from another task is handled between frames")
     func controlsFromAnotherTask() async throws {
-        let harness = SessionHarness { ScriptedFrameSource(frameCount: 10_000_000) }
+        // Sent once the session is taking frames (the third is read), however long it takes to get there.
+        let (framesTaken, taking) = AsyncStream<Void>.makeStream()
+        let harness = SessionHarness {
+            ScriptedFrameSource(frameCount: 10_000_000, onFrame: { if $0 == 2 { taking.yield(); taking.finish() } })
+        }
         let session = try harness.makeSession()
         let running = UncheckedSession(session: session)
         let run = Task(executorPreference: OwnThreads.shared) { try await running.session.run() }
-        try await Task.sleep(for: .milliseconds(100))
+        for await _ in framesTaken {}
         session.controls.send(.quit)
         let ending = try await run.value
         #expect(ending == .userQuit)

@@ -18,15 +18,18 @@ final class ScriptedFrameSource: FrameSource {
     let endError: VideoInputError?
     /// What every frame shows; nil: a small grey picture.
     let picture: RGBImage?
+    /// Told the index of each frame as it is handed out: an event a test can wait for.
+    let onFrame: (@Sendable (Int) -> Void)?
     private var index = 0
 
     init(frameCount: Int, framesPerSecond: Double = 10, unreadable: Set<Int> = [], endError: VideoInputError? = nil,
-         picture: RGBImage? = nil) {
+         picture: RGBImage? = nil, onFrame: (@Sendable (Int) -> Void)? = nil) {
         self.frameCount = frameCount
         self.framesPerSecond = framesPerSecond
         self.unreadable = unreadable
         self.endError = endError
         self.picture = picture
+        self.onFrame = onFrame
     }
 
     func nextFrame() throws -> Frame? {
@@ -35,6 +38,7 @@ final class ScriptedFrameSource: FrameSource {
             return nil
         }
         defer { index += 1 }
+        onFrame?(index)
         if unreadable.contains(index) {
             throw VideoInputError.imageUnreadable(.notAnImage(path: "frame\(index).png"))
         }
@@ -51,6 +55,7 @@ final class ScriptedAnalyzer: SceneAnalyzing, @unchecked Sendable {
     private let seen = Mutex<[Double]>([])
     private let cancelled = Atomic<Bool>(false)
     private let hangOutlasted = Atomic<Bool>(false)
+    private let cancelling = DispatchSemaphore(value: 0)
 
     /// Where it "finds" people in every frame (a test of what hangs on the detector's people).
     let people: [BoundingBox]
@@ -71,11 +76,11 @@ final class ScriptedAnalyzer: SceneAnalyzing, @unchecked Sendable {
         case .findsNothing:
             break
         case .hangs:
-            // Hangs until cancelled (as an inference request would); the 300 s bound only keeps a
-            // broken watchdog from hanging the test run for ever.
-            let deadline = Date().addingTimeInterval(300)
-            while !cancelled.load(ordering: .relaxed) && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
-            if !cancelled.load(ordering: .relaxed) { hangOutlasted.store(true, ordering: .relaxed) }
+            // Hangs until cancelled (as an inference request would), woken by `cancel()`; the 300 s
+            // bound only keeps a broken watchdog from hanging the test run for ever.
+            if !cancelled.load(ordering: .relaxed) && cancelling.wait(timeout: .now() + 300) == .timedOut {
+                hangOutlasted.store(true, ordering: .relaxed)
+            }
         case .throwsError:
             throw DetectorError.emptyImage(source: frame.sourceName)
         }
@@ -87,7 +92,10 @@ final class ScriptedAnalyzer: SceneAnalyzing, @unchecked Sendable {
                            timings: StageTimings(), depthSource: "geometry")
     }
 
-    func cancel() { cancelled.store(true, ordering: .relaxed) }
+    func cancel() {
+        cancelled.store(true, ordering: .relaxed)
+        cancelling.signal()
+    }
 
     /// The real geometry of a chest-worn camera (the product's default), so sentences about
     /// found faces say real directions.

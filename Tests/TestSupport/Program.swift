@@ -111,3 +111,63 @@ public enum Program {
         }
     }
 }
+
+/// A child process's output, read on a thread of its own as it is written, so that a test waits
+/// for a line as an event ("started", "Assistive Vision activated.") however long a busy machine
+/// takes, never for a time. A wait ends when the line comes, or when the output ends (the program
+/// closed it or exited) without it: then it is false, and the test says what was printed.
+public final class PrintedLines: @unchecked Sendable {
+    private let arrived = NSCondition()
+    private var complete: [String] = []
+    private var partial = ""
+    private var ended = false
+
+    /// Starts reading `handle` (the reading end of the program's standard output or error).
+    public init(_ handle: FileHandle) {
+        let thread = Thread { [self] in
+            while case let data = handle.availableData, !data.isEmpty {
+                arrived.withLock {
+                    partial += String(decoding: data, as: UTF8.self)
+                    let parts = partial.components(separatedBy: "\n")
+                    complete += parts.dropLast()
+                    partial = parts.last ?? ""
+                    arrived.broadcast()
+                }
+            }
+            arrived.withLock {
+                ended = true
+                arrived.broadcast()
+            }
+        }
+        thread.name = "printed lines"
+        thread.start()
+    }
+
+    /// The whole lines printed so far.
+    public var lines: [String] { arrived.withLock { complete } }
+    /// Everything printed so far, as printed.
+    public var text: String { arrived.withLock { complete.map { $0 + "\n" }.joined() + partial } }
+
+    /// Blocks until `condition` holds for the lines printed so far (checked as each arrives);
+    /// false when the output ended without it.
+    public func wait(until condition: ([String]) -> Bool) -> Bool {
+        arrived.lock()
+        defer { arrived.unlock() }
+        while !condition(complete) {
+            if ended { return false }
+            arrived.wait()
+        }
+        return true
+    }
+
+    /// Blocks until a line equal to `line` has been printed; false when the output ended without it.
+    public func wait(for line: String) -> Bool { wait { $0.contains(line) } }
+
+    /// Blocks until the output ends; every line printed (an unfinished last one too).
+    public func waitForEnd() -> [String] {
+        arrived.lock()
+        defer { arrived.unlock() }
+        while !ended { arrived.wait() }
+        return partial.isEmpty ? complete : complete + [partial]
+    }
+}

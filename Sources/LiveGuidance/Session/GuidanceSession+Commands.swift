@@ -21,6 +21,9 @@ extension GuidanceSession {
                 // What the line sends (commands, settings) is handled now, at the line's moment.
                 carryOutLine?(text)
                 handleControls(at: time)
+            case .call(let action):
+                action()
+                handleControls(at: time)
             }
         }
         handleControls(at: seconds)

@@ -167,6 +167,16 @@ public final class GuidanceSession {
         return try await run()
     }
 
+    /// Calls `action` at `seconds` on the session clock (input time offline), on the session's own
+    /// task, and handles what it sent through `controls` at that moment, as for a `--at` line.
+    /// Set before `run`: what an input knows ahead of time (a recording of spoken commands in an
+    /// offline render) then happens at its time on the input's clock, however fast the render goes.
+    public func schedule(atSeconds seconds: Double, _ action: @escaping () -> Void) {
+        let item = ScheduledItem(atSeconds: seconds, action: .call(action))
+        // After what is already due at the same moment: items keep the order they were given in.
+        scheduled.insert(item, at: scheduled.firstIndex { $0.atSeconds > seconds } ?? scheduled.endIndex)
+    }
+
     /// The transcript of everything heard so far (times on the session clock).
     public func transcript() -> [TranscriptEntry] {
         history.transcript(endingAt: nowSeconds)

@@ -202,11 +202,14 @@ public struct ScheduledLine: Sendable, Equatable {
     }
 }
 
-/// What is due at a moment of the session's clock: a command, or a line for the command language.
+/// What is due at a moment of the session's clock: a command, a line for the command language, or
+/// another input's action (`GuidanceSession.schedule(atSeconds:_:)`).
 struct ScheduledItem {
     enum Action {
         case command(SessionCommand)
         case line(String)
+        /// Something that drives the session through `controls` (a spoken command heard in a recording).
+        case call(() -> Void)
     }
     var atSeconds: Double
     var action: Action
