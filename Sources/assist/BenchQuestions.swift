@@ -23,7 +23,7 @@ struct BenchQuestions: ParsableCommand {
 
         Example:
           scripts/assist bench questions ../shared/data/images/bus.jpg ../shared/data/images/zidane.jpg
-        """)
+        """ + DocsPage.benchmarks.seeAlso)
 
     @Argument(help: ArgumentHelp("Pictures to use as frames (default: bus.jpg and zidane.jpg from ../shared/data/images).", valueName: "image"))
     var images: [String] = []
