@@ -157,7 +157,7 @@ struct RobustnessTests {
         let sessions = try statistics.sessions(from: everything.from, to: everything.to)
         let expected = Array(0..<(try #require(written)))
         #expect(sessions.map(\.frames) == expected,
-                "\(sessions.count) of the other process's \(expected.count) rows read back; first difference at \(zip(sessions.map(\.frames), expected).firstIndex { $0 != $1 } ?? min(sessions.count, expected.count))")
+                "\(sessions.count) of the other process's \(expected.count) rows read back; first difference at \(Array(zip(sessions.map(\.frames), expected)).firstIndex { $0.0 != $0.1 } ?? min(sessions.count, expected.count))")
     }
 
     @Test("a full disk during a write gives a clear error and leaves earlier data intact")
