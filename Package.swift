@@ -128,7 +128,8 @@ let package = Package(
                 resources: [.copy("Templates")]),
 
         // Speed and accuracy measurements behind `assist bench` and `assist say --benchmark`: they print numbers.
-        .target(name: "Benchmarks", dependencies: ["AssistCore", "Media", "Perception", "Guidance", "Speech", "Commands", "VoiceInput"]),
+        .target(name: "Benchmarks", dependencies: ["AssistCore", "Media", "Perception", "Guidance", "Speech", "Commands", "VoiceInput",
+                                                    "LiveGuidance", "PictureAnswers", "SessionControl"]),
 
         // The local web app (assist serve): loopback only, token-guarded pages over the same settings,
         // history, help and session commands as the command line.
