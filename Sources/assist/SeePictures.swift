@@ -32,16 +32,8 @@ extension See {
             throw CommandFailure(userMessage(for: error), status: .startupFailed)
         }
         let understanding = CommandUnderstanding.loadOrPhrasesOnly(language: language, warn: UserData.warn)
-        switch understanding.decide(question, channel: .typed) {
-        case .act(let command):
-            guard let meaning = CommandController.pictureQuestion(for: command) else {
-                throw CommandFailure("\"\(question)\" is not a question about the picture; ask, for example, what colour is the bus.", status: .badUsage)
-            }
-            return meaning
-        case .confirm(let sentence, _):
-            throw CommandFailure("Not sure what was asked. \(sentence) Ask again in those words.", status: .badUsage)
-        case .refuse(let sentence):
-            throw CommandFailure(sentence, status: .badUsage)
+        do { return try understanding.pictureQuestion(question) } catch {
+            throw CommandFailure(error.userMessage, status: .badUsage)
         }
     }
 
