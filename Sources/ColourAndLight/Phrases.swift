@@ -1,3 +1,4 @@
+import AssistCore
 import Foundation
 
 /// The words colour and light answers use, from `Templates/<language>.json`.
@@ -17,18 +18,13 @@ public struct ColourAndLightPhrases: Sendable, Equatable, Decodable {
     public let dim: String
     public let dark: String
 
-    public enum LoadError: Error, Equatable, Sendable {
-        case languageNotAvailable(String)
-        case unreadable(String)
-    }
-
-    public static func bundled(language: String = "en") throws(LoadError) -> ColourAndLightPhrases {
-        guard let url = Bundle.module.url(forResource: language, withExtension: "json", subdirectory: "Templates"),
-              let data = try? Data(contentsOf: url) else { throw .languageNotAvailable(language) }
-        let phrases: ColourAndLightPhrases
-        do { phrases = try JSONDecoder().decode(ColourAndLightPhrases.self, from: data) } catch { throw .unreadable(String(describing: error)) }
+    /// The words shipped for `language` ("en"), with a word for every basic colour.
+    public static func bundled(language: String = "en") throws(SentenceFileError) -> ColourAndLightPhrases {
+        let what = "words for colours and light"
+        let phrases = try SentenceFiles.load(ColourAndLightPhrases.self, what: what, language: language,
+                                             folder: "Templates", in: .module)
         if let missing = BasicColour.allCases.first(where: { phrases.colours[$0.rawValue] == nil }) {
-            throw .unreadable("no word for the colour \(missing.rawValue)")
+            throw .damaged(what: what, language: language, detail: "no word for the colour \(missing.rawValue)")
         }
         return phrases
     }
@@ -37,8 +33,8 @@ public struct ColourAndLightPhrases: Sendable, Equatable, Decodable {
     public func name(_ colour: NamedColour) -> String {
         let word = colours[colour.colour.rawValue] ?? colour.colour.rawValue
         switch colour.shade {
-        case .light: return shades.light.replacingOccurrences(of: "{colour}", with: word)
-        case .dark: return shades.dark.replacingOccurrences(of: "{colour}", with: word)
+        case .light: return SentenceFiles.fill(shades.light, ["colour": word])
+        case .dark: return SentenceFiles.fill(shades.dark, ["colour": word])
         case nil: return word
         }
     }
@@ -48,12 +44,11 @@ public struct ColourAndLightPhrases: Sendable, Equatable, Decodable {
         let centre = name(reading.centre)
         let template: String
         if let other = reading.mainColours.first(where: { $0.colour != reading.centre }) {
-            template = colourWithOther.replacingOccurrences(of: "{colour}", with: centre)
-                .replacingOccurrences(of: "{other}", with: name(other.colour))
+            template = SentenceFiles.fill(colourWithOther, ["colour": centre, "other": name(other.colour)])
         } else {
-            template = colourOnly.replacingOccurrences(of: "{colour}", with: centre)
+            template = SentenceFiles.fill(colourOnly, ["colour": centre])
         }
-        return template.prefix(1).uppercased() + template.dropFirst()
+        return SentenceFiles.capitalized(template)
     }
 
     public func sentence(for light: LightLevel) -> String {

@@ -1,3 +1,4 @@
+import AssistCore
 import Foundation
 
 /// The command language of one spoken language: what can be said or typed, read from
@@ -33,14 +34,8 @@ public struct CommandLanguage: Sendable {
 
     /// The language shipped for `language` ("en").
     public init(language: String = "en", categories: [String]) throws {
-        guard let url = Bundle.module.url(forResource: language, withExtension: "json", subdirectory: "Languages") else {
-            throw CommandLanguageError.languageNotAvailable(language: language, available: Self.bundledLanguages())
-        }
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw CommandLanguageError.unreadable(language: language, detail: error.localizedDescription)
-        }
-        try self.init(json: data, categories: categories)
+        try self.init(file: SentenceFiles.load(LanguageFile.self, what: "spoken commands", language: language,
+                                               folder: "Languages", in: .module), categories: categories)
     }
 
     /// A language from a file's JSON; every pattern is checked here, so a bad file fails at
@@ -50,6 +45,10 @@ public struct CommandLanguage: Sendable {
         do { file = try JSONDecoder().decode(LanguageFile.self, from: json) } catch {
             throw CommandLanguageError.unreadable(language: "this language", detail: String(describing: error))
         }
+        try self.init(file: file, categories: categories)
+    }
+
+    private init(file: LanguageFile, categories: [String]) throws {
         self.file = file
         language = file.language
         knownCategories = categories.map { $0.lowercased() }
@@ -87,9 +86,7 @@ public struct CommandLanguage: Sendable {
 
     /// The languages with a file in `Languages/`, sorted.
     public static func bundledLanguages() -> [String] {
-        guard let folder = Bundle.module.url(forResource: "Languages", withExtension: nil),
-              let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
-        return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(".json".count)) }.sorted()
+        SentenceFiles.languages(folder: "Languages", in: .module)
     }
 
     // MARK: Understanding
@@ -286,10 +283,7 @@ public struct CommandLanguage: Sendable {
 
     /// The sentence's placeholders filled and its first letter capitalised.
     static func sentence(_ template: String, _ values: [String: String]) -> String {
-        var text = template
-        for (name, value) in values { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
-        guard let first = text.first else { return text }
-        return first.uppercased() + text.dropFirst()
+        SentenceFiles.capitalized(SentenceFiles.fill(template, values))
     }
 
     static func format(_ value: Double) -> String {

@@ -2,7 +2,6 @@ import AssistCore
 
 /// Problems with a language file: found when it is loaded, never while the user speaks.
 public enum CommandLanguageError: UserFacingError, Equatable {
-    case languageNotAvailable(language: String, available: [String])
     case unreadable(language: String, detail: String)
     case badPattern(pattern: String, problem: String)
     case missingIntent(language: String, intent: String)
@@ -11,8 +10,6 @@ public enum CommandLanguageError: UserFacingError, Equatable {
 
     public var userMessage: String {
         switch self {
-        case .languageNotAvailable(let language, let available):
-            return "Commands are not available in \(language); available: \(available.joined(separator: ", "))."
         case .unreadable(let language, let detail):
             return "The command file for \(language) could not be read: \(detail)."
         case .badPattern(let pattern, let problem):

@@ -90,23 +90,17 @@ public struct Phrasebook: Sendable, Equatable, Decodable {
         try validate()
     }
 
-    /// The phrasebook shipped for `language` ("en").
+    /// The phrasebook shipped for `language` ("en"), checked.
     public static func bundled(language: String = "en") throws -> Phrasebook {
-        guard let url = Bundle.module.url(forResource: language, withExtension: "json", subdirectory: "Templates") else {
-            throw PhrasebookError.languageNotAvailable(language: language, available: bundledLanguages())
-        }
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw PhrasebookError.languageNotAvailable(language: language, available: bundledLanguages())
-        }
-        return try Phrasebook(json: data)
+        let phrasebook = try SentenceFiles.load(Phrasebook.self, what: "spoken phrases", language: language,
+                                                folder: "Templates", in: .module)
+        try phrasebook.validate()
+        return phrasebook
     }
 
-    /// The languages with a file in `Templates/`, sorted.
+    /// The languages with a file in `Templates/`, sorted: the languages the settings can offer.
     public static func bundledLanguages() -> [String] {
-        guard let folder = Bundle.module.url(forResource: "Templates", withExtension: nil),
-              let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
-        return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(".json".count)) }.sorted()
+        SentenceFiles.languages(folder: "Templates", in: .module)
     }
 
     /// The object's name for `count` objects; unknown labels are spoken as the label.
@@ -140,41 +134,15 @@ public struct Phrasebook: Sendable, Equatable, Decodable {
 }
 
 public enum PhrasebookError: UserFacingError, Equatable {
-    case languageNotAvailable(language: String, available: [String])
     case unreadable(detail: String)
     case missingPlaceholder(field: String, placeholder: String)
 
     public var userMessage: String {
         switch self {
-        case .languageNotAvailable(let language, let available):
-            return "There are no spoken phrases for the language '\(language)'; available: \(available.joined(separator: ", "))."
         case .unreadable(let detail):
             return "The phrase file is not valid JSON of the expected shape (\(detail))."
         case .missingPlaceholder(let field, let placeholder):
             return "The phrase file's \(field) must contain \(placeholder)."
         }
     }
-}
-
-/// Fills `{name}` placeholders in one pass, so braces inside a filled-in value stay as they are;
-/// unknown placeholders are left visible rather than silently dropped.
-extension Phrasebook {
-    /// Fills `{name}` placeholders in one pass (a value is never filled again); unknown ones stay
-    /// visible. The one template filler of every phrase file (scene, modes, session).
-    public static func fill(_ template: String, _ values: [String: String]) -> String {
-        Guidance.fill(template, values)
-    }
-}
-
-func fill(_ template: String, _ values: [String: String]) -> String {
-    var result = ""
-    var rest = template[...]
-    while let open = rest.firstIndex(of: "{") {
-        result += rest[..<open]
-        guard let close = rest[open...].firstIndex(of: "}") else { break }
-        let name = String(rest[rest.index(after: open)..<close])
-        result += values[name] ?? "{\(name)}"
-        rest = rest[rest.index(after: close)...]
-    }
-    return result + rest
 }

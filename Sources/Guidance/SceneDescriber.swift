@@ -93,7 +93,7 @@ public struct SceneDescriber: Sendable {
         let count = mention.objects.count
         let objectPhrase = count == 1
             ? phrasebook.objectName(label: mention.label, count: 1)
-            : fill(phrasebook.group, ["count": String(count),
+            : SentenceFiles.fill(phrasebook.group, ["count": String(count),
                                       "objects": phrasebook.objectName(label: mention.label, count: count)])
         let templates = phrasebook.sentences.templates(for: settings.sentenceStyle)
         let template: String
@@ -103,7 +103,7 @@ public struct SceneDescriber: Sendable {
         case (_, true): template = templates.one
         case (_, false): template = templates.group
         }
-        let sentence = fill(template, ["object": objectPhrase, "distance": distancePhrase(mention.distance),
+        let sentence = SentenceFiles.fill(template, ["object": objectPhrase, "distance": distancePhrase(mention.distance),
                                        "direction": mention.directionPhrase])
         return Self.capitalizingFirstLetter(sentence)
     }
@@ -111,11 +111,11 @@ public struct SceneDescriber: Sendable {
     public func distancePhrase(_ distance: SpokenDistance) -> String {
         func counted(_ count: Int, _ unit: DistanceUnit) -> String {
             let forms = unit == .meters ? phrasebook.distance.meters : phrasebook.distance.feet
-            return fill(forms.form(count: count), ["count": String(count)])
+            return SentenceFiles.fill(forms.form(count: count), ["count": String(count)])
         }
         switch distance {
         case .unknown: return phrasebook.distance.unknown
-        case .lessThan(let count, let unit): return fill(phrasebook.distance.lessThan, ["distance": counted(count, unit)])
+        case .lessThan(let count, let unit): return SentenceFiles.fill(phrasebook.distance.lessThan, ["distance": counted(count, unit)])
         case .about(let count, let unit): return counted(count, unit)
         }
     }
@@ -124,7 +124,7 @@ public struct SceneDescriber: Sendable {
         let horizontal: String
         switch settings.directionStyle {
         case .clock:
-            horizontal = fill(phrasebook.clock, ["hour": String(direction.clockHour)])
+            horizontal = SentenceFiles.fill(phrasebook.clock, ["hour": String(direction.clockHour)])
         case .words:
             let words = phrasebook.directions
             switch direction.horizontal {
@@ -141,7 +141,7 @@ public struct SceneDescriber: Sendable {
         case .highUp: vertical = phrasebook.vertical.highUp
         case .lowDown: vertical = phrasebook.vertical.lowDown
         }
-        return fill(phrasebook.directionWithVertical, ["direction": horizontal, "vertical": vertical])
+        return SentenceFiles.fill(phrasebook.directionWithVertical, ["direction": horizontal, "vertical": vertical])
     }
 
     static func capitalizingFirstLetter(_ sentence: String) -> String {

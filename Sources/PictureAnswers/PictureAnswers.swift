@@ -23,13 +23,9 @@ public final class PictureAnswers: PictureQuestions {
         public var readingUnavailable: String
         public var scene: SceneAnswerer.Phrases
 
-        public static func bundled(language: String = "en") throws(PictureQuestionError) -> Phrases {
-            guard let url = Bundle.module.url(forResource: language, withExtension: "json", subdirectory: "Templates"),
-                  let data = try? Data(contentsOf: url),
-                  let phrases = try? JSONDecoder().decode(Phrases.self, from: data) else {
-                throw PictureQuestionError("The sentences for questions about the picture in \"\(language)\" are missing or damaged.")
-            }
-            return phrases
+        public static func bundled(language: String = "en") throws(SentenceFileError) -> Phrases {
+            try SentenceFiles.load(Phrases.self, what: "answers to questions about the picture", language: language,
+                                   folder: "Templates", in: .module)
         }
     }
 
@@ -67,12 +63,12 @@ public final class PictureAnswers: PictureQuestions {
     public init(makers: Makers = .standard(), wordsPerMinute: Int, language: String = "en") throws(PictureQuestionError) {
         self.makers = makers
         self.wordsPerMinute = wordsPerMinute
-        phrases = try Phrases.bundled(language: language)
         do {
+            phrases = try Phrases.bundled(language: language)
             readingPhrases = try ReadingPhrases.bundled(language: language)
             colourPhrases = try ColourAndLightPhrases.bundled(language: language)
         } catch {
-            throw PictureQuestionError("The sentences for reading, colours and light in \"\(language)\" are missing or damaged.")
+            throw PictureQuestionError(error.userMessage)
         }
     }
 
@@ -101,7 +97,7 @@ public final class PictureAnswers: PictureQuestions {
             switch faces.count {
             case 0: return [phrases.noFaces]
             case 1: return [phrases.oneFace] + context.describe(faces)
-            default: return [phrases.faces.replacingOccurrences(of: "{count}", with: String(faces.count))] + context.describe(faces)
+            default: return [SentenceFiles.fill(phrases.faces, ["count": String(faces.count)])] + context.describe(faces)
             }
         case .scene(let question):
             return try answer(question, about: frame.image, context: context).sentences
@@ -156,7 +152,7 @@ public final class PictureAnswers: PictureQuestions {
         switch result {
         case .success(let reading): return reading
         case .failure(let error):
-            throw PictureQuestionError(phrases.readingUnavailable.replacingOccurrences(of: "{reason}", with: error.userMessage))
+            throw PictureQuestionError(SentenceFiles.fill(phrases.readingUnavailable, ["reason": error.userMessage]))
         }
     }
 
@@ -175,7 +171,7 @@ public final class PictureAnswers: PictureQuestions {
         }
         switch result {
         case .success(let found): return found
-        case .failure(let error): throw PictureQuestionError(phrases.facesUnavailable.replacingOccurrences(of: "{reason}", with: error.userMessage))
+        case .failure(let error): throw PictureQuestionError(SentenceFiles.fill(phrases.facesUnavailable, ["reason": error.userMessage]))
         }
     }
 }

@@ -72,7 +72,7 @@ public struct SceneAnswerer: Sendable {
             switch found.count {
             case 0: sentence = fill(phrases.countNone, target: target)
             case 1: sentence = fill(phrases.countOne, target: target)
-            default: sentence = fill(phrases.countMany, target: target).replacingOccurrences(of: "{count}", with: String(found.count))
+            default: sentence = fill(phrases.countMany, target: target, ["count": String(found.count)])
             }
             return SceneAnswer(sentences: [sentence] + (found.isEmpty ? [] : place(found)), basis: found)
         case .isThere(let target), .whereIs(let target):
@@ -92,10 +92,10 @@ public struct SceneAnswerer: Sendable {
             let box = object.detection.box.clipped(width: image.width, height: image.height)
             let reading = ColourNamer().read(image, objectX0: Int(box.x0), y0: Int(box.y0), x1: Int(box.x1.rounded(.up)), y1: Int(box.y1.rounded(.up)))
             let main = colourPhrases.name(reading.centre)
-            var sentence = fill(phrases.colourOnly, target: target).replacingOccurrences(of: "{colour}", with: main)
+            var sentence = fill(phrases.colourOnly, target: target, ["colour": main])
             if let other = reading.mainColours.first(where: { $0.colour != reading.centre }) {
-                sentence = fill(phrases.colourWithOther, target: target).replacingOccurrences(of: "{colour}", with: main)
-                    .replacingOccurrences(of: "{other}", with: colourPhrases.name(other.colour))
+                sentence = fill(phrases.colourWithOther, target: target,
+                                ["colour": main, "other": colourPhrases.name(other.colour)])
             }
             return SceneAnswer(sentences: [sentence], basis: [object])
         case .text(let target):
@@ -105,7 +105,7 @@ public struct SceneAnswerer: Sendable {
             let reading = try read(Self.crop(image, around: object.detection.box, margin: textMargin))
             guard !reading.isEmpty else { return SceneAnswer(sentences: [fill(phrases.noText, target: target)], basis: [object]) }
             let text = reading.lines.map(\.text).joined(separator: ". ")
-            return SceneAnswer(sentences: [fill(phrases.textSays, target: target).replacingOccurrences(of: "{text}", with: text)], basis: [object])
+            return SceneAnswer(sentences: [fill(phrases.textSays, target: target, ["text": text])], basis: [object])
         case .closest:
             guard let nearest = describer.orderedEveryConfidence(objects).first else {
                 return SceneAnswer(sentences: [phrases.nothingInView], basis: [])
@@ -129,12 +129,13 @@ public struct SceneAnswerer: Sendable {
                 .map { "\($0.element.count) \(describer.phrasebook.objectName(label: $0.element.label, count: $0.element.count))" }
             let list = named.count == 1 ? named[0]
                 : named.dropLast().joined(separator: phrases.listJoiner) + phrases.listLastJoiner + named[named.count - 1]
-            return SceneAnswer(sentences: [phrases.summary.replacingOccurrences(of: "{list}", with: list)] + place(ordered), basis: ordered)
+            return SceneAnswer(sentences: [SentenceFiles.fill(phrases.summary, ["list": list])] + place(ordered), basis: ordered)
         }
     }
 
-    private func fill(_ template: String, target: SceneTarget) -> String {
-        template.replacingOccurrences(of: "{singular}", with: target.singular).replacingOccurrences(of: "{plural}", with: target.plural)
+    /// In one pass, so a text read off an object that contains braces is said as it is.
+    private func fill(_ template: String, target: SceneTarget, _ values: [String: String] = [:]) -> String {
+        SentenceFiles.fill(template, values.merging(["singular": target.singular, "plural": target.plural]) { value, _ in value })
     }
 
     /// The part of `image` inside `box`, widened by `margin` of its size on each side.

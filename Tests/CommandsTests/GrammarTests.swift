@@ -1,3 +1,4 @@
+import AssistCore
 import Foundation
 import TestSupport
 import Testing
@@ -57,7 +58,7 @@ struct GrammarTests {
     @Test("a language that is not shipped is refused in one sentence naming those that are")
     func missingLanguage() {
         #expect(CommandLanguage.bundledLanguages() == ["en"])
-        #expect(throws: CommandLanguageError.languageNotAvailable(language: "xx", available: ["en"])) {
+        #expect(throws: SentenceFileError.languageNotAvailable(what: "spoken commands", language: "xx", available: ["en"])) {
             try CommandLanguage(language: "xx", categories: cocoNames)
         }
     }

@@ -1,3 +1,4 @@
+import AssistCore
 import Foundation
 import Perception
 import Testing
@@ -42,16 +43,9 @@ struct PhrasebookTests {
 
     @Test("an unknown language names the languages there are")
     func unknownLanguage() {
-        #expect(throws: PhrasebookError.languageNotAvailable(language: "xx", available: ["en"])) {
+        #expect(throws: SentenceFileError.languageNotAvailable(what: "spoken phrases", language: "xx", available: ["en"])) {
             try Phrasebook.bundled(language: "xx")
         }
         #expect(throws: PhrasebookError.self) { try Phrasebook(json: Data("{}".utf8)) }
-    }
-
-    @Test("placeholders are filled in one pass; unknown ones stay visible")
-    func filling() {
-        #expect(fill("{a} and {b}", ["a": "{b}", "b": "x"]) == "{b} and x")
-        #expect(fill("{missing}!", [:]) == "{missing}!")
-        #expect(fill("no braces", ["a": "b"]) == "no braces")
     }
 }

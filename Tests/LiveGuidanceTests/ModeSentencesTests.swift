@@ -1,3 +1,4 @@
+import AssistCore
 import Foundation
 import Guidance
 import Testing
@@ -21,14 +22,14 @@ struct ModeSentencesTests {
         #expect(policy.mode == mode)
     }
 
-    @Test("the shipped phrase file loads, and a language without one falls back to English")
+    @Test("the shipped phrase file loads; a language without one is refused, not replaced by English")
     func bundledPhrases() throws {
         #expect(try ModePhrases.bundled().language == "en")
-        #expect(try ModePhrases.bundled(language: "xx").navigation.pathClear == "Path clear.")
-    }
-
-    @Test("a broken phrase file is refused with a typed error")
-    func brokenFile() {
-        #expect(throws: ModePhrasesError.self) { try ModePhrases(json: Data("{\"language\": \"en\"}".utf8)) }
+        #expect(throws: SentenceFileError.languageNotAvailable(what: "sentences of the guidance modes", language: "xx", available: ["en"])) {
+            try ModePhrases.bundled(language: "xx")
+        }
+        #expect(throws: SentenceFileError.languageNotAvailable(what: "session sentences", language: "xx", available: ["en"])) {
+            try SessionSentences.bundled(language: "xx")
+        }
     }
 }

@@ -1,3 +1,4 @@
+import AssistCore
 import Foundation
 import Guidance
 import Perception
@@ -52,8 +53,8 @@ struct FindPolicy: Sendable {
         guard let nearest = speech.describer.orderedForSpeech(candidates.map(\.object)).first,
               let id = candidates.first(where: { $0.object == nearest })?.id else {
             if time - (lastSeenSeconds ?? startedSeconds) >= settings.findTimeoutSeconds {
-                let sentence = ModePhrases.fill(speech.phrases.find.notFound, ["target": target.spokenName])
-                return ([Announcement(Utterance(ModePhrases.capitalized(sentence), priority: .answer,
+                let sentence = SentenceFiles.fill(speech.phrases.find.notFound, ["target": target.spokenName])
+                return ([Announcement(Utterance(SentenceFiles.capitalized(sentence), priority: .answer,
                                                 contentKey: "find:not-found@\(time)", earcon: .nothingFound))], .finished)
             }
             return ([], .searching)
@@ -63,10 +64,10 @@ struct FindPolicy: Sendable {
         let direction = nearest.direction.horizontal
 
         if let meters, meters <= Self.foundWithinMeters, Self.foundDirections.contains(direction) {
-            let sentence = ModePhrases.fill(speech.phrases.find.found, [
+            let sentence = SentenceFiles.fill(speech.phrases.find.found, [
                 "object": speech.name(of: nearest.label), "distance": speech.distancePhrase(meters: meters),
                 "direction": speech.describer.directionPhrase(nearest.direction)])
-            return ([Announcement(Utterance(ModePhrases.capitalized(sentence), priority: .answer,
+            return ([Announcement(Utterance(SentenceFiles.capitalized(sentence), priority: .answer,
                                             directionDegrees: nearest.direction.angleDegrees,
                                             contentKey: "find:found@\(time)"), mentions: [nearest])], .finished)
         }
@@ -117,8 +118,8 @@ struct FindPolicy: Sendable {
             return abs(meters * tan(object.direction.angleDegrees * .pi / 180)) <= WalkingCorridor.defaultWidthMeters / 2
         }
         guard let ahead, let sentence = speech.sentence(for: ahead) else {
-            let no = ModePhrases.fill(speech.phrases.find.aheadNo, ["target": target.spokenName])
-            return [Announcement(Utterance(ModePhrases.capitalized(no), priority: .answer, contentKey: key))]
+            let no = SentenceFiles.fill(speech.phrases.find.aheadNo, ["target": target.spokenName])
+            return [Announcement(Utterance(SentenceFiles.capitalized(no), priority: .answer, contentKey: key))]
         }
         return [Announcement(Utterance([speech.phrases.find.aheadYes, sentence], priority: .answer,
                                        directionDegrees: ahead.direction.angleDegrees, contentKey: key),

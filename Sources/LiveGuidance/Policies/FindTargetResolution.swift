@@ -53,7 +53,7 @@ extension FindTarget {
         }
         let suggestions = Array((sharingAWord.map { spoken($0) }
             + closestNames(to: wanted, among: classNames.map { spoken($0) })).uniqued().prefix(suggestionCount))
-        let message = ModePhrases.fill(wanted.isEmpty ? phrases.find.nameMissing : phrases.find.cannotDetect, [
+        let message = SentenceFiles.fill(wanted.isEmpty ? phrases.find.nameMissing : phrases.find.cannotDetect, [
             "target": wanted, "names": suggestions.joined(separator: phrases.find.nameSeparator)])
         throw UndetectableCategoryError(requestedName: wanted, suggestions: suggestions, userMessage: message)
     }

@@ -1,3 +1,4 @@
+import AssistCore
 import Guidance
 import Perception
 import Speech
@@ -139,7 +140,7 @@ public struct GuidancePolicy: Sendable {
             finding = FindPolicy(target: target, startedSeconds: time)
             // "Is there a person ahead?" is answered by the next frame; a confirmation first would only delay it.
             guard !target.aheadOnly else { return [] }
-            sentence = ModePhrases.fill(phrases.modeOn.find, ["targetPlural": speech.plural(of: target)])
+            sentence = SentenceFiles.fill(phrases.modeOn.find, ["targetPlural": speech.plural(of: target)])
         }
         // The user asked for the change: its confirmation is an answer, heard even behind a backlog.
         return [Announcement(Utterance(sentence, priority: .answer, contentKey: "mode@\(time)"))]

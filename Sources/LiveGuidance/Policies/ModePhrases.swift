@@ -67,51 +67,9 @@ public struct ModePhrases: Sendable, Equatable, Decodable {
     public let navigation: NavigationPhrases
     public let find: FindPhrases
 
-    public init(json: Data) throws {
-        do {
-            self = try JSONDecoder().decode(ModePhrases.self, from: json)
-        } catch {
-            throw ModePhrasesError.unreadable(detail: String(describing: error))
-        }
-    }
-
-    /// The phrases shipped for `language`; English when that language has no file yet.
-    public static func bundled(language: String = "en") throws -> ModePhrases {
-        guard let url = Bundle.module.url(forResource: "\(language).modes", withExtension: "json", subdirectory: "Templates")
-            ?? Bundle.module.url(forResource: "en.modes", withExtension: "json", subdirectory: "Templates") else {
-            throw ModePhrasesError.missing(language: language)
-        }
-        do {
-            return try ModePhrases(json: Data(contentsOf: url))
-        } catch let error as ModePhrasesError {
-            throw error
-        } catch {
-            throw ModePhrasesError.missing(language: language)
-        }
-    }
-
-    /// `template` with each `{name}` replaced in one pass, so braces inside a value stay as they are.
-    static func fill(_ template: String, _ values: [String: String]) -> String {
-        Phrasebook.fill(template, values)
-    }
-
-    /// The first letter upper-cased: a filled-in sentence may begin with an object's name.
-    static func capitalized(_ sentence: String) -> String {
-        guard let first = sentence.first else { return sentence }
-        return first.uppercased() + sentence.dropFirst()
-    }
-}
-
-public enum ModePhrasesError: UserFacingError, Equatable {
-    case missing(language: String)
-    case unreadable(detail: String)
-
-    public var userMessage: String {
-        switch self {
-        case .missing(let language):
-            return "The sentences of the guidance modes for '\(language)' are missing from the installation."
-        case .unreadable(let detail):
-            return "The guidance modes' phrase file is not valid JSON of the expected shape (\(detail))."
-        }
+    /// The phrases shipped for `language` ("en").
+    public static func bundled(language: String = "en") throws(SentenceFileError) -> ModePhrases {
+        try SentenceFiles.load(ModePhrases.self, what: "sentences of the guidance modes", language: language, kind: "modes",
+                               folder: "Templates", in: .module)
     }
 }

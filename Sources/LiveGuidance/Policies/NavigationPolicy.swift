@@ -1,3 +1,4 @@
+import AssistCore
 import Guidance
 import Speech
 
@@ -95,11 +96,11 @@ struct NavigationPolicy: Sendable {
     private static func warning(for obstacle: CorridorObstacle, urgency: ObstacleUrgency?,
                                 speech: SpokenObjects) -> Announcement {
         let sentence = obstacle.object.flatMap(speech.sentence(for:))
-            ?? ModePhrases.fill(speech.phrases.navigation.obstacle,
+            ?? SentenceFiles.fill(speech.phrases.navigation.obstacle,
                                 ["distance": speech.obstacleDistancePhrase(meters: obstacle.distanceMeters)])
         let band = urgency?.band ?? .far
         let priority: UtterancePriority = band <= .critical ? .hazard : .newObject
-        let utterance = Utterance(ModePhrases.capitalized(sentence), priority: priority,
+        let utterance = Utterance(SentenceFiles.capitalized(sentence), priority: priority,
                                   directionDegrees: obstacle.directionDegrees, contentKey: obstacle.key,
                                   distanceBand: band.rawValue, earcon: .obstacleHazard,
                                   severity: urgency?.severity ?? 0.35)

@@ -1,3 +1,4 @@
+import AssistCore
 import Guidance
 import Perception
 import Speech
@@ -69,9 +70,9 @@ struct SceneSnapshot: Sendable {
                                           contentKey: key, earcon: .nothingFound))
         }
         let explore = speech.phrases.explore
-        let count = ModePhrases.fill(explore.count.form(count: inView), ["count": String(inView)])
+        let count = SentenceFiles.fill(explore.count.form(count: inView), ["count": String(inView)])
         let items = objects.map(speech.exploreItem(for:)).joined(separator: explore.itemSeparator)
-        let summary = ModePhrases.capitalized(ModePhrases.fill(inView == 1 ? explore.summaryOne : explore.summary,
+        let summary = SentenceFiles.capitalized(SentenceFiles.fill(inView == 1 ? explore.summaryOne : explore.summary,
                                                                    ["count": count, "items": items]))
         return Announcement(Utterance(summary, priority: .answer, contentKey: key), mentions: objects)
     }

@@ -1,3 +1,4 @@
+import AssistCore
 import Foundation
 import Guidance
 import Perception
@@ -26,7 +27,7 @@ struct SpokenObjects: Sendable {
     /// "Bus coming closer, 3 meters, ahead." — nil when the describer would not mention it.
     func approachingSentence(for object: LocatedObject) -> String? {
         guard let mention = describer.mentions(of: [object]).first else { return nil }
-        return ModePhrases.capitalized(ModePhrases.fill(phrases.hazardApproaching, [
+        return SentenceFiles.capitalized(SentenceFiles.fill(phrases.hazardApproaching, [
             "object": name(of: object.label), "distance": describer.distancePhrase(mention.distance),
             "direction": mention.directionPhrase]))
     }
@@ -47,12 +48,12 @@ struct SpokenObjects: Sendable {
         let halves = (meters * 2).rounded() / 2
         guard halves != halves.rounded() else { return distancePhrase(meters: halves) }
         let forms = describer.phrasebook.distance.meters
-        return ModePhrases.fill(forms.other, ["count": String(format: "%.1f", halves)])
+        return SentenceFiles.fill(forms.other, ["count": String(format: "%.1f", halves)])
     }
 
     /// "chair, 2 meters, left" for the exploration summary.
     func exploreItem(for object: LocatedObject) -> String {
-        ModePhrases.fill(phrases.explore.item, ["object": name(of: object.label),
+        SentenceFiles.fill(phrases.explore.item, ["object": name(of: object.label),
                                                 "distance": distancePhrase(meters: object.distance.meters),
                                                 "direction": describer.directionPhrase(object.direction)])
     }

@@ -40,38 +40,14 @@ public struct SessionSentences: Sendable, Equatable, Decodable {
     /// A question about the picture took longer than `questionWatchdogSeconds`.
     public var questionTimedOut: String
 
-    public init(json: Data) throws {
-        self = try JSONDecoder().decode(SessionSentences.self, from: json)
-    }
-
-    /// The sentences shipped for `language`; English when the language has no file of its own.
-    public static func bundled(language: String = "en") throws -> SessionSentences {
-        let url = Bundle.module.url(forResource: "\(language).session", withExtension: "json", subdirectory: "Templates")
-            ?? Bundle.module.url(forResource: "en.session", withExtension: "json", subdirectory: "Templates")
-        guard let url else { throw SessionSentencesError.missing(language: language) }
-        do {
-            return try SessionSentences(json: Data(contentsOf: url))
-        } catch {
-            throw SessionSentencesError.unreadable(language: language, reason: "\(error)")
-        }
+    /// The sentences shipped for `language` ("en").
+    public static func bundled(language: String = "en") throws(SentenceFileError) -> SessionSentences {
+        try SentenceFiles.load(SessionSentences.self, what: "session sentences", language: language, kind: "session",
+                               folder: "Templates", in: .module)
     }
 
     /// `template` with `{name}` replaced by each value.
     public static func fill(_ template: String, _ values: [String: String]) -> String {
-        Phrasebook.fill(template, values)
-    }
-}
-
-public enum SessionSentencesError: UserFacingError, Equatable {
-    case missing(language: String)
-    case unreadable(language: String, reason: String)
-
-    public var userMessage: String {
-        switch self {
-        case .missing(let language):
-            return "The session sentences for \(language) are missing from this installation; reinstall assist."
-        case .unreadable(let language, let reason):
-            return "The session sentences for \(language) could not be read (\(reason)); reinstall assist."
-        }
+        SentenceFiles.fill(template, values)
     }
 }
