@@ -1,3 +1,5 @@
+import AssistCore
+
 /// What a command asks for, independent of the words used. The raw value is the intent's key in
 /// the language files (`Languages/<language>.json`), so every language names the same intents.
 public enum CommandIntent: String, CaseIterable, Sendable, Codable {
@@ -22,6 +24,19 @@ public enum CommandIntent: String, CaseIterable, Sendable, Codable {
     case countThings, isThereThing, howFarThing, colourOfThing, textOnThing, whatIsClosest, whatIsOnLeft, whatIsOnRight
     /// A question the picture cannot answer ("what's his name", "how old is she"): said so, never guessed.
     case cannotTell
+
+    /// The mode this intent switches to, if it does: the one place a mode is tied to what selects
+    /// it by voice. ("Explore the scene" is a one-off summary in the current mode, not a switch.)
+    public var mode: Mode? {
+        switch self {
+        case .continuousMode: .continuous
+        case .onDemandMode: .onDemand
+        case .navigationMode: .navigate
+        case .lightMode: .light
+        case .find, .findAhead: .find
+        default: nil
+        }
+    }
 
     /// The slot a phrase of this intent must fill, if any: a phrase file cannot give `find`
     /// a number, and the matcher refuses a phrase whose slot does not fit.

@@ -1,3 +1,5 @@
+import AssistCore
+
 /// How the assistant decides what to say while frames keep coming. Each mode is a policy over
 /// the tracked scene (see `GuidancePolicy`); switching mode never restarts the camera or the model.
 public enum GuidanceMode: Sendable, Equatable {
@@ -17,15 +19,30 @@ public enum GuidanceMode: Sendable, Equatable {
     /// detected meanwhile.
     case light
 
-    /// The name used on the command line and in settings ("continuous", "on-demand", "light", …).
-    public var name: String {
+    /// Which of the modes this is (its stored and spoken names).
+    public var mode: Mode {
         switch self {
-        case .continuous: return "continuous"
-        case .onDemand: return "on-demand"
-        case .explore: return "explore"
-        case .navigate: return "navigate"
-        case .find: return "find"
-        case .light: return "light"
+        case .continuous: .continuous
+        case .onDemand: .onDemand
+        case .explore: .explore
+        case .navigate: .navigate
+        case .find: .find
+        case .light: .light
+        }
+    }
+
+    /// The stored and typed name ("continuous", "on-demand", "light", …).
+    public var name: String { mode.name }
+
+    /// The mode a session starts in; nil for find, which needs something to look for.
+    public init?(starting mode: Mode) {
+        switch mode {
+        case .continuous: self = .continuous
+        case .onDemand: self = .onDemand
+        case .explore: self = .explore
+        case .navigate: self = .navigate
+        case .light: self = .light
+        case .find: return nil
         }
     }
 }

@@ -166,10 +166,8 @@ public final class CommandController: Sendable {
         case .scanNow, .describeAhead: return .scanNow
         case .exploreScene: return .explore
         case .checkObstacles: return .checkObstacles
-        case .continuousMode: return .setMode(.continuous)
-        case .onDemandMode: return .setMode(.onDemand)
-        case .navigationMode: return .setMode(.navigate)
-        case .lightMode: return .setMode(.light)
+        case .continuousMode, .onDemandMode, .navigationMode, .lightMode:
+            return command.intent.mode.flatMap(GuidanceMode.init(starting:)).map(SessionCommand.setMode)
         case .find, .findAhead:
             guard let selection = command.categories else { return nil }
             return .find(FindTarget(categories: Set(selection.categories), spokenName: selection.singular,
@@ -228,14 +226,8 @@ public final class CommandController: Sendable {
     }
 
     /// The stored `scanning.mode` a mode command chooses; nil for any other command.
-    static func storedMode(for intent: CommandIntent) -> ScanningMode? {
-        switch intent {
-        case .continuousMode: return .continuous
-        case .onDemandMode: return .onDemand
-        case .navigationMode: return .navigate
-        case .lightMode: return .light
-        default: return nil
-        }
+    static func storedMode(for intent: CommandIntent) -> Mode? {
+        intent.mode.flatMap { $0.canStart ? $0 : nil }
     }
 
     private func report(for command: Command) -> String? {

@@ -73,16 +73,3 @@ extension GuidanceSettings {
         self = stored.map(GuidanceSettings.init(stored:)) ?? GuidanceSettings()
     }
 }
-
-extension ScanningMode {
-    /// The stored (and `--mode`) name's guidance mode: the same words (`GuidanceMode.name`).
-    public var guidanceMode: GuidanceMode {
-        switch self {
-        case .continuous: return .continuous
-        case .onDemand: return .onDemand
-        case .explore: return .explore
-        case .navigate: return .navigate
-        case .light: return .light
-        }
-    }
-}

@@ -146,7 +146,7 @@ public struct LiveGuidanceRun {
             return try models.analyzer(for: wanted, camera: locatorCamera ?? .chestWorn, language: wording.language,
                                        iouThreshold: wording.iouThreshold(stored: stored))
         }, release: { models?.release() })
-        let usage = keepsHistory ? try? userData?.usage.start(mode: "live \(policy.mode.name)") : nil
+        let usage = keepsHistory ? try? userData?.usage.start(mode: policy.mode.name) : nil
         defer { if let usage { try? userData?.usage.finish(session: usage) } }
         let recorder = keepsHistory ? userData.map {
             LiveHistoryRecorder(history: $0.history, usage: $0.usage, usageSession: usage, warn: warn)
@@ -237,7 +237,7 @@ public struct LiveGuidanceRun {
             return .find(try FindTarget.resolve(name: find, classNames: classNames, phrasebook: describer.phrasebook))
         }
         if let mode { return mode }
-        return stored?.scanning.mode.guidanceMode ?? .continuous
+        return stored.flatMap { GuidanceMode(starting: $0.scanning.mode) } ?? .continuous
     }
 
     /// Writes the transcript (mode 0600: it records what was around the user); false when it was not saved.

@@ -1,3 +1,4 @@
+import AssistCore
 import Foundation
 
 /// Everything the user can set, with the defaults a new user gets. Values here are always valid:
@@ -85,34 +86,13 @@ public struct FeedbackSettings: Codable, Equatable, Sendable {
     public init() {}
 }
 
-/// The live mode to start in, by the one name the command line (`--mode`), the settings and the
-/// session's `GuidanceMode.name` all use.
-public enum ScanningMode: String, Codable, CaseIterable, Sendable, NamedChoice {
-    /// New objects, objects that came closer, and hazards.
-    case continuous
-    /// Describes the scene only when asked.
-    case onDemand = "on-demand"
-    /// A summary of the most relevant objects, on request.
-    case explore
-    /// Announces obstacles and hazards on the path ahead.
-    case navigate
-    /// The light detector: a tone whose pitch follows the brightness of the view.
-    case light
-
-    /// "navigation": the name stored before the names were one.
-    public static let aliases: [String: ScanningMode] = ["navigation": .navigate]
-
-    public init(from decoder: any Decoder) throws {
-        let name = try decoder.singleValueContainer().decode(String.self)
-        guard let mode = Self(name: name) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown mode \(name)"))
-        }
-        self = mode
-    }
-}
+/// The mode a session starts in is stored by `Mode.name`; settings written with an old name
+/// ("navigation") still read.
+extension Mode: NamedChoice {}
 
 public struct ScanningSettings: Codable, Equatable, Sendable {
-    public var mode = ScanningMode.continuous
+    /// The mode a session starts in (never find, which needs something to look for).
+    public var mode = Mode.continuous
     /// Time between scans in continuous and navigation modes.
     public var intervalSeconds = 1.0
 

@@ -205,7 +205,7 @@ public enum SettingsSchema {
         field("feedback.spatialAudio", "Directional tones", "Tones panned toward where the object is.",
               .onOff, \.feedback.spatialAudio),
         field("scanning.mode", "Scanning mode", "When the scene is described.",
-              .choice(ScanningMode.allCases.map(\.rawValue), aliases: ScanningMode.aliasNames), \.scanning.mode),
+              .choice(Mode.startable.map(\.name), aliases: Mode.aliasNames), \.scanning.mode),
         field("scanning.intervalSeconds", "Time between scans", "Time between scans in continuous and navigation modes.",
               .number(0.2...10, unit: "seconds"), \.scanning.intervalSeconds),
         field("batterySaver", "Battery saver", "Scan less often to save battery.",

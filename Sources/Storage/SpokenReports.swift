@@ -1,3 +1,4 @@
+import AssistCore
 import Foundation
 
 /// The sentences spoken for "What did you detect recently?" and "Show my usage stats".
@@ -29,12 +30,10 @@ public enum SpokenReport {
         return "\(period) you used \(list(uses))\(joiner)\(announced)."
     }
 
-    static func modeName(_ mode: String) -> String {
-        switch mode {
-        case "continuous": return "continuous detection"
-        case "on-demand": return "on-demand detection"
-        default: return mode
-        }
+    /// A mode's spoken name ("continuous detection"); other activities ("picture description")
+    /// are said as they are stored.
+    static func modeName(_ stored: String) -> String {
+        Mode(name: UsageStatistics.modeName(stored: stored))?.spokenName ?? stored
     }
 
     static func duration(_ seconds: Double) -> String {

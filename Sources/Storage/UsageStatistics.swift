@@ -1,3 +1,4 @@
+import AssistCore
 import Foundation
 import GRDB
 
@@ -108,17 +109,25 @@ public struct UsageStatistics: Sendable {
     public func summary(from: Date, to: Date) throws -> UsageSummary {
         var byMode: [String: ModeUsage] = [:]
         for session in try sessions(from: from, to: to) {
-            var usage = byMode[session.mode]
-                ?? ModeUsage(mode: session.mode, sessions: 0, durationSeconds: 0, frames: 0, objectsAnnounced: 0, batteryUsedPercent: nil)
+            let mode = Self.modeName(stored: session.mode)
+            var usage = byMode[mode]
+                ?? ModeUsage(mode: mode, sessions: 0, durationSeconds: 0, frames: 0, objectsAnnounced: 0, batteryUsedPercent: nil)
             usage.sessions += 1
             usage.durationSeconds += session.durationSeconds
             usage.frames += session.frames
             usage.objectsAnnounced += session.objectsAnnounced
             if let battery = session.batteryUsedPercent { usage.batteryUsedPercent = (usage.batteryUsedPercent ?? 0) + battery }
-            byMode[session.mode] = usage
+            byMode[mode] = usage
         }
         let modes = byMode.values.sorted { $0.durationSeconds != $1.durationSeconds ? $0.durationSeconds > $1.durationSeconds : $0.mode < $1.mode }
         return UsageSummary(from: from, to: to, modes: modes)
+    }
+
+    /// A recorded mode's name now: sessions recorded before the names were one are stored as
+    /// "live continuous" or "navigation"; other activities ("picture description") stay as stored.
+    static func modeName(stored: String) -> String {
+        let name = stored.hasPrefix("live ") ? String(stored.dropFirst("live ".count)) : stored
+        return Mode(name: name)?.name ?? stored
     }
 
     /// Today's totals, midnight to midnight in `calendar`'s time zone.

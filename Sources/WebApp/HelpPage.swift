@@ -1,3 +1,4 @@
+import AssistCore
 import Commands
 import Foundation
 import Storage
@@ -8,9 +9,9 @@ struct HelpPage: Sendable {
     let language: CommandLanguage
 
     /// The modes `CommandLanguage.help(mode:)` knows, with their headings: the stored modes'
-    /// names (one definition, `ScanningMode`), then find.
-    static let modes: [(name: String, title: String)] = (ScanningMode.allCases.map(\.rawValue) + ["find"]).map { name in
-        (name, name.prefix(1).uppercased() + name.dropFirst() + " mode")
+    /// names (one definition, `Mode`), then find.
+    static let modes: [(name: String, title: String)] = (Mode.startable + [Mode.find]).map { mode in
+        (mode.name, mode.name.prefix(1).uppercased() + mode.name.dropFirst() + " mode")
     }
 
     func render(formToken: String) -> String {

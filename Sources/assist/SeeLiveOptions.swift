@@ -61,11 +61,13 @@ struct LiveOptions: ParsableArguments {
     /// --mode as a guidance mode; nil when not given.
     func guidanceMode() throws(CommandFailure) -> GuidanceMode? {
         guard let mode else { return nil }
-        guard let known = ScanningMode(name: mode) else {
-            let names = ScanningMode.allCases.map(\.rawValue)
-            throw CommandFailure("--mode must be \(names.dropLast().joined(separator: ", ")) or \(names.last!), not \(mode).", status: .badUsage)
+        guard let known = Mode(name: mode), let starting = GuidanceMode(starting: known) else {
+            let names = Mode.startable.map(\.name)
+            let find = Mode(name: mode) == .find ? " (to look for something, give --find and what)" : ""
+            throw CommandFailure("--mode must be \(names.dropLast().joined(separator: ", ")) or \(names.last!), not \(mode)\(find).",
+                                 status: .badUsage)
         }
-        return known.guidanceMode
+        return starting
     }
 
     /// `--at` values as typed lines on the session clock, for the command language (the same as

@@ -187,6 +187,10 @@ struct SeeLiveTests {
         let badMode = try AssistBinary.run(["see", video.path, "--quiet", "--mode", "sideways"])
         #expect(badMode.status == 64)
         #expect(badMode.standardError.contains("--mode must be continuous, on-demand, explore, navigate or light, not sideways."))
+        // Find is a mode, but one that needs something to look for: the sentence says how.
+        let findMode = try AssistBinary.run(["see", video.path, "--quiet", "--mode", "find"])
+        #expect(findMode.status == 64)
+        #expect(findMode.standardError.contains("not find (to look for something, give --find and what)."), "\(findMode.standardError)")
     }
 
     @Test("a video that does not exist is a start-up failure, said in one sentence, with the input's exit status 4")

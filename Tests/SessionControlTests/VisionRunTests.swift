@@ -29,8 +29,8 @@ struct VisionRunTests {
 
     @Test("the stored mode's name is the guidance mode of the same name")
     func storedModeNames() {
-        for mode in ScanningMode.allCases {
-            #expect(mode.guidanceMode.name == mode.rawValue)
+        for mode in Mode.startable {
+            #expect(GuidanceMode(starting: mode)?.name == mode.name)
         }
     }
 

@@ -236,7 +236,7 @@ struct SettingNamesTests {
         #expect(try definition.validate(.string("on-demand"), validator: nil) == .string("on-demand"))
         #expect(throws: StorageError.self) { try definition.validate(.string("sideways"), validator: nil) }
         #expect(try definition.validate(.string("light"), validator: nil) == .string("light"))
-        #expect(ScanningMode.allCases.map(\.rawValue) == ["continuous", "on-demand", "explore", "navigate", "light"])
+        #expect(Mode.startable.map(\.name) == ["continuous", "on-demand", "explore", "navigate", "light"])
     }
 
     @Test("units are accepted by either name: feet or imperial, meters or metric")

@@ -1,3 +1,4 @@
+import AssistCore
 import Foundation
 import Testing
 @testable import Storage
@@ -36,12 +37,32 @@ struct UsageStatisticsTests {
         _ = try statistics.start(mode: "continuous", at: referenceNow.addingTimeInterval(-10))
 
         let summary = try statistics.summary(from: referenceNow, to: referenceNow.addingTimeInterval(86_400))
-        #expect(summary.modes.map(\.mode) == ["navigation", "on-demand"])
+        #expect(summary.modes.map(\.mode) == ["navigate", "on-demand"])
         #expect(summary.modes[1].durationSeconds == 600)
         #expect(SpokenReport.usage(summary, period: "Today") ==
                 "Today you used navigation for 1 hour 5 minutes and on-demand detection for 10 minutes, and 1 object was announced.")
         #expect(SpokenReport.usage(UsageSummary(from: referenceNow, to: referenceNow, modes: []), period: "Yesterday") ==
                 "Yesterday you have not used AssistiveKit.")
+    }
+
+    @Test("what a live session records is said by its spoken name, also when recorded by older versions as \"live continuous\"")
+    func recordedModeNames() throws {
+        let storage = try TemporaryStorage()
+        defer { storage.remove() }
+        let statistics = UsageStatistics(database: try storage.open())
+        let old = try statistics.start(mode: "live continuous", at: referenceNow)
+        try statistics.finish(session: old, at: referenceNow.addingTimeInterval(600))
+        let new = try statistics.start(mode: Mode.continuous.name, at: referenceNow.addingTimeInterval(1000))
+        try statistics.finish(session: new, at: referenceNow.addingTimeInterval(1600))
+        let light = try statistics.start(mode: Mode.light.name, at: referenceNow.addingTimeInterval(2000))
+        try statistics.finish(session: light, at: referenceNow.addingTimeInterval(2060))
+        let pictures = try statistics.start(mode: "picture description", at: referenceNow.addingTimeInterval(3000))
+        try statistics.finish(session: pictures, at: referenceNow.addingTimeInterval(3020))
+
+        let summary = try statistics.summary(from: referenceNow, to: referenceNow.addingTimeInterval(86_400))
+        #expect(summary.modes.map(\.mode) == ["continuous", "light", "picture description"])
+        #expect(SpokenReport.usage(summary) == "Today you used continuous detection for 20 minutes, the light detector for 1 minute "
+                + "and picture description for less than a minute, and 0 objects were announced.")
     }
 
     @Test("impossible usage values are refused with the field named")
