@@ -36,6 +36,7 @@ enum AuditLog {
 
     /// Every entry, checked link by link; with the head, where the chain ends.
     static func read(_ url: URL, key: SymmetricKey, headCount: Int, head: Data) throws -> (entries: [AuditEntry], tail: Data) {
+        try StoreFiles.checkKind(url)
         let data = FileManager.default.contents(atPath: url.path) ?? Data()
         let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
         var entries: [AuditEntry] = []

@@ -1,3 +1,4 @@
+import AssistCore
 import Crypto
 import Foundation
 #if canImport(Glibc)
@@ -151,6 +152,7 @@ public struct PatientStore: Sendable {
     }
 
     func readAuth() throws -> AuthRecord {
+        try StoreFiles.checkKinds(in: folder)
         guard let data = FileManager.default.contents(atPath: authFile.path) else {
             throw PrescriptionError.storeNotCreated(path: folder.path)
         }
@@ -238,6 +240,7 @@ enum StoreFiles {
     }
 
     static func append(_ line: Data, to url: URL) throws {
+        try checkKind(url)
         let fd = open(url.path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         guard fd >= 0 else { throw PrescriptionError.storeUnwritable(path: url.path, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
@@ -251,8 +254,30 @@ enum StoreFiles {
         }
     }
 
+    /// The store's own files, and the profiles in their folder, are each a regular file or absent;
+    /// anything else (a FIFO would block the reader for ever, issue 39) is refused in one
+    /// sentence before any of them is opened. The audit log is checked where it is read and
+    /// written (`checkKind`): a log that cannot be used must not stop the patient hearing.
+    static func checkKinds(in folder: URL) throws {
+        let names = [".lock", "auth.json", "attempts", "state.sealed"]
+        let profiles = folder.appendingPathComponent("profiles")
+        let profileNames = (try? FileManager.default.contentsOfDirectory(atPath: profiles.path)) ?? []
+        for url in names.map(folder.appendingPathComponent) + profileNames.map(profiles.appendingPathComponent) {
+            if let kind = NotARegularFile.at(path: url.path) { throw PrescriptionError.storeFileNotRegular(path: url.path, kind: kind) }
+        }
+        if let kind = NotARegularFile.at(path: profiles.path), kind != .folder {
+            throw PrescriptionError.storeFileNotRegular(path: profiles.path, kind: kind)
+        }
+    }
+
+    /// `url` is a regular file or absent; otherwise it is refused before it is opened.
+    static func checkKind(_ url: URL) throws {
+        if let kind = NotARegularFile.at(path: url.path) { throw PrescriptionError.storeFileNotRegular(path: url.path, kind: kind) }
+    }
+
     static func withLock<T>(_ folder: URL, _ body: () throws -> T) throws -> T {
         try makeFolder(folder)
+        try checkKinds(in: folder)
         let fd = open(folder.appendingPathComponent(".lock").path, O_RDWR | O_CREAT, 0o600)
         guard fd >= 0 else { throw PrescriptionError.storeUnwritable(path: folder.path, reason: String(cString: strerror(errno))) }
         defer { close(fd) }

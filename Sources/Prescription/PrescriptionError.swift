@@ -40,6 +40,8 @@ public enum PrescriptionError: UserFacingError, Equatable {
     case tryAgainLater(seconds: Int)
     case locked(seconds: Int)
     case storeDamaged(file: String)
+    /// A folder, FIFO, socket or device where one of the store's files belongs: never opened.
+    case storeFileNotRegular(path: String, kind: NotARegularFile)
     case auditLogTampered(entry: Int)
     case noSuchProfile(String)
     /// Asked for the prescription in use when none was chosen.
@@ -119,6 +121,8 @@ public enum PrescriptionError: UserFacingError, Equatable {
             return "The patient store is locked after too many wrong passphrases; try again in \(Self.duration(seconds))."
         case .storeDamaged(let file):
             return "The patient store file \(file) was changed outside AssistiveKit or is damaged, so it was not used."
+        case .storeFileNotRegular(let path, let kind):
+            return "The patient store file \(path) is \(kind.description), not a regular file, so it was not opened; move it away and try again."
         case .auditLogTampered(let entry):
             return "The audit log was changed outside AssistiveKit: the chain breaks at entry \(entry)."
         case .noneInUse:

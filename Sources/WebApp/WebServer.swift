@@ -206,7 +206,8 @@ public struct WebApp: Sendable {
     /// Hummingbird's own limits on a connection: the idle timeout and the size of a request head
     /// (a head over them is answered 400 and the connection closed).
     static func connectionLimits(idleTimeoutSeconds: Int) -> HTTP1Channel.Configuration {
-        HTTP1Channel.Configuration(idleTimeout: .seconds(Int64(idleTimeoutSeconds)),
+        HTTP1Channel.Configuration(additionalChannelHandlers: [SecurityHeadersHandler()],
+                                   idleTimeout: .seconds(Int64(idleTimeoutSeconds)),
                                    httpDecoderConfiguration: .init(maxHeaderFieldSize: maximumHeaderBytes,
                                                                    maxHeaderListSize: maximumHeaderBytes, maxHeaderFieldCount: 100))
     }
@@ -258,7 +259,7 @@ struct AccessMiddleware: RouterMiddleware {
         } catch {
             response = plain(userMessage(for: error), status: .internalServerError)
         }
-        Self.addSecurityHeaders(to: &response)
+        SecurityHeaders.add(to: &response.headers)
         return response
     }
 
@@ -323,15 +324,6 @@ struct AccessMiddleware: RouterMiddleware {
         let declared = request.headers[.contentLength].flatMap { Int($0) } ?? 0
         guard declared > 0 || request.headers[.transferEncoding] != nil else { return }
         context.channel?.close(mode: .input, promise: nil)
-    }
-
-    /// The headers every answer carries.
-    static func addSecurityHeaders(to response: inout Response) {
-        response.headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
-        response.headers[.init("X-Content-Type-Options")!] = "nosniff"
-        // Not no-referrer: with it Chromium sends "Origin: null" on the pages' own forms, which
-        // the cross-site check must refuse. same-origin tells other sites nothing either.
-        response.headers[.init("Referrer-Policy")!] = "same-origin"
     }
 
     /// "http://127.0.0.1:8470/settings" → "http://127.0.0.1:8470".

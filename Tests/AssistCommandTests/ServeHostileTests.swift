@@ -110,6 +110,28 @@ struct ServeHostileTests {
         #expect(answer.lowercased().contains("content-security-policy:"))
     }
 
+    @Test("Hummingbird's own 400, for a request head that cannot be parsed or is too large, carries the pages' security headers too")
+    func badRequestHasSecurityHeaders() throws {
+        let folders = AssistBinary.userFolders()
+        defer { folders.remove() }
+        let server = try Server([], environment: folders.environment)
+        defer { server.stop() }
+        let garbage = try Connection(port: Self.port(of: server))
+        garbage.send("NOT HTTP AT ALL\r\n\r\n")
+        let tooLarge = try Connection(port: Self.port(of: server))
+        tooLarge.send("GET /help HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: \(String(repeating: "a", count: 40_000))\r\n\r\n")
+        for (name, connection) in [("garbage", garbage), ("too large", tooLarge)] {
+            let answer = try #require(connection.readUntilClosed(), "\(name): no answer")
+            #expect(answer.hasPrefix("HTTP/1.1 400"), "\(name): \(answer)")
+            let lowered = answer.lowercased()
+            #expect(lowered.contains("content-security-policy: default-src 'self'"), "\(name): \(answer)")
+            #expect(lowered.contains("x-content-type-options: nosniff"), "\(name): \(answer)")
+            #expect(lowered.contains("referrer-policy: same-origin"), "\(name): \(answer)")
+        }
+        // The server goes on answering pages, with the headers once each.
+        #expect(try server.get("/settings").contains("<h1>Settings</h1>"))
+    }
+
     @Test("SIGTERM ends the server at once, even with an upload half sent that would otherwise hold it")
     func sigtermWithUploadInFlight() throws {
         let folders = AssistBinary.userFolders()

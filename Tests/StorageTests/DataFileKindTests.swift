@@ -37,10 +37,15 @@ struct DataFileKindTests {
 
     @Test("a named pipe at the database's path or the key's is refused in one sentence instead of blocking")
     func fifo() throws {
-        for which in ["database", "key"] {
+        for which in ["database", "key", "-wal", "-shm"] {
             let storage = try TemporaryStorage()
             defer { storage.remove() }
-            let path = which == "database" ? storage.location.databaseFile : storage.location.keyFile
+            let database = storage.location.databaseFile
+            let path = switch which {
+            case "database": database
+            case "key": storage.location.keyFile
+            default: URL(fileURLWithPath: database.path + which)
+            }
             try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
             #expect(mkfifo(path.path, 0o600) == 0)
             let answer = Self.openAnswer(storage)
