@@ -37,10 +37,10 @@ struct HistoryTimeTests {
         #expect(!unchanged.changed && unchanged.description.hasPrefix("units = metric\n"))
     }
 
-    @Test("a value a setting does not allow is bad usage (64); a storage fault is a failed run (1)")
-    func settingFailureStatus() {
-        #expect(StorageError.invalidSetting(key: "speech.pitch", allowed: "0 to 100", given: "1e19").status.rawValue == 64)
-        #expect(StorageError.conflictingSettings(keys: ["a", "b"], reason: "they overlap").status.rawValue == 64)
-        #expect(StorageError.diskFull(path: "/data/assist.sqlite").status.rawValue == 1)
+    @Test("a value a setting does not allow is refused as the user's input; a storage fault is not")
+    func settingRefusals() {
+        #expect(StorageError.invalidSetting(key: "speech.pitch", allowed: "0 to 100", given: "1e19").refusesValue)
+        #expect(StorageError.conflictingSettings(keys: ["a", "b"], reason: "they overlap").refusesValue)
+        #expect(!StorageError.diskFull(path: "/data/assist.sqlite").refusesValue)
     }
 }
