@@ -165,7 +165,7 @@ let package = Package(
         .testTarget(name: "PrescriptionTests", dependencies: ["TestSupport", "Prescription", "Hearing", "Media", "AssistCore"]),
         .testTarget(name: "AssistCommandTests", dependencies: ["TestSupport", "AssistCore", "assist", "SessionControl", "LiveGuidance",
                                                             "Prescription", "Reading", "Speech", "Storage", "ColourAndLight",
-                                                            "Evaluation", "Benchmarks"]),
+                                                            "Evaluation", "Benchmarks", "Perception", "WebApp"]),
         .testTarget(name: "LiveGuidanceTests", dependencies: ["TestSupport", "LiveGuidance", "Guidance", "Perception", "Speech", "Media",
                                                             "PictureAnswers", "Reading"]),
         .testTarget(name: "LiveHearingTests", dependencies: ["TestSupport", "LiveHearing", "Hearing", "Prescription", "Speech", "Media"]),

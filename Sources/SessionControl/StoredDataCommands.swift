@@ -87,7 +87,7 @@ extension SettingsStorageAccess {
     /// `assist history clear [--before TIME]`.
     public static func clearHistory(before: String?) throws {
         let history = DetectionHistory(database: try open(toChange: true))
-        let deleted = try history.clear(before: try before.map { try HistoryTime.parse($0, option: "--before") })
+        let deleted = try history.clear(before: try before.map { try HistoryTime.parse($0, bound: .before) })
         print(deleted == 1 ? "Deleted 1 detection." : "Deleted \(deleted) detections.")
     }
 }

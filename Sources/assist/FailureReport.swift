@@ -1,9 +1,13 @@
 import AssistCore
+import Benchmarks
 import LiveGuidance
+import Perception
 import Prescription
 import Reading
 import SessionControl
 import Speech
+import Storage
+import WebApp
 
 /// The one place where an error that reached `assist` becomes an exit status and the sentence
 /// printed on standard error. Libraries throw their own typed errors, worded for anyone who
@@ -31,7 +35,11 @@ enum FailureReport {
             }
         case is ReadingError:
             return .startupFailed
-        case is SettingRefused:
+        // Values given on the command line that are not allowed (the commands check them in
+        // `validate()`, which exits 64 as well).
+        case is SettingRefused, is HistoryTimeError, is HistoryRangeError, is UsageDay.Unknown, is VoiceBenchmarkPlan.Problem,
+             is DescriptionChoice.Problem,
+             CameraSettingsError.intrinsicsNotFourNumbers, WebAppError.invalidPort:
             return .badUsage
         case WakeListenerLock.Failure.alreadyListening:
             return .alreadyRunning
@@ -90,8 +98,56 @@ enum FailureReport {
             }
         case PassphraseSource.Failure.noneGiven(let variable):
             return "No passphrase: give --passphrase-file, set \(variable), or run in a terminal."
+        case let error as HistoryTimeError:
+            return "\(option(for: error.bound)) " + error.requirement
+        case WebAppError.portInUse(let port):
+            return "Port \(port) on 127.0.0.1 is already in use; choose another with --port, or --port 0 for a free one."
+        case WebAppError.invalidPort(let port):
+            return "--port must be from 0 (a free port) to 65535, not \(port)."
+        case CameraSettingsError.intrinsicsNotFourNumbers:
+            return "--intrinsics takes four numbers in pixels: fx,fy,cx,cy (for example 525,525,319.5,239.5)."
+        case DetectorError.cannotResize(let model, let size, let reason):
+            return "The model \(model) cannot run at the input size \(size): \(reason); use --input-shape square."
+        case let problem as DescriptionChoice.Problem:
+            return "\(option(for: problem)) " + problem.requirement
+        case let problem as VoiceBenchmarkPlan.Problem:
+            return "\(option(for: problem)) " + problem.requirement
+        case is HistoryRangeError:
+            return "--since must be earlier than --until."
+        case let error as UsageDay.Unknown:
+            return "--day " + error.requirement
         default:
             return userMessage(for: error)
+        }
+    }
+
+    /// The option of `assist see` that gives each value of a description.
+    static func option(for problem: DescriptionChoice.Problem) -> String {
+        switch problem {
+        case .minimumConfidence: return "--confidence"
+        case .iouThreshold: return "--iou"
+        case .maximumObjects: return "--max-objects"
+        }
+    }
+
+    /// The option of `assist bench voice` that gives each part of its plan.
+    static func option(for problem: VoiceBenchmarkPlan.Problem) -> String {
+        switch problem {
+        case .conditions: return "--conditions"
+        case .snr: return "--snr"
+        case .voices: return "--voices"
+        case .decode: return "--decode"
+        case .decoderOption: return "--decoder-option"
+        case .rates: return "--rates"
+        }
+    }
+
+    /// The option of `assist history` that gives each bound of a period.
+    static func option(for bound: HistoryTime.Bound) -> String {
+        switch bound {
+        case .since: return "--since"
+        case .until: return "--until"
+        case .before: return "--before"
         }
     }
 

@@ -4,12 +4,14 @@ import ColourAndLight
 import Evaluation
 import Foundation
 import LiveGuidance
+import Perception
 import Prescription
 import Reading
 import SessionControl
 import Speech
 import Storage
 import Testing
+import WebApp
 @testable import assist
 
 /// Issue 36: the libraries throw their own typed errors, each one sentence that names no option;
@@ -53,6 +55,16 @@ struct FailureReportTests {
         (PrescriptionError.noPrescriptionInUse, 1),
         (PrescriptionError.notAThreshold("forty"), 1),
         (PassphraseSource.Failure.noneGiven(variable: "ASSIST_RX_PASSPHRASE"), 1),
+        (HistoryTimeError(bound: .since, text: "yesterday"), 64),
+        (HistoryRangeError(), 64),
+        (UsageDay.Unknown(text: "someday"), 64),
+        (WebAppError.portInUse(port: 8080), 1),
+        (WebAppError.invalidPort(70000), 64),
+        (CameraSettingsError.intrinsicsNotFourNumbers, 64),
+        (VoiceBenchmarkPlan.Problem.snr, 64),
+        (DescriptionChoice.Problem.minimumConfidence(1.5), 64),
+        (DescriptionChoice.Problem.maximumObjects(0), 64),
+        (DetectorError.cannotResize(model: "yolo11n", size: "320×480", reason: "its files could not be read again"), 1),
     ]
 
     @Test("no library error's sentence names a command-line option")
@@ -110,6 +122,22 @@ struct FailureReportTests {
                 == "This prescription is for Hans, but this hearing aid's prescriptions are for Margarethe; nothing was imported (confirm with --yes to import it anyway).")
         #expect(FailureReport.sentence(for: PassphraseSource.Failure.noneGiven(variable: "ASSIST_RX_PASSPHRASE"))
                 == "No passphrase: give --passphrase-file, set ASSIST_RX_PASSPHRASE, or run in a terminal.")
+        #expect(FailureReport.sentence(for: HistoryTimeError(bound: .before, text: "-2h"))
+                == "--before must be a duration such as 30m, 2h or 1d, or an ISO 8601 date such as 2026-11-22; \"-2h\" is neither.")
+        #expect(FailureReport.sentence(for: WebAppError.portInUse(port: 8080))
+                == "Port 8080 on 127.0.0.1 is already in use; choose another with --port, or --port 0 for a free one.")
+        #expect(FailureReport.sentence(for: CameraSettingsError.intrinsicsNotFourNumbers)
+                == "--intrinsics takes four numbers in pixels: fx,fy,cx,cy (for example 525,525,319.5,239.5).")
+        #expect(FailureReport.sentence(for: VoiceBenchmarkPlan.Problem.rates)
+                == "--rates must be comma-separated numbers between 0.3 and 3, such as 0.8,1.0,1.25.")
+        for problem in VoiceBenchmarkPlan.Problem.allCases {
+            #expect(FailureReport.sentence(for: problem).hasPrefix("--"))
+        }
+        #expect(FailureReport.sentence(for: DescriptionChoice.Problem.minimumConfidence(1.5)) == "--confidence must be from 0 to 1, not 1.5.")
+        #expect(FailureReport.sentence(for: DescriptionChoice.Problem.iouThreshold(0)) == "--iou must be above 0 and at most 1, not 0.0.")
+        #expect(FailureReport.sentence(for: HistoryRangeError()) == "--since must be earlier than --until.")
+        #expect(FailureReport.sentence(for: UsageDay.Unknown(text: "someday"))
+                == "--day must be today, yesterday or a date such as 2026-11-22; \"someday\" is none of these.")
         #expect(FailureReport.sentence(for: PictureDescriptionError.faceModelUnavailable(reason: "The face model is missing."))
                 == "Faces cannot be found. The face model is missing.")
     }
