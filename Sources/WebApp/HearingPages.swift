@@ -208,7 +208,7 @@ public final class HearingPages: Sendable {
     var noAidSentence: String {
         switch input {
         case .none:
-            return "No hearing aid runs in this web app: it was started without a hearing input. "
+            return "No hearing aid runs in this web app: assist serve was started without a hearing input. "
                 + "Start it again with the sound devices, or with a sound file, as its hearing input."
         case .live:
             if unlocked == nil { return "The live hearing aid starts once the prescriptions are opened with the passphrase." }
