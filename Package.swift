@@ -99,7 +99,7 @@ let package = Package(
         ]),
         // Signed prescriptions: canonical payload, QR codes (qrencode, zbar), trust, the encrypted patient store.
         .target(name: "Prescription", dependencies: [
-            "AssistCore", "Hearing", "Media", "Speech", "CZBar", "CQREncode",
+            "AssistCore", "Hearing", "Media", "CZBar", "CQREncode",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
@@ -122,9 +122,9 @@ let package = Package(
 
         // Reading text aloud: Tesseract, the picture preparation around it, reading order, honesty filters,
         // and the short-text and page-reading policies.
-        .target(name: "Reading", dependencies: ["AssistCore", "Perception", "CTesseract", "Media", "Speech"], resources: [.copy("Templates")]),
+        .target(name: "Reading", dependencies: ["AssistCore", "Perception", "CTesseract", "Media"], resources: [.copy("Templates")]),
         // The colour in the centre of the view (basic colour terms, light taken out) and the light detector.
-        .target(name: "ColourAndLight", dependencies: ["AssistCore", "Media", "Speech"], resources: [.copy("Templates")]),
+        .target(name: "ColourAndLight", dependencies: ["AssistCore", "Media"], resources: [.copy("Templates")]),
         // The live session's questions about the newest frame (read the text or the page, colour, light,
         // faces), answered by Reading, ColourAndLight and Perception's face detector.
         .target(name: "PictureAnswers", dependencies: ["AssistCore", "LiveGuidance", "Guidance", "Perception", "Reading", "ColourAndLight"],
@@ -168,7 +168,9 @@ let package = Package(
         .testTarget(name: "EvaluationTests", dependencies: ["TestSupport", "Evaluation"], exclude: ["Reference"]),
         .testTarget(name: "StorageTests", dependencies: ["TestSupport", "Storage"]),
         .testTarget(name: "PrescriptionTests", dependencies: ["TestSupport", "Prescription", "Hearing", "Media", "AssistCore"]),
-        .testTarget(name: "AssistCommandTests", dependencies: ["TestSupport", "AssistCore"]),
+        .testTarget(name: "AssistCommandTests", dependencies: ["TestSupport", "AssistCore", "assist", "SessionControl", "LiveGuidance",
+                                                            "Prescription", "Reading", "Speech", "Storage", "ColourAndLight",
+                                                            "Evaluation", "Benchmarks", "Perception", "WebApp"]),
         .testTarget(name: "LiveGuidanceTests", dependencies: ["TestSupport", "LiveGuidance", "Guidance", "Perception", "Speech", "Media",
                                                             "PictureAnswers", "Reading"]),
         .testTarget(name: "LiveHearingTests", dependencies: ["TestSupport", "LiveHearing", "Hearing", "Prescription", "Speech", "Media"]),

@@ -27,7 +27,7 @@ public struct PassphraseSource: Sendable {
         public var userMessage: String {
             switch self {
             case .fileUnreadable(let file): return "The passphrase file \(file) does not exist or is not readable."
-            case .noneGiven(let variable): return "No passphrase: give --passphrase-file, set \(variable), or run in a terminal."
+            case .noneGiven(let variable): return "No passphrase: give a passphrase file, set \(variable), or run in a terminal."
             case .entriesDiffer(let sentence): return sentence
             }
         }

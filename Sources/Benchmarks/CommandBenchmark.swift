@@ -47,7 +47,7 @@ public enum CommandBenchmark {
     public static func tune(_ phrases: [LabelledPhrase], language: CommandLanguage, nonCommandsFile: String) throws -> [String] {
         guard !phrases.isEmpty else { return try tuneThresholds(language: language, nonCommandsFile: nonCommandsFile) }
         guard let contents = try? String(contentsOfFile: nonCommandsFile, encoding: .utf8) else {
-            throw CommandFailure("\(nonCommandsFile) could not be read.")
+            throw BenchmarkInputError.unreadable(path: nonCommandsFile)
         }
         return try tuneOnSets(phrases + LabelledPhrase.parse(contents), language: language)
     }
@@ -88,7 +88,7 @@ public enum CommandBenchmark {
     public static func tuneThresholds(language: CommandLanguage, nonCommandsFile: String) throws -> [String] {
         var lines: [String] = []
         guard let contents = try? String(contentsOfFile: nonCommandsFile, encoding: .utf8) else {
-            throw CommandFailure("\(nonCommandsFile) could not be read.")
+            throw BenchmarkInputError.unreadable(path: nonCommandsFile)
         }
         let nonCommands = try LabelledPhrase.parse(contents).filter { $0.expected == nil }.map(\.text)
         let understanding = try CommandUnderstanding.load(language: language)

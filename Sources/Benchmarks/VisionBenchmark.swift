@@ -140,7 +140,7 @@ public struct VisionBenchResult: Encodable, Sendable {
     public func table() -> String {
         var lines = ["\(image) (\(imageWidth)×\(imageHeight)) with \(model) (\(precision)), \(inputShape) input \(inputWidth)×\(inputHeight), median and p95 of \(runs) runs:"]
         if let decision = precisionDecision {
-            lines.insert("precision \(decision.precision.rawValue) (--precision \(decision.requested.rawValue): \(decision.reason)); OpenVINO compiled \(decision.compiledAs ?? "without saying in what")", at: 0)
+            lines.insert("precision \(decision.precision.rawValue) (\(decision.requested.rawValue) asked for: \(decision.reason)); OpenVINO compiled \(decision.compiledAs ?? "without saying in what")", at: 0)
         }
         for row in stages {
             lines.append(row.stage.padding(toLength: 22, withPad: " ", startingAt: 0)

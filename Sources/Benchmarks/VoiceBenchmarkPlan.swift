@@ -1,3 +1,4 @@
+import AssistCore
 import Foundation
 import VoiceInput
 
@@ -27,31 +28,51 @@ public struct VoiceBenchmarkPlan: Sendable {
         self.decoderOptions = decoderOptions
     }
 
-    /// What is wrong with the options, in one sentence naming the option; nil when all is well.
-    public var problem: String? {
-        guard !conditionNames.isEmpty, conditionNames.allSatisfy(["clean", "white", "babble"].contains) else {
-            return "--conditions must be a comma-separated list of clean, white and babble."
+    /// A part of the plan that is not allowed, told as one sentence; the command line names its option.
+    public enum Problem: UserFacingError, Equatable, CaseIterable {
+        case conditions, snr, voices, decode, decoderOption, rates
+
+        /// The part as the user knows it, at the start of a sentence.
+        public var name: String {
+            switch self {
+            case .conditions: return "The listening conditions"
+            case .snr: return "The signal-to-noise ratios"
+            case .voices: return "The voices"
+            case .decode: return "The ways of decoding"
+            case .decoderOption: return "Each decoder option"
+            case .rates: return "The speaking rates"
+            }
         }
-        guard !snrs.isEmpty, snrs.count == snrTexts.count, snrs.allSatisfy({ $0 > -20 && $0 < 80 }) else {
-            return "--snr must be comma-separated decibels between -20 and 80, such as 10,20,30."
+
+        /// What the part must be, after its name.
+        public var requirement: String {
+            switch self {
+            case .conditions: return "must be a comma-separated list of clean, white and babble."
+            case .snr: return "must be comma-separated decibels between -20 and 80, such as 10,20,30."
+            case .voices: return "must be a comma-separated list of festival, espeak-en-us and espeak-en-gb."
+            case .decode:
+                return "must be a comma-separated list of neural, grammar, open-speech (or ngram), agreement and ngram:WEIGHT (the general model's weight, 0 to 1)."
+            case .decoderOption: return "must look like -name=value, such as -cmn=live."
+            case .rates: return "must be comma-separated numbers between 0.3 and 3, such as 0.8,1.0,1.25."
+            }
         }
-        guard !voiceNames.isEmpty, voiceNames.allSatisfy({ EspeakTestVoice.named($0) != nil }) else {
-            return "--voices must be a comma-separated list of festival, espeak-en-us and espeak-en-gb."
-        }
-        guard !decodePaths.isEmpty, decodePaths.allSatisfy({ decoding($0) != nil }) else {
-            return "--decode must be a comma-separated list of neural, grammar, open-speech (or ngram), agreement and ngram:WEIGHT (the general model's weight, 0 to 1)."
-        }
-        guard decoderOptions.allSatisfy({ $0.hasPrefix("-") && $0.contains("=") }) else {
-            return "--decoder-option must look like -name=value, such as -cmn=live."
-        }
+
+        public var userMessage: String { "\(name) \(requirement)" }
+    }
+
+    /// What is wrong with the plan (all but the rates); nil when all is well.
+    public var problem: Problem? {
+        guard !conditionNames.isEmpty, conditionNames.allSatisfy(["clean", "white", "babble"].contains) else { return .conditions }
+        guard !snrs.isEmpty, snrs.count == snrTexts.count, snrs.allSatisfy({ $0 > -20 && $0 < 80 }) else { return .snr }
+        guard !voiceNames.isEmpty, voiceNames.allSatisfy({ EspeakTestVoice.named($0) != nil }) else { return .voices }
+        guard !decodePaths.isEmpty, decodePaths.allSatisfy({ decoding($0) != nil }) else { return .decode }
+        guard decoderOptions.allSatisfy({ $0.hasPrefix("-") && $0.contains("=") }) else { return .decoderOption }
         return nil
     }
 
     /// The rates' problem, checked after the phrase count as the command always did.
-    public var rateProblem: String? {
-        guard rates.count == rateTexts.count, !rates.isEmpty, rates.allSatisfy({ $0 > 0.3 && $0 < 3 }) else {
-            return "--rates must be comma-separated numbers between 0.3 and 3, such as 0.8,1.0,1.25."
-        }
+    public var rateProblem: Problem? {
+        guard rates.count == rateTexts.count, !rates.isEmpty, rates.allSatisfy({ $0 > 0.3 && $0 < 3 }) else { return .rates }
         return nil
     }
 

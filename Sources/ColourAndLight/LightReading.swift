@@ -1,7 +1,6 @@
 import AssistCore
 import Foundation
 import Media
-import Speech
 
 /// `assist light`: the brightness of a picture, or of every frame of a video, what it is called,
 /// and the tone that follows it (higher for brighter), rendered to match the video's time.
@@ -31,7 +30,7 @@ public struct LightReading: Sendable {
         } else {
             samples.append(Sample(seconds: 0, brightness: meter.brightness(of: try ImageFile(url).decode())))
         }
-        guard !samples.isEmpty else { throw CommandFailure("The video has no frames.", status: .failed) }
+        guard !samples.isEmpty else { throw LightReadingError.noFrames(video: url.lastPathComponent) }
         self.samples = samples
     }
 
@@ -43,15 +42,35 @@ public struct LightReading: Sendable {
         samples.map { String(format: "[%.2f s] brightness %.2f, %.0f Hz", $0.seconds, $0.brightness, meter.pitchHz(forBrightness: $0.brightness)) }
     }
 
-    /// The tone following the light, each frame's pitch held until the next (the last for 0.5 s).
-    public func toneSamples(sampleRateHz rate: Double) -> [Float] {
-        var tone = ContinuousTone(sampleRateHz: rate)
-        var output: [Float] = []
-        for (index, sample) in samples.enumerated() {
-            let end = index + 1 < samples.count ? samples[index + 1].seconds : sample.seconds + 0.5
-            let count = max(0, Int((end * rate).rounded()) - output.count)
-            output += tone.render(frameCount: count, towards: meter.pitchHz(forBrightness: sample.brightness))
+    /// The pitch that follows the light (higher for brighter), each frame's held until the next
+    /// frame's time (the last for 0.5 s): what the output stage renders as a continuous tone.
+    public var heldPitches: [HeldPitch] {
+        samples.enumerated().map { index, sample in
+            HeldPitch(untilSeconds: index + 1 < samples.count ? samples[index + 1].seconds : sample.seconds + 0.5,
+                      pitchHz: meter.pitchHz(forBrightness: sample.brightness))
         }
-        return output
+    }
+}
+
+/// A pitch held until a moment of the input's time.
+public struct HeldPitch: Sendable, Equatable {
+    public let untilSeconds: Double
+    public let pitchHz: Double
+
+    public init(untilSeconds: Double, pitchHz: Double) {
+        self.untilSeconds = untilSeconds
+        self.pitchHz = pitchHz
+    }
+}
+
+/// Why the light was not read.
+public enum LightReadingError: UserFacingError, Equatable {
+    /// A video file held not one frame that could be decoded.
+    case noFrames(video: String)
+
+    public var userMessage: String {
+        switch self {
+        case .noFrames(let video): return "The video \(video) has no frames."
+        }
     }
 }

@@ -1,7 +1,6 @@
 import AssistCore
 import Foundation
 import Media
-import Speech
 
 /// `assist colour`: the colour in the centre of each picture, said in a sentence.
 public struct PictureColours {
@@ -17,8 +16,8 @@ public struct PictureColours {
 
     public init(phrases: ColourAndLightPhrases) { self.phrases = phrases }
 
-    /// Names every picture's colour; `onResult` gets each as it is done; `spoken` says it.
-    public func describe(_ paths: [String], spoken: SpokenOutput?, onResult: (Result) -> Void) -> [Result] {
+    /// Names every picture's colour; `onResult` gets each as it is done; `voice` says it.
+    public func describe(_ paths: [String], voice: (any AnswerVoice)?, onResult: (Result) -> Void) -> [Result] {
         var results: [Result] = []
         for (index, path) in paths.enumerated() {
             let url = URL(fileURLWithPath: path)
@@ -33,7 +32,7 @@ public struct PictureColours {
             results.append(result)
             onResult(result)
             if let said = result.sentence ?? result.error {
-                spoken?.say(Utterance(paths.count > 1 ? ["\(result.source).", said] : [said], priority: .answer, contentKey: "colour#\(index)"))
+                voice?.sayAnswer(paths.count > 1 ? ["\(result.source).", said] : [said], key: "colour#\(index)")
             }
         }
         return results

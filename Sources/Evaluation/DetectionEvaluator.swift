@@ -97,14 +97,33 @@ public struct SkippedImage: Sendable, Equatable, Codable {
     }
 }
 
-/// Errors the evaluator itself raises for one image.
+/// Errors of an evaluation: one image the evaluator cannot use, or a run that cannot be made or kept.
 public enum EvaluationError: UserFacingError, Equatable {
     case invalidImageSize(URL, width: Int, height: Int)
+    /// The model file cannot be read to compute the digest a precision check is filed under.
+    case modelUnidentifiable(path: String)
+    /// Not one image of the dataset could be evaluated, so there is nothing to compare.
+    case nothingEvaluated(folder: String)
+    case checkNotSaved(folder: String, reason: String)
+    /// A picture given for the distance evaluation has no measured depth beside it.
+    case noMeasuredDepth(picture: String)
+    /// No pictures were named and the shared RGB-D frames are not there.
+    case noDepthFrames
 
     public var userMessage: String {
         switch self {
         case .invalidImageSize(let url, let width, let height):
             return "The image \(url.path) was reported as \(width)×\(height) pixels, which cannot hold labelled objects."
+        case .modelUnidentifiable(let path):
+            return "The model file \(path) could not be read to identify it."
+        case .nothingEvaluated(let folder):
+            return "No image of \(folder) could be evaluated, so precision was not checked."
+        case .checkNotSaved(let folder, let reason):
+            return "The precision check could not be saved in \(folder): \(reason)"
+        case .noMeasuredDepth(let picture):
+            return "The picture \(picture) has no NAME_depth_mm.pgm or .png beside it."
+        case .noDepthFrames:
+            return "No RGB-D frames were given and ../shared/data/depth was not found."
         }
     }
 }

@@ -40,7 +40,7 @@ public struct DistanceEvaluation {
         var rows: [Row] = []
         for url in frames {
             guard let depthFile = DepthImageFile.companion(forColorImage: url) else {
-                throw CommandFailure("The picture \(url.lastPathComponent) has no NAME_depth_mm.pgm or .png beside it.")
+                throw EvaluationError.noMeasuredDepth(picture: url.lastPathComponent)
             }
             let image = try ImageFile(url).decode()
             let depth = try depthFile.decode()
@@ -107,7 +107,7 @@ extension DistanceEvaluation {
                                        makeDetector: () throws -> ObjectDetector) throws {
         let frames = images.isEmpty ? defaultFrames() : images.map { URL(fileURLWithPath: $0) }
         guard !frames.isEmpty else {
-            throw CommandFailure("No RGB-D frames were given and ../shared/data/depth was not found.")
+            throw EvaluationError.noDepthFrames
         }
         let settings = try camera.settings()
         let evaluation = DistanceEvaluation(detector: try makeDetector(), locator: try ObjectLocator(camera: settings),

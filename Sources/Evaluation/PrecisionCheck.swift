@@ -47,7 +47,7 @@ public struct PrecisionCheck {
         let data = try YOLODataset(at: folder)
         let model = try choice.modelURL()
         guard let digest = ModelChecksums.contentDigest(of: model) else {
-            throw CommandFailure("The model file \(model.path) could not be read to identify it.")
+            throw EvaluationError.modelUnidentifiable(path: model.path)
         }
         var results: [InferencePrecision: (accuracy: DetectionAccuracy, compiledAs: String?)] = [:]
         for precision in [InferencePrecision.f32, .bf16] {
@@ -57,7 +57,7 @@ public struct PrecisionCheck {
             let report = DetectionEvaluator(dataset: data, classNames: detector.classNames.names)
                 .run(detector: detector, settings: settings) { progress(precision, $0, $1) }
             guard report.accuracy.imageCount > 0 else {
-                throw CommandFailure("No image of \(folder.path) could be evaluated, so precision was not checked.")
+                throw EvaluationError.nothingEvaluated(folder: folder.path)
             }
             results[precision] = (report.accuracy, detector.compiledPrecision)
         }
@@ -72,7 +72,7 @@ public struct PrecisionCheck {
                                           imageCount: results[.f32]!.accuracy.imageCount, f32: accuracy(.f32), bf16: accuracy(.bf16),
                                           bf16CompiledAs: results[.bf16]?.compiledAs, measuredAt: Date())
         do { try store.save(record) } catch {
-            throw CommandFailure("The precision check could not be saved in \(store.folder.path): \(userMessage(for: error))")
+            throw EvaluationError.checkNotSaved(folder: store.folder.path, reason: userMessage(for: error))
         }
         var auto = choice
         auto.precision = .auto

@@ -19,7 +19,6 @@ public enum HearingError: UserFacingError, Equatable {
     case calibrationOutOfRange(Double)
     case notPrepared
     case unreadableAudiogram(path: String, reason: String)
-    case noAudiogram
 
     public var userMessage: String {
         switch self {
@@ -51,8 +50,6 @@ public enum HearingError: UserFacingError, Equatable {
             return "The headphone calibration \(Self.db(value)) dB SPL at full scale is outside the allowed range 70 to 140 dB SPL."
         case .notPrepared:
             return "The hearing processor was asked to process sound before it was prepared."
-        case .noAudiogram:
-            return "Give the audiogram with --audiogram FILE.json (its format is in `assist hear --help`)."
         case .unreadableAudiogram(let path, let reason):
             return "The audiogram file \(path) could not be read: \(reason)."
         }

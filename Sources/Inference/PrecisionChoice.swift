@@ -201,7 +201,7 @@ public enum PrecisionRule {
             return f32("this CPU has no native bf16 (no AVX-512 BF16 or AMX), so bf16 would not be faster")
         }
         guard let record = record() else {
-            return f32("bf16 accuracy was not checked for this model at this input shape on this CPU (assist eval detection DATASET --precision-check)")
+            return f32("bf16 accuracy was not checked for this model at this input shape on this CPU (a precision check of assist eval detection on a labelled dataset decides it)")
         }
         guard record.openVINOVersion == openVINOVersion else {
             return f32("bf16 accuracy was checked with OpenVINO \(record.openVINOVersion), not this \(openVINOVersion); check it again")

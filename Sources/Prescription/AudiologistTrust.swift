@@ -14,9 +14,9 @@ public enum AudiologistTrust {
         tell("Fingerprint: \(key.fingerprint)")
         if !confirmed {
             guard let answer = ask("Does your audiologist read the same fingerprint?") else {
-                throw CommandFailure("Confirm with --yes when not in a terminal; nothing was trusted.")
+                throw PrescriptionError.trustNotConfirmed
             }
-            guard answer else { throw CommandFailure("Nothing was trusted.") }
+            guard answer else { throw PrescriptionError.trustDeclined }
         }
         tell(try store().trust(key) ? "Trusted." : "This key was already trusted.")
     }

@@ -2,13 +2,11 @@ import AssistCore
 import Foundation
 import Hearing
 
-/// The passphrase of the patient store or the signing key; a failure is one sentence, exit 1.
+/// The passphrase of the patient store or the signing key; a failure is the source's own sentence.
 public enum RxPassphrase {
     public static func read(file: String?, environment variable: String, prompt: String, confirm: Bool) throws -> String {
-        do {
-            return try PassphraseSource(file: file, environmentVariable: variable)
-                .read(prompt: prompt, repeatPrompt: confirm ? "Repeat it: " : nil, mismatch: "The two entries differ; nothing was changed.")
-        } catch { throw CommandFailure(error.userMessage) }
+        try PassphraseSource(file: file, environmentVariable: variable)
+            .read(prompt: prompt, repeatPrompt: confirm ? "Repeat it: " : nil, mismatch: "The two entries differ; nothing was changed.")
     }
 }
 

@@ -56,10 +56,23 @@ public enum PrescriptionError: UserFacingError, Equatable {
     case programNotPrescribed(program: String, prescribed: [String])
     case debuggingModeLocked
     case invalidThresholdChange(String)
+    // Making a prescription from an audiogram.
+    case unreadableAudiogramFile(path: String)
+    case audiogramFileNotText(path: String)
+    /// A threshold typed at the terminal that is not a number.
+    case notAThreshold(String)
+    // The patient's answers.
+    /// Nobody could be asked (not a terminal) and the key was not confirmed beforehand.
+    case trustNotConfirmed
+    case trustDeclined
+    case importDeclined(imported: String, stored: String)
+    // Files beside the store.
+    case legacyRecordLeft(path: String)
+    case unreadableTextFile(path: String)
 
-    /// The refusal of another patient's prescription, with how to confirm where it was refused:
-    /// the command line's flag by default, a page's check box there.
-    public static func differentPatientSentence(imported: String, stored: String, confirm: String = "confirm with --yes") -> String {
+    /// The refusal of another patient's prescription, with how to confirm where it was refused
+    /// (the command line names its option, a page its check box).
+    public static func differentPatientSentence(imported: String, stored: String, confirm: String = "confirm") -> String {
         "This prescription is for \(imported), but this hearing aid's prescriptions are for \(stored); nothing was imported (\(confirm) to import it anyway)."
     }
 
@@ -138,13 +151,29 @@ public enum PrescriptionError: UserFacingError, Equatable {
         case .storeUnwritable(let path, let reason):
             return "The patient store at \(path) cannot be written: \(reason)."
         case .noPrescriptionInUse:
-            return "There is no prescription to hear through: import the QR code from your audiologist with `assist rx import PICTURE` (or `--camera`), or give an audiogram file with --audiogram."
+            return "There is no prescription to hear through: import the QR code from your audiologist (a picture of it, or shown to the camera), or give an audiogram file."
         case .programNotPrescribed(let program, let prescribed):
             return "Your prescription has no \(program) program; it has \(prescribed.joined(separator: ", "))."
         case .debuggingModeLocked:
             return "Changing reference thresholds needs the debugging mode, which only a signed debug prescription from your audiologist or developer unlocks; import one with `assist rx import`."
         case .invalidThresholdChange(let text):
             return "“\(text)” is not a threshold change; write EAR:FREQUENCY=DB, for example left:2000=65 (dB HL, -10 to 120, at 125 to 8000 Hz)."
+        case .unreadableAudiogramFile(let path):
+            return "The audiogram file \(path) does not exist or is not readable."
+        case .audiogramFileNotText(let path):
+            return "The audiogram file \(path) is not UTF-8 text; save it as a UTF-8 CSV file."
+        case .notAThreshold(let text):
+            return "“\(text)” is not a number of dB HL."
+        case .trustNotConfirmed:
+            return "Nobody can be asked to compare the fingerprint here, so nothing was trusted; confirm beforehand to trust the key."
+        case .trustDeclined:
+            return "Nothing was trusted."
+        case .importDeclined(let imported, let stored):
+            return "Nothing was imported: the prescription is for \(imported), not \(stored)."
+        case .legacyRecordLeft(let path):
+            return "The store was erased, but \(path) could not be removed; delete it by hand."
+        case .unreadableTextFile(let path):
+            return "The file \(path) does not exist or is not readable."
         }
     }
 

@@ -1,7 +1,6 @@
 import AssistCore
 import Foundation
 import Media
-import Speech
 
 /// Importing a prescription into the patient store (`assist rx import`), with the two questions
 /// the patient is asked: a prescription for another patient is imported only when confirmed, and
@@ -30,7 +29,7 @@ public struct PrescriptionImport {
         } catch PrescriptionError.differentPatient(let imported, let stored) where !allowsAnotherPatient {
             let question = "This prescription is for \(imported), but this hearing aid's prescriptions are for \(stored). Import it anyway?"
             guard let answer = ask(question) else { throw PrescriptionError.differentPatient(imported: imported, stored: stored) }
-            guard answer else { throw CommandFailure("Nothing was imported: the prescription is for \(imported), not \(stored).") }
+            guard answer else { throw PrescriptionError.importDeclined(imported: imported, stored: stored) }
             profile = try store.importPrescription(text: text, allowingAnotherPatient: true, makeActive: makesActive)
         }
         guard let verified = profile.prescription else { return }
@@ -80,7 +79,7 @@ extension UnlockedPatientStore {
         if FileManager.default.fileExists(atPath: legacy.path) {
             try? FileManager.default.removeItem(at: legacy)
             guard !FileManager.default.fileExists(atPath: legacy.path) else {
-                throw CommandFailure("The store was erased, but \(legacy.path) could not be removed; delete it by hand.")
+                throw PrescriptionError.legacyRecordLeft(path: legacy.path)
             }
         }
     }
@@ -88,24 +87,24 @@ extension UnlockedPatientStore {
 
 extension LiveCodeScanner {
     /// `assist rx import --camera`: asks the user (on screen through `tell`, and aloud through
-    /// `spoken` where speech can be played) to hold the code in front of the camera, then reads
-    /// frames until one holds it. A failure is said aloud too: the user is looking at the camera,
-    /// not the screen.
-    /// `makeSpoken` is called once the camera is open.
-    public static func readShownCode(device: String, timeoutSeconds: Double, makeSpoken: () -> SpokenOutput?,
+    /// the voice `makeVoice` opens where speech can be played) to hold the code in front of the
+    /// camera, then reads frames until one holds it. A failure is said aloud too: the user is
+    /// looking at the camera, not the screen.
+    /// `makeVoice` is called once the camera is open.
+    public static func readShownCode(device: String, timeoutSeconds: Double, makeVoice: () -> (any AnswerVoice)?,
                                      tell: (String) -> Void) async throws -> String {
         let frames = try LiveCodeScanner.open(VideoInput(argument: device))
         let prompt = "Hold the prescription's QR code in front of the camera, about 20 centimetres away."
         tell(prompt)
-        let spoken = makeSpoken()
-        spoken?.say(Utterance(prompt, priority: .answer, contentKey: "rx camera prompt"))
-        defer { try? spoken?.finish() }
+        let voice = makeVoice()
+        voice?.sayAnswer([prompt], key: "rx camera prompt")
+        defer { try? voice?.finish() }
         do {
             let reading = try await LiveCodeScanner(timeoutSeconds: timeoutSeconds).read(frames)
             tell(String(format: "Code read after %.1f s (%d frames looked at).", reading.seconds, reading.framesScanned))
             return reading.text
         } catch {
-            spoken?.say(Utterance(userMessage(for: error), priority: .answer, contentKey: "rx camera failure"))
+            voice?.sayAnswer([userMessage(for: error)], key: "rx camera failure")
             throw error
         }
     }
@@ -133,7 +132,7 @@ extension PrescriptionImport {
             return try QRCodeReader.text(in: image)
         }
         guard let textFile, let read = try? String(contentsOfFile: textFile, encoding: .utf8) else {
-            throw CommandFailure("The file \(textFile ?? "") does not exist or is not readable.")
+            throw PrescriptionError.unreadableTextFile(path: textFile ?? "")
         }
         return read
     }

@@ -44,10 +44,10 @@ public struct PrescriptionRequest: Sendable {
             levelReference = options.levelReference
         } else if let audiogramFile {
             guard let bytes = FileManager.default.contents(atPath: audiogramFile) else {
-                throw CommandFailure("The audiogram file \(audiogramFile) does not exist or is not readable.")
+                throw PrescriptionError.unreadableAudiogramFile(path: audiogramFile)
             }
             guard let text = String(bytes: bytes, encoding: .utf8) else {
-                throw CommandFailure("The audiogram file \(audiogramFile) is not UTF-8 text; save it as a UTF-8 CSV file.")
+                throw PrescriptionError.audiogramFileNotText(path: audiogramFile)
             }
             audiogramValue = try AudiogramCSV.parse(text)
         } else {
@@ -82,7 +82,7 @@ extension QRCode {
 }
 
 extension Audiogram {
-    /// Thresholds typed at a terminal (`assist rx create` without `--audiogram`), ear by ear and
+    /// Thresholds typed at a terminal (`assist rx create` without an audiogram file), ear by ear and
     /// frequency by frequency: `prompt` shows the question (`newline` false: the answer follows on
     /// the same line), `readLine` gives the answer (nil: input ended). An empty answer skips a
     /// frequency (it is interpolated); anything that is not a number is refused by name.
@@ -94,7 +94,7 @@ extension Audiogram {
                 prompt("  \(Int(f)) Hz: ", false)
                 guard let line = readLine()?.trimmingCharacters(in: .whitespaces) else { break }
                 if line.isEmpty { continue }
-                guard let value = Double(line) else { throw CommandFailure("“\(line)” is not a number of dB HL.") }
+                guard let value = Double(line) else { throw PrescriptionError.notAThreshold(line) }
                 thresholds[f] = value
             }
             return try EarAudiogram(ear: ear, thresholdsHL: thresholds)

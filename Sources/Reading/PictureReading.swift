@@ -2,7 +2,6 @@ import AssistCore
 import Foundation
 import Media
 import Perception
-import Speech
 
 /// One picture's outcome in `assist read --json`.
 public struct ReadResult: Encodable, Sendable {
@@ -28,8 +27,8 @@ public struct PictureReading {
         wordsPerPart = SpokenParts.wordsFitting(seconds: SpokenParts.defaultMaximumSeconds, wordsPerMinute: wordsPerMinute)
     }
 
-    /// Reads every picture; `onResult` gets each as it is done; `spoken` says it (nil: not said).
-    public func read(_ paths: [String], spoken: SpokenOutput?, onResult: (ReadResult) -> Void) -> [ReadResult] {
+    /// Reads every picture; `onResult` gets each as it is done; `voice` says it (nil: not said).
+    public func read(_ paths: [String], voice: (any AnswerVoice)?, onResult: (ReadResult) -> Void) -> [ReadResult] {
         var results: [ReadResult] = []
         for (index, path) in paths.enumerated() {
             let url = URL(fileURLWithPath: path)
@@ -45,12 +44,12 @@ public struct PictureReading {
             }
             results.append(result)
             onResult(result)
-            if let spoken {
+            if let voice {
                 let parts = result.reading.map { $0.isEmpty ? [phrases.noText] : SpokenParts.parts(of: $0, maximumWords: wordsPerPart) }
                 var sentences = parts ?? result.error.map { [$0] } ?? []
                 if paths.count > 1 { sentences.insert("\(result.source).", at: 0) }
                 for (number, sentence) in sentences.enumerated() {
-                    spoken.say(Utterance(sentence, priority: .answer, contentKey: "\(index)#\(number)"))
+                    voice.sayAnswer([sentence], key: "\(index)#\(number)")
                 }
             }
         }
@@ -62,20 +61,20 @@ extension PictureReading {
     /// `assist read`: reads every picture in order, printing its text as it is done (with `json`, all
     /// results as JSON at the end instead) and saying it on the output `makeSpoken` opens once the
     /// recogniser is ready. Returns whether any picture failed; an error for one picture is one
-    /// sentence on standard error.
+    /// sentence on standard error. A recogniser that cannot start is `ReadingError.cannotStart`.
     public static func printReadings(of images: [String], language: String, minimumConfidence: Float, effort: ReadingEffort,
-                                     wordsPerMinute: Int, json: Bool, makeSpoken: () throws -> SpokenOutput?) throws -> Bool {
+                                     wordsPerMinute: Int, json: Bool, makeSpoken: () throws -> (any AnswerVoice)?) throws -> Bool {
         let reader: TextReader
         let phrases: ReadingPhrases
         do {
             reader = try TextReader(language: language, filter: PlausibleText(minimumConfidence: minimumConfidence))
             phrases = try ReadingPhrases.bundled()
         } catch {
-            throw CommandFailure(userMessage(for: error), status: .startupFailed)
+            throw ReadingError.cannotStart(reason: userMessage(for: error))
         }
         let spoken = try makeSpoken()
         let reading = PictureReading(reader: reader, phrases: phrases, effort: effort, wordsPerMinute: wordsPerMinute)
-        let results = reading.read(images, spoken: spoken) { result in
+        let results = reading.read(images, voice: spoken) { result in
             guard !json else { return }
             if let error = result.error {
                 FileHandle.standardError.write(Data("\(error)\n".utf8))
@@ -88,9 +87,19 @@ extension PictureReading {
         if json {
             print(try JSONReport.text(results))
         }
-        do { try spoken?.finish() } catch {
-            throw CommandFailure(userMessage(for: error), status: .failed)
-        }
+        try spoken?.finish()
         return results.contains(where: { $0.error != nil })
+    }
+}
+
+/// Why `assist read` read nothing.
+public enum ReadingError: UserFacingError, Equatable {
+    /// The text recogniser or the reading sentences could not be loaded (`reason`: their own sentence).
+    case cannotStart(reason: String)
+
+    public var userMessage: String {
+        switch self {
+        case .cannotStart(let reason): return reason
+        }
     }
 }

@@ -1,3 +1,4 @@
+import AssistCore
 import Foundation
 import Guidance
 import LiveGuidance
@@ -27,11 +28,38 @@ public struct DescriptionChoice: Sendable, Equatable {
         self.language = language
     }
 
-    /// What is wrong with a value given for this description, as one sentence naming the option; nil when nothing is.
-    public var problem: String? {
-        if let c = minimumConfidence, !(0...1).contains(c) { return "--confidence must be from 0 to 1, not \(c)." }
-        if let iou = iouThreshold, !(iou > 0 && iou <= 1) { return "--iou must be above 0 and at most 1, not \(iou)." }
-        if let n = maximumObjects, n < 1 { return "--max-objects must be at least 1, not \(n)." }
+    /// A value given for this description that is not allowed; the command line names its option.
+    public enum Problem: UserFacingError, Equatable {
+        case minimumConfidence(Float)
+        case iouThreshold(Float)
+        case maximumObjects(Int)
+
+        /// The value as the user knows it, at the start of a sentence.
+        public var name: String {
+            switch self {
+            case .minimumConfidence: return "The confidence threshold"
+            case .iouThreshold: return "The overlap (IoU) threshold"
+            case .maximumObjects: return "The most objects described"
+            }
+        }
+
+        /// What the value must be, after its name.
+        public var requirement: String {
+            switch self {
+            case .minimumConfidence(let c): return "must be from 0 to 1, not \(c)."
+            case .iouThreshold(let iou): return "must be above 0 and at most 1, not \(iou)."
+            case .maximumObjects(let n): return "must be at least 1, not \(n)."
+            }
+        }
+
+        public var userMessage: String { "\(name) \(requirement)" }
+    }
+
+    /// What is wrong with a value given for this description; nil when nothing is.
+    public var problem: Problem? {
+        if let c = minimumConfidence, !(0...1).contains(c) { return .minimumConfidence(c) }
+        if let iou = iouThreshold, !(iou > 0 && iou <= 1) { return .iouThreshold(iou) }
+        if let n = maximumObjects, n < 1 { return .maximumObjects(n) }
         return nil
     }
 

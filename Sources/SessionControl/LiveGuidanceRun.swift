@@ -16,7 +16,7 @@ import Synchronization
 /// the console, spoken commands and media keys) and its history, and the transcript written.
 ///
 /// What is heard is printed as it is heard (`HeardLinePrinter`). A start-up failure is said
-/// through whatever output exists and thrown as a `CommandFailure` whose status says its kind.
+/// through whatever output exists and thrown as a `LiveRunError` that says its kind.
 public struct LiveGuidanceRun {
     public var input: VideoInput
     public var detector: DetectorChoice
@@ -70,9 +70,8 @@ public struct LiveGuidanceRun {
             ?? (quiet || (json && audioDevice == nil) ? .silent : .device(name: audioDevice))
     }
 
-    /// Runs to the end; returns the exit status (`.done`, or `.failed` when a fault ended the run
-    /// or the transcript asked for was not saved).
-    public func run() async throws(CommandFailure) -> ExitStatus {
+    /// Runs to the end; returns how the session ended and whether the transcript asked for was saved.
+    public func run() async throws(LiveRunError) -> LiveRunResult {
         let warn: @Sendable (String) -> Void = { UserData.warn($0) }
         let wording = description
         // A model that cannot be loaded is said through the speech output like any start-up
@@ -100,7 +99,7 @@ public struct LiveGuidanceRun {
                                                   frameCostSeconds: frameCostSeconds, warn: warn)
         } catch {
             let failure = modelFailure.map { userMessage(for: $0) + " " } ?? ""
-            throw CommandFailure(failure + userMessage(for: error), status: .audioUnavailable)
+            throw .noSpeech(reason: failure + userMessage(for: error))
         }
         defer { speechOutput.close() }
 
@@ -132,11 +131,11 @@ public struct LiveGuidanceRun {
             // "Read the text", "what colour is this", …: Tesseract and the face model load at the first question.
             configuration.pictureQuestions = try PictureAnswers(wordsPerMinute: voice.wordsPerMinute)
         } catch {
-            throw CommandFailure(userMessage(for: error), status: .startupFailed)
+            throw .cannotStart(reason: userMessage(for: error))
         }
         let sentences: SessionSentences
         do { sentences = try SessionSentences.bundled(language: wording.language) } catch {
-            throw CommandFailure(userMessage(for: error), status: .startupFailed)
+            throw .cannotStart(reason: userMessage(for: error))
         }
 
         let printer = HeardLinePrinter(json: json, plain: LiveControl.readsConsole)
@@ -202,31 +201,27 @@ public struct LiveGuidanceRun {
             ending = try await session.run()
         } catch {
             writeTranscript(session)
-            throw CommandFailure(error.userMessage, status: error.kind.status)
+            throw .sessionNotStarted(error)
         }
         let transcriptSaved = writeTranscript(session)
         if case .streamStopped(let reason) = ending, reason != sentences.streamStopped { warn(reason) }
-        if ending.exitStatus != ExitStatus.done.rawValue { return ExitStatus(rawValue: ending.exitStatus) ?? .failed }
-        // An output the user asked for that was not saved is a failure, not a success (issue 16).
-        return transcriptSaved ? .done : .failed
+        return LiveRunResult(ending: ending, transcriptSaved: transcriptSaved)
     }
 
-    /// Every `--at` line must be a command acted on as typed — understood the way a typed line in
+    /// Every timed line (`--at`) must be a command acted on as typed — understood the way a typed line in
     /// the session is (patterns, then meaning), so what works at the keyboard works here: refused
     /// at start, not at its moment. Nobody can answer a question in a render, so a line that would
     /// only be asked about is refused with the question.
-    static func checkScheduledLines(_ lines: [ScheduledLine], control: LiveControl) throws(CommandFailure) {
+    static func checkScheduledLines(_ lines: [ScheduledLine], control: LiveControl) throws(LiveRunError) {
         guard !lines.isEmpty else { return }
-        guard let controller = control.controller else {
-            throw CommandFailure("--at cannot be used: the command language could not be loaded.", status: .startupFailed)
-        }
+        guard let controller = control.controller else { throw .timedCommandsUnavailable }
         for line in lines {
             switch controller.understanding.decide(line.text, channel: .typed) {
             case .act: continue
             case .confirm(_, let pending):
-                throw CommandFailure("--at: \"\(line.text)\" would only be asked about, and nobody can answer in a render; if you meant \"\(controller.language.spokenPhrase(for: pending))\", write that.", status: .badUsage)
+                throw .timedCommandAsks(line: line.text, meant: controller.language.spokenPhrase(for: pending))
             case .refuse(let sentence):
-                throw CommandFailure("--at: \"\(line.text)\" is not a command assist carries out: \(sentence)", status: .badUsage)
+                throw .timedCommandRefused(line: line.text, reason: sentence)
             }
         }
     }
@@ -309,23 +304,22 @@ public struct HeardLinePrinter: Sendable {
 
 extension LiveGuidanceRun {
     /// The watchdog's range, for `assist see` and the session `assist serve --input` starts.
-    public static func checkWatchdog(_ seconds: Double) throws(CommandFailure) {
-        if !(seconds > 0 && seconds <= 600) { throw CommandFailure("--watchdog must be a number of seconds above 0 and at most 600, not \(numberText(seconds)).", status: .badUsage) }
+    public static func checkWatchdog(_ seconds: Double) throws(LiveRunError) {
+        if !(seconds > 0 && seconds <= 600) { throw .outOfRange(.watchdogSeconds, value: seconds) }
     }
 
-    /// The run's numbers, checked before anything starts: out of range is bad usage (exit 64),
-    /// named by its option. Bounded above too: an interval of 1e19 s overflowed the session's
-    /// sample count (issue 16).
-    public func checkNumbers() throws(CommandFailure) {
+    /// The run's numbers, checked before anything starts (`LiveRunError.outOfRange`). Bounded
+    /// above too: an interval of 1e19 s overflowed the session's sample count (issue 16).
+    public func checkNumbers() throws(LiveRunError) {
         if let intervalSeconds, !(intervalSeconds > 0 && intervalSeconds <= 3600) {
-            throw CommandFailure("--interval must be a number of seconds above 0 and at most 3600, not \(numberText(intervalSeconds)).", status: .badUsage)
+            throw .outOfRange(.intervalSeconds, value: intervalSeconds)
         }
         try Self.checkWatchdog(watchdogSeconds)
         if !(afterUseMinutes >= 0 && afterUseMinutes <= 1440) {
-            throw CommandFailure("--after-use must be 0 (never) or a number of minutes up to 1440, not \(numberText(afterUseMinutes)).", status: .badUsage)
+            throw .outOfRange(.afterUseMinutes, value: afterUseMinutes)
         }
         if let frameCostSeconds, !(frameCostSeconds >= 0 && frameCostSeconds <= 60) {
-            throw CommandFailure("--frame-cost must be from 0 to 60 seconds, not \(numberText(frameCostSeconds)).", status: .badUsage)
+            throw .outOfRange(.frameCostSeconds, value: frameCostSeconds)
         }
     }
 }

@@ -113,8 +113,8 @@ public struct PictureDescription {
     }
 
     /// Describes every picture; `onResult` gets each as it is done (to print it). A failure to
-    /// start is thrown with the status of its kind (the model: `.modelUnavailable`, as in a live
-    /// run); a picture that fails is a result with its sentence, and the others are still described.
+    /// start is a `PictureDescriptionError` of its kind (the model, as in a live run); a picture
+    /// that fails is a result with its sentence, and the others are still described.
     /// `spokenOutput` is made once the model is loaded (nil: not spoken).
     public func describe(_ paths: [String], spokenOutput: () throws -> SpokenOutput?,
                          onResult: (PictureResult) -> Void) throws -> [PictureResult] {
@@ -126,15 +126,15 @@ public struct PictureDescription {
             objectDetector = try detector.makeDetector(core: core, warn: UserData.warn)
             depthEstimator = try depthModel.makeEstimator(core: core, options: detector.inferenceOptions)
         } catch {
-            throw CommandFailure(userMessage(for: error), status: .modelUnavailable)
+            throw PictureDescriptionError.modelUnavailable(reason: userMessage(for: error))
         }
         let faceDetector: FaceDetector?
         do throws(FaceModelError) { faceDetector = findsFaces ? try FaceDetector.located() : nil } catch {
-            throw CommandFailure("Faces cannot be found. \(error.userMessage)", status: .modelUnavailable)
+            throw PictureDescriptionError.faceModelUnavailable(reason: error.userMessage)
         }
         let answers: PictureAnswers?
         do throws(PictureQuestionError) { answers = question == nil ? nil : try PictureAnswers(wordsPerMinute: wordsPerMinute) } catch {
-            throw CommandFailure(error.userMessage, status: .startupFailed)
+            throw PictureDescriptionError.cannotStart(reason: error.userMessage)
         }
         let userData = UserData.open(knownCategories: objectDetector.classNames.names)
         var stored = userData?.currentSettings()
@@ -166,17 +166,20 @@ public struct PictureDescription {
                 }
             }
         }
-        do { try spoken?.finish() } catch {
-            throw CommandFailure(userMessage(for: error), status: .failed)
-        }
+        try spoken?.finish()
         return results
     }
 
-    /// Done when every picture was described; input unavailable when none of them could be
-    /// read (as a live input that cannot be opened); failed when some could not be described.
-    public static func status(of results: [PictureResult]) -> ExitStatus {
-        guard results.contains(where: { $0.error != nil }) else { return .done }
-        return results.allSatisfy(\.pictureUnreadable) ? .inputUnavailable : .failed
+    /// All described; none of them could be read (as a live input that cannot be opened); or some
+    /// could not be described.
+    public static func outcome(of results: [PictureResult]) -> Outcome {
+        guard results.contains(where: { $0.error != nil }) else { return .allDescribed }
+        return results.allSatisfy(\.pictureUnreadable) ? .noneReadable : .someNotDescribed
+    }
+
+    /// How a description of pictures went, for its owner to report.
+    public enum Outcome: Sendable, Equatable {
+        case allDescribed, noneReadable, someNotDescribed
     }
 
     func makeAnalyzer(_ objectDetector: ObjectDetector, _ depthEstimator: DepthEstimator?,
@@ -189,7 +192,7 @@ public struct PictureDescription {
                 iouThreshold: description.iouThreshold(stored: stored),
                 ignoredCategories: Set(stored?.detection.ignoredCategories ?? []))
         } catch {
-            throw CommandFailure(userMessage(for: error), status: .startupFailed)
+            throw PictureDescriptionError.cannotStart(reason: userMessage(for: error))
         }
     }
 
@@ -264,6 +267,23 @@ public struct PictureDescription {
             return result
         } catch {
             return PictureResult(source: url.lastPathComponent, report: nil, error: userMessage(for: error))
+        }
+    }
+}
+
+/// Why pictures could not be described at all.
+public enum PictureDescriptionError: UserFacingError, Equatable {
+    /// The detector (or the depth model) is missing or damaged (`reason`: its sentence).
+    case modelUnavailable(reason: String)
+    /// Faces were asked for and the face model is missing or damaged.
+    case faceModelUnavailable(reason: String)
+    /// The question answerers, the settings or the camera model could not be prepared.
+    case cannotStart(reason: String)
+
+    public var userMessage: String {
+        switch self {
+        case .modelUnavailable(let reason), .cannotStart(let reason): return reason
+        case .faceModelUnavailable(let reason): return "Faces cannot be found. \(reason)"
         }
     }
 }

@@ -25,13 +25,13 @@ extension SettingsStorageAccess {
         entries.forEach { print($0.description) }
     }
 
-    /// `assist settings set KEY VALUE`: a value that is not allowed is bad usage and nothing is stored.
+    /// `assist settings set KEY VALUE`: a value that is not allowed is `SettingRefused` and nothing is stored.
     public static func setSetting(_ key: String, to value: String, json: Bool) throws {
         let database = try open(toChange: true)
         let store = SettingsStore(database: database, validator: validator())
         let settings: Storage.Settings
-        do { settings = try store.set(key, text: value) } catch let error as StorageError where error.status == .badUsage {
-            throw CommandFailure(error.userMessage, status: .badUsage)
+        do { settings = try store.set(key, text: value) } catch let error as StorageError where error.refusesValue {
+            throw SettingRefused(reason: error)
         }
         let definition = try SettingsSchema.definition(for: key)
         if json {
@@ -87,7 +87,7 @@ extension SettingsStorageAccess {
     /// `assist history clear [--before TIME]`.
     public static func clearHistory(before: String?) throws {
         let history = DetectionHistory(database: try open(toChange: true))
-        let deleted = try history.clear(before: try before.map { try HistoryTime.parse($0, option: "--before") })
+        let deleted = try history.clear(before: try before.map { try HistoryTime.parse($0, bound: .before) })
         print(deleted == 1 ? "Deleted 1 detection." : "Deleted \(deleted) detections.")
     }
 }
@@ -96,4 +96,12 @@ extension SettingsStorageAccess {
 struct RecentHistory: Encodable {
     var sentence: String
     var detections: [AnnouncedDetection]
+}
+
+/// A value typed for a setting that the setting does not allow (the user's input was wrong, not
+/// the store); nothing was stored.
+public struct SettingRefused: UserFacingError, Equatable {
+    public let reason: StorageError
+    public init(reason: StorageError) { self.reason = reason }
+    public var userMessage: String { reason.userMessage }
 }

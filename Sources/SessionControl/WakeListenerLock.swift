@@ -9,24 +9,20 @@ import Glibc
 public struct WakeListenerLock: Sendable {
     let descriptor: Int32
 
-    /// Why the lock was not taken.
+    /// Why the wake listener did not start: the lock was not taken, or the phrase spotter could not load.
     public enum Failure: UserFacingError, Equatable {
         case cannotCreate(path: String)
         /// Another listener holds it: a state of the system, not bad usage.
         case alreadyListening(owner: String)
+        /// The speech models the phrase spotter needs could not be loaded (`reason`: their sentence).
+        case cannotListen(reason: String)
 
         public var userMessage: String {
             switch self {
             case .cannotCreate(let path): return "The wake listener cannot create its lock file \(path)."
             case .alreadyListening(let owner):
                 return "Assistive Vision is already listening for its wake phrase (process \(owner)); only one listener runs at a time."
-            }
-        }
-
-        public var status: ExitStatus {
-            switch self {
-            case .cannotCreate: return .failed
-            case .alreadyListening: return .alreadyRunning
+            case .cannotListen(let reason): return "The wake listener cannot start: \(reason)"
             }
         }
     }

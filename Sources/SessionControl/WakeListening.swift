@@ -23,11 +23,11 @@ public struct WakeListening {
 
     public func run() throws {
         let lock: WakeListenerLock
-        do { lock = try WakeListenerLock.acquire() } catch { throw CommandFailure(error.userMessage, status: error.status) }
+        lock = try WakeListenerLock.acquire()
         defer { lock.release() }
         let spotter: WakePhraseSpotter
         do { spotter = try WakePhraseSpotter(files: try SpeechModelFiles.installed()) } catch {
-            throw CommandFailure("The wake listener cannot start: \(userMessage(for: error))")
+            throw WakeListenerLock.Failure.cannotListen(reason: userMessage(for: error))
         }
         let source: SpeechAudioSource = try file.map { try AudioFileSpeechSource(url: URL(fileURLWithPath: $0)) }
             ?? MicrophoneSpeechSource(deviceName: microphone)

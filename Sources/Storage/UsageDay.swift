@@ -11,8 +11,11 @@ public struct UsageDay: Sendable, Equatable {
     /// A day that is neither today, yesterday nor a date.
     public struct Unknown: UserFacingError, Equatable {
         public let text: String
-        public var userMessage: String {
-            "--day must be today, yesterday or a date such as 2026-11-22; \"\(text)\" is none of these."
+        public init(text: String) { self.text = text }
+        public var userMessage: String { "The day \(requirement)" }
+        /// What the day must be, after its name.
+        public var requirement: String {
+            "must be today, yesterday or a date such as 2026-11-22; \"\(text)\" is none of these."
         }
     }
 

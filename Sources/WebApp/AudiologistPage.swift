@@ -137,7 +137,7 @@ extension HearingPages {
             for frequency in AudiometricFrequency.all {
                 let typed = values[AudiologistForm.thresholdField(ear, frequency)].trimmingCharacters(in: .whitespaces)
                 if typed.isEmpty { continue }
-                guard let value = Double(typed.replacingOccurrences(of: "−", with: "-")) else { throw CommandFailure("“\(typed)” is not a number of dB HL.") }
+                guard let value = Double(typed.replacingOccurrences(of: "−", with: "-")) else { throw PrescriptionError.notAThreshold(typed) }
                 thresholds[frequency] = value
             }
             return try EarAudiogram(ear: ear, thresholdsHL: thresholds)

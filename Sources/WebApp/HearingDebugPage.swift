@@ -65,7 +65,7 @@ extension HearingPages {
         }
         let document = mode.authorisation.document
         var body = "<p class=\"lead\">Unlocked by the debug prescription of \(escaped(document.audiologist.name)), issued \(PrescriptionDescription.day(document.issued)). "
-            + "Every threshold change is written to the audit log, as assist hear --debug-threshold writes it.</p>"
+            + "Every threshold change is written to the audit log, as a change made on the command line is.</p>"
         body += "<section aria-labelledby=\"aid-heading\"><h2 id=\"aid-heading\">Hearing aid</h2>\(aidStateParagraph())</section>"
         if let aid = session {
             let frame = DebugFrame(monitors: aid.control.monitors)

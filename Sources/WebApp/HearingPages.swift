@@ -209,7 +209,7 @@ public final class HearingPages: Sendable {
         switch input {
         case .none:
             return "No hearing aid runs in this web app: assist serve was started without a hearing input. "
-                + "Start it with --hear-live for the sound devices, or --hear-input and a sound file."
+                + "Start it again with the sound devices, or with a sound file, as its hearing input."
         case .live:
             if unlocked == nil { return "The live hearing aid starts once the prescriptions are opened with the passphrase." }
             if let live, case .failed(let sentence) = live.state.phase { return sentence }

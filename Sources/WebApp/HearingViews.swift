@@ -42,7 +42,7 @@ extension HearingPages {
             let settings = aid.control.settings
             return "<p class=\"message confirmation\" id=\"aid-state\">The hearing aid is running on the sound file \(escaped(aid.inputName)) "
                 + "(\(Int(aid.sampleRateHz)) Hz), in program \(escaped(settings.program.rawValue)), volume \(Self.volumeText(settings.volumeDecibels)). "
-                + "Its processed sound is not played: this web app has no sound device; assist hear --live plays it.</p>"
+                + "Its processed sound is not played: this web app has no sound device; the live hearing aid on the sound devices plays it.</p>"
         }
         if let state = live?.state, state.phase == .running || state.phase == .deviceLost || state.phase == .starting {
             return "<p class=\"message \(state.phase == .running ? "confirmation" : "warning")\" id=\"aid-state\">\(escaped(state.sentence))</p>"

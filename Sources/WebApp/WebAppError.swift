@@ -11,11 +11,11 @@ public enum WebAppError: UserFacingError, Equatable {
     public var userMessage: String {
         switch self {
         case .portInUse(let port):
-            return "Port \(port) on 127.0.0.1 is already in use; choose another with --port, or --port 0 for a free one."
+            return "Port \(port) on 127.0.0.1 is already in use; choose another port, or port 0 for a free one."
         case .cannotListen(let port, let reason):
             return "The web app cannot listen on 127.0.0.1 port \(port): \(reason)."
         case .invalidPort(let port):
-            return "--port must be from 0 (a free port) to 65535, not \(port)."
+            return "The port must be from 0 (a free port) to 65535, not \(port)."
         }
     }
 

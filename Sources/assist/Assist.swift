@@ -35,16 +35,14 @@ struct Assist: AsyncParsableCommand {
             } else {
                 try command.run()
             }
-        } catch let failure as CommandFailure {
-            FileHandle.standardError.write(Data("\(failure.message)\n".utf8))
-            Foundation.exit(failure.exitCode)
         } catch where String(reflecting: type(of: error)).hasPrefix("ArgumentParser.") {
             // ArgumentParser's own as it words them: exit codes, bad usage (64), --help from `run()`.
             exit(withError: error)
         } catch {
-            // Ours, and anything else a command lets through, as one sentence (`userMessage(for:)`).
-            FileHandle.standardError.write(Data("\(userMessage(for: error))\n".utf8))
-            Foundation.exit(1)
+            // The libraries' typed errors and our own, as one sentence with the status of their
+            // kind (`FailureReport`); anything else a command lets through fails with status 1.
+            FileHandle.standardError.write(Data("\(FailureReport.sentence(for: error))\n".utf8))
+            Foundation.exit(FailureReport.status(of: error).rawValue)
         }
     }
 }

@@ -44,7 +44,7 @@ struct BenchCommands: ParsableCommand {
         var phrases: [LabelledPhrase] = []
         for file in files {
             guard let contents = try? String(contentsOfFile: file, encoding: .utf8) else {
-                throw CommandFailure("\(file) could not be read.")
+                throw BenchmarkInputError.unreadable(path: file)
             }
             do { phrases += try LabelledPhrase.parse(contents) } catch { throw CommandFailure("\(file): \(error)") }
         }

@@ -89,11 +89,11 @@ struct BenchVoice: ParsableCommand {
     }
 
     func validate() throws {
-        if let problem = plan.problem { throw ValidationError(problem) }
+        if let problem = plan.problem { throw ValidationError(FailureReport.sentence(for: problem)) }
         guard phrasesPerCommand >= (nonCommands == nil ? 1 : 0) else {
             throw ValidationError("--phrases-per-command must be at least 1 (0 only with --non-commands).")
         }
-        if let problem = plan.rateProblem { throw ValidationError(problem) }
+        if let problem = plan.rateProblem { throw ValidationError(FailureReport.sentence(for: problem)) }
     }
 
     func run() throws {

@@ -37,7 +37,7 @@ struct ColourCommand: AsyncParsableCommand {
         let phrases: ColourAndLightPhrases
         do { phrases = try ColourAndLightPhrases.bundled() } catch { throw CommandFailure(userMessage(for: error), status: .startupFailed) }
         let spoken = try SpokenOutput.forDescription(speech.choice, json: json)
-        let results = PictureColours(phrases: phrases).describe(images, spoken: spoken) { result in
+        let results = PictureColours(phrases: phrases).describe(images, voice: spoken) { result in
             guard !json else { return }
             if let error = result.error { FileHandle.standardError.write(Data("\(error)\n".utf8)) }
             if let sentence = result.sentence { print(images.count > 1 ? "\(result.source): \(sentence)" : sentence) }
@@ -45,7 +45,7 @@ struct ColourCommand: AsyncParsableCommand {
         if json {
             print(try JSONReport.text(results))
         }
-        do { try spoken?.finish() } catch { throw CommandFailure(userMessage(for: error), status: .failed) }
+        try spoken?.finish()
         if results.contains(where: { $0.error != nil }) { throw ExitCode(1) }
     }
 }

@@ -113,7 +113,7 @@ struct EvalDistance: AsyncParsableCommand {
             try DistanceEvaluation.printEvaluation(images: images, camera: camera, confidence: confidence, json: json,
                                                    makeDetector: { try detector.makeDetector(core: InferenceCore()) })
         } catch CameraSettingsError.intrinsicsNotFourNumbers {
-            throw ValidationError(CameraSettingsError.intrinsicsNotFourNumbers.userMessage)
+            throw ValidationError(FailureReport.sentence(for: CameraSettingsError.intrinsicsNotFourNumbers))
         }
     }
 }

@@ -40,7 +40,7 @@ struct HistoryCommand: ParsableCommand {
 
         func validate() throws {
             if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more.") }
-            do { _ = try HistoryTime.range(since: since, until: until) } catch { throw ValidationError(userMessage(for: error)) }
+            do { _ = try HistoryTime.range(since: since, until: until) } catch { throw ValidationError(FailureReport.sentence(for: error)) }
         }
 
         func run() throws {
@@ -78,7 +78,7 @@ struct HistoryCommand: ParsableCommand {
         var before: String?
 
         func validate() throws {
-            do { _ = try before.map { try HistoryTime.parse($0, option: "--before") } } catch { throw ValidationError(userMessage(for: error)) }
+            do { _ = try before.map { try HistoryTime.parse($0, bound: .before) } } catch { throw ValidationError(FailureReport.sentence(for: error)) }
         }
 
         func run() throws { try SettingsStorageAccess.clearHistory(before: before) }

@@ -31,26 +31,19 @@ struct LightCommand: AsyncParsableCommand {
     func run() async throws {
         let phrases: ColourAndLightPhrases
         do { phrases = try ColourAndLightPhrases.bundled() } catch { throw CommandFailure(userMessage(for: error), status: .startupFailed) }
-        let reading: LightReading
-        do { reading = try LightReading(input: input) } catch let failure as CommandFailure { throw failure } catch {
-            throw CommandFailure(userMessage(for: error), status: .failed)
-        }
+        let reading = try LightReading(input: input)
         let answer = phrases.sentence(for: reading.firstLevel)
         print(answer)
         reading.sampleLines.forEach { print($0) }
         if let toneTo {
             let rate = 22050.0
-            do {
-                let writer = try AudioFileWriter(url: URL(fileURLWithPath: toneTo), sampleRate: rate, channelCount: 1)
-                try writer.write(reading.toneSamples(sampleRateHz: rate))
-                try writer.finish()
-            } catch {
-                throw CommandFailure(userMessage(for: error), status: .failed)
-            }
+            let writer = try AudioFileWriter(url: URL(fileURLWithPath: toneTo), sampleRate: rate, channelCount: 1)
+            try writer.write(ContinuousTone.render(holding: reading.heldPitches.map { ($0.untilSeconds, $0.pitchHz) }, sampleRateHz: rate))
+            try writer.finish()
         }
         if let spoken = try SpokenOutput.forDescription(speech.choice, json: false) {
             spoken.say(Utterance(answer, priority: .answer, contentKey: "light"))
-            do { try spoken.finish() } catch { throw CommandFailure(userMessage(for: error), status: .failed) }
+            try spoken.finish()
         }
     }
 }

@@ -78,7 +78,7 @@ struct RxImport: AsyncParsableCommand {
 
     /// Asks the user to show the code, then reads frames until one holds it.
     private func readFromCamera() async throws -> String {
-        try await LiveCodeScanner.readShownCode(device: image ?? "/dev/video0", timeoutSeconds: timeout, makeSpoken: { SpokenOutput.forPrompt(speech.choice) },
+        try await LiveCodeScanner.readShownCode(device: image ?? "/dev/video0", timeoutSeconds: timeout, makeVoice: { SpokenOutput.forPrompt(speech.choice) },
                                                 tell: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
     }
 }

@@ -144,7 +144,7 @@ struct CameraOptions: ParsableArguments {
 
     /// Bad camera values are bad usage (exit 64), refused before any work like every other option.
     func validate() throws {
-        do { _ = try choice.settings() } catch let error as CameraSettingsError { throw ValidationError(error.userMessage) }
+        do { _ = try choice.settings() } catch let error as CameraSettingsError { throw ValidationError(FailureReport.sentence(for: error)) }
     }
 }
 
@@ -171,7 +171,7 @@ struct WordingOptions: ParsableArguments, Sendable {
     var language: String = "en"
 
     func validate() throws {
-        if let problem = choice.problem { throw ValidationError(problem) }
+        if let problem = choice.problem { throw ValidationError(FailureReport.sentence(for: problem)) }
     }
 
     var choice: DescriptionChoice {

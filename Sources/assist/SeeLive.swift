@@ -30,7 +30,9 @@ extension See {
         run.json = json
         run.keepsHistory = !noHistory
         run.voiceCommands = voiceCommands.sources
-        let status = try await run.run()
+        let result = try await run.run()
+        // An output the user asked for that was not saved is a failure, not a success (issue 16).
+        let status = result.transcriptSaved ? FailureReport.status(of: result.ending) : .failed
         if status != .done { throw ExitCode(status.rawValue) }
     }
 }

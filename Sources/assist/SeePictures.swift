@@ -20,7 +20,7 @@ extension See {
         if json {
             print(try JSONReport.text(results))
         }
-        let status = PictureDescription.status(of: results)
+        let status = FailureReport.status(of: PictureDescription.outcome(of: results))
         if status != .done { throw ExitCode(status.rawValue) }
     }
 

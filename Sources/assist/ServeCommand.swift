@@ -47,7 +47,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var sound: LiveSoundOptions
 
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError(WebAppError.invalidPort(port).userMessage) }
+        guard (0...65535).contains(port) else { throw ValidationError(FailureReport.sentence(for: WebAppError.invalidPort(port))) }
         guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be from 1 to 3600 seconds, not \(idleTimeout).") }
         guard hearInput == nil || !hearLive else { throw ValidationError("Give either --hear-input or --hear-live, not both.") }
     }
@@ -72,13 +72,10 @@ struct ServeCommand: AsyncParsableCommand {
                                    input: input, options: watchdog.map { ["--watchdog", "\($0)"] } ?? [], sentences: app.sentences)
         }
         defer { session?.stop() }
-        do {
-            try await app.run(port: port, idleTimeoutSeconds: idleTimeout) { [token = app.access.accessToken] boundPort in
-                // Written at once (not buffered): a script waits for this line to learn the port.
-                FileHandle.standardOutput.write(Data("assist serve: open http://127.0.0.1:\(boundPort)/?token=\(token) in a browser on this computer; Ctrl-C stops it.\n".utf8))
-            }
-        } catch let error as WebAppError {
-            throw CommandFailure(error.userMessage, status: .failed)
+        // A port in use or refused fails with status 1, its sentence naming --port (`FailureReport`).
+        try await app.run(port: port, idleTimeoutSeconds: idleTimeout) { [token = app.access.accessToken] boundPort in
+            // Written at once (not buffered): a script waits for this line to learn the port.
+            FileHandle.standardOutput.write(Data("assist serve: open http://127.0.0.1:\(boundPort)/?token=\(token) in a browser on this computer; Ctrl-C stops it.\n".utf8))
         }
     }
 }

@@ -21,7 +21,7 @@ struct StatsCommand: ParsableCommand {
     @OptionGroup(title: "Speech") var speech: SpeechOutputOptions
 
     func validate() throws {
-        do { _ = try UsageDay(day) } catch { throw ValidationError(userMessage(for: error)) }
+        do { _ = try UsageDay(day) } catch { throw ValidationError(FailureReport.sentence(for: error)) }
     }
 
     struct Output: Encodable {

@@ -136,7 +136,7 @@ struct PictureColourAndLightRunTests {
         let bus = SharedFiles.data("images/bus.jpg").path
         var seen: [String] = []
         let results = PictureColours(phrases: try ColourAndLightPhrases.bundled())
-            .describe([bus, "/nonexistent/wall.jpg"], spoken: nil) { seen.append($0.source) }
+            .describe([bus, "/nonexistent/wall.jpg"], voice: nil) { seen.append($0.source) }
         #expect(seen == ["bus.jpg", "wall.jpg"])
         #expect(results[0].sentence?.isEmpty == false && results[0].error == nil)
         #expect(results[1].sentence == nil)
@@ -148,7 +148,9 @@ struct PictureColourAndLightRunTests {
         let reading = try LightReading(input: SharedFiles.data("images/bus.jpg").path)
         #expect(reading.samples.count == 1 && reading.samples[0].seconds == 0)
         #expect(reading.sampleLines.count == 1 && reading.sampleLines[0].hasPrefix("[0.00 s] brightness "))
-        #expect(reading.toneSamples(sampleRateHz: 22_050).count == 11_025)
+        #expect(reading.heldPitches.count == 1 && reading.heldPitches[0].untilSeconds == 0.5)
+        let tone = ContinuousTone.render(holding: reading.heldPitches.map { ($0.untilSeconds, $0.pitchHz) }, sampleRateHz: 22_050)
+        #expect(tone.count == 11_025)
         #expect(throws: (any Error).self) { _ = try LightReading(input: "/nonexistent/room.jpg") }
     }
 }

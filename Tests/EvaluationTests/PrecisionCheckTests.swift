@@ -80,7 +80,7 @@ struct PrecisionCheckTests {
         let model = SharedFiles.model("yolo11n_int8_openvino_model/yolo11n.xml")
         let choice = DetectorChoice(modelPath: model.path, usesModelCache: false)
         let core = try InferenceCore()
-        #expect(throws: CommandFailure.self) {
+        #expect(throws: EvaluationError.nothingEvaluated(folder: dataset.path)) {
             _ = try PrecisionCheck(choice: choice, store: PrecisionCheckStore(folder: storeFolder)).run(datasetAt: dataset) {
                 try $0.makeDetector(core: core, warn: { _ in })
             }

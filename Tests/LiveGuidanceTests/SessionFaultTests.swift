@@ -13,7 +13,7 @@ struct SessionFaultTests {
         harness.configuration.watchdogSeconds = 0.3
         let (session, ending) = try await harness.run()
         #expect(ending == .detectionFailed)
-        #expect(ending.exitStatus == 1)
+        #expect(ending.isFault)
         #expect(session.state == .stopped)
         #expect(harness.analyzer.wasCancelled)
         #expect(harness.analyzer.analysedFrameTimes.count == 1, "nothing is analysed after the watchdog fired")
@@ -55,7 +55,7 @@ struct SessionFaultTests {
         harness.configuration.unreadableFramesBeforeStop = 10
         let (session, ending) = try await harness.run()
         #expect(ending == .unreadableInput)
-        #expect(ending.exitStatus == 1)
+        #expect(ending.isFault)
         #expect(session.transcript().last?.text.hasSuffix(sentences.unreadableInput) == true)
     }
 
@@ -69,7 +69,7 @@ struct SessionFaultTests {
             Issue.record("ended as \(ending)")
             return
         }
-        #expect(ending.exitStatus == 1)
+        #expect(ending.isFault)
         #expect(session.transcript().last?.text.contains(sentences.streamStopped) == true)
         #expect(session.state == .stopped)
     }
@@ -79,7 +79,7 @@ struct SessionFaultTests {
         let harness = SessionHarness { ScriptedFrameSource(frameCount: 20) }
         let (session, ending) = try await harness.run()
         #expect(ending == .inputEnded)
-        #expect(ending.exitStatus == 0)
+        #expect(!ending.isFault)
         let said = session.transcript().map(\.text)
         #expect(said.first?.hasSuffix(sentences.activated) == true)
         #expect(said.last?.hasSuffix(sentences.endOfVideo) == true)

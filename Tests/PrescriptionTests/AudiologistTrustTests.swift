@@ -23,8 +23,8 @@ struct AudiologistTrustTests {
             try AudiologistTrust.run(keyFile: file, confirmed: confirmed, store: { unlocked },
                                      ask: { asked.append($0); return answer }, tell: { told.append($0) })
         }
-        #expect(throws: CommandFailure("Nothing was trusted.")) { try trust(confirmed: false, answer: false) }
-        #expect(throws: CommandFailure("Confirm with --yes when not in a terminal; nothing was trusted.")) { try trust(confirmed: false, answer: nil) }
+        #expect(throws: PrescriptionError.trustDeclined) { try trust(confirmed: false, answer: false) }
+        #expect(throws: PrescriptionError.trustNotConfirmed) { try trust(confirmed: false, answer: nil) }
         #expect(try unlocked.trustedKeys().isEmpty)
         #expect(told.contains("Fingerprint: \(key.fingerprint)") && asked.count == 2)
         try trust(confirmed: false, answer: true)

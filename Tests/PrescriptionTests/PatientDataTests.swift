@@ -41,7 +41,7 @@ struct PatientDataTests {
         for other in [try document(name: "Hans Quellenhof"), try document(reference: "P-0043")] {
             let text = try key.sign(other)
             let error = #expect(throws: PrescriptionError.self) { try store.importPrescription(text: text) }
-            #expect(error?.userMessage == "This prescription is for \(other.patient.spokenDescription), but this hearing aid's prescriptions are for Margarethe Quellenhof (patient number P-0042); nothing was imported (confirm with --yes to import it anyway).")
+            #expect(error?.userMessage == "This prescription is for \(other.patient.spokenDescription), but this hearing aid's prescriptions are for Margarethe Quellenhof (patient number P-0042); nothing was imported (confirm to import it anyway).")
             #expect(try store.profiles().count == 1)
         }
         // Confirmed: stored, but what the patient hears does not change.

@@ -23,7 +23,7 @@ struct TypedAudiogramTests {
 
     @Test("an answer that is not a number is refused by name")
     func notANumber() {
-        #expect(throws: CommandFailure("“forty” is not a number of dB HL.")) {
+        #expect(throws: PrescriptionError.notAThreshold("forty")) {
             _ = try Audiogram.typedIn(prompt: { _, _ in }, readLine: { "forty" })
         }
     }

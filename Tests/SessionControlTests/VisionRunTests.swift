@@ -34,43 +34,31 @@ struct VisionRunTests {
         }
     }
 
-    @Test("pictures: done when all are described, input unavailable when none could be read, failed otherwise")
-    func pictureStatus() {
+    @Test("pictures: all described, none readable, or some not described")
+    func pictureOutcome() {
         let described = PictureResult(source: "bus.jpg", report: nil, error: nil)
         let unreadable = PictureResult(source: "notes.jpg", report: nil, error: "not a picture", pictureUnreadable: true)
         let failed = PictureResult(source: "room.jpg", report: nil, error: "depth file of another size")
-        #expect(PictureDescription.status(of: [described]) == .done)
-        #expect(PictureDescription.status(of: [unreadable, unreadable]) == .inputUnavailable)
-        #expect(PictureDescription.status(of: [unreadable, described]) == .failed)
-        #expect(PictureDescription.status(of: [failed]) == .failed)
+        #expect(PictureDescription.outcome(of: [described]) == .allDescribed)
+        #expect(PictureDescription.outcome(of: [unreadable, unreadable]) == .noneReadable)
+        #expect(PictureDescription.outcome(of: [unreadable, described]) == .someNotDescribed)
+        #expect(PictureDescription.outcome(of: [failed]) == .someNotDescribed)
     }
 
-    @Test("describing pictures with a missing model fails with the model's status, 3, as a live run does")
+    @Test("describing pictures with a missing model fails as the model's kind of failure, before any speech output is made")
     func missingModelStatus() throws {
         let pictures = PictureDescription(detector: DetectorChoice(modelPath: "/nonexistent/m.xml"))
         var spokenMade = false
         do {
             _ = try pictures.describe(["bus.jpg"], spokenOutput: { spokenMade = true; return nil }, onResult: { _ in })
             Issue.record("a missing model was not refused")
-        } catch let failure as CommandFailure {
-            #expect(failure.status == .modelUnavailable)
-            #expect(failure.exitCode == SessionStartupError.Kind.model.exitStatus)
-            #expect(failure.message == "The model file /nonexistent/m.xml does not exist.")
+        } catch let failure as PictureDescriptionError {
+            #expect(failure == .modelUnavailable(reason: "The model file /nonexistent/m.xml does not exist."))
         }
         #expect(!spokenMade)
     }
 
-    @Test("each start-up failure kind of a live run has the status every command uses")
-    func startupKinds() {
-        #expect(SessionStartupError.Kind.model.status == .modelUnavailable)
-        #expect(SessionStartupError.Kind.input.status == .inputUnavailable)
-        #expect(SessionStartupError.Kind.audio.status == .audioUnavailable)
-        #expect(SessionEnding.inputEnded.exitStatus == ExitStatus.done.rawValue)
-        #expect(SessionEnding.detectionFailed.exitStatus == ExitStatus.failed.rawValue)
-        #expect(Set(ExitStatus.allCases.map(\.rawValue)).count == ExitStatus.allCases.count)
-    }
-
-    @Test("a second wake listener is refused with the already-running status, and may start once the first ends")
+    @Test("a second wake listener is refused as already listening, and may start once the first ends")
     func wakeLock() throws {
         let folder = TemporaryFolder.path("wake")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -80,8 +68,6 @@ struct VisionRunTests {
             Issue.record("a second listener was let in")
         } catch {
             #expect(error == .alreadyListening(owner: "\(getpid())"))
-            #expect(error.status == .alreadyRunning)
-            #expect(error.status.rawValue == 75)
         }
         first.release()
         try WakeListenerLock.acquire(in: folder).release()

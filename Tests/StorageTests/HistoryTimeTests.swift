@@ -8,20 +8,20 @@ struct HistoryTimeTests {
 
     @Test("30m, 2h and 1d count back from now; an ISO 8601 date is taken as it is")
     func durationsAndDates() throws {
-        #expect(try HistoryTime.parse("30m", option: "--since", now: Self.now) == Self.now.addingTimeInterval(-1800))
-        #expect(try HistoryTime.parse("2h", option: "--since", now: Self.now) == Self.now.addingTimeInterval(-7200))
-        #expect(try HistoryTime.parse("1d", option: "--since", now: Self.now) == Self.now.addingTimeInterval(-86_400))
-        #expect(try HistoryTime.parse("2026-11-22T10:00:00Z", option: "--since", now: Self.now)
+        #expect(try HistoryTime.parse("30m", bound: .since, now: Self.now) == Self.now.addingTimeInterval(-1800))
+        #expect(try HistoryTime.parse("2h", bound: .since, now: Self.now) == Self.now.addingTimeInterval(-7200))
+        #expect(try HistoryTime.parse("1d", bound: .since, now: Self.now) == Self.now.addingTimeInterval(-86_400))
+        #expect(try HistoryTime.parse("2026-11-22T10:00:00Z", bound: .since, now: Self.now)
                 == Date(timeIntervalSince1970: 1_795_341_600))
     }
 
-    @Test("a time that is neither is one sentence naming the option and the text")
+    @Test("a time that is neither is one sentence naming the bound and the text")
     func neither() {
-        #expect(throws: HistoryTimeError(option: "--until", text: "yesterday")) {
-            _ = try HistoryTime.parse("yesterday", option: "--until", now: Self.now)
+        #expect(throws: HistoryTimeError(bound: .until, text: "yesterday")) {
+            _ = try HistoryTime.parse("yesterday", bound: .until, now: Self.now)
         }
-        #expect(HistoryTimeError(option: "--until", text: "-2h").userMessage
-                == "--until must be a duration such as 30m, 2h or 1d, or an ISO 8601 date such as 2026-11-22; \"-2h\" is neither.")
+        #expect(HistoryTimeError(bound: .until, text: "-2h").userMessage
+                == "The end of the period must be a duration such as 30m, 2h or 1d, or an ISO 8601 date such as 2026-11-22; \"-2h\" is neither.")
     }
 
     @Test("a changed setting shows its value, its default and what it accepts; names print without quotes")
@@ -37,10 +37,10 @@ struct HistoryTimeTests {
         #expect(!unchanged.changed && unchanged.description.hasPrefix("units = metric\n"))
     }
 
-    @Test("a value a setting does not allow is bad usage (64); a storage fault is a failed run (1)")
-    func settingFailureStatus() {
-        #expect(StorageError.invalidSetting(key: "speech.pitch", allowed: "0 to 100", given: "1e19").status.rawValue == 64)
-        #expect(StorageError.conflictingSettings(keys: ["a", "b"], reason: "they overlap").status.rawValue == 64)
-        #expect(StorageError.diskFull(path: "/data/assist.sqlite").status.rawValue == 1)
+    @Test("a value a setting does not allow is refused as the user's input; a storage fault is not")
+    func settingRefusals() {
+        #expect(StorageError.invalidSetting(key: "speech.pitch", allowed: "0 to 100", given: "1e19").refusesValue)
+        #expect(StorageError.conflictingSettings(keys: ["a", "b"], reason: "they overlap").refusesValue)
+        #expect(!StorageError.diskFull(path: "/data/assist.sqlite").refusesValue)
     }
 }

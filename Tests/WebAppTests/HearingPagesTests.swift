@@ -172,8 +172,8 @@ struct HearingPagesTests {
         let confirmed = try await web.importCode(other, fields: ["another": "yes"])
         #expect(confirmed.status == .ok)
         #expect(try web.hearing.unlocked!.profiles().count == 2)
-        // The command line's sentence keeps its flag.
-        #expect(PrescriptionError.differentPatient(imported: "A", stored: "B").userMessage.hasSuffix("(confirm with --yes to import it anyway)."))
+        // The library's sentence names no option (the command line adds its own).
+        #expect(PrescriptionError.differentPatient(imported: "A", stored: "B").userMessage.hasSuffix("(confirm to import it anyway)."))
     }
 
     @Test("a damaged picture, a picture without a code and an untrusted code are each refused in one sentence, nothing stored")

@@ -15,7 +15,7 @@ public enum SessionState: String, Sendable, Equatable, Codable {
     case stopped
 }
 
-/// Why a session ended; the command line turns it into the exit status.
+/// Why a session ended; the command line turns it into the exit status (`assist`'s `FailureReport`).
 public enum SessionEnding: Sendable, Equatable {
     /// A file or folder came to its end ("End of video.").
     case inputEnded
@@ -28,11 +28,11 @@ public enum SessionEnding: Sendable, Equatable {
     /// The watchdog fired, or detection kept failing ("Detection failed.").
     case detectionFailed
 
-    /// Done for a normal end, failed for a fault (the command-line contract).
-    public var exitStatus: Int32 {
+    /// A fault ended the session, not the input's end or the user.
+    public var isFault: Bool {
         switch self {
-        case .inputEnded, .userQuit: return ExitStatus.done.rawValue
-        case .streamStopped, .unreadableInput, .detectionFailed: return ExitStatus.failed.rawValue
+        case .inputEnded, .userQuit: return false
+        case .streamStopped, .unreadableInput, .detectionFailed: return true
         }
     }
 
@@ -58,17 +58,6 @@ public struct SessionStartupError: UserFacingError, Equatable {
         case input
         /// No voice, or no audio device to say it on.
         case audio
-
-        /// The exit status of this kind of failure, as every command uses it.
-        public var exitStatus: Int32 { status.rawValue }
-
-        public var status: ExitStatus {
-            switch self {
-            case .model: return .modelUnavailable
-            case .input: return .inputUnavailable
-            case .audio: return .audioUnavailable
-            }
-        }
     }
     public let userMessage: String
     public let kind: Kind

@@ -79,7 +79,7 @@ public struct DetectorChoice: Sendable, Equatable {
         decision.compiledAs = detector.compiledPrecision
         detector.precisionDecision = decision
         if !detector.hasClassNames {
-            warn("The model \(detector.modelURL.lastPathComponent) has no class names (no metadata.yaml or labels file beside it, and no --labels), so objects are only numbered.")
+            warn("The model \(detector.modelURL.lastPathComponent) has no class names (no metadata.yaml or labels file beside it, and none named), so objects are only numbered.")
         }
         return detector
     }

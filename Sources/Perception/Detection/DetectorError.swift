@@ -25,7 +25,7 @@ public enum DetectorError: UserFacingError, Equatable {
         case .invalidSetting(let name, let value, let allowed):
             return "The \(name) \(value) is not allowed; it must be \(allowed)."
         case .cannotResize(let model, let size, let reason):
-            return "The model \(model) cannot run at the input size \(size): \(reason); use --input-shape square."
+            return "The model \(model) cannot run at the input size \(size): \(reason); use its square input shape."
         }
     }
 }

@@ -171,7 +171,7 @@ public enum CameraSettingsError: UserFacingError, Equatable {
         case .imageSizeNotPositive(let width, let height):
             return "The image must be at least 1 by 1 pixel to measure angles in it, not \(width) by \(height)."
         case .intrinsicsNotFourNumbers:
-            return "--intrinsics takes four numbers in pixels: fx,fy,cx,cy (for example 525,525,319.5,239.5)."
+            return "The camera intrinsics are four numbers in pixels: fx,fy,cx,cy (for example 525,525,319.5,239.5)."
         }
     }
 }

@@ -33,7 +33,7 @@ public struct SayRequest {
             output = try SpokenOutput(choice, loudEarcons: loudTones, vibration: vibration)
         } catch let error as AudioDeviceError {
             SpokenOutput.alertWithoutSound(vibration)
-            throw CommandFailure("\(error.userMessage) To hear it later, render it with --speak-to FILE.wav.", status: .failed)
+            throw SayError.cannotPlay(reason: error.userMessage)
         }
         let utterances = Utterance.toSay(text: text, tone: tone, directionDegrees: directionDegrees, severity: severity)
         var voiceFailed = false
@@ -49,10 +49,21 @@ public struct SayRequest {
     /// haptic feedback is not available).
     private func openVibration() throws -> (any VibrationOutput)? {
         if let vibrationDevice {
-            do { return try ForceFeedbackVibration(path: vibrationDevice) } catch {
-                throw CommandFailure(error.userMessage, status: .failed)
-            }
+            return try ForceFeedbackVibration(path: vibrationDevice)
         }
         return ForceFeedbackVibration.findDevice()
+    }
+}
+
+/// Why `SayRequest.say` said nothing.
+public enum SayError: UserFacingError, Equatable {
+    /// There is nothing to play the sound on (`reason`: the device's own sentence); it can still be
+    /// rendered into a WAV file.
+    case cannotPlay(reason: String)
+
+    public var userMessage: String {
+        switch self {
+        case .cannotPlay(let reason): return "\(reason) To hear it later, render it into a WAV file."
+        }
     }
 }

@@ -37,6 +37,17 @@ public struct ContinuousTone: Sendable {
         return samples
     }
 
+    /// Mono samples of a tone holding each pitch until its moment (seconds from the start), gliding
+    /// into each new one: how the light reading is rendered into a sound file.
+    public static func render(holding pitches: [(untilSeconds: Double, pitchHz: Double)], sampleRateHz rate: Double) -> [Float] {
+        var tone = ContinuousTone(sampleRateHz: rate)
+        var output: [Float] = []
+        for held in pitches {
+            output += tone.render(frameCount: max(0, Int((held.untilSeconds * rate).rounded()) - output.count), towards: held.pitchHz)
+        }
+        return output
+    }
+
     /// Adds `frameCount` frames of the tone to both channels of interleaved stereo `buffer`, gliding
     /// to `pitchHz`; sums are kept within −1…1. Does not allocate (the audio thread calls it).
     public mutating func add(into buffer: UnsafeMutableBufferPointer<Float>, frameCount: Int, towards pitchHz: Double) {

@@ -1,11 +1,12 @@
 import AssistCore
 import Foundation
 import Media
+import Speech
 
 /// What `assist devices` lists: the audio outputs by index and name (the index or part of the
 /// name is what `--audio-device` takes), and the vibration device, or why there is none.
-public enum OutputDeviceList {
-    public static func lines() throws -> [String] {
+enum OutputDeviceList {
+    static func lines() throws -> [String] {
         let outputs = try SoundCardPlayback.outputDevices()
         var lines: [String] = []
         if outputs.isEmpty {

@@ -1,7 +1,7 @@
 /// The exit status of `assist` for each kind of failure: the one definition every command and
 /// the live session use, so that a script can tell a missing model from a missing camera
 /// whichever command met it (docs/RELIABILITY.md lists them).
-public enum ExitStatus: Int32, Sendable, CaseIterable {
+enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Done: a file or recording ended normally, or the user said "exit".
     case done = 0
     /// The work failed: an input could not be read, a file asked for was not saved, a fault
