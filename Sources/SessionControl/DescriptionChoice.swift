@@ -1,6 +1,7 @@
 import Foundation
 import Guidance
 import LiveGuidance
+import Speech
 import Storage
 
 /// How descriptions are worded, as chosen for one run (`--confidence`, `--iou`, `--max-objects`,
@@ -52,19 +53,41 @@ public struct DescriptionChoice: Sendable, Equatable {
         iouThreshold ?? stored.map { Float($0.detection.iouThreshold) } ?? Self.defaultIoUThreshold
     }
 
-    /// What a running session is given when the stored settings change: its analyser's needs,
-    /// the policies' settings and the describer, from the stored settings and this choice.
-    public func sessionUpdate(from stored: Storage.Settings, depthModel: Bool) -> SessionSettingsUpdate {
-        guard let description = try? settings(stored: stored) else {
-            return SessionSettingsUpdate(guidance: GuidanceSettings(stored: stored), batterySaver: stored.batterySaver)
-        }
-        return SessionSettingsUpdate(
-            analyzer: AnalyzerRequirements(description: description, ignoredCategories: Set(stored.detection.ignoredCategories),
+    /// What the analysis and the policies need from the stored settings (nil: none stored, the
+    /// defaults) under this run's choices: the one place that turns settings into them, at start
+    /// and at every change.
+    public func stages(from stored: Storage.Settings?, depthModel: Bool) throws -> SessionStages {
+        let description = try settings(stored: stored)
+        return SessionStages(
+            analyzer: AnalyzerRequirements(description: description,
+                                           ignoredCategories: Set(stored?.detection.ignoredCategories ?? []),
                                            depthModel: depthModel),
-            guidance: GuidanceSettings(stored: stored),
-            describer: try? SceneDescriber(language: language, settings: description),
-            batterySaver: stored.batterySaver)
+            guidance: GuidanceSettings(storedOrDefault: stored),
+            describer: try SceneDescriber(language: language, settings: description))
     }
+
+    /// What a running session is given when the stored settings change from `previous` to
+    /// `stored`: the stages' settings (`stages(from:depthModel:)`), the voice to speak with
+    /// (`voice`, nil: unchanged), the vibration when it changed, and the battery saver when it
+    /// changed (`--battery-saver` keeps winning).
+    public func sessionUpdate(from stored: Storage.Settings, previous: Storage.Settings?, voice: SpeechVoiceSettings?,
+                              depthModel: Bool) -> SessionSettingsUpdate {
+        var update = SessionSettingsUpdate(guidance: GuidanceSettings(stored: stored), voice: voice)
+        if stored.batterySaver != previous?.batterySaver { update.batterySaver = stored.batterySaver }
+        if stored.feedback != previous?.feedback { update.haptics = HapticPreferences(stored: stored.feedback) }
+        if let stages = try? stages(from: stored, depthModel: depthModel) {
+            update.analyzer = stages.analyzer
+            update.describer = stages.describer
+        }
+        return update
+    }
+}
+
+/// What each stage of the vision assistant is built with, from the settings.
+public struct SessionStages {
+    public var analyzer: AnalyzerRequirements
+    public var guidance: GuidanceSettings
+    public var describer: SceneDescriber
 }
 
 extension GuidanceSettings {

@@ -91,7 +91,7 @@ struct SettingChanges {
         case .changeSpeechSpeed:
             result.values["rate"] = String(settings.speech.rateWordsPerMinute)
         case .useNaturalVoice, .useFastVoice:
-            // The names the voice catalogue knows; the voice starts with the next session.
+            // The names the voice catalogue knows; a running session speaks with it from its next sentence.
             let voice = command.intent == .useNaturalVoice ? VoiceCatalog.naturalNames[0] : VoiceCatalog.fastName
             result.writes.append(Write(key: "speech.voice", value: .string(voice)))
         case .changeLanguage:
