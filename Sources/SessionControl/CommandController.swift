@@ -305,7 +305,7 @@ public final class CommandController: Sendable {
         if case .invalidSetting = error {
             switch command.intent {
             case .setConfidence:
-                if case .number(let range, _)? = try? SettingsSchema.definition(for: "detection.confidenceThreshold").kind {
+                if case .number(let range, _) = SettingsSchema.confidenceThreshold.kind {
                     return language.sentence(.confidenceRange, ["minimum": percent(range.lowerBound), "maximum": percent(range.upperBound)])
                 }
             case .setSpeechRate:

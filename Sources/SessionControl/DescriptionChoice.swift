@@ -1,3 +1,4 @@
+import AssistCore
 import Foundation
 import Guidance
 import LiveGuidance
@@ -30,14 +31,19 @@ public struct DescriptionChoice: Sendable, Equatable {
 
     /// What is wrong with a value given for this description, as one sentence naming the option; nil when nothing is.
     public var problem: String? {
-        if let c = minimumConfidence, !(0...1).contains(c) { return "--confidence must be from 0 to 1, not \(c)." }
-        if let iou = iouThreshold, !(iou > 0 && iou <= 1) { return "--iou must be above 0 and at most 1, not \(iou)." }
+        // The ranges of the stored settings these options stand in for: one definition, one message.
+        if let c = minimumConfidence, !VisionLimits.confidenceThreshold.contains(Double(c)) {
+            return "--confidence must be \(SettingsSchema.confidenceThreshold.allowed), not \(numberText(Double(c)))."
+        }
+        if let iou = iouThreshold, !VisionLimits.iouThreshold.contains(Double(iou)) {
+            return "--iou must be \(SettingsSchema.iouThreshold.allowed), not \(numberText(Double(iou)))."
+        }
         if let n = maximumObjects, n < 1 { return "--max-objects must be at least 1, not \(n)." }
         return nil
     }
 
     /// The NMS overlap threshold when none is stored or chosen.
-    public static let defaultIoUThreshold: Float = 0.45
+    public static let defaultIoUThreshold = Float(VisionLimits.defaultIoUThreshold)
 
     public func settings(stored: Storage.Settings?) throws -> DescriptionSettings {
         let storedUnit: DistanceUnit? = stored.map { $0.units == .imperial ? .feet : .meters }

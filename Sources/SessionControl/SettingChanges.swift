@@ -72,7 +72,7 @@ struct SettingChanges {
             })))
         case .setConfidence:
             guard let number = command.number else { return nil }
-            result.writes.append(Write(key: "detection.confidenceThreshold", value: .number(number)))
+            result.writes.append(Write(key: SettingsSchema.confidenceThreshold.key, value: .number(number)))
         case .volumeUp, .volumeDown:
             let step = command.intent == .volumeUp ? volumeStepPercent : -volumeStepPercent
             let volume = min(volumeRange.upperBound, max(volumeRange.lowerBound, settings.speech.volumePercent + step))
