@@ -20,6 +20,15 @@ import TestSupport
 struct LiveSettingsTests {
     static let sentence = "There is a bench two meters ahead of you."
 
+    /// A chair 1.5 m ahead from 1 to 3 s, then a bench as near from 8 to 10 s: each vibrates in navigation.
+    static let twoObstacles: @Sendable (Double) -> [LocatedObject] = { seconds in
+        switch seconds {
+        case 1..<3: return [LiveSettingsSession.object("chair", meters: 1.5)]
+        case 8..<10: return [LiveSettingsSession.object("bench", meters: 1.5)]
+        default: return []
+        }
+    }
+
     @Test("nothing changed: the same sentence said twice sounds the same (what the other tests compare against)")
     func sameSentenceSameSound() async throws {
         let run = try LiveSettingsSession(seconds: 18)
@@ -99,13 +108,8 @@ struct LiveSettingsTests {
 
     @Test("after 'turn off vibration' an obstacle vibrates no more, and is heard with its tone instead")
     func vibrationOff() async throws {
-        let run = try LiveSettingsSession(mode: .navigate, seconds: 12, scene: { seconds in
-            switch seconds {
-            case 1..<3: return [LiveSettingsSession.object("chair", meters: 1.5)]
-            case 8..<10: return [LiveSettingsSession.object("bench", meters: 1.5)]
-            default: return []
-            }
-        }, lines: [ScheduledLine(atSeconds: 5, text: "turn off vibration")])
+        let run = try LiveSettingsSession(mode: .navigate, seconds: 12, scene: Self.twoObstacles,
+                                          lines: [ScheduledLine(atSeconds: 5, text: "turn off vibration")])
         var felt = -1
         run.session.schedule(atSeconds: 4.9) { felt = run.vibration.patterns.count }
         try await run.run()
@@ -117,13 +121,7 @@ struct LiveSettingsTests {
 
     @Test("a vibration strength stored by another program makes the next obstacle's pulses weaker")
     func vibrationStrength() async throws {
-        let run = try LiveSettingsSession(mode: .navigate, seconds: 12, scene: { seconds in
-            switch seconds {
-            case 1..<3: return [LiveSettingsSession.object("chair", meters: 1.5)]
-            case 8..<10: return [LiveSettingsSession.object("bench", meters: 1.5)]
-            default: return []
-            }
-        })
+        let run = try LiveSettingsSession(mode: .navigate, seconds: 12, scene: Self.twoObstacles)
         run.store(["feedback.hapticStrength": .number(0)], atSeconds: 5)
         var felt = -1
         run.session.schedule(atSeconds: 4.9) { felt = run.vibration.patterns.count }
