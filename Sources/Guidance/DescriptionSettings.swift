@@ -30,11 +30,8 @@ public enum DirectionStyle: String, Sendable, Equatable, Codable, CaseIterable {
 
 /// What the user chose about what is said and how.
 public struct DescriptionSettings: Sendable, Equatable {
-    /// Detections less sure than this are never mentioned. 0.6 keeps the confident detections of
-    /// the default detector (bus.jpg: bus 0.94, people 0.90/0.83/0.82) and drops its doubtful
-    /// ones (a half-hidden person at 0.48, a tie at 0.48 on zidane.jpg); a wrong warning costs a
-    /// blind user more trust than a missed far-away object.
-    public static let defaultMinimumConfidence: Float = 0.6
+    /// Detections less sure than this are never mentioned (`VisionLimits` says why 0.6).
+    public static let defaultMinimumConfidence = Float(VisionLimits.defaultConfidenceThreshold)
     /// Five sentences take about 10 seconds to speak, about what a listener keeps in mind.
     public static let defaultMaximumObjects = 5
 

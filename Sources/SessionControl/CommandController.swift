@@ -31,10 +31,10 @@ public final class CommandController: Sendable {
     public let language: CommandLanguage
     private let session: SessionControls
     private let storage: UserStorage?
-    /// Told the new settings as soon as a command changed them, so the session applies them at
+    /// Told the new settings as soon as a command stored them, so the session applies them at
     /// once (at the moment of an `--at` line when rendering offline), not when the store's change
     /// notification arrives.
-    private let settingsChanged: (@Sendable (Settings) -> Void)?
+    private let follower: SessionSettingsFollower?
     /// Understanding by meaning over the language's patterns; asks before what it is unsure of.
     let understanding: CommandUnderstanding
     /// The question awaiting yes or no, if any; guarded with the line being handled.
@@ -55,7 +55,7 @@ public final class CommandController: Sendable {
     }
 
     public init(language: CommandLanguage, session: SessionControls, storage: UserStorage?,
-         settingsChanged: (@Sendable (Settings) -> Void)? = nil,
+         settings follower: SessionSettingsFollower? = nil,
          understanding: CommandUnderstanding? = nil, sentenceModel: SentenceModelLoading? = nil,
          now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.language = language
@@ -65,7 +65,7 @@ public final class CommandController: Sendable {
         self.now = now
         self.session = session
         self.storage = storage
-        self.settingsChanged = settingsChanged
+        self.follower = follower
     }
 
     /// A typed or sent line (console, socket).
@@ -142,14 +142,17 @@ public final class CommandController: Sendable {
         if let sessionCommand = Self.sessionCommand(for: command) {
             session.send(sessionCommand, answer: answer?.sent())
             // Battery saver is also a stored setting, so it lasts beyond this run.
+            var stored = false
             if command.intent == .enableBatterySaver || command.intent == .disableBatterySaver {
-                _ = try? storage?.settings.set("batterySaver", value: .bool(command.intent == .enableBatterySaver))
+                stored = (try? storage?.settings.set("batterySaver", value: .bool(command.intent == .enableBatterySaver))) != nil
             }
             // The mode the user last chose is the one they expect at the next start (find is a
             // task of the moment, not a mode to come back to).
             if let mode = Self.storedMode(for: command.intent) {
-                _ = try? storage?.settings.set("scanning.mode", value: .string(mode.rawValue))
+                stored = (try? storage?.settings.set("scanning.mode", value: .string(mode.rawValue))) != nil
             }
+            // The session was sent the command itself: what it stored is not sent again.
+            if stored, let settings = try? storage?.settings.current() { follower?.note(settings) }
             return Outcome(sentence: language.confirmation(for: command), saidBySession: true)
         }
         if let report = report(for: command) {
@@ -261,7 +264,7 @@ public final class CommandController: Sendable {
                 return Outcome(sentence: language.confirmation(for: command))
             }
             for write in changes.writes { try storage.settings.set(write.key, value: write.value) }
-            if !changes.writes.isEmpty, let settingsChanged { settingsChanged(try storage.settings.current()) }
+            if !changes.writes.isEmpty, let follower { follower.follow(try storage.settings.current()) }
             var sentences: [String] = []
             if (changes.refusedHazards == nil && changes.refusedPrioritised == nil) || !changes.writes.isEmpty {
                 sentences.append(language.confirmation(for: withoutRefused(command, changes), values: changes.values))
@@ -294,7 +297,7 @@ public final class CommandController: Sendable {
         if case .invalidSetting = error {
             switch command.intent {
             case .setConfidence:
-                if case .number(let range, _)? = try? SettingsSchema.definition(for: "detection.confidenceThreshold").kind {
+                if case .number(let range, _) = SettingsSchema.confidenceThreshold.kind {
                     return language.sentence(.confidenceRange, ["minimum": percent(range.lowerBound), "maximum": percent(range.upperBound)])
                 }
             case .setSpeechRate:

@@ -2,6 +2,7 @@ import AssistCore
 import Foundation
 import Guidance
 import LiveGuidance
+import Speech
 import Storage
 
 /// How descriptions are worded, as chosen for one run (`--confidence`, `--iou`, `--max-objects`,
@@ -29,6 +30,7 @@ public struct DescriptionChoice: Sendable, Equatable {
     }
 
     /// A value given for this description that is not allowed; the command line names its option.
+    /// The ranges are the stored settings' these values stand in for: one definition, one message.
     public enum Problem: UserFacingError, Equatable {
         case minimumConfidence(Float)
         case iouThreshold(Float)
@@ -46,8 +48,8 @@ public struct DescriptionChoice: Sendable, Equatable {
         /// What the value must be, after its name.
         public var requirement: String {
             switch self {
-            case .minimumConfidence(let c): return "must be from 0 to 1, not \(c)."
-            case .iouThreshold(let iou): return "must be above 0 and at most 1, not \(iou)."
+            case .minimumConfidence(let c): return "must be \(SettingsSchema.confidenceThreshold.allowed), not \(numberText(Double(c)))."
+            case .iouThreshold(let iou): return "must be \(SettingsSchema.iouThreshold.allowed), not \(numberText(Double(iou)))."
             case .maximumObjects(let n): return "must be at least 1, not \(n)."
             }
         }
@@ -57,14 +59,14 @@ public struct DescriptionChoice: Sendable, Equatable {
 
     /// What is wrong with a value given for this description; nil when nothing is.
     public var problem: Problem? {
-        if let c = minimumConfidence, !(0...1).contains(c) { return .minimumConfidence(c) }
-        if let iou = iouThreshold, !(iou > 0 && iou <= 1) { return .iouThreshold(iou) }
+        if let c = minimumConfidence, !VisionLimits.confidenceThreshold.contains(Double(c)) { return .minimumConfidence(c) }
+        if let iou = iouThreshold, !VisionLimits.iouThreshold.contains(Double(iou)) { return .iouThreshold(iou) }
         if let n = maximumObjects, n < 1 { return .maximumObjects(n) }
         return nil
     }
 
     /// The NMS overlap threshold when none is stored or chosen.
-    public static let defaultIoUThreshold: Float = 0.45
+    public static let defaultIoUThreshold = Float(VisionLimits.defaultIoUThreshold)
 
     public func settings(stored: Storage.Settings?) throws -> DescriptionSettings {
         let storedUnit: DistanceUnit? = stored.map { $0.units == .imperial ? .feet : .meters }
@@ -80,19 +82,41 @@ public struct DescriptionChoice: Sendable, Equatable {
         iouThreshold ?? stored.map { Float($0.detection.iouThreshold) } ?? Self.defaultIoUThreshold
     }
 
-    /// What a running session is given when the stored settings change: its analyser's needs,
-    /// the policies' settings and the describer, from the stored settings and this choice.
-    public func sessionUpdate(from stored: Storage.Settings, depthModel: Bool) -> SessionSettingsUpdate {
-        guard let description = try? settings(stored: stored) else {
-            return SessionSettingsUpdate(guidance: GuidanceSettings(stored: stored), batterySaver: stored.batterySaver)
-        }
-        return SessionSettingsUpdate(
-            analyzer: AnalyzerRequirements(description: description, ignoredCategories: Set(stored.detection.ignoredCategories),
+    /// What the analysis and the policies need from the stored settings (nil: none stored, the
+    /// defaults) under this run's choices: the one place that turns settings into them, at start
+    /// and at every change.
+    public func stages(from stored: Storage.Settings?, depthModel: Bool) throws -> SessionStages {
+        let description = try settings(stored: stored)
+        return SessionStages(
+            analyzer: AnalyzerRequirements(description: description,
+                                           ignoredCategories: Set(stored?.detection.ignoredCategories ?? []),
                                            depthModel: depthModel),
-            guidance: GuidanceSettings(stored: stored),
-            describer: try? SceneDescriber(language: language, settings: description),
-            batterySaver: stored.batterySaver)
+            guidance: GuidanceSettings(storedOrDefault: stored),
+            describer: try SceneDescriber(language: language, settings: description))
     }
+
+    /// What a running session is given when the stored settings change from `previous` to
+    /// `stored`: the stages' settings (`stages(from:depthModel:)`), the voice to speak with
+    /// (`voice`, nil: unchanged), the vibration when it changed, and the battery saver when it
+    /// changed (`--battery-saver` keeps winning).
+    public func sessionUpdate(from stored: Storage.Settings, previous: Storage.Settings?, voice: SpeechVoiceSettings?,
+                              depthModel: Bool) -> SessionSettingsUpdate {
+        var update = SessionSettingsUpdate(guidance: GuidanceSettings(stored: stored), voice: voice)
+        if stored.batterySaver != previous?.batterySaver { update.batterySaver = stored.batterySaver }
+        if stored.feedback != previous?.feedback { update.haptics = HapticPreferences(stored: stored.feedback) }
+        if let stages = try? stages(from: stored, depthModel: depthModel) {
+            update.analyzer = stages.analyzer
+            update.describer = stages.describer
+        }
+        return update
+    }
+}
+
+/// What each stage of the vision assistant is built with, from the settings.
+public struct SessionStages {
+    public var analyzer: AnalyzerRequirements
+    public var guidance: GuidanceSettings
+    public var describer: SceneDescriber
 }
 
 extension GuidanceSettings {

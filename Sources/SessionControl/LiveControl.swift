@@ -31,7 +31,7 @@ public final class LiveControl: Sendable {
     public static func start(session: SessionControls, classNames: [String], userData: UserData?,
                       voice: VoiceCommandSources? = nil, rendering: GuidanceSession? = nil, json: Bool = false,
                       sentenceModel: SentenceModelLoading? = nil,
-                      settingsChanged: (@Sendable (Settings) -> Void)? = nil) -> LiveControl {
+                      settings follower: SessionSettingsFollower? = nil) -> LiveControl {
         let storedLanguage = userData?.currentSettings()?.speech.language ?? "en"
         let language: CommandLanguage
         do {
@@ -50,7 +50,7 @@ public final class LiveControl: Sendable {
         let now: @Sendable () -> ContinuousClock.Instant
         if let moment { now = { moment.instant } } else { now = { .now } }
         let controller = CommandController(language: language, session: session, storage: storage,
-                                           settingsChanged: settingsChanged, sentenceModel: sentenceModel, now: now)
+                                           settings: follower, sentenceModel: sentenceModel, now: now)
         var server: ControlServer?
         do {
             server = try ControlServer(path: ControlSocketLocation.socket().path) { controller.handleReportingOutcome($0) }

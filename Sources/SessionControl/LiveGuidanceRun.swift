@@ -107,14 +107,11 @@ public struct LiveGuidanceRun {
         let policy: GuidancePolicy
         var configuration: SessionConfiguration
         do {
-            let settings = try wording.settings(stored: stored)
-            requirements = AnalyzerRequirements(description: settings,
-                                                ignoredCategories: Set(stored?.detection.ignoredCategories ?? []),
-                                                depthModel: depth.modelPath != nil)
+            let stages = try wording.stages(from: stored, depthModel: depth.modelPath != nil)
+            requirements = stages.analyzer
             let corridor = WalkingCorridor(camera: try camera.settings(storedFieldOfViewDegrees: stored?.camera.fieldOfViewDegrees))
-            let describer = try SceneDescriber(language: wording.language, settings: settings)
-            let mode = models == nil ? .continuous : try initialMode(stored: stored, classNames: classNames, describer: describer)
-            policy = GuidancePolicy(mode: mode, settings: GuidanceSettings(storedOrDefault: stored), describer: describer)
+            let mode = models == nil ? .continuous : try initialMode(stored: stored, classNames: classNames, describer: stages.describer)
+            policy = GuidancePolicy(mode: mode, settings: stages.guidance, describer: stages.describer)
             let storedInterval = changed["scanning.intervalSeconds"] != nil ? stored?.scanning.intervalSeconds : nil
             configuration = SessionConfiguration(input: FrameInput.video(input), clock: speechOutput.clock,
                                                  intervalSeconds: intervalSeconds ?? storedInterval,
@@ -163,34 +160,21 @@ public struct LiveGuidanceRun {
         // Commands from assist ctl (the control socket) and, under assist console, standard input.
         // One update path: settings a command changed are applied at once (at its --at moment
         // offline); the store's change notification that follows finds them applied already.
-        let hasDepthModel = depth.modelPath != nil
-        let applied = AppliedSettings(stored)
+        let follower = SessionSettingsFollower(stored: stored, voice: voice, wording: wording,
+                                               depthModel: depth.modelPath != nil, controls: controls)
         let control = LiveControl.start(session: controls, classNames: classNames, userData: userData,
                                         voice: voiceCommands, rendering: speakTo != nil ? session : nil, json: json,
-                                        sentenceModel: sentenceModel) { settings in
-            applied.value.withLock { $0 = settings }
-            var update = wording.sessionUpdate(from: settings, depthModel: hasDepthModel)
-            update.batterySaver = nil  // a session command of its own; --battery-saver keeps winning
-            controls.update(update)
-        }
+                                        sentenceModel: sentenceModel, settings: follower)
         defer { control.stop() }
         try Self.checkScheduledLines(configuration.scheduledLines, control: control)
         session.carryOutLine = { line in _ = control.controller?.handle(line) }
         let following = userData.map { data in
             let store = data.settings
             return Task {
-                // Only what changed after start: the options given on the command line keep winning.
+                // Changed by another program (assist settings set, the web form): applied here, once.
                 for await settings in store.changes() {
                     guard !Task.isCancelled else { break }
-                    // Changed by another program (assist settings set): applied here, once.
-                    guard let previous = applied.value.withLock({ current -> Storage.Settings?? in
-                        guard settings != current else { return nil }
-                        defer { current = settings }
-                        return .some(current)
-                    }) else { continue }
-                    var update = wording.sessionUpdate(from: settings, depthModel: hasDepthModel)
-                    if settings.batterySaver == previous?.batterySaver { update.batterySaver = nil }
-                    controls.update(update)
+                    follower.follow(settings)
                 }
             }
         }
@@ -247,12 +231,6 @@ public struct LiveGuidanceRun {
             return false
         }
     }
-}
-
-/// The stored settings a running session last applied, shared by the two ways a change arrives.
-final class AppliedSettings: Sendable {
-    let value: Mutex<Storage.Settings?>
-    init(_ settings: Storage.Settings?) { value = Mutex(settings) }
 }
 
 extension SessionControls {

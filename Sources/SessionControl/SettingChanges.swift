@@ -72,7 +72,7 @@ struct SettingChanges {
             })))
         case .setConfidence:
             guard let number = command.number else { return nil }
-            result.writes.append(Write(key: "detection.confidenceThreshold", value: .number(number)))
+            result.writes.append(Write(key: SettingsSchema.confidenceThreshold.key, value: .number(number)))
         case .volumeUp, .volumeDown:
             let step = command.intent == .volumeUp ? volumeStepPercent : -volumeStepPercent
             let volume = min(volumeRange.upperBound, max(volumeRange.lowerBound, settings.speech.volumePercent + step))
@@ -91,7 +91,7 @@ struct SettingChanges {
         case .changeSpeechSpeed:
             result.values["rate"] = String(settings.speech.rateWordsPerMinute)
         case .useNaturalVoice, .useFastVoice:
-            // The names the voice catalogue knows; the voice starts with the next session.
+            // The names the voice catalogue knows; a running session speaks with it from its next sentence.
             let voice = command.intent == .useNaturalVoice ? VoiceCatalog.naturalNames[0] : VoiceCatalog.fastName
             result.writes.append(Write(key: "speech.voice", value: .string(voice)))
         case .changeLanguage:

@@ -17,6 +17,10 @@ public final class Feedback: Sendable {
     private struct State {
         var vibrationWorks: Bool
         var toldVibrationMissing = false
+        /// nil until the user's choice is applied: every pattern as the guidance asked for it.
+        var haptics: HapticPreferences?
+        /// The voice settings last applied with `apply(voice:haptics:)`; nil: the voice it was made with.
+        var voice: SpeechVoiceSettings?
     }
     private let state: Mutex<State>
 
@@ -57,13 +61,37 @@ public final class Feedback: Sendable {
         report(sentence)
     }
 
-    /// Vibrates, or returns false (after telling the user once) when there is no vibration.
+    /// Applies what the user changed while guidance runs: the voice (its name, rate, pitch and
+    /// volume: the next utterance is spoken with it) and the vibration (on or off, strength: the
+    /// next pattern is felt so). nil leaves that part as it is. A voice that cannot start leaves
+    /// the one speaking now, and says why.
+    public func apply(voice settings: SpeechVoiceSettings?, haptics: HapticPreferences?) {
+        if let haptics { state.withLock { $0.haptics = haptics } }
+        guard let settings, state.withLock({ $0.voice }) != settings else { return }
+        do {
+            let chosen = try VoiceCatalog.start(settings)
+            queue.changeVoice(to: chosen.voice)
+            state.withLock { $0.voice = settings }
+            if let notice = chosen.fallbackNotice {
+                report(notice)
+                queue.enqueue(Utterance(notice, priority: .status, contentKey: "natural-voice-unavailable"))
+            }
+        } catch {
+            let sentence = "The new voice could not start: \(userMessage(for: error))"
+            report(sentence)
+            queue.enqueue(Utterance(sentence, priority: .status, contentKey: "voice-change-failed"))
+        }
+    }
+
+    /// Vibrates, or returns false (after telling the user once) when there is no vibration. With
+    /// vibration turned off by the user it returns false and says nothing: the cue is heard instead.
     @discardableResult
     public func vibrate(_ pattern: VibrationPattern) -> Bool {
-        let works = state.withLock { $0.vibrationWorks }
+        let (works, haptics) = state.withLock { ($0.vibrationWorks, $0.haptics) }
+        if let haptics, !haptics.enabled { return false }
         if works, let vibration {
             do {
-                try vibration.vibrate(pattern)
+                try vibration.vibrate(haptics?.scaled(pattern) ?? pattern)
                 return true
             } catch {
                 state.withLock { $0.vibrationWorks = false }

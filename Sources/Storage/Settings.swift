@@ -21,11 +21,10 @@ public struct Settings: Codable, Equatable, Sendable {
 }
 
 public struct DetectionSettings: Codable, Equatable, Sendable {
-    /// Detections below this confidence are not announced. 0.6 is the product's safety default:
-    /// a wrong object announced to a blind user costs more than a missed one.
-    public var confidenceThreshold = 0.6
+    /// Detections below this confidence are not announced (`VisionLimits` says why 0.6).
+    public var confidenceThreshold = VisionLimits.defaultConfidenceThreshold
     /// Non-maximum-suppression overlap (intersection over union) above which boxes merge.
-    public var iouThreshold = 0.45
+    public var iouThreshold = VisionLimits.defaultIoUThreshold
     /// The most objects announced for one frame.
     public var maximumObjects = 5
     /// Announced first, before nearer objects of other categories.
@@ -103,7 +102,7 @@ public struct CameraSettings: Codable, Equatable, Sendable {
     /// "default", a V4L2 device path such as /dev/video0, or an FFmpeg input name.
     public var device = "default"
     /// Horizontal field of view, used to turn image position into a direction.
-    public var fieldOfViewDegrees = 70.0
+    public var fieldOfViewDegrees = VisionLimits.defaultFieldOfViewDegrees
 
     public init() {}
 }

@@ -51,6 +51,12 @@ public struct SettingDefinition: Sendable {
     /// The value's allowed form, in words.
     public var allowed: String { kind.allowed }
 
+    /// The help of a command-line option that stands in for this setting for one run:
+    /// "`what`: a number from 0.05 to 0.95 (default: the stored setting, 0.6)."
+    public func optionHelp(_ what: String) -> String {
+        "\(what): \(allowed) (default: the stored setting, \(value(in: .defaults).displayText))."
+    }
+
     /// This setting's value in `settings`.
     public func value(in settings: Settings) -> JSONValue { read(settings) }
 
@@ -173,10 +179,8 @@ public struct SettingDefinition: Sendable {
 /// plus its field in `Settings`.
 public enum SettingsSchema {
     public static let definitions: [SettingDefinition] = [
-        field("detection.confidenceThreshold", "Confidence threshold", "Detections less certain than this are not announced.",
-              .number(0.05...0.95, unit: nil), \.detection.confidenceThreshold),
-        field("detection.iouThreshold", "Overlap threshold", "Boxes overlapping more than this (intersection over union) count as one object.",
-              .number(0.1...0.9, unit: nil), \.detection.iouThreshold),
+        confidenceThreshold,
+        iouThreshold,
         field("detection.maximumObjects", "Most objects announced", "The most objects announced at once.",
               .wholeNumber(1...20, unit: nil), \.detection.maximumObjects),
         field("detection.prioritisedCategories", "Announced first", "Categories announced before all others.",
@@ -212,14 +216,24 @@ public enum SettingsSchema {
               .onOff, \.batterySaver),
         field("camera.device", "Camera", "The camera: default, a device such as /dev/video0, or an FFmpeg input.",
               .name, \.camera.device),
-        field("camera.fieldOfViewDegrees", "Camera field of view", "The camera's horizontal field of view, for directions.",
-              .number(30...180, unit: "degrees"), \.camera.fieldOfViewDegrees),
+        fieldOfView,
         field("units", "Distance units", "Units for spoken distances.",
               .choice(MeasurementUnits.allCases.map(\.rawValue), aliases: MeasurementUnits.aliasNames), \.units),
         // Up to 30 days: history is for "what did I just pass", not a long-term log.
         field("historyRetentionHours", "Keep history for", "How long announced detections are kept.",
               .number(1...720, unit: "hours"), \.historyRetentionHours),
     ]
+
+    // The settings that `assist see`'s options also set: their ranges and defaults are these.
+    public static let confidenceThreshold = field(
+        "detection.confidenceThreshold", "Confidence threshold", "Detections less certain than this are not announced.",
+        .number(VisionLimits.confidenceThreshold, unit: nil), \.detection.confidenceThreshold)
+    public static let iouThreshold = field(
+        "detection.iouThreshold", "Overlap threshold", "Boxes overlapping more than this (intersection over union) count as one object.",
+        .number(VisionLimits.iouThreshold, unit: nil), \.detection.iouThreshold)
+    public static let fieldOfView = field(
+        "camera.fieldOfViewDegrees", "Camera field of view", "The camera's horizontal field of view, for directions.",
+        .number(VisionLimits.fieldOfViewDegrees, unit: "degrees"), \.camera.fieldOfViewDegrees)
 
     private static let byKey: [String: SettingDefinition] =
         Dictionary(uniqueKeysWithValues: definitions.map { ($0.key.lowercased(), $0) })

@@ -5,6 +5,7 @@ import Guidance
 import Media
 import Perception
 import Speech
+import Storage
 import SessionControl
 
 struct See: AsyncParsableCommand {
@@ -122,7 +123,7 @@ struct See: AsyncParsableCommand {
 }
 
 struct CameraOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The camera's field of view in degrees (default: the stored setting, 70).", valueName: "degrees"))
+    @Option(help: ArgumentHelp(SettingsSchema.fieldOfView.optionHelp("The camera's field of view"), valueName: "degrees"))
     var fov: Double?
 
     @Option(help: "What --fov is measured across: horizontal (the picture's width) or longer-side (the sensor's longer side, as phone specifications give it).")
@@ -149,10 +150,10 @@ struct CameraOptions: ParsableArguments {
 }
 
 struct WordingOptions: ParsableArguments, Sendable {
-    @Option(help: "Objects below this confidence (0–1) are never mentioned (default: the stored setting, 0.6).")
+    @Option(help: ArgumentHelp(SettingsSchema.confidenceThreshold.optionHelp("Objects less certain than this are never mentioned")))
     var confidence: Float?
 
-    @Option(help: "Boxes of one class overlapping more than this (0–1) are one object (default: the stored setting, 0.45).")
+    @Option(help: ArgumentHelp(SettingsSchema.iouThreshold.optionHelp("Boxes of one class overlapping more than this are one object")))
     var iou: Float?
 
     @Option(help: "Mention at most this many objects, closest first (default: the stored setting, 5).")

@@ -133,8 +133,8 @@ struct FailureReportTests {
         for problem in VoiceBenchmarkPlan.Problem.allCases {
             #expect(FailureReport.sentence(for: problem).hasPrefix("--"))
         }
-        #expect(FailureReport.sentence(for: DescriptionChoice.Problem.minimumConfidence(1.5)) == "--confidence must be from 0 to 1, not 1.5.")
-        #expect(FailureReport.sentence(for: DescriptionChoice.Problem.iouThreshold(0)) == "--iou must be above 0 and at most 1, not 0.0.")
+        #expect(FailureReport.sentence(for: DescriptionChoice.Problem.minimumConfidence(1.5)) == "--confidence must be a number from 0.05 to 0.95, not 1.5.")
+        #expect(FailureReport.sentence(for: DescriptionChoice.Problem.iouThreshold(0)) == "--iou must be a number from 0.1 to 0.9, not 0.")
         #expect(FailureReport.sentence(for: HistoryRangeError()) == "--since must be earlier than --until.")
         #expect(FailureReport.sentence(for: UsageDay.Unknown(text: "someday"))
                 == "--day must be today, yesterday or a date such as 2026-11-22; \"someday\" is none of these.")

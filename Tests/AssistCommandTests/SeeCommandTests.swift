@@ -132,7 +132,7 @@ struct SeeCommandTests {
     func badOptions() throws {
         let output = try AssistBinary.run(["see", "--quiet", AssistBinary.image("bus.jpg"), "--confidence", "1.5"])
         #expect(output.status != 0)
-        #expect(output.standardError == "--confidence must be from 0 to 1, not 1.5.\n")
+        #expect(output.standardError == "--confidence must be a number from 0.05 to 0.95, not 1.5.\n")
     }
 }
 

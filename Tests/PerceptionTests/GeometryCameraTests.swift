@@ -42,7 +42,8 @@ struct GeometryCameraTests {
         #expect(try settings.intrinsics(imageWidth: 1000, imageHeight: 10) == primeSenseLikeIntrinsics())
     }
 
-    @Test("fields of view outside (0°, 180°) are rejected with a typed error", arguments: [0.0, 180, -10, 200, .nan])
+    @Test("fields of view outside 30°–170° (the settings' range: a pinhole camera has no 180°) are rejected with a typed error",
+          arguments: [0.0, 20, 175, 180, -10, 200, .nan])
     func badFieldOfView(degrees: Double) {
         #expect(throws: CameraSettingsError.self) { try CameraSettings(lens: .horizontalFieldOfView(degrees: degrees)) }
     }

@@ -48,6 +48,44 @@ struct VibrationPatternTests {
     }
 }
 
+@Suite("The user's voice and vibration choices, applied while speaking")
+struct FeedbackChoicesTests {
+    @Test("vibration turned off by the user vibrates nothing, says nothing about a missing device, and plays the cue instead")
+    func vibrationOff() throws {
+        let vibration = RecordingVibration()
+        let lines = ReportedLines()
+        let feedback = Feedback(queue: UtteranceQueue(voice: try SpeechSynthesizer()), vibration: vibration, report: lines.report)
+        feedback.apply(voice: nil, haptics: HapticPreferences(enabled: false, strength: 1))
+        let outcome = feedback.say(Utterance("Chair ahead.", priority: .hazard), vibrating: .obstacle(distanceMeters: 1))
+        #expect(vibration.patterns.isEmpty)
+        #expect(lines.all.isEmpty)
+        guard case .queued(let plan) = outcome else { Issue.record("not queued: \(outcome)"); return }
+        #expect(plan.utterance.earcon == .obstacleHazard)
+    }
+
+    @Test("a weaker vibration strength scales every pattern's strength, never below a quarter")
+    func strength() {
+        let pattern = VibrationPattern.obstacle(distanceMeters: 0.5)
+        #expect(HapticPreferences(strength: 1).scaled(pattern) == pattern)
+        #expect(HapticPreferences(strength: 0).scaled(pattern).strength == pattern.strength * 0.25)
+        #expect(HapticPreferences(strength: 0.5).scaled(pattern).pulseCount == pattern.pulseCount)
+    }
+
+    @Test("a new rate applies to the next sentence: the same words are shorter at 300 than at 150 words per minute")
+    func rate() throws {
+        let queue = UtteranceQueue(voice: try SpeechSynthesizer(settings: SpeechVoiceSettings(wordsPerMinute: 150)))
+        let feedback = Feedback(queue: queue, vibration: nil, report: { _ in })
+        let slow = queue.enqueue(Utterance("The bus stop is ten meters ahead.", priority: .status, contentKey: "a"))
+        feedback.apply(voice: SpeechVoiceSettings(wordsPerMinute: 300), haptics: nil)
+        let fast = queue.enqueue(Utterance("The bus stop is ten meters ahead.", priority: .status, contentKey: "b"))
+        guard case .queued(let before) = slow, case .queued(let after) = fast else {
+            Issue.record("not queued: \(slow), \(fast)")
+            return
+        }
+        #expect(after.speechSeconds < before.speechSeconds * 0.7)
+    }
+}
+
 @Suite("Feedback: speech, tones and vibration together, and what happens when parts are missing", .serialized)
 struct FeedbackTests {
     @Test("a hazard vibrates with the pattern for its distance where a vibration device exists")

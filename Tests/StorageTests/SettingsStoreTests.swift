@@ -50,7 +50,7 @@ struct SettingsStoreTests {
             ("speech.rateWordsPerMinute", "501", "a whole number from 80 to 500 words per minute"),
             ("speech.volumePercent", "0", "a whole number from 10 to 100 percent"),
             ("scanning.intervalSeconds", "0.1", "a number from 0.2 to 10 seconds"),
-            ("camera.fieldOfViewDegrees", "nan", "a number from 30 to 180 degrees"),
+            ("camera.fieldOfViewDegrees", "nan", "a number from 30 to 170 degrees"),
             ("historyRetentionHours", "0", "a number from 1 to 720 hours"),
           ])
     func outOfRange(key: String, text: String, allowed: String) throws {

@@ -136,6 +136,7 @@ extension GuidanceSession {
     }
 
     func apply(_ update: SessionSettingsUpdate) {
+        feedback.apply(update)
         if let guidance = update.guidance { policy.settings = guidance }
         if let describer = update.describer { policy.describer = describer }
         if var wanted = update.analyzer {

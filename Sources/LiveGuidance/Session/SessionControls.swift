@@ -1,5 +1,6 @@
 import Foundation
 import Guidance
+import Speech
 import Synchronization
 
 /// How other parts of the program drive a running `GuidanceSession`: typed commands (from the
@@ -159,7 +160,9 @@ public struct SessionSnapshot: Sendable, Equatable {
     public init() {}
 }
 
-/// Settings that changed while the session runs; nil fields stay as they are.
+/// Settings that changed while the session runs; nil fields stay as they are. The session applies
+/// the whole update at its next turn, so the next frame is analysed and the next sentence worded,
+/// spoken and felt with it.
 public struct SessionSettingsUpdate: Sendable {
     /// Confidence threshold, wording, ignored categories: a new analyzer is made when they change.
     public var analyzer: AnalyzerRequirements?
@@ -168,13 +171,28 @@ public struct SessionSettingsUpdate: Sendable {
     /// The describer the policies word their sentences with (follows `analyzer.description`).
     public var describer: SceneDescriber?
     public var batterySaver: Bool?
+    /// The voice, rate, pitch and volume the next utterance is spoken with.
+    public var voice: SpeechVoiceSettings?
+    /// Vibration on or off, and its strength, from the next pattern on.
+    public var haptics: HapticPreferences?
 
     public init(analyzer: AnalyzerRequirements? = nil, guidance: GuidanceSettings? = nil,
-                describer: SceneDescriber? = nil, batterySaver: Bool? = nil) {
+                describer: SceneDescriber? = nil, batterySaver: Bool? = nil,
+                voice: SpeechVoiceSettings? = nil, haptics: HapticPreferences? = nil) {
         self.analyzer = analyzer
         self.guidance = guidance
         self.describer = describer
         self.batterySaver = batterySaver
+        self.voice = voice
+        self.haptics = haptics
+    }
+}
+
+extension Feedback {
+    /// The part of `update` that is heard and felt rather than analysed or worded.
+    func apply(_ update: SessionSettingsUpdate) {
+        guard update.voice != nil || update.haptics != nil else { return }
+        apply(voice: update.voice, haptics: update.haptics)
     }
 }
 

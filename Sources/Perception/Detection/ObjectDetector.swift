@@ -4,8 +4,7 @@ import Inference
 
 /// What the detector keeps and how many it returns.
 public struct DetectorSettings: Sendable, Equatable {
-    /// Objects scoring below this are never reported. 0.6 is the product's safety default:
-    /// a wrong object announced to a blind user costs more than a missed one.
+    /// Objects scoring below this are never reported (`VisionLimits` says why 0.6 by default).
     public var confidenceThreshold: Float
     /// Boxes of one class overlapping more than this are the same object.
     public var iouThreshold: Float
@@ -13,7 +12,8 @@ public struct DetectorSettings: Sendable, Equatable {
     /// Keep every class above the threshold per anchor (Ultralytics' validation does this).
     public var multiLabel: Bool
 
-    public init(confidenceThreshold: Float = 0.6, iouThreshold: Float = 0.45,
+    public init(confidenceThreshold: Float = Float(VisionLimits.defaultConfidenceThreshold),
+                iouThreshold: Float = Float(VisionLimits.defaultIoUThreshold),
                 maximumDetections: Int = 300, multiLabel: Bool = false) {
         self.confidenceThreshold = confidenceThreshold
         self.iouThreshold = iouThreshold

@@ -76,7 +76,7 @@ public enum CameraLens: Sendable, Equatable {
 /// phone main cameras, 65–77°), 1.3 m above the floor (chest height of an adult of 1.7 m, about
 /// 0.75 × stature), looking level.
 public struct CameraSettings: Sendable, Equatable {
-    public static let defaultHorizontalFieldOfViewDegrees = 70.0
+    public static let defaultHorizontalFieldOfViewDegrees = VisionLimits.defaultFieldOfViewDegrees
     public static let defaultHeightAboveFloorMeters = 1.3
     public static let defaultPitchDownDegrees = 0.0
     /// A worn or hand-held camera, or one on a pole or a balcony: higher is not a walking aid, and
@@ -137,7 +137,7 @@ public struct CameraSettings: Sendable, Equatable {
     }
 
     static func validateFieldOfView(_ degrees: Double) throws {
-        guard degrees.isFinite, degrees > 0, degrees < 180 else {
+        guard degrees.isFinite, VisionLimits.fieldOfViewDegrees.contains(degrees) else {
             throw CameraSettingsError.fieldOfViewOutOfRange(degrees: degrees)
         }
     }
@@ -157,7 +157,8 @@ public enum CameraSettingsError: UserFacingError, Equatable {
     public var userMessage: String {
         switch self {
         case .fieldOfViewOutOfRange(let degrees):
-            return "The camera's field of view must be between 0 and 180 degrees (exclusive), not \(numberText(degrees))."
+            let range = VisionLimits.fieldOfViewDegrees
+            return "The camera's field of view must be from \(numberText(range.lowerBound)) to \(numberText(range.upperBound)) degrees, not \(numberText(degrees))."
         case .heightOutOfRange(let meters):
             return "The camera's height above the floor must be more than 0 and at most \(numberText(CameraSettings.maximumHeightAboveFloorMeters)) meters, not \(numberText(meters))."
         case .pitchOutOfRange(let degrees):

@@ -34,6 +34,26 @@ public struct VibrationPattern: Sendable, Equatable {
     public static let alert = VibrationPattern(pulseCount: 1, pulseSeconds: 0.3, gapSeconds: 0, strength: 1)
 }
 
+/// What the user chose about vibration (`feedback.hapticsEnabled`, `feedback.hapticStrength`).
+public struct HapticPreferences: Sendable, Equatable {
+    public var enabled: Bool
+    /// 0 (barely felt) to 1 (every pattern as strong as guidance asks).
+    public var strength: Double
+
+    public init(enabled: Bool = true, strength: Double = 1) {
+        self.enabled = enabled
+        self.strength = min(max(strength, 0), 1)
+    }
+
+    /// `pattern` as the user wants it felt: its strength scaled from a quarter (strength 0, still
+    /// felt: a pulse too weak to notice would be no warning at all) to all of it (strength 1).
+    public func scaled(_ pattern: VibrationPattern) -> VibrationPattern {
+        var felt = pattern
+        felt.strength = pattern.strength * (0.25 + 0.75 * strength)
+        return felt
+    }
+}
+
 /// Why vibration failed, as one sentence.
 public enum HapticError: UserFacingError, Equatable {
     case notAvailable

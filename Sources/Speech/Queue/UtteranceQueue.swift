@@ -81,7 +81,10 @@ public struct AudioBlock: Sendable, Equatable {
 public final class UtteranceQueue: Sendable {
     public let sampleRateHz: Double
     public let settings: UtteranceQueueSettings
-    private let voice: (any TextToSpeech)?
+    /// Swapped whole when the user changes the voice, rate, pitch or volume while guidance runs
+    /// (`changeVoice(to:)`): the next utterance planned is spoken with the new one.
+    private let currentVoice: Mutex<(any TextToSpeech)?>
+    private var voice: (any TextToSpeech)? { currentVoice.withLock { $0 } }
     private let tones: ToneSynthesizer
 
     /// Fade applied when speech is cut off, so the cut does not click.
@@ -137,7 +140,7 @@ public final class UtteranceQueue: Sendable {
     /// speech is resampled to it.
     public init(voice: (any TextToSpeech)?, sampleRateHz: Double? = nil, settings: UtteranceQueueSettings = UtteranceQueueSettings()) {
         let rate = sampleRateHz ?? Double(voice?.sampleRate ?? 22050)
-        self.voice = voice
+        currentVoice = Mutex(voice)
         self.sampleRateHz = rate
         self.settings = settings
         tones = ToneSynthesizer(sampleRateHz: rate, loudEarcons: settings.loudEarcons)
@@ -150,6 +153,12 @@ public final class UtteranceQueue: Sendable {
     public let pauseFrames: Int
 
     // MARK: Control (any thread)
+
+    /// Speaks every utterance planned from now on with `voice` (what is already planned or playing
+    /// keeps its audio). Its speech is resampled to the queue's rate, so any voice fits.
+    public func changeVoice(to voice: (any TextToSpeech)?) {
+        currentVoice.withLock { $0 = voice }
+    }
 
     /// Plans and queues `utterance`: checks repetition, synthesises, shortens to the length
     /// limit, places it in the stereo field. A hazard interrupts lower-priority speech at once.

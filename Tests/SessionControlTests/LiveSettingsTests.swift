@@ -1,0 +1,390 @@
+import AssistCore
+import Commands
+import Foundation
+@testable import Guidance
+@testable import LiveGuidance
+import Media
+import Perception
+import SessionControl
+import Speech
+import Storage
+import Testing
+import TestSupport
+
+/// Settings changed while a session runs take effect from the next sentence or frame, whichever
+/// way they were stored: a typed or spoken command (here as `--at` lines, through the command
+/// controller) or another program (`assist settings set`, the web form: the store's change
+/// notification, here the same `follow` call the run makes for it). Each test checks what is heard
+/// (the rendered audio) or done (the vibrations, the sentences), never only what is stored.
+@Suite("Settings changed during a session take effect at once")
+struct LiveSettingsTests {
+    static let sentence = "There is a bench two meters ahead of you."
+
+    /// A chair 1.5 m ahead from 1 to 3 s, then a bench as near from 8 to 10 s: each vibrates in navigation.
+    static let twoObstacles: @Sendable (Double) -> [LocatedObject] = { seconds in
+        switch seconds {
+        case 1..<3: return [LiveSettingsSession.object("chair", meters: 1.5)]
+        case 8..<10: return [LiveSettingsSession.object("bench", meters: 1.5)]
+        default: return []
+        }
+    }
+
+    @Test("nothing changed: the same sentence said twice sounds the same (what the other tests compare against)")
+    func sameSentenceSameSound() async throws {
+        let run = try LiveSettingsSession(seconds: 18)
+        run.say(Self.sentence, atSeconds: [1, 14])
+        try await run.run()
+        let (before, after) = try run.twoRenderings(of: Self.sentence)
+        // Within a thousandth: the same voice, the same length.
+        #expect(abs(before.count - after.count) < before.count / 1000, "\(before.count) frames, then \(after.count)")
+        #expect(abs(LiveSettingsSession.peak(after) - LiveSettingsSession.peak(before)) < 0.02 * LiveSettingsSession.peak(before))
+        #expect(abs(LiveSettingsSession.pitchHz(after) - LiveSettingsSession.pitchHz(before)) < 5,
+                "\(LiveSettingsSession.pitchHz(before)) Hz, then \(LiveSettingsSession.pitchHz(after)) Hz")
+    }
+
+    @Test("after 'speak faster' twice, the same sentence is said in clearly less time")
+    func speakFaster() async throws {
+        let run = try LiveSettingsSession(seconds: 18, lines: [ScheduledLine(atSeconds: 5, text: "speak faster"),
+                                                                ScheduledLine(atSeconds: 6, text: "speak faster")])
+        run.say(Self.sentence, atSeconds: [1, 14])
+        try await run.run()
+        let (before, after) = try run.twoRenderings(of: Self.sentence)
+        #expect(Double(after.count) < Double(before.count) * 0.85, "\(before.count) frames before, \(after.count) after")
+        #expect(run.saidTexts.contains("Faster: 225 words per minute."))
+    }
+
+    @Test("after 'volume down' three times, the same sentence is quieter")
+    func volumeDown() async throws {
+        let lines = (5...7).map { ScheduledLine(atSeconds: Double($0), text: "volume down") }
+        let run = try LiveSettingsSession(seconds: 18, lines: lines)
+        run.say(Self.sentence, atSeconds: [1, 14])
+        try await run.run()
+        let (before, after) = try run.twoRenderings(of: Self.sentence)
+        // 70 % → 40 %: espeak-ng's amplitude follows its volume.
+        #expect(LiveSettingsSession.peak(after) < LiveSettingsSession.peak(before) * 0.75)
+        #expect(run.saidTexts.contains("Volume 40 percent."))
+    }
+
+    @Test("a pitch stored by another program is heard in the next sentence: a higher voice")
+    func pitchFromStore() async throws {
+        let run = try LiveSettingsSession(seconds: 18)
+        run.say(Self.sentence, atSeconds: [1, 14])
+        run.store(["speech.pitch": .number(95)], atSeconds: 5)
+        try await run.run()
+        let (before, after) = try run.twoRenderings(of: Self.sentence)
+        let (low, high) = (LiveSettingsSession.pitchHz(before), LiveSettingsSession.pitchHz(after))
+        #expect(high > low * 1.2, "\(low) Hz, then \(high) Hz")
+    }
+
+    @Test("after 'use the fast voice' the same sentence is said by the fast voice, not the one the session started with")
+    func fastVoice() async throws {
+        let run = try LiveSettingsSession(seconds: 18, voice: SpeechVoiceSettings(voice: "en-gb"),
+                                          lines: [ScheduledLine(atSeconds: 5, text: "use the fast voice")])
+        run.say(Self.sentence, atSeconds: [1, 14])
+        try await run.run()
+        let (before, after) = try run.twoRenderings(of: Self.sentence)
+        // Each rendering lasts as long as its voice says the sentence, and the two voices take
+        // clearly different times for it.
+        let british = try LiveSettingsSession.plannedFrames(Self.sentence, voice: SpeechVoiceSettings(voice: "en-gb"))
+        let fast = try LiveSettingsSession.plannedFrames(Self.sentence, voice: SpeechVoiceSettings(voice: VoiceCatalog.fastEspeakVoice))
+        try #require(abs(british - fast) > british / 50, "\(british) and \(fast) frames")
+        #expect(abs(before.count - british) < abs(before.count - fast), "\(before.count) frames: british \(british), fast \(fast)")
+        #expect(abs(after.count - fast) < abs(after.count - british), "\(after.count) frames: british \(british), fast \(fast)")
+        #expect(run.saidTexts.contains("The fast voice."))
+    }
+
+    @Test("after 'speak French' the next sentence is spoken by the French voice")
+    func language() async throws {
+        let run = try LiveSettingsSession(seconds: 18, lines: [ScheduledLine(atSeconds: 5, text: "change language to french")])
+        run.say(Self.sentence, atSeconds: [1, 14])
+        try await run.run()
+        let (before, after) = try run.twoRenderings(of: Self.sentence)
+        let english = try LiveSettingsSession.plannedFrames(Self.sentence, voice: SpeechVoiceSettings(voice: "en-us"))
+        let french = try LiveSettingsSession.plannedFrames(Self.sentence, voice: SpeechVoiceSettings(voice: "fr"))
+        try #require(abs(english - french) > english / 100, "\(english) and \(french) frames")
+        #expect(abs(before.count - english) < abs(before.count - french), "\(before.count) frames: english \(english), french \(french)")
+        #expect(abs(after.count - french) < abs(after.count - english), "\(after.count) frames: english \(english), french \(french)")
+    }
+
+    @Test("after 'turn off vibration' an obstacle vibrates no more, and is heard with its tone instead")
+    func vibrationOff() async throws {
+        let run = try LiveSettingsSession(mode: .navigate, seconds: 12, scene: Self.twoObstacles,
+                                          lines: [ScheduledLine(atSeconds: 5, text: "turn off vibration")])
+        var felt = -1
+        run.session.schedule(atSeconds: 4.9) { felt = run.vibration.patterns.count }
+        try await run.run()
+        #expect(felt > 0, "the chair vibrated before")
+        #expect(run.vibration.patterns.count == felt, "nothing vibrated after 'turn off vibration'")
+        let bench = try #require(run.said.first { $0.timeSeconds > 5 && $0.utterance.text.lowercased().contains("bench") })
+        #expect(bench.utterance.earcon != nil)
+    }
+
+    @Test("a vibration strength stored by another program makes the next obstacle's pulses weaker")
+    func vibrationStrength() async throws {
+        let run = try LiveSettingsSession(mode: .navigate, seconds: 12, scene: Self.twoObstacles)
+        run.store(["feedback.hapticStrength": .number(0)], atSeconds: 5)
+        var felt = -1
+        run.session.schedule(atSeconds: 4.9) { felt = run.vibration.patterns.count }
+        try await run.run()
+        let patterns = run.vibration.patterns
+        let before = try #require(patterns.prefix(felt).first)
+        let after = try #require(patterns.dropFirst(felt).first)
+        #expect(after.pulseCount == before.pulseCount)
+        #expect(after.strength < before.strength * 0.5)
+    }
+
+    @Test("after the units are set to imperial, the next distance is said in feet")
+    func unitsFromStore() async throws {
+        let run = try LiveSettingsSession(seconds: 12, scene: { seconds in
+            switch seconds {
+            case 1..<3: return [LiveSettingsSession.object("chair", meters: 3)]
+            case 7..<9: return [LiveSettingsSession.object("bench", meters: 3)]
+            default: return []
+            }
+        })
+        run.store(["units": .string("imperial")], atSeconds: 4)
+        try await run.run()
+        let chair = try #require(run.saidTexts.first { $0.lowercased().contains("chair") })
+        let bench = try #require(run.saidTexts.first { $0.lowercased().contains("bench") })
+        #expect(chair.contains("meter"))
+        #expect(bench.contains("feet"))
+    }
+
+    @Test("after the confidence threshold is raised, an object less certain than it is no longer announced")
+    func threshold() async throws {
+        let scene: @Sendable (Double) -> [LocatedObject] = { seconds in
+            (6..<9).contains(seconds) ? [LiveSettingsSession.object("chair", confidence: 0.7, meters: 2)] : []
+        }
+        let unchanged = try LiveSettingsSession(seconds: 10, scene: scene)
+        try await unchanged.run()
+        #expect(unchanged.saidTexts.contains { $0.lowercased().contains("chair") })
+
+        let raised = try LiveSettingsSession(seconds: 10, scene: scene,
+                                             lines: [ScheduledLine(atSeconds: 2, text: "set confidence threshold to 0.8")])
+        try await raised.run()
+        #expect(!raised.saidTexts.contains { $0.lowercased().contains("chair") })
+        #expect(raised.saidTexts.contains("Confidence threshold set to 80 percent."))
+    }
+
+    @Test("a change stored by a command, then seen in the store's notification, reaches the session once; the run's own voice stays")
+    func oneUpdatePerChange() throws {
+        let controls = SessionControls()
+        var stored = Storage.Settings.defaults
+        let follower = SessionSettingsFollower(stored: stored, voice: SpeechVoiceSettings(voice: "en-gb", wordsPerMinute: 150),
+                                               wording: DescriptionChoice(), depthModel: false, controls: controls)
+        _ = controls.takeAll()  // the vibration as stored, sent at start
+        stored.speech.rateWordsPerMinute = 200
+        follower.follow(stored)
+        follower.follow(stored)
+        let items = controls.takeAll()
+        #expect(items.count == 1)
+        guard case .settings(let update)? = items.first else {
+            Issue.record("no settings update")
+            return
+        }
+        #expect(update.voice == SpeechVoiceSettings(voice: "en-gb", wordsPerMinute: 200))
+        #expect(update.batterySaver == nil)
+        #expect(update.haptics == nil)
+    }
+
+    @Test("a mode stored by another program is the session's mode from then on")
+    func modeFromStore() async throws {
+        let run = try LiveSettingsSession(seconds: 8)
+        run.store(["scanning.mode": .string("navigate")], atSeconds: 3)
+        var mode = ""
+        run.session.schedule(atSeconds: 5) { mode = run.session.controls.snapshot.modeName }
+        try await run.run()
+        #expect(mode == GuidanceMode.navigate.name)
+    }
+}
+
+/// One session run offline over scripted frames, with a real voice, a settings store in a
+/// folder of its own, the command controller and the settings follower wired as `assist see`
+/// wires them.
+final class LiveSettingsSession {
+    let store: SettingsStore
+    let controller: CommandController
+    let follower: SessionSettingsFollower
+    let session: GuidanceSession
+    let queue: UtteranceQueue
+    let audio = RecordingAudioOutput()
+    let vibration = RecordingVibration()
+    private let heard = HeardLines()
+    /// Everything queued to be said, in order.
+    var said: [SpokenLine] { heard.lines }
+    var saidTexts: [String] { said.map(\.utterance.text) }
+    private let folder: URL
+
+    init(mode: GuidanceMode = .continuous, seconds: Double, voice: SpeechVoiceSettings = SpeechVoiceSettings(voice: "en-us"),
+         scene: @escaping @Sendable (Double) -> [LocatedObject] = { _ in [] }, lines: [ScheduledLine] = []) throws {
+        folder = try TemporaryFolder.make("live-settings")
+        let database = try UserDatabase.open(StorageLocation(environment: ["XDG_DATA_HOME": folder.appendingPathComponent("data").path,
+                                                                           "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path,
+                                                                           "HOME": folder.path]))
+        let validator = SettingsValidator(knownCategories: SettingsValidator.cocoCategories)
+        store = SettingsStore(database: database, validator: validator)
+        let stored = try store.current()
+
+        queue = UtteranceQueue(voice: try VoiceCatalog.start(voice).voice)
+        let wording = DescriptionChoice()
+        let stages = try wording.stages(from: stored, depthModel: false)
+        var configuration = SessionConfiguration(
+            input: FrameInput(name: "scripted.mp4", kind: .recording) { _ in GreyFrames(count: Int(seconds * 10)) },
+            clock: .input(audio: audio, frameCostSeconds: 0.1))
+        configuration.analysisSchedule = .everyFrame
+        configuration.watchdogSeconds = 600
+        configuration.questionWatchdogSeconds = 600
+        configuration.scheduledLines = lines
+        session = GuidanceSession(
+            configuration: configuration,
+            analyzers: AnalyzerSupply(make: { ScriptedScene(requirements: $0, scene: scene) }),
+            requirements: stages.analyzer,
+            policy: GuidancePolicy(mode: mode, settings: stages.guidance, describer: stages.describer),
+            feedback: Feedback(queue: queue, vibration: vibration, report: { _ in }),
+            sentences: try SessionSentences.bundled()) { [heard] event in
+                if case .said(let line) = event { heard.lines.append(line) }
+            }
+        follower = SessionSettingsFollower(stored: stored, voice: voice, wording: wording, depthModel: false,
+                                           controls: session.controls)
+        let language = try CommandLanguage(language: "en", categories: validator.knownCategories)
+        controller = CommandController(language: language, session: session.controls,
+                                       storage: .init(settings: store, history: DetectionHistory(database: database),
+                                                      usage: UsageStatistics(database: database)),
+                                       settings: follower, understanding: CommandUnderstanding(language: language, classifier: nil))
+        let controller = controller
+        session.carryOutLine = { _ = controller.handle($0) }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    func say(_ sentence: String, atSeconds times: [Double]) {
+        for time in times { session.schedule(atSeconds: time) { [session] in session.controls.send(.say(sentence)) } }
+    }
+
+    /// Another program stores `values` at `seconds` (`assist settings set`, the web form); the run
+    /// hands the store's notification to the follower, as `LiveGuidanceRun` does.
+    func store(_ values: [String: JSONValue], atSeconds seconds: Double) {
+        session.schedule(atSeconds: seconds) { [store, follower] in
+            for (key, value) in values { _ = try? store.set(key, value: value) }
+            if let settings = try? store.current() { follower.follow(settings) }
+        }
+    }
+
+    func run() async throws {
+        let session = session
+        _ = try await OwnThreads.run { try await session.run() }
+    }
+
+    /// The left channel of the first two times `text` was heard, each from its start to its last
+    /// sound: the log knows the end only to the rendered block, the audio to the frame.
+    func twoRenderings(of text: String) throws -> ([Float], [Float]) {
+        let log = queue.playbackLog
+        let records = log.filter { $0.utterance.text == text }
+        try #require(records.count == 2, "heard \(records.count) times")
+        let samples = audio.samples
+        let first = audio.blocks.first?.startFrame ?? 0
+        func left(_ record: PlaybackRecord) -> [Float] {
+            let next = log.map(\.startFrame).filter { $0 > record.startFrame }.min() ?? Int.max
+            let end = min(next, (record.endFrame ?? Int.max) + Int(queue.sampleRateHz), first + samples.count / 2) - first
+            return Self.toLastSound(stride(from: record.startFrame - first, to: end, by: 1).map { samples[$0 * 2] })
+        }
+        return (left(records[0]), left(records[1]))
+    }
+
+    static func peak(_ samples: [Float]) -> Float { samples.map(abs).max() ?? 0 }
+
+    static func toLastSound(_ samples: [Float]) -> [Float] {
+        Array(samples[..<((samples.lastIndex { abs($0) >= 1e-4 } ?? -1) + 1)])
+    }
+
+    /// How many frames `sentence` said by `voice` lasts, rendered alone by a queue of its own and
+    /// measured as a heard rendering is.
+    static func plannedFrames(_ sentence: String, voice: SpeechVoiceSettings) throws -> Int {
+        let queue = UtteranceQueue(voice: try VoiceCatalog.start(voice).voice)
+        queue.enqueue(Utterance(sentence, priority: .status))
+        var left: [Float] = []
+        while !queue.isIdle {
+            let block = queue.renderBlock(frameCount: 2205)
+            left += stride(from: 0, to: block.samples.count, by: 2).map { block.samples[$0] }
+        }
+        return toLastSound(left).count
+    }
+
+    /// The voice's median fundamental frequency: over 40 ms windows loud enough to be voiced, the
+    /// lag of highest autocorrelation between 2.5 and 12.5 ms (80–400 Hz).
+    static func pitchHz(_ samples: [Float], sampleRateHz: Double = 22050) -> Double {
+        let window = Int(0.04 * sampleRateHz), shortest = Int(sampleRateHz / 400), longest = Int(sampleRateHz / 80)
+        let loud = peak(samples) * 0.3
+        var estimates: [Double] = []
+        var start = 0
+        while start + window + longest < samples.count {
+            let frame = samples[start..<(start + window + longest)]
+            if frame.prefix(window).contains(where: { abs($0) > loud }) {
+                let scores = (shortest...longest).map { lag in
+                    (start..<(start + window)).reduce(Float(0)) { $0 + samples[$1] * samples[$1 + lag] }
+                }
+                // The shortest lag nearly as alike as the best: a period, not a multiple of it.
+                let best = scores.max() ?? 0
+                if best > 0, let index = scores.indices.first(where: { scores[$0] >= 0.85 * best }) {
+                    estimates.append(sampleRateHz / Double(shortest + index))
+                }
+            }
+            start += window
+        }
+        return estimates.sorted().dropFirst(estimates.count / 2).first ?? 0
+    }
+
+    /// A thing straight ahead at `meters`.
+    static func object(_ label: String, confidence: Float = 0.9, meters: Double) -> LocatedObject {
+        LocatedObject(detection: Detection(classIndex: 0, label: label, confidence: confidence,
+                                           box: BoundingBox(centerX: 8, centerY: 6, width: 4, height: 8)),
+                      direction: Direction(angleDegrees: 0, elevationDegrees: 0),
+                      distance: DistanceEstimate(meters: meters, method: .objectSize, relativeError: 0.2))
+    }
+}
+
+/// The session's heard lines, kept on its own task.
+private final class HeardLines {
+    var lines: [SpokenLine] = []
+}
+
+/// Ten small grey frames a second.
+private final class GreyFrames: FrameSource {
+    let name = "scripted.mp4"
+    let count: Int
+    private var index = 0
+    init(count: Int) { self.count = count }
+
+    func nextFrame() throws -> Frame? {
+        guard index < count else { return nil }
+        defer { index += 1 }
+        return Frame(image: RGBImage(width: 16, height: 12, filledWith: (128, 128, 128)),
+                     timestampSeconds: Double(index) / 10, sourceName: name)
+    }
+}
+
+/// What the scripted camera shows at each moment, found as a detector built with `requirements`
+/// finds it: what is less certain than the confidence threshold is dropped, as `SceneAnalyzer`'s
+/// detector drops it.
+private final class ScriptedScene: SceneAnalyzing, @unchecked Sendable {
+    let requirements: AnalyzerRequirements
+    let scene: @Sendable (Double) -> [LocatedObject]
+    let usesDepthModel = false
+
+    init(requirements: AnalyzerRequirements, scene: @escaping @Sendable (Double) -> [LocatedObject]) {
+        self.requirements = requirements
+        self.scene = scene
+    }
+
+    func analyze(_ frame: Frame) throws -> SceneReport {
+        let objects = scene(frame.timestampSeconds).filter {
+            $0.detection.confidence >= requirements.description.minimumConfidence
+                && !requirements.ignoredCategories.contains($0.detection.label)
+        }
+        return SceneReport(source: frame.sourceName, imageWidth: frame.image.width, imageHeight: frame.image.height,
+                           quality: .ok, objects: objects, sentences: [], announced: [], timings: StageTimings(),
+                           depthSource: "geometry")
+    }
+
+    func cancel() {}
+}
