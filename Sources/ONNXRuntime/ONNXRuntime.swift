@@ -1,6 +1,7 @@
 import AssistCore
 import CONNXRuntime
 import Foundation
+import Synchronization
 
 // The one place that touches ONNX Runtime's C API (STYLE.md §2), as OpenVINO.swift is for
 // OpenVINO: every pointer is owned by a Swift class that releases it in deinit, every OrtStatus
@@ -8,6 +9,11 @@ import Foundation
 // one of these owning classes. The C API is a table of function pointers reached through
 // OrtGetApiBase()->GetApi(ORT_API_VERSION): the headers (API 23) are older than the library
 // (1.32), which serves every older table.
+//
+// Threads: an `ONNXSession` may be run from several threads at once (ONNX Runtime documents
+// OrtSession::Run as thread-safe); an `ONNXTensor` belongs to one thread at a time (it is not
+// Sendable). Every call into the library goes through `RuntimeUse`, which keeps the process's
+// exit from tearing ONNX Runtime down under a call still running on another thread.
 
 /// Why ONNX Runtime could not do what was asked, told as one sentence.
 public enum ONNXRuntimeError: UserFacingError, Equatable {
@@ -19,6 +25,8 @@ public enum ONNXRuntimeError: UserFacingError, Equatable {
     case modelUnreadable(path: String, detail: String)
     case unknownTensor(name: String, model: String)
     case unexpectedElementType(tensor: String, expected: String)
+    /// The process is exiting: ONNX Runtime is no longer called (`RuntimeUse`).
+    case processEnding
 
     public var userMessage: String {
         switch self {
@@ -34,6 +42,8 @@ public enum ONNXRuntimeError: UserFacingError, Equatable {
             return "The model \(model) has no tensor named \(name); it is not the model this version of AssistiveKit expects."
         case .unexpectedElementType(let tensor, let expected):
             return "The model's tensor \(tensor) does not hold \(expected) as expected."
+        case .processEnding:
+            return "ONNX Runtime was not used because the program is ending."
         }
     }
 }
@@ -57,6 +67,73 @@ private func check(_ status: OpaquePointer?, _ operation: @autoclosure () -> Str
     let code = table.GetErrorCode(status).rawValue
     table.ReleaseStatus(status)
     throw .failed(operation: operation(), code: code, detail: detail.split(separator: "\n").first.map(String.init) ?? "")
+}
+
+/// The process's use of ONNX Runtime, open until the process exits.
+///
+/// `exit()` runs the C++ runtime's static destructors on the exiting thread while the process's
+/// other threads go on. ONNX Runtime's type descriptions are such statics: a run still going on
+/// another thread (the live session's voice listener when the video ends or the user says
+/// "exit") then met them destroyed and failed with "GetElementType is not implemented", or
+/// crashed (issue 35; `RuntimeLifetimeTests`). So every call into the library is counted here,
+/// and a handler run by `exit()` before those destructors (`closeAtExit()`) waits for the calls
+/// in flight and turns every later one away: a run throws `ONNXRuntimeError.processEnding`, a
+/// release is skipped (the memory goes with the process).
+final class RuntimeUse: Sendable {
+    static let process = RuntimeUse()
+
+    private struct State {
+        var callsInFlight = 0
+        var closed = false
+    }
+    private let state = Mutex(State())
+    /// Signalled when the last call in flight returns, for `close()` to wait on.
+    private let idle = DispatchSemaphore(value: 0)
+
+    /// Runs `body`, a call into ONNX Runtime, unless the process is exiting.
+    func call<T>(_ body: () throws(ONNXRuntimeError) -> T) throws(ONNXRuntimeError) -> T {
+        let open = state.withLock { state -> Bool in
+            guard !state.closed else { return false }
+            state.callsInFlight += 1
+            return true
+        }
+        guard open else { throw .processEnding }
+        defer { leave() }
+        return try body()
+    }
+
+    /// Runs `release` (a release of something ONNX Runtime made) unless the process is exiting.
+    func release(_ release: () -> Void) {
+        guard (try? call({ () throws(ONNXRuntimeError) in release() })) != nil else { return }
+    }
+
+    private func leave() {
+        let wakeCloser = state.withLock { state -> Bool in
+            state.callsInFlight -= 1
+            return state.closed && state.callsInFlight == 0
+        }
+        if wakeCloser { idle.signal() }
+    }
+
+    /// Turns every later call away, then waits for the calls in flight to return (one run or
+    /// one model load at most per thread).
+    func close() {
+        let waitsFor = state.withLock { state -> Bool in
+            let wasOpen = !state.closed
+            state.closed = true
+            return wasOpen && state.callsInFlight > 0
+        }
+        if waitsFor { idle.wait() }
+    }
+
+    /// Makes `exit()` close this before it destroys what ONNX Runtime has made so far. `exit()`
+    /// runs its handlers in the reverse order of registration, and a static's destructor is
+    /// registered when the static is first made: so this is registered again after every step
+    /// that makes new ones (the environment, each session's load and its first runs). Closing
+    /// twice is harmless.
+    static func closeAtExit() {
+        atexit { RuntimeUse.process.close() }
+    }
 }
 
 /// The element types the speech models use.
@@ -88,7 +165,11 @@ final class ONNXEnvironment: @unchecked Sendable {
     let allocator: UnsafeMutablePointer<OrtAllocator>
     let cpuMemory: OpaquePointer
 
-    static let shared: Result<ONNXEnvironment, ONNXRuntimeError> = Result { () throws(ONNXRuntimeError) in try ONNXEnvironment() }
+    static let shared: Result<ONNXEnvironment, ONNXRuntimeError> = Result { () throws(ONNXRuntimeError) in
+        let environment = try RuntimeUse.process.call { () throws(ONNXRuntimeError) in try ONNXEnvironment() }
+        RuntimeUse.closeAtExit()
+        return environment
+    }
 
     private init() throws(ONNXRuntimeError) {
         let table = try api()
@@ -116,15 +197,21 @@ final class ONNXEnvironment: @unchecked Sendable {
 
     deinit {
         guard let table = try? api() else { return }
-        table.ReleaseMemoryInfo(cpuMemory)
-        table.ReleaseEnv(handle)
+        RuntimeUse.process.release {
+            table.ReleaseMemoryInfo(cpuMemory)
+            table.ReleaseEnv(handle)
+        }
     }
 }
 
 /// A tensor held by ONNX Runtime: made from Swift values, or returned by a run (and then fed
 /// back as an input without copying, as a decoder's key/value cache is).
-public final class ONNXTensor: @unchecked Sendable {
-    // Owned exclusively; a tensor is used by one run at a time.
+///
+/// Owns its OrtValue, the only reference to it, and releases it in deinit. Its elements live in
+/// memory ONNX Runtime allocated for the value (`CreateTensorAsOrtValue`, or a run's output),
+/// never in a Swift buffer, so nothing the value points at can go away before it. A run holds
+/// its input tensors alive until ONNX Runtime has returned. Not Sendable: one thread at a time.
+public final class ONNXTensor {
     let handle: OpaquePointer
     public let shape: [Int]
     public let elementType: TensorElementType
@@ -163,7 +250,9 @@ public final class ONNXTensor: @unchecked Sendable {
         let table = try api()
         let dims = shape.map(Int64.init)
         var value: OpaquePointer?
-        try check(table.CreateTensorAsOrtValue(environment.allocator, dims, dims.count, type.onnx, &value), "make a tensor")
+        try RuntimeUse.process.call { () throws(ONNXRuntimeError) in
+            try check(table.CreateTensorAsOrtValue(environment.allocator, dims, dims.count, type.onnx, &value), "make a tensor")
+        }
         guard let value else { throw .failed(operation: "make a tensor", code: 0, detail: "") }
         self.init(handle: value, shape: shape, elementType: type)
     }
@@ -172,7 +261,8 @@ public final class ONNXTensor: @unchecked Sendable {
     private func mutableData() throws(ONNXRuntimeError) -> UnsafeMutableRawPointer? {
         guard elementCount > 0 else { return nil }
         var data: UnsafeMutableRawPointer?
-        try check(try api().GetTensorMutableData(handle, &data), "fill a tensor")
+        let table = try api()
+        try RuntimeUse.process.call { () throws(ONNXRuntimeError) in try check(table.GetTensorMutableData(handle, &data), "fill a tensor") }
         return data
     }
 
@@ -193,12 +283,16 @@ public final class ONNXTensor: @unchecked Sendable {
         guard elementType == .float32 else { throw .unexpectedElementType(tensor: "output", expected: "32-bit floats") }
         guard elementCount > 0 else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
         var data: UnsafeMutableRawPointer?
-        try check(try api().GetTensorMutableData(handle, &data), "read a tensor")
+        let table = try api()
+        try RuntimeUse.process.call { () throws(ONNXRuntimeError) in try check(table.GetTensorMutableData(handle, &data), "read a tensor") }
         guard let data else { throw .failed(operation: "read a tensor", code: 0, detail: "") }
         return body(UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self), count: elementCount))
     }
 
-    deinit { try? api().ReleaseValue(handle) }
+    deinit {
+        guard let table = try? api() else { return }
+        RuntimeUse.process.release { table.ReleaseValue(handle) }
+    }
 }
 
 /// How a session runs: its thread count (0 lets ONNX Runtime use every core).
@@ -212,7 +306,9 @@ public struct ONNXSessionOptions: Sendable, Equatable {
 
 /// A model loaded by ONNX Runtime (an `.onnx` or `.ort` file), ready to run.
 public final class ONNXSession: @unchecked Sendable {
-    // OrtSession::Run is documented as safe to call concurrently; the handle never changes.
+    // Sendable: OrtSession::Run is documented as safe to call from several threads at once, and
+    // the handle never changes. The tensors given to one run must not be used by another at the
+    // same time (`ONNXTensor` is not Sendable).
     private let handle: OpaquePointer
     private let environment: ONNXEnvironment
     public let inputNames: [String]
@@ -220,9 +316,25 @@ public final class ONNXSession: @unchecked Sendable {
     /// The file's name, for errors.
     public let modelName: String
 
+    /// Runs taken so far, up to `runsBeforeLastExitHandler`: the first runs make statics of
+    /// their own, after which `RuntimeUse.closeAtExit()` is registered again.
+    private let earlyRuns = Atomic(0)
+    private static let runsBeforeLastExitHandler = 2
+
     public init(modelAt url: URL, options: ONNXSessionOptions = ONNXSessionOptions()) throws(ONNXRuntimeError) {
         guard FileManager.default.fileExists(atPath: url.path) else { throw .modelFileMissing(path: url.path) }
-        environment = try ONNXEnvironment.shared.get()
+        let environment = try ONNXEnvironment.shared.get()
+        self.environment = environment
+        (handle, inputNames, outputNames) = try RuntimeUse.process.call { () throws(ONNXRuntimeError) in
+            try Self.load(url, options: options, environment: environment)
+        }
+        modelName = url.lastPathComponent
+        RuntimeUse.closeAtExit()
+    }
+
+    /// The session and its input and output names.
+    private static func load(_ url: URL, options: ONNXSessionOptions,
+                             environment: ONNXEnvironment) throws(ONNXRuntimeError) -> (OpaquePointer, [String], [String]) {
         let table = try api()
         var sessionOptions: OpaquePointer?
         try check(table.CreateSessionOptions(&sessionOptions), "prepare a session")
@@ -238,21 +350,22 @@ public final class ONNXSession: @unchecked Sendable {
         if let status = table.CreateSession(environment.handle, url.path, sessionOptions, &session) {
             let detail = table.GetErrorMessage(status).map { String(cString: $0) } ?? ""
             table.ReleaseStatus(status)
-            throw .modelUnreadable(path: url.path, detail: Self.shortReason(detail))
+            throw .modelUnreadable(path: url.path, detail: shortReason(detail))
         }
         guard let session else { throw .modelUnreadable(path: url.path, detail: "no session returned") }
-        handle = session
-        modelName = url.lastPathComponent
         do {
-            inputNames = try Self.names(session, table: table, environment: environment, input: true)
-            outputNames = try Self.names(session, table: table, environment: environment, input: false)
+            return (session, try names(session, table: table, environment: environment, input: true),
+                    try names(session, table: table, environment: environment, input: false))
         } catch {
             table.ReleaseSession(session)
             throw error
         }
     }
 
-    deinit { try? api().ReleaseSession(handle) }
+    deinit {
+        guard let table = try? api() else { return }
+        RuntimeUse.process.release { table.ReleaseSession(handle) }
+    }
 
     private static func names(_ session: OpaquePointer, table: OrtApi, environment: ONNXEnvironment,
                               input: Bool) throws(ONNXRuntimeError) -> [String] {
@@ -294,33 +407,46 @@ public final class ONNXSession: @unchecked Sendable {
         let inputCNames = ordered.map { strdup($0.key) }
         let outputCNames = outputs.map { strdup($0) }
         defer { (inputCNames + outputCNames).forEach { free($0) } }
-        let inputValues: [OpaquePointer?] = ordered.map { $0.value.handle }
-        var outputValues = [OpaquePointer?](repeating: nil, count: outputs.count)
-        let status = inputCNames.map { UnsafePointer($0) }.withUnsafeBufferPointer { inNames in
-            outputCNames.map { UnsafePointer($0) }.withUnsafeBufferPointer { outNames in
-                inputValues.withUnsafeBufferPointer { inValues in
-                    outputValues.withUnsafeMutableBufferPointer { outValues in
-                        table.Run(handle, nil, inNames.baseAddress, inValues.baseAddress, ordered.count,
-                                  outNames.baseAddress, outputs.count, outValues.baseAddress)
+        let owned = try RuntimeUse.process.call { () throws(ONNXRuntimeError) -> [ONNXTensor] in
+            // The input tensors (and so their OrtValues) stay alive until Run has returned.
+            try withExtendedLifetime(ordered) { () throws(ONNXRuntimeError) -> [ONNXTensor] in
+                let inputValues: [OpaquePointer?] = ordered.map { $0.value.handle }
+                var outputValues = [OpaquePointer?](repeating: nil, count: outputs.count)
+                let status = inputCNames.map { UnsafePointer($0) }.withUnsafeBufferPointer { inNames in
+                    outputCNames.map { UnsafePointer($0) }.withUnsafeBufferPointer { outNames in
+                        inputValues.withUnsafeBufferPointer { inValues in
+                            outputValues.withUnsafeMutableBufferPointer { outValues in
+                                table.Run(handle, nil, inNames.baseAddress, inValues.baseAddress, inValues.count,
+                                          outNames.baseAddress, outNames.count, outValues.baseAddress)
+                            }
+                        }
                     }
                 }
+                // Each returned value is owned by exactly one tensor from here (released in its
+                // deinit), so that nothing leaks when a later step throws.
+                var owned: [ONNXTensor] = []
+                var failure: ONNXRuntimeError?
+                for value in outputValues {
+                    guard let value else { continue }
+                    do throws(ONNXRuntimeError) {
+                        let (shape, type) = try Self.describe(value, table: table)
+                        owned.append(ONNXTensor(handle: value, shape: shape, elementType: type))
+                    } catch {
+                        table.ReleaseValue(value)
+                        failure = failure ?? error
+                    }
+                }
+                try check(status, "run \(modelName)")
+                if let failure { throw failure }
+                return owned
             }
         }
-        // Whatever was returned is owned from here, so that nothing leaks when a later step throws.
-        var owned: [ONNXTensor] = []
-        var failure: ONNXRuntimeError?
-        for value in outputValues {
-            guard let value else { continue }
-            do {
-                let (shape, type) = try Self.describe(value, table: table)
-                owned.append(ONNXTensor(handle: value, shape: shape, elementType: type))
-            } catch {
-                table.ReleaseValue(value)
-                failure = failure ?? error
-            }
+        // The first runs make statics of their own (kernels' state, the If node's other branch):
+        // the exit handler is registered again after them, so that it runs before those are destroyed.
+        if earlyRuns.load(ordering: .relaxed) < Self.runsBeforeLastExitHandler,
+           earlyRuns.add(1, ordering: .relaxed).newValue <= Self.runsBeforeLastExitHandler {
+            RuntimeUse.closeAtExit()
         }
-        try check(status, "run \(modelName)")
-        if let failure { throw failure }
         guard owned.count == outputs.count else { throw .failed(operation: "run \(modelName)", code: 0, detail: "an output is missing") }
         return owned
     }

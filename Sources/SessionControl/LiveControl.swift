@@ -145,6 +145,8 @@ enum VoiceControl {
                     ?? MicrophoneSpeechSource(deviceName: options.microphone)
                 var reaction = SpokenCommandReaction(controller: controller, session: session)
                 try listener.listen(to: source) { reaction.react(to: $0) }
+            } catch let error as SpeechRecognitionError where error.isProcessEnding {
+                // The process is exiting (the session is over): nothing to tell anyone.
             } catch {
                 unavailable(error, session: session)
             }

@@ -12,11 +12,12 @@ struct Listen: ParsableCommand {
         discussion: """
         Each command heard is printed with the words recognised, the command they mean, the sentence that \
         confirms it, the recogniser's confidence and the latency (the silence the detector waits for to know \
-        the command is over, plus processing). Unclear speech prints "Please repeat." Speech less than 20 dB \
-        above the background noise is not acted on: it prints that it is too noisy (recognition is unreliable \
-        there; --json gives snr_db). A command asked about first ("Ignore chairs? Say yes or no.") is shown \
+        the command is over, plus processing). Speech that could not be made out prints "Please repeat.", or, when it \
+        was less than 15 dB above the background (20 dB with pocketsphinx, which is not acted on there at all), \
+        that it is too noisy (--json gives snr_db). A command asked about first ("Ignore chairs? Say yes or no.") is shown \
         carried out only after a yes within 10 seconds of the audio, as in a live session. Recognition runs \
-        offline with pocketsphinx (--decode: the command language's grammar, its n-gram model, or both in agreement).
+        offline: by default a speech detector (Silero VAD) and a neural recogniser (Moonshine); --decode chooses \
+        pocketsphinx instead (the command language's grammar, its n-gram model, or both in agreement).
 
         Examples:
           assist listen --file command.wav

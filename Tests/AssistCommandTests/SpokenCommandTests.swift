@@ -46,7 +46,7 @@ struct SpokenCommandTests {
 
     /// festival's "exit" with a second of silence each side, clean and with white noise mixed in
     /// about 10 dB below the voice (at 17 dB pocketsphinx heard this very recording as "find
-    /// bed", fully confident).
+    /// bed", fully confident; issue 35 asks for ≥ 75 % right at 10 dB).
     static func exitRecordings(in folder: URL) throws -> (clean: URL, noisy: URL) {
         let said = folder.appendingPathComponent("exit.wav"), clean = folder.appendingPathComponent("padded.wav")
         let noisy = folder.appendingPathComponent("noisy.wav")
@@ -56,17 +56,17 @@ struct SpokenCommandTests {
         return (clean, noisy)
     }
 
-    @Test("\"exit\" said in loud white noise is not acted on: the user hears that it is too noisy, and guidance goes on")
-    func noisyCommandRefused() throws {
+    @Test("\"exit\" said with white noise 10 dB below the voice is carried out or asked about, never taken for another command")
+    func noisyCommandUnderstood() throws {
         let folder = try SeeLiveTests.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let video = try AssistBinary.busVideo(seconds: 8, in: folder)
         let said = try Self.transcript(of: video, hearing: try Self.exitRecordings(in: folder).noisy, in: folder).map(\.text)
-        #expect(said.contains { $0.contains("It is too noisy for me to understand you.") }, "\(said)")
-        #expect(!said.contains { $0.contains("Goodbye.") }, "a command heard in noise was acted on: \(said)")
+        #expect(said.contains { $0.contains("Goodbye.") || $0.contains("Exit? Say yes or no.") }, "\(said)")
+        #expect(!said.contains { $0.contains("Please repeat.") || $0.contains("It is too noisy") }, "\(said)")
     }
 
-    @Test("assist listen --json: the clean recording is the exit command; the noisy one is refused as too noisy, with its SNR")
+    @Test("assist listen --json: the clean recording is the exit command; the noisy one is understood as exit too, with its SNR")
     func listenReportsNoise() throws {
         let folder = try SeeLiveTests.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -82,13 +82,10 @@ struct SpokenCommandTests {
         #expect(clean.count == 1 && clean.first?["intent"] as? String == "exit", "\(clean)")
         #expect(clean.first?["reply"] as? String == "Goodbye.")
         let noisy = try events(recordings.noisy)
-        #expect(!noisy.isEmpty && noisy.allSatisfy { $0["event"] as? String == "tooNoisy" }, "\(noisy)")
+        // Heard as exit (sometimes "exit exit": the recogniser repeats a word over the noise after it).
+        #expect(noisy.count == 1 && noisy.first?["intent"] as? String == "exit", "\(noisy)")
         let snr = try #require(noisy.compactMap { $0["snr_db"] as? Double }.max())
-        #expect(snr > 3 && snr < 20, "estimated \(snr) dB")
-        let plain = try AssistBinary.run(["listen", "--file", recordings.noisy.path])
-        #expect(plain.standardOutput.hasPrefix("Too noisy (speech "), "\(plain.standardOutput)")
-        #expect(plain.standardOutput.contains("It is too noisy for me to understand you."))
-        #expect(!plain.standardOutput.contains("Awake"))
+        #expect(snr > 3 && snr < 25, "estimated \(snr) dB")
     }
 
     /// The live session's transcript of `video` with `recording` heard as the microphone, rendered

@@ -8,6 +8,9 @@ public enum SpeechRecognitionError: UserFacingError, Equatable {
     case model(ONNXRuntimeError)
     case tokenizerDamaged(path: String, reason: String)
 
+    /// The process is exiting and ONNX Runtime turned the recogniser away: no failure to tell.
+    public var isProcessEnding: Bool { self == .model(.processEnding) }
+
     public var userMessage: String {
         switch self {
         case .modelsNotInstalled(let searched):
