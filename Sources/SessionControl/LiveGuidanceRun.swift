@@ -17,7 +17,7 @@ import Synchronization
 ///
 /// What is heard is printed as it is heard (`HeardLinePrinter`). A start-up failure is said
 /// through whatever output exists and thrown as a `LiveRunError` that says its kind.
-public struct LiveGuidanceRun {
+public struct LiveGuidanceRun: Sendable {
     public var input: VideoInput
     public var detector: DetectorChoice
     public var depth: DepthModelChoice
@@ -53,6 +53,16 @@ public struct LiveGuidanceRun {
     /// Record what is announced in the detection history and the usage statistics.
     public var keepsHistory = true
     public var voiceCommands = VoiceCommandSources()
+    /// Every event of the session as it happens, for an embedder (the web app's Live page hears
+    /// what is said through it), besides the printed lines.
+    public var onEvent: (@Sendable (SessionEvent) -> Void)?
+    /// Called once the session exists, with its controls: an embedder that runs the session in
+    /// its own process sends it requests (`.quit` when it stops) through them.
+    public var onStart: (@Sendable (SessionControls) -> Void)?
+    /// Ctrl-C and SIGTERM end the session (`quitOnInterrupt`). False for an embedder that owns
+    /// the process's signals and ends the session itself: taking them here would leave them
+    /// ignored for the embedder after the session ends (`assist serve` then never stopped).
+    public var quitsOnInterrupt = true
 
     public init(input: VideoInput, detector: DetectorChoice = DetectorChoice(), depth: DepthModelChoice = DepthModelChoice(),
                 camera: CameraChoice = CameraChoice(), description: DescriptionChoice = DescriptionChoice()) {
@@ -149,13 +159,15 @@ public struct LiveGuidanceRun {
         } : nil
         let session = GuidanceSession(configuration: configuration, analyzers: supply, requirements: requirements,
                                       policy: policy, feedback: speechOutput.feedback, sentences: sentences,
-                                      onEvent: { event in
+                                      onEvent: { [onEvent] event in
                                           printer.print(event)
                                           recorder?.note(event)
+                                          onEvent?(event)
                                       })
         defer { recorder?.finish(framesAnalysed: session.framesAnalysed) }
         let controls = session.controls
-        let interrupts = controls.quitOnInterrupt()
+        onStart?(controls)
+        let interrupts = quitsOnInterrupt ? controls.quitOnInterrupt() : []
         defer { interrupts.forEach { $0.cancel() } }
         // Commands from assist ctl (the control socket) and, under assist console, standard input.
         // One update path: settings a command changed are applied at once (at its --at moment

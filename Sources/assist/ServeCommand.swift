@@ -2,6 +2,7 @@ import ArgumentParser
 import AssistCore
 import Commands
 import Foundation
+import Media
 import SessionControl
 import Storage
 import WebApp
@@ -67,15 +68,22 @@ struct ServeCommand: AsyncParsableCommand {
                          viewOfSession: { try await view.latestAway() },
                          hearing: HearingPages(soundFile: hearInput, live: hearLive ? sound.devices : nil))
         if let watchdog { try LiveGuidanceRun.checkWatchdog(watchdog) }
+        // The session runs in this process, as `assist see INPUT` would run it.
         let session = try input.map { input in
-            try LiveSessionProcess(executable: Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]),
-                                   input: input, options: watchdog.map { ["--watchdog", "\($0)"] } ?? [], sentences: app.sentences)
+            var run = LiveGuidanceRun(input: try VideoInput(argument: input))
+            if let watchdog { run.watchdogSeconds = watchdog }
+            return LiveSession(run, sentences: app.sentences, warn: { UserData.warn($0) })
         }
-        defer { session?.stop() }
         // A port in use or refused fails with status 1, its sentence naming --port (`FailureReport`).
-        try await app.run(port: port, idleTimeoutSeconds: idleTimeout) { [token = app.access.accessToken] boundPort in
-            // Written at once (not buffered): a script waits for this line to learn the port.
-            FileHandle.standardOutput.write(Data("assist serve: open http://127.0.0.1:\(boundPort)/?token=\(token) in a browser on this computer; Ctrl-C stops it.\n".utf8))
+        do {
+            try await app.run(port: port, idleTimeoutSeconds: idleTimeout) { [token = app.access.accessToken] boundPort in
+                // Written at once (not buffered): a script waits for this line to learn the port.
+                FileHandle.standardOutput.write(Data("assist serve: open http://127.0.0.1:\(boundPort)/?token=\(token) in a browser on this computer; Ctrl-C stops it.\n".utf8))
+            }
+        } catch {
+            await session?.stop()
+            throw error
         }
+        await session?.stop()
     }
 }

@@ -167,13 +167,4 @@ struct PagesTests {
         #expect(WebApp.event(SpokenSentence(text: "A chair ahead.", publishedAt: at)) == "id: 1790000000250\ndata: A chair ahead.\n\n")
         #expect(WebApp.event(SpokenSentence(text: "one\ntwo", publishedAt: at)) == "id: 1790000000250\ndata: one\ndata: two\n\n")
     }
-
-    @Test("the session's printed sentences are read from its output, other lines are not")
-    func printedSentences() {
-        #expect(LiveSessionProcess.sentence(printed: "[12.4 s] A chair, 2 meters, ahead.") == "A chair, 2 meters, ahead.")
-        #expect(LiveSessionProcess.sentence(printed: "[0.0 s] Assistive Vision activated.") == "Assistive Vision activated.")
-        #expect(LiveSessionProcess.sentence(printed: "Scanning.") == nil)
-        #expect(LiveSessionProcess.sentence(printed: "[soon s] no") == nil)
-        #expect(LiveSessionProcess.sentence(printed: "[1.0 s] ") == nil)
-    }
 }
