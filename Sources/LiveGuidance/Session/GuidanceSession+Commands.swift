@@ -327,7 +327,7 @@ extension GuidanceSession {
             say(Utterance(sentences.cameraRetrying, priority: .answer, contentKey: "session:retry", earcon: .error), at: nowSeconds)
             while cameraRetriesLeft > 0 {
                 cameraRetriesLeft -= 1
-                try? await Task.sleep(for: .seconds(configuration.cameraRetryDelaySeconds))
+                await wallClock.rest(seconds: configuration.cameraRetryDelaySeconds)
                 if (try? openInput()) != nil { return }
             }
         }

@@ -102,8 +102,8 @@ extension GuidanceSession {
                 budget -= block
             }
         case .realTime:
-            let deadline = ContinuousClock.now + .seconds(answerWaiting ? 30 : 5)
-            while speaking() && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+            let deadline = wallClock.seconds + (answerWaiting ? 30 : 5)
+            while speaking() && wallClock.seconds < deadline { await wallClock.rest(seconds: 0.005) }
         }
         collectPlayback()
         noteSuperseded(queue.stop())

@@ -98,7 +98,8 @@ public final class GuidanceSession {
     var sessionSecondsAtAudioZero = 0.0
     var pendingReports: [CycleReport] = []
     var captureSecondsOfPending: [Double] = []
-    let startInstant = ContinuousClock.now
+    /// Seconds since the session was made, on `SessionConfiguration.wallClock`.
+    let wallClock: ElapsedClock
 
     public init(configuration: SessionConfiguration, analyzers: AnalyzerSupply, requirements: AnalyzerRequirements,
                 policy: GuidancePolicy, feedback: Feedback, sentences: SessionSentences,
@@ -111,6 +112,7 @@ public final class GuidanceSession {
         self.sentences = sentences
         self.onEvent = onEvent
         input = configuration.input
+        wallClock = ElapsedClock(configuration.wallClock)
         switch policy.mode {
         case .continuous, .onDemand, .explore: picturesAsScenes = configuration.input.picturesAreScenes
         case .navigate, .find, .light: picturesAsScenes = false
@@ -244,9 +246,9 @@ public final class GuidanceSession {
             renderedAudioFrames = Int((feedback.queue.audioTimeSeconds * feedback.queue.sampleRateHz).rounded())
         case .realTime:
             // "Exit" is heard in full ("Goodbye." is short) but never waits on a backlog.
-            let deadline = ContinuousClock.now + .seconds(ending == .userQuit ? 1 : 30)
-            while !feedback.queue.hasNothingToSay && ContinuousClock.now < deadline {
-                try? await Task.sleep(for: .milliseconds(10))
+            let deadline = wallClock.seconds + (ending == .userQuit ? 1 : 30)
+            while !feedback.queue.hasNothingToSay && wallClock.seconds < deadline {
+                await wallClock.rest(seconds: 0.01)
             }
         }
         collectPlayback()
@@ -270,7 +272,8 @@ public final class GuidanceSession {
         } else {
             liveFrames?.stop()
             liveFrames = LatestFrameBuffer(source: skipper,
-                                           pace: input.kind == .recording ? .sourceClockInRealTime : .asFastAsTheSourceGives)
+                                           pace: input.kind == .recording ? .sourceClockInRealTime : .asFastAsTheSourceGives,
+                                           clock: configuration.wallClock)
             liveFramesStartSeconds = nowSeconds
         }
     }
@@ -287,7 +290,7 @@ public final class GuidanceSession {
         // Pictures rendered offline: time is the speech track's (each picture lasts as long as its description).
         if configuration.isOffline && picturesAsScenes { return Double(renderedAudioFrames) / feedback.queue.sampleRateHz }
         if configuration.isOffline { return offlinePacer?.nowSeconds ?? 0 }
-        return (ContinuousClock.now - startInstant).seconds
+        return wallClock.seconds
     }
 
     func enter(_ newState: SessionState) {
@@ -323,8 +326,3 @@ public final class GuidanceSession {
     }
 }
 
-extension Duration {
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) * 1e-18
-    }
-}
