@@ -28,7 +28,7 @@ public final class GuidanceSession {
     public internal(set) var policy: GuidancePolicy
     /// Capture → first audible sample of what each analysed frame made the assistant say, in
     /// milliseconds, for every frame that said something (benchmarks read it after the run).
-    public internal(set) var captureToFirstAudioMilliseconds: [Double] = []
+    public var captureToFirstAudioMilliseconds: [Double] { speechTimeline.captureToFirstAudioMilliseconds }
     public internal(set) var framesAnalysed = 0
     /// Frames the analysis schedule let pass (the tracker carried the scene over them).
     public internal(set) var framesPassedOver = 0
@@ -73,15 +73,11 @@ public final class GuidanceSession {
     /// The analyzer and frame size last prepared for (`SceneAnalyzing.prepare`).
     var preparedFor: (analyzer: ObjectIdentifier, width: Int, height: Int)?
     var closingSentence: (utterance: Utterance, event: String)?
-    /// When each queued utterance was queued, on the session clock (for the stale backlog).
-    var queuedAtSeconds: [Int: (seconds: Double, utterance: Utterance)] = [:]
     /// A folder of pictures described one scene at a time (see `FrameInput.picturesAreScenes`).
     /// In navigation and find the pictures are a walk instead: followed frame by frame, tracked.
     let picturesAsScenes: Bool
     /// Set when the user quits: an analysis under way is no longer waited for.
     let quitting = AnalysisAbandonment()
-    /// Queue IDs taken out before they were heard (listed as superseded in `--json`).
-    var supersededQueueIDs: Set<Int> = []
     /// The last analysed frame held object announcements back (the channel was busy): the first
     /// frame seen once it is free is analysed, whatever the schedule says (`plannedAnalysis`).
     var announcementsHeldBack = false
@@ -92,12 +88,10 @@ public final class GuidanceSession {
     /// `controls`; set before `run`. Without it, scheduled lines are ignored.
     public var carryOutLine: ((String) -> Void)?
 
-    // Audio timeline.
-    let history = PlaybackHistory()
+    /// What was queued, heard and taken out when, and the reports waiting for their first audio.
+    let speechTimeline = SpeechTimeline()
+    /// Offline: how far the speech track is rendered, in audio frames.
     var renderedAudioFrames = 0
-    var sessionSecondsAtAudioZero = 0.0
-    var pendingReports: [CycleReport] = []
-    var captureSecondsOfPending: [Double] = []
     /// Seconds since the session was made, on `SessionConfiguration.wallClock`.
     let wallClock: ElapsedClock
 
@@ -181,7 +175,7 @@ public final class GuidanceSession {
 
     /// The transcript of everything heard so far (times on the session clock).
     public func transcript() -> [TranscriptEntry] {
-        history.transcript(endingAt: nowSeconds)
+        speechTimeline.history.transcript(endingAt: nowSeconds)
     }
 
     // MARK: Start-up and end
