@@ -208,7 +208,7 @@ struct SessionCommandTests {
             ScriptedFrameSource(frameCount: 10_000_000, onFrame: { if $0 == 2 { taking.yield(); taking.finish() } })
         }
         let session = try harness.makeSession()
-        let running = UncheckedSession(session: session)
+        let running = UncheckedSessionRun(session: session)
         let run = Task(executorPreference: OwnThreads.shared) { try await running.session.run() }
         for await _ in framesTaken {}
         session.controls.send(.quit)
@@ -216,11 +216,6 @@ struct SessionCommandTests {
         #expect(ending == .userQuit)
         #expect(session.controls.snapshot.state == .stopped)
     }
-}
-
-/// Hands the session to the task that runs it; the test only touches its thread-safe controls meanwhile.
-private struct UncheckedSession: @unchecked Sendable {
-    let session: GuidanceSession
 }
 
 @Suite("Transcript")

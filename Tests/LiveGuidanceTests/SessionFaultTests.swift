@@ -1,6 +1,7 @@
 import Foundation
 import LiveGuidance
 import Media
+import TestSupport
 import Testing
 
 @Suite("Guidance session faults")
@@ -9,19 +10,36 @@ struct SessionFaultTests {
 
     @Test("a detection that hangs past the watchdog is cancelled, says Detection failed and stops the run")
     func stalledDetection() async throws {
-        let harness = SessionHarness(ScriptedAnalyzer(.hangs)) { ScriptedFrameSource(frameCount: 50) }
+        let (analysing, started) = AsyncStream<Void>.makeStream()
+        let harness = SessionHarness(ScriptedAnalyzer(.hangs, onAnalyse: { started.yield() })) { ScriptedFrameSource(frameCount: 50) }
         harness.configuration.watchdogSeconds = 0.3
-        let (session, ending) = try await harness.run()
+        let session = try harness.makeSession()
+        let unchecked = UncheckedSessionRun(session: session)
+        let running = Task(executorPreference: OwnThreads.shared) { try await unchecked.session.run() }
+        // The detection has started and hangs; the watchdog waits on the session's clock. Moved
+        // past its limit, the clock makes it give up, however long the machine took to get here.
+        for await _ in analysing { break }
+        try await harness.clock.sleeper(dueWithin: .seconds(0.3))
+        harness.clock.advance(seconds: 0.3)
+        let ending = try await running.value
         #expect(ending == .detectionFailed)
         #expect(ending.isFault)
         #expect(session.state == .stopped)
         #expect(harness.analyzer.wasCancelled)
         #expect(harness.analyzer.analysedFrameTimes.count == 1, "nothing is analysed after the watchdog fired")
         #expect(session.transcript().last?.text.hasSuffix("Detection failed.") == true)
-        // The watchdog gave up on the work, not the work on itself. Not a wall-clock bound: in the
-        // full suite, tests that block threads waiting for child processes can hold Swift's small
-        // cooperative pool for a minute or more, delaying any task (seen: 113 s for a 0.3 s limit).
         #expect(!harness.analyzer.hangRanToItsEnd, "the hung analysis was cancelled by the watchdog before it ended by itself")
+    }
+
+    @Test("a detection slower than the machine is never taken for a hang: only the clock reaching the limit fires the watchdog")
+    func slowDetectionIsNotAHang() async throws {
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 20) }
+        // A limit no machine could reach on the wall clock while the test's clock stands still.
+        harness.configuration.watchdogSeconds = 0.001
+        let (session, ending) = try await harness.run()
+        #expect(ending == .inputEnded)
+        #expect(harness.analyzer.analysedFrameTimes.count > 5)
+        #expect(session.transcript().last?.text.hasSuffix(sentences.endOfVideo) == true)
     }
 
     @Test("detections that throw put the session in Degraded, and too many in a row end it with Detection failed")

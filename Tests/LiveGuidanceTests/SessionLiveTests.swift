@@ -6,7 +6,9 @@ import Media
 import Synchronization
 import Testing
 
-@Suite("Guidance session on the wall clock")
+/// Live sessions on the test's clock (`SessionHarness.playLive`): time passes as the session waits
+/// on it, never by itself, so these tests neither sleep nor depend on how busy the machine is.
+@Suite("Guidance session played live")
 struct SessionLiveTests {
     private let sentences = try! SessionSentences.bundled()
 
@@ -14,10 +16,11 @@ struct SessionLiveTests {
     func recordingPlayedLive() async throws {
         let harness = SessionHarness { ScriptedFrameSource(frameCount: 12, framesPerSecond: 20) }
         try harness.playLive()
-        let start = Date()
         let (session, ending) = try await harness.run()
         #expect(ending == .inputEnded)
-        #expect(Date().timeIntervalSince(start) >= 0.55, "12 frames at 20 per second take 0.6 s to play")
+        // Frames come at their moments on the session's clock: the last, at 0.55 s, comes no sooner.
+        let end = try #require(session.transcript().last)
+        #expect(end.startSeconds >= 0.55, "12 frames at 20 per second take 0.6 s to play: ended at \(end.startSeconds) s")
         #expect(!harness.analyzer.analysedFrameTimes.isEmpty)
         #expect(harness.analyzer.analysedFrameTimes == harness.analyzer.analysedFrameTimes.sorted())
         let said = session.transcript()
@@ -29,15 +32,16 @@ struct SessionLiveTests {
     @Test("on demand, with no request, a recording played live still ends with End of video")
     func onDemandRecordingEnds() async throws {
         let harness = SessionHarness { ScriptedFrameSource(frameCount: 12, framesPerSecond: 20) }
-        // A safety net: without it a session that never notices the end would hang the test run.
-        // Late, because the full suite can starve the loop for tens of seconds, and a quit due by
-        // the time it runs again would be taken before the end it has not yet looked at.
+        // A safety net on the session's clock: without it a session that never notices the end
+        // would rest for ever, and the test would run for ever.
         harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 300, command: .quit)]
         try harness.playLive()
         let (session, ending) = try await harness.run(mode: .onDemand)
         #expect(ending == .inputEnded)
         #expect(harness.analyzer.analysedFrameTimes.isEmpty, "nobody asked for a scan")
-        #expect(session.transcript().last?.text.hasSuffix(sentences.endOfVideo) == true)
+        let end = try #require(session.transcript().last)
+        #expect(end.text.hasSuffix(sentences.endOfVideo))
+        #expect(end.startSeconds >= 0.55 && end.startSeconds < 2, "the end is said when the recording has played: \(end.startSeconds) s")
     }
 
     @Test("on demand, rendered offline with no request, a recording ends with End of video")
@@ -59,7 +63,7 @@ struct SessionLiveTests {
             return ScriptedFrameSource(frameCount: 4, framesPerSecond: 20, endError: .cameraDisconnected(device: "/dev/video9"))
         }
         harness.configuration.cameraRetries = 2
-        harness.configuration.cameraRetryDelaySeconds = 0.05
+        harness.configuration.cameraRetryDelaySeconds = 0.5
         try harness.playLive()
         let (session, ending) = try await harness.run()
         #expect(ending == .streamStopped(reason: VideoInputError.cameraDisconnected(device: "/dev/video9").userMessage))
@@ -71,6 +75,9 @@ struct SessionLiveTests {
         #expect(harness.said.map { TranscriptEntry.text(for: $0.utterance) } == said)
         #expect(said.last?.contains(sentences.streamStopped) == true)
         #expect(said.last?.contains("check that it is still plugged in") == true)
+        // The camera fails at once each time it is opened; each retry waited its half second on the session's clock.
+        let end = try #require(session.transcript().last)
+        #expect(end.startSeconds >= 2 * 0.5, "ended at \(end.startSeconds) s")
     }
 
     @Test("a camera's detector is made ready for its format while the camera starts, not when its first frame is in")

@@ -47,10 +47,12 @@ final class ScriptedFrameSource: FrameSource {
     }
 }
 
-/// An analyzer that finds nothing, and can be told to hang or to fail; it notes every frame time it saw.
+/// An analyzer that finds nothing, and can be told to hang or to fail; it notes every frame time it
+/// saw, and tells `onAnalyse` when it starts on one (an event a test can wait for).
 final class ScriptedAnalyzer: SceneAnalyzing, @unchecked Sendable {
     enum Behaviour { case findsNothing, hangs, throwsError }
     let behaviour: Behaviour
+    let onAnalyse: (@Sendable () -> Void)?
     let usesDepthModel = false
     private let seen = Mutex<[Double]>([])
     private let cancelled = Atomic<Bool>(false)
@@ -60,9 +62,10 @@ final class ScriptedAnalyzer: SceneAnalyzing, @unchecked Sendable {
     /// Where it "finds" people in every frame (a test of what hangs on the detector's people).
     let people: [BoundingBox]
 
-    init(_ behaviour: Behaviour = .findsNothing, people: [BoundingBox] = []) {
+    init(_ behaviour: Behaviour = .findsNothing, people: [BoundingBox] = [], onAnalyse: (@Sendable () -> Void)? = nil) {
         self.behaviour = behaviour
         self.people = people
+        self.onAnalyse = onAnalyse
     }
 
     var analysedFrameTimes: [Double] { seen.withLock { $0 } }
@@ -72,6 +75,7 @@ final class ScriptedAnalyzer: SceneAnalyzing, @unchecked Sendable {
 
     func analyze(_ frame: Frame) throws -> SceneReport {
         seen.withLock { $0.append(frame.timestampSeconds) }
+        onAnalyse?()
         switch behaviour {
         case .findsNothing:
             break
@@ -113,9 +117,13 @@ struct SteadyToneVoice: TextToSpeech {
     }
 }
 
-/// One offline session run over scripted frames, with everything it said and did.
+/// One session run over scripted frames, with everything it said and did: rendered offline on the
+/// input's clock, or played live (`playLive`) on the test's `clock`, which moves only as the
+/// session waits on it: no test of a live session sleeps or depends on the wall clock.
 final class SessionHarness {
     let analyzer: ScriptedAnalyzer
+    /// What the session takes for the wall clock.
+    let clock = ManualClock()
     let audio = RecordingAudioOutput()
     let queue = UtteranceQueue(voice: SteadyToneVoice(), settings: UtteranceQueueSettings(pauseSeconds: 0.1))
     private(set) var states: [SessionState] = []
@@ -137,14 +145,16 @@ final class SessionHarness {
         configuration = SessionConfiguration(
             input: FrameInput(name: "scripted.mp4", kind: kind) { _ in source() },
             clock: .input(audio: audio, frameCostSeconds: frameCostSeconds))
+        configuration.wallClock = clock
         // Generous: a busy test machine must not trip it; the watchdog's own test sets a short limit.
         configuration.watchdogSeconds = 600
         configuration.questionWatchdogSeconds = 600
     }
 
-    /// Live instead: the wall clock, with the queue played in real time into nothing.
+    /// Live instead: the session's clock is the test's, and the queue is played into nothing as
+    /// that clock moves, as a sound card would play it in real time.
     func playLive() throws {
-        let output = SpeakerOutput(queue: queue, device: PacedNullPlayback(),
+        let output = SpeakerOutput(queue: queue, device: ManualClockPlayback(clock: clock),
                                    feedback: Feedback(queue: queue, vibration: nil, report: { _ in }))
         try output.start()
         speaker = output
@@ -155,9 +165,19 @@ final class SessionHarness {
     func run(mode: GuidanceMode = .continuous, firstAnalyzer: (any SceneAnalyzing)? = nil) async throws -> (GuidanceSession, SessionEnding) {
         self.firstAnalyzer = firstAnalyzer
         let session = try makeSession(mode: mode)
-        // On threads of its own: tests beside it that wait for child processes must not hold it up.
-        let ending = try await OwnThreads.run { try await session.run() }
+        let ending = try await run(session)
         return (session, ending)
+    }
+
+    /// Runs `session` to its end: offline as fast as it renders; live with the test's clock moved
+    /// on 10 ms at a time whenever the session (or its frame reader) waits on it.
+    func run(_ session: GuidanceSession) async throws -> SessionEnding {
+        let running = UncheckedSessionRun(session: session)
+        // On threads of its own: tests beside it that wait for child processes must not hold it up.
+        if case .realTime = configuration.clock {
+            return try await OwnThreads.run { try await clock.run(steppingBy: .milliseconds(10)) { try await running.session.run() } }
+        }
+        return try await OwnThreads.run { try await running.session.run() }
     }
 
     /// `firstAnalyzer`: what the supply hands out first, as for `run`.
@@ -188,4 +208,53 @@ final class SessionHarness {
 /// A model that could not be loaded (again), said in one sentence.
 struct ModelLoadFailure: UserFacingError {
     var userMessage: String { "The object model could not be loaded." }
+}
+
+/// Hands the session to the task that runs it; the test touches only its thread-safe controls meanwhile.
+struct UncheckedSessionRun: @unchecked Sendable {
+    let session: GuidanceSession
+}
+
+/// A sound card on the test's clock: it plays (renders the queue into nothing) exactly as long as
+/// the clock is moved on, so what was heard when is known on that clock.
+final class ManualClockPlayback: PlaybackDevice, @unchecked Sendable {
+    let name = "test clock"
+    let outputLatencySeconds = 0.0
+    private let lock = NSLock()
+    private var render: (@Sendable (UnsafeMutablePointer<Float>, Int, Int) -> Void)?
+    private var sampleRateHz = 0.0
+    private var owedFrames = 0.0
+
+    init(clock: ManualClock) {
+        clock.whenAdvanced { [weak self] duration in self?.play(for: duration) }
+    }
+
+    func start(sampleRateHz: Double, render: @escaping @Sendable (UnsafeMutablePointer<Float>, Int, Int) -> Void) throws {
+        lock.withLock {
+            self.sampleRateHz = sampleRateHz
+            self.render = render
+        }
+    }
+
+    var isPlaying: Bool { lock.withLock { render != nil } }
+
+    func stop() { lock.withLock { render = nil } }
+
+    private func play(for duration: Duration) {
+        lock.withLock {
+            guard let render else { return }
+            let (whole, attoseconds) = duration.components
+            owedFrames += (Double(whole) + Double(attoseconds) * 1e-18) * sampleRateHz
+            var frames = Int(owedFrames)
+            owedFrames -= Double(frames)
+            let block = 256
+            let buffer = UnsafeMutablePointer<Float>.allocate(capacity: block * 2)
+            defer { buffer.deallocate() }
+            while frames > 0 {
+                let count = min(block, frames)
+                render(buffer, count, 2)
+                frames -= count
+            }
+        }
+    }
 }

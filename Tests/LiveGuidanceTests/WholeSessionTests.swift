@@ -41,8 +41,7 @@ struct WholeSessionTests {
             controls.update(SessionSettingsUpdate(guidance: withoutBicycles))
             controls.send(.say("Bicycles are no longer hazards."))
         }
-        let harnessRun = UncheckedWholeSession(session: session)
-        let ending = try await OwnThreads.run { try await harnessRun.session.run() }
+        let ending = try await harness.run(session)
         #expect(ending == .userQuit)
 
         let transcript = session.transcript()
@@ -75,9 +74,4 @@ struct WholeSessionTests {
         #expect(last.text.hasSuffix(sentences.goodbye))
         #expect(last.endSeconds <= 11 + 1.0, "ended at \(last.endSeconds) s")
     }
-}
-
-/// Hands the session to the executor that runs it; the test touches only its thread-safe controls meanwhile.
-private struct UncheckedWholeSession: @unchecked Sendable {
-    let session: GuidanceSession
 }

@@ -109,7 +109,7 @@ struct LiveHearingSessionTests {
     func expiryIsSaid() throws {
         let clock = ManualClock(Self.issued.addingTimeInterval(3600)), transcript = Transcript()
         let hearing = PrescribedHearing(audiogram: try Self.audiogram(), options: FittingOptions(rule: .nalR), programs: [.quiet],
-                                        origin: "test", expires: clock.now.addingTimeInterval(90))
+                                        origin: "test", expires: clock.date.addingTimeInterval(90))
         let session = try Self.session(hearing, debugging: nil, clock: clock, transcript: transcript)
         session.tick()
         clock.advance(seconds: 89)

@@ -78,7 +78,7 @@ struct PatientStoreTests {
         let first = try unlocked.importPrescription(text: try key.sign(try sampleDocument()))
         #expect(first.isActive)
         clock.advance(seconds: 60)
-        let trialExpiry = clock.now.addingTimeInterval(7 * 86_400)
+        let trialExpiry = clock.date.addingTimeInterval(7 * 86_400)
         let trial = try unlocked.importPrescription(text: try key.sign(try sampleDocument(issued: issueDate.addingTimeInterval(60), expires: trialExpiry)))
         #expect(!trial.isActive)
         #expect(throws: PrescriptionError.alreadyImported(id: first.id)) { try unlocked.importPrescription(text: key.sign(try sampleDocument())) }
@@ -167,7 +167,7 @@ struct PatientStoreTests {
         let entries = try unlocked.auditEntries()
         #expect(entries.map(\.action) == ["created the patient store", "trusted an audiologist key", "imported a prescription",
                                           "showed a prescription", "listed the prescriptions"])
-        #expect(entries.allSatisfy { $0.user == "margarethe" && $0.time == clock.now })
+        #expect(entries.allSatisfy { $0.user == "margarethe" && $0.time == clock.date })
         #expect(entries.map(\.sequence) == Array(1...5))
 
         let log = folder.appendingPathComponent("audit.log")
@@ -227,7 +227,7 @@ struct PatientStoreTests {
         #expect(throws: PrescriptionError.untrustedKey(fingerprint: stranger.publicKey.fingerprint)) {
             try unlocked.importPrescription(text: stranger.sign(try sampleDocument(kind: .debug)))
         }
-        let expiry = clock.now.addingTimeInterval(3600)
+        let expiry = clock.date.addingTimeInterval(3600)
         let debug = try unlocked.importPrescription(text: try key.sign(try sampleDocument(kind: .debug, issued: issueDate.addingTimeInterval(5), expires: expiry)))
         #expect(!debug.isActive)
         #expect(try unlocked.debugAuthorization()?.document.kind == .debug)

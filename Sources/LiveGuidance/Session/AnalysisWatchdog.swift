@@ -1,3 +1,4 @@
+import AssistCore
 import Foundation
 import Synchronization
 
@@ -17,9 +18,13 @@ public struct AnalysisWatchdog: Sendable {
     }
 
     public let limitSeconds: Double
+    /// The clock the limit is counted on (the session's `wallClock`; a test's, which reaches the
+    /// limit only when the test moves it there).
+    public let clock: ElapsedClock
 
-    public init(limitSeconds: Double) {
+    public init(limitSeconds: Double, clock: ElapsedClock) {
         self.limitSeconds = limitSeconds
+        self.clock = clock
     }
 
     /// Runs `work` on a new thread; returns its result, or `.timedOut` when it took longer than
@@ -27,6 +32,8 @@ public struct AnalysisWatchdog: Sendable {
     public func run<Value>(abandonedBy abandonment: AnalysisAbandonment? = nil,
                            _ work: @escaping () throws -> Value) async -> Outcome<Value> {
         let job = UncheckedBox(work)
+        let clock = clock, deadline = clock.seconds + max(limitSeconds, 0)
+        var timer: Task<Void, Never>?
         let box: UncheckedBox<Outcome<Value>> = await withCheckedContinuation { continuation in
             let once = ResumeOnce(continuation)
             let thread = Thread {
@@ -35,11 +42,14 @@ public struct AnalysisWatchdog: Sendable {
             }
             thread.name = "scene analysis"
             thread.start()
-            DispatchQueue.global().asyncAfter(deadline: .now() + max(limitSeconds, 0)) {
+            timer = Task {
+                // Cancelled once the work is done: nothing waits on the clock for a finished analysis.
+                guard (try? await clock.sleep(untilSeconds: deadline)) != nil else { return }
                 once.resume(UncheckedBox(.timedOut))
             }
             abandonment?.onAbandon { once.resume(UncheckedBox(.abandoned)) }
         }
+        timer?.cancel()
         return box.value
     }
 }

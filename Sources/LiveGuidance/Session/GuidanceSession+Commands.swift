@@ -101,7 +101,7 @@ extension GuidanceSession {
             }
         case .stopTalking:
             // Already silenced when it was sent (see `SessionControls.send`); this also notes what was dropped.
-            noteSuperseded(feedback.queue.stop())
+            speechTimeline.noteSuperseded(feedback.queue.stop())
             endShortText(sayingAt: time)
         case .more:
             if !feedback.queue.more() {
@@ -111,7 +111,7 @@ extension GuidanceSession {
             // Keyed by time and text: the same answer asked for again later ("help") is said again.
             say(Utterance(sentence, priority: .answer, contentKey: "command@\(time):\(sentence)"), at: time)
         case .quit:
-            noteSuperseded(feedback.queue.stop())
+            speechTimeline.noteSuperseded(feedback.queue.stop())
             // No tone before it: "exit" ends within a second, and the words alone say it.
             end(.userQuit, saying: Utterance(sentences.goodbye, priority: .answer, contentKey: "session:goodbye"),
                 event: "goodbye")
@@ -328,7 +328,7 @@ extension GuidanceSession {
             say(Utterance(sentences.cameraRetrying, priority: .answer, contentKey: "session:retry", earcon: .error), at: nowSeconds)
             while cameraRetriesLeft > 0 {
                 cameraRetriesLeft -= 1
-                try? await Task.sleep(for: .seconds(configuration.cameraRetryDelaySeconds))
+                await wallClock.rest(seconds: configuration.cameraRetryDelaySeconds)
                 if (try? openInput()) != nil { return }
             }
         }

@@ -11,10 +11,10 @@ extension GuidanceSession {
     /// steps of brightness are equal musical intervals, 200 Hz in the dark to 1600 Hz in full light).
     /// Heard once the frame's processing is done, as speech would be. Returns the processing seconds.
     func followLight(in frame: Frame, cost: (Double) -> Double) -> Double {
-        let workStart = ContinuousClock.now
+        let workStart = wallClock.seconds
         let meter = LightMeter()
         let pitchHz = meter.pitchHz(forBrightness: meter.brightness(of: frame.image))
-        let processing = cost((ContinuousClock.now - workStart).seconds)
+        let processing = cost(wallClock.seconds - workStart)
         renderAudio(upTo: configuration.isOffline ? nowSeconds + processing : nowSeconds)
         feedback.queue.setContinuousTone(pitchHz: pitchHz)
         framesAnalysed += 1

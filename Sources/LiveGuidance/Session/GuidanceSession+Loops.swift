@@ -16,7 +16,7 @@ extension GuidanceSession {
         while ending == nil {
             guard let pacer = offlinePacer else { break }
             let frame: Frame?
-            let captureStart = ContinuousClock.now
+            let captureStart = wallClock.seconds
             do {
                 frame = try pacer.nextFrame(afterProcessingFor: advanceSeconds)
             } catch {
@@ -24,7 +24,7 @@ extension GuidanceSession {
                 await inputFailed(error)
                 continue
             }
-            let captureMilliseconds = (ContinuousClock.now - captureStart).milliseconds
+            let captureMilliseconds = (wallClock.seconds - captureStart) * 1000
             let now = pacer.nowSeconds
             deliverCommands(upTo: now)
             renderAudio(upTo: now)
@@ -81,7 +81,7 @@ extension GuidanceSession {
         while ending == nil {
             deliverCommands(upTo: nowSeconds)
             guard ending == nil, let skipper else { break }
-            let captureStart = ContinuousClock.now
+            let captureStart = wallClock.seconds
             let frame: Frame?
             do {
                 frame = try skipper.nextFrame()
@@ -89,7 +89,7 @@ extension GuidanceSession {
                 await inputFailed(error)
                 continue
             }
-            let captureMilliseconds = (ContinuousClock.now - captureStart).milliseconds
+            let captureMilliseconds = (wallClock.seconds - captureStart) * 1000
             guard let frame else {
                 endOfInput()
                 break
@@ -122,7 +122,7 @@ extension GuidanceSession {
                 renderAudio(upTo: nowSeconds + 0.05)
             } else {
                 collectPlayback()
-                try? await Task.sleep(for: .milliseconds(10))
+                await wallClock.rest(seconds: 0.01)
             }
             deliverCommands(upTo: nowSeconds)
         }
@@ -153,7 +153,7 @@ extension GuidanceSession {
                 if let frames = liveFrames, frames.hasEnded {
                     await takeRemainingFrames(of: frames)
                 } else {
-                    try? await Task.sleep(for: .milliseconds(20))
+                    await wallClock.rest(seconds: 0.02)
                 }
                 continue
             }
@@ -165,12 +165,12 @@ extension GuidanceSession {
                 if wait > 0 {
                     let due = nowSeconds + wait
                     while nowSeconds < due && !controls.hasWaitingItems && !commandDue {
-                        try? await Task.sleep(for: .milliseconds(min(20, max(1, Int((due - nowSeconds) * 1000)))))
+                        await wallClock.rest(seconds: min(0.02, max(0.001, due - nowSeconds)))
                     }
                     if nowSeconds < due { continue }
                 }
             }
-            let captureStart = ContinuousClock.now
+            let captureStart = wallClock.seconds
             let frame: Frame?
             do {
                 frame = try await frames.nextFrame()
@@ -178,7 +178,7 @@ extension GuidanceSession {
                 await inputFailed(error)
                 continue
             }
-            let captureMilliseconds = (ContinuousClock.now - captureStart).milliseconds
+            let captureMilliseconds = (wallClock.seconds - captureStart) * 1000
             guard let frame else {
                 if ending == nil && liveFrames === frames { endOfInput() }
                 continue
@@ -225,7 +225,7 @@ extension GuidanceSession {
     private func prepare(_ analyzer: any SceneAnalyzing, for frame: Frame) async -> Bool? {
         let size = (analyzer: ObjectIdentifier(analyzer), width: frame.image.width, height: frame.image.height)
         if let preparedFor, preparedFor == size { return nil }
-        switch await AnalysisWatchdog(limitSeconds: Self.preparingLimitSeconds).run(abandonedBy: quitting, { try analyzer.prepare(for: frame) }) {
+        switch await AnalysisWatchdog(limitSeconds: Self.preparingLimitSeconds, clock: wallClock).run(abandonedBy: quitting, { try analyzer.prepare(for: frame) }) {
         case .finished(.success):
             preparedFor = size
             return nil
@@ -263,15 +263,15 @@ extension GuidanceSession {
         let corridorCue = configuration.corridor
         // "How many faces" may have analysed this very frame already: its report is used, not made again.
         let analysedForQuestion = answered?.report
-        let workStart = ContinuousClock.now
-        if let stop = await prepare(analyzer, for: frame) { return stop ? nil : cost((ContinuousClock.now - workStart).seconds) }
-        let outcome = await AnalysisWatchdog(limitSeconds: configuration.watchdogSeconds).run(abandonedBy: quitting) {
+        let workStart = wallClock.seconds
+        if let stop = await prepare(analyzer, for: frame) { return stop ? nil : cost(wallClock.seconds - workStart) }
+        let outcome = await AnalysisWatchdog(limitSeconds: configuration.watchdogSeconds, clock: wallClock).run(abandonedBy: quitting) {
             let report = try analysedForQuestion ?? analyzer.analyze(frame)
             let corridor = wantsCorridor ? Self.corridorReading(for: frame, corridor: corridorCue) : nil
             return (report, corridor)
         }
         // A report made for the question took its time there, before this cycle's own work.
-        let analysisSeconds = (ContinuousClock.now - workStart).seconds + (analysedForQuestion == nil ? 0 : answered?.workSeconds ?? 0)
+        let analysisSeconds = (wallClock.seconds - workStart) + (analysedForQuestion == nil ? 0 : answered?.workSeconds ?? 0)
         let report: SceneReport
         let corridor: CorridorReading?
         switch outcome {
@@ -291,13 +291,13 @@ extension GuidanceSession {
         failedDetectionsInARow = 0
         framesAnalysed += 1
         let processing = cost(analysisSeconds)
-        let guidanceStart = ContinuousClock.now
+        let guidanceStart = wallClock.seconds
         let tracking = tracker.update(with: report.objects, atSeconds: frame.timestampSeconds)
         if let planned { noteAnalysed(planned, tracks: tracking.tracks) }
         let observation = SceneObservation(timeSeconds: nowSeconds, report: report, tracking: tracking, corridor: corridor)
         let announcements = policy.announcements(for: observation)
         requestPending = false
-        let guidanceMilliseconds = (ContinuousClock.now - guidanceStart).milliseconds
+        let guidanceMilliseconds = (wallClock.seconds - guidanceStart) * 1000
         // Offline, what the frame makes us say is heard after its processing, on the input clock.
         let spokenAt = configuration.isOffline ? nowSeconds + processing : nowSeconds
         renderAudio(upTo: spokenAt)
@@ -351,7 +351,7 @@ extension GuidanceSession {
             return AnsweredQuestions(processing: nil, workSeconds: 0, report: nil)
         }
         let silencedBefore = silenceRequests.value
-        let workStart = ContinuousClock.now
+        let workStart = wallClock.seconds
         // Faces belong on people's heads: "how many faces" first finds the people in this very
         // frame, as `assist see --faces` does (the last analysed frame may be a moment old, and
         // an on-demand session may not have analysed any); a question about the things in view
@@ -359,7 +359,7 @@ extension GuidanceSession {
         var peopleFinder: (any SceneAnalyzing)?
         if questions.contains(where: \.needsObjects), let analyzer, await prepare(analyzer, for: frame) == nil { peopleFinder = analyzer }
         let describer = policy.describer
-        let outcome = await AnalysisWatchdog(limitSeconds: configuration.questionWatchdogSeconds).run(abandonedBy: quitting) { [peopleFinder] in
+        let outcome = await AnalysisWatchdog(limitSeconds: configuration.questionWatchdogSeconds, clock: wallClock).run(abandonedBy: quitting) { [peopleFinder] in
             var context = FrameContext.pixelsOnly
             let report = peopleFinder.flatMap { try? $0.analyze(frame) }
             if let finder = peopleFinder, let report {
@@ -375,7 +375,7 @@ extension GuidanceSession {
             }
             return (answers, report)
         }
-        let workSeconds = (ContinuousClock.now - workStart).seconds
+        let workSeconds = wallClock.seconds - workStart
         let processing = cost(workSeconds)
         // Offline, the answer is heard after its processing, on the input clock.
         let spokenAt = configuration.isOffline ? asked + processing : nowSeconds

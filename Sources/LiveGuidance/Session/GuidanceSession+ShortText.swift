@@ -37,11 +37,11 @@ extension GuidanceSession {
             return nil
         }
         let silencedBefore = silenceRequests.value
-        let workStart = ContinuousClock.now
-        let outcome = await AnalysisWatchdog(limitSeconds: configuration.questionWatchdogSeconds).run(abandonedBy: quitting) {
+        let workStart = wallClock.seconds
+        let outcome = await AnalysisWatchdog(limitSeconds: configuration.questionWatchdogSeconds, clock: wallClock).run(abandonedBy: quitting) {
             try answering.shortText(in: frame)
         }
-        let processing = cost((ContinuousClock.now - workStart).seconds)
+        let processing = cost(wallClock.seconds - workStart)
         // Offline, what was read is heard after its processing, on the input clock.
         let spokenAt = configuration.isOffline ? nowSeconds + processing : nowSeconds
         renderAudio(upTo: spokenAt)

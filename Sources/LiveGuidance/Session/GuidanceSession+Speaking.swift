@@ -24,7 +24,7 @@ extension GuidanceSession {
         switch outcome {
         case .queued(let plan):
             // Printed as said when it starts being heard (see `collectPlayback`), not now.
-            queuedAtSeconds[plan.id] = (time, plan.utterance)
+            speechTimeline.noteQueued(plan, atSeconds: time)
             for part in [plan] + plan.laterParts {
                 records.append(AnnouncementRecord(said: TranscriptEntry.text(for: part.utterance),
                                                   priority: announcement.utterance.priority.description, outcome: "queued",
@@ -82,9 +82,7 @@ extension GuidanceSession {
         let queue = feedback.queue
         collectPlayback()
         // The later parts of a long answer count as waiting answers too.
-        let answerWaiting = keepingAnswers && (queuedAtSeconds.contains { id, queued in
-            queued.utterance.priority == .answer && history.startSeconds(ofQueueID: id) == nil
-        } || queue.laterPartCount > 0)
+        let answerWaiting = keepingAnswers && (speechTimeline.answerWaiting || queue.laterPartCount > 0)
         func speaking() -> Bool {
             guard !queue.isIdle else { return false }
             if answerWaiting { return true }
@@ -102,11 +100,11 @@ extension GuidanceSession {
                 budget -= block
             }
         case .realTime:
-            let deadline = ContinuousClock.now + .seconds(answerWaiting ? 30 : 5)
-            while speaking() && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+            let deadline = wallClock.seconds + (answerWaiting ? 30 : 5)
+            while speaking() && wallClock.seconds < deadline { await wallClock.rest(seconds: 0.005) }
         }
         collectPlayback()
-        noteSuperseded(queue.stop())
+        speechTimeline.noteSuperseded(queue.stop())
     }
 
     /// Drops what waits in the queue when an announcement in it has waited longer than
@@ -117,13 +115,9 @@ extension GuidanceSession {
     /// asked for do not go stale: they stay in line.
     func dropStaleBacklog(at time: Double) {
         collectPlayback()
-        queuedAtSeconds = queuedAtSeconds.filter { history.startSeconds(ofQueueID: $0.key) == nil }
-        let stale = queuedAtSeconds.values.contains { queued in
-            queued.utterance.priority != .answer && time - queued.seconds > configuration.staleSpeechSeconds
-        }
-        guard stale else { return }
+        guard speechTimeline.hasStaleBacklog(atSeconds: time, limitSeconds: configuration.staleSpeechSeconds) else { return }
         let dropped = feedback.queue.dropWaiting(keeping: { $0.priority == .answer })
-        noteSuperseded(dropped)
+        speechTimeline.noteSuperseded(dropped)
         // No object is silently lost: one still in view is announced again, where it is now.
         for plan in dropped where policy.notHeard(contentKey: plan.utterance.contentKey) {
             feedback.queue.objectLeftView(contentKey: plan.utterance.contentKey)
@@ -133,26 +127,15 @@ extension GuidanceSession {
     /// Live: audio time t is heard at session time t + offset (+ the device's latency).
     private func noteAudioClock() {
         guard case .realTime(let latency) = configuration.clock else { return }
-        sessionSecondsAtAudioZero = nowSeconds - feedback.queue.audioTimeSeconds + latency
+        speechTimeline.placeAudio(atSessionSeconds: nowSeconds, audioSeconds: feedback.queue.audioTimeSeconds, latencySeconds: latency)
     }
 
     /// Notes what started and ended being heard; what started is reported as said, at the moment
     /// its first sample was heard (what was queued but superseded before it was heard never is).
     func collectPlayback() {
         if !configuration.isOffline { noteAudioClock() }
-        let started = history.collect(from: feedback.queue,
-                                      sessionSecondsAtAudioZero: configuration.isOffline ? 0 : sessionSecondsAtAudioZero)
-        for heard in started {
+        for heard in speechTimeline.collect(from: feedback.queue) {
             onEvent(.said(SpokenLine(timeSeconds: heard.startSeconds, utterance: heard.utterance)))
-        }
-    }
-
-    /// Notes utterances taken out of the queue before they were heard (a newer scene, "stop",
-    /// the end): `--json` lists them as superseded.
-    func noteSuperseded(_ plans: [PlannedUtterance]) {
-        for plan in plans {
-            supersededQueueIDs.insert(plan.id)
-            queuedAtSeconds[plan.id] = nil
         }
     }
 
@@ -160,8 +143,7 @@ extension GuidanceSession {
 
     /// Holds a frame's report until its first audio is known.
     func pending(_ report: CycleReport, captureSeconds: Double) {
-        pendingReports.append(report)
-        captureSecondsOfPending.append(captureSeconds)
+        speechTimeline.hold(report, captureSeconds: captureSeconds)
         collectPlayback()
         flushReports(all: false)
     }
@@ -175,42 +157,13 @@ extension GuidanceSession {
                                  timings: CycleTimings())
         report.analysisSchedule = analysisSchedule?.rawValue
         report.precision = precision
-        pendingReports.append(report)
-        captureSecondsOfPending.append(now)
+        speechTimeline.hold(report, captureSeconds: now)
         flushReports(all: false)
     }
 
     /// Emits, in order, the reports whose first audio is known (a report waits for at most 10 s
     /// of session time); `all` emits the rest too, at the end.
     func flushReports(all: Bool) {
-        while var report = pendingReports.first {
-            let capture = captureSecondsOfPending[0]
-            var firstAudio: Double?
-            var waiting = false
-            for index in report.announcements.indices {
-                guard let id = report.announcements[index].queueID else { continue }
-                if let start = history.startSeconds(ofQueueID: id) {
-                    report.announcements[index].firstAudioTime = start
-                    firstAudio = min(firstAudio ?? start, start)
-                } else if supersededQueueIDs.contains(id) {
-                    report.announcements[index].outcome = "superseded"
-                } else {
-                    waiting = true
-                }
-            }
-            // Written once every announcement of the frame was heard or taken out: a report written
-            // at the first one heard listed the others as said although some were then taken out
-            // unheard (the spoken contract, part a).
-            let resolved = !waiting || all || nowSeconds - capture > 10
-            guard resolved else { break }
-            if let firstAudio, report.event == nil {
-                let milliseconds = max(0, firstAudio - capture) * 1000
-                report.timings.captureToFirstAudioMilliseconds = milliseconds
-                captureToFirstAudioMilliseconds.append(milliseconds)
-            }
-            pendingReports.removeFirst()
-            captureSecondsOfPending.removeFirst()
-            onEvent(.cycle(report))
-        }
+        for report in speechTimeline.resolvedReports(atSeconds: nowSeconds, all: all) { onEvent(.cycle(report)) }
     }
 }

@@ -28,7 +28,7 @@ public final class GuidanceSession {
     public internal(set) var policy: GuidancePolicy
     /// Capture → first audible sample of what each analysed frame made the assistant say, in
     /// milliseconds, for every frame that said something (benchmarks read it after the run).
-    public internal(set) var captureToFirstAudioMilliseconds: [Double] = []
+    public var captureToFirstAudioMilliseconds: [Double] { speechTimeline.captureToFirstAudioMilliseconds }
     public internal(set) var framesAnalysed = 0
     /// Frames the analysis schedule let pass (the tracker carried the scene over them).
     public internal(set) var framesPassedOver = 0
@@ -73,15 +73,11 @@ public final class GuidanceSession {
     /// The analyzer and frame size last prepared for (`SceneAnalyzing.prepare`).
     var preparedFor: (analyzer: ObjectIdentifier, width: Int, height: Int)?
     var closingSentence: (utterance: Utterance, event: String)?
-    /// When each queued utterance was queued, on the session clock (for the stale backlog).
-    var queuedAtSeconds: [Int: (seconds: Double, utterance: Utterance)] = [:]
     /// A folder of pictures described one scene at a time (see `FrameInput.picturesAreScenes`).
     /// In navigation and find the pictures are a walk instead: followed frame by frame, tracked.
     let picturesAsScenes: Bool
     /// Set when the user quits: an analysis under way is no longer waited for.
     let quitting = AnalysisAbandonment()
-    /// Queue IDs taken out before they were heard (listed as superseded in `--json`).
-    var supersededQueueIDs: Set<Int> = []
     /// The last analysed frame held object announcements back (the channel was busy): the first
     /// frame seen once it is free is analysed, whatever the schedule says (`plannedAnalysis`).
     var announcementsHeldBack = false
@@ -92,13 +88,12 @@ public final class GuidanceSession {
     /// `controls`; set before `run`. Without it, scheduled lines are ignored.
     public var carryOutLine: ((String) -> Void)?
 
-    // Audio timeline.
-    let history = PlaybackHistory()
+    /// What was queued, heard and taken out when, and the reports waiting for their first audio.
+    let speechTimeline = SpeechTimeline()
+    /// Offline: how far the speech track is rendered, in audio frames.
     var renderedAudioFrames = 0
-    var sessionSecondsAtAudioZero = 0.0
-    var pendingReports: [CycleReport] = []
-    var captureSecondsOfPending: [Double] = []
-    let startInstant = ContinuousClock.now
+    /// Seconds since the session was made, on `SessionConfiguration.wallClock`.
+    let wallClock: ElapsedClock
 
     public init(configuration: SessionConfiguration, analyzers: AnalyzerSupply, requirements: AnalyzerRequirements,
                 policy: GuidancePolicy, feedback: Feedback, sentences: SessionSentences,
@@ -111,6 +106,7 @@ public final class GuidanceSession {
         self.sentences = sentences
         self.onEvent = onEvent
         input = configuration.input
+        wallClock = ElapsedClock(configuration.wallClock)
         switch policy.mode {
         case .continuous, .onDemand, .explore: picturesAsScenes = configuration.input.picturesAreScenes
         case .navigate, .find, .light: picturesAsScenes = false
@@ -179,7 +175,7 @@ public final class GuidanceSession {
 
     /// The transcript of everything heard so far (times on the session clock).
     public func transcript() -> [TranscriptEntry] {
-        history.transcript(endingAt: nowSeconds)
+        speechTimeline.history.transcript(endingAt: nowSeconds)
     }
 
     // MARK: Start-up and end
@@ -244,9 +240,9 @@ public final class GuidanceSession {
             renderedAudioFrames = Int((feedback.queue.audioTimeSeconds * feedback.queue.sampleRateHz).rounded())
         case .realTime:
             // "Exit" is heard in full ("Goodbye." is short) but never waits on a backlog.
-            let deadline = ContinuousClock.now + .seconds(ending == .userQuit ? 1 : 30)
-            while !feedback.queue.hasNothingToSay && ContinuousClock.now < deadline {
-                try? await Task.sleep(for: .milliseconds(10))
+            let deadline = wallClock.seconds + (ending == .userQuit ? 1 : 30)
+            while !feedback.queue.hasNothingToSay && wallClock.seconds < deadline {
+                await wallClock.rest(seconds: 0.01)
             }
         }
         collectPlayback()
@@ -270,7 +266,8 @@ public final class GuidanceSession {
         } else {
             liveFrames?.stop()
             liveFrames = LatestFrameBuffer(source: skipper,
-                                           pace: input.kind == .recording ? .sourceClockInRealTime : .asFastAsTheSourceGives)
+                                           pace: input.kind == .recording ? .sourceClockInRealTime : .asFastAsTheSourceGives,
+                                           clock: configuration.wallClock)
             liveFramesStartSeconds = nowSeconds
         }
     }
@@ -287,7 +284,7 @@ public final class GuidanceSession {
         // Pictures rendered offline: time is the speech track's (each picture lasts as long as its description).
         if configuration.isOffline && picturesAsScenes { return Double(renderedAudioFrames) / feedback.queue.sampleRateHz }
         if configuration.isOffline { return offlinePacer?.nowSeconds ?? 0 }
-        return (ContinuousClock.now - startInstant).seconds
+        return wallClock.seconds
     }
 
     func enter(_ newState: SessionState) {
@@ -323,8 +320,3 @@ public final class GuidanceSession {
     }
 }
 
-extension Duration {
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) * 1e-18
-    }
-}

@@ -18,6 +18,11 @@ public struct SessionConfiguration {
 
     public var input: FrameInput
     public var clock: Clock
+    /// What stands for the wall clock: read for the session's time live, for the time work takes
+    /// (a frame's analysis, a question's answer) and for every wait (pacing, the watchdog, a
+    /// camera's retry, speech playing out). The system's `ContinuousClock` in production; a test's
+    /// `ManualClock`, so live-mode tests run with no sleep and no wall-clock bound.
+    public var wallClock: any Swift.Clock<Duration> = ContinuousClock()
     /// At most one analysed frame every so many seconds; nil for as fast as possible.
     public var intervalSeconds: Double?
     /// Battery saver from the start (by option or setting).

@@ -16,7 +16,7 @@ public final class LatestFrameBuffer: Sendable {
         /// Read as fast as the source gives frames: a camera or stream paces itself.
         case asFastAsTheSourceGives
         /// Hold each frame back until its timestamp has passed on the wall clock since the first, so
-        /// a video file behaves as the camera that recorded it.
+        /// a video file behaves as the camera that recorded it (the clock given to `init`).
         case sourceClockInRealTime
     }
 
@@ -37,19 +37,24 @@ public final class LatestFrameBuffer: Sendable {
     /// buffer, so a buffer the consumer lets go of stops its thread.
     private final class Shared: Sendable {
         let state = Mutex(State())
+        /// The reader's wait for a frame's moment, ended at once by `stop()`.
+        let waitForDue = BlockingWait()
     }
 
     private let shared = Shared()
     public let sourceName: String
 
     /// Starts reading `source` straight away. The source is used by the reading thread only, from
-    /// now on: the caller must not touch it again.
-    public init(source: any FrameSource, pace: ReadingPace = .asFastAsTheSourceGives) {
+    /// now on: the caller must not touch it again. `clock` paces `.sourceClockInRealTime` (the
+    /// system's; a test's `ManualClock`, on which frames come as the test moves time).
+    public init(source: any FrameSource, pace: ReadingPace = .asFastAsTheSourceGives,
+                clock: any Clock<Duration> = ContinuousClock()) {
         sourceName = source.name
         let handOver = SourceHandOver(source: source)
         let shared = self.shared
+        let elapsed = ElapsedClock(clock)
         let thread = Thread {
-            Self.read(handOver.source, pace: pace, into: shared)
+            Self.read(handOver.source, pace: pace, clock: elapsed, into: shared)
         }
         thread.name = "frames: \(source.name)"
         thread.start()
@@ -64,6 +69,7 @@ public final class LatestFrameBuffer: Sendable {
             defer { state.waiting = nil }
             return state.waiting
         }
+        shared.waitForDue.cancel()
         waiting?.resume(returning: nil)
     }
 
@@ -123,8 +129,7 @@ public final class LatestFrameBuffer: Sendable {
         }.get()
     }
 
-    private static func read(_ source: any FrameSource, pace: ReadingPace, into shared: Shared) {
-        let start = ContinuousClock.now
+    private static func read(_ source: any FrameSource, pace: ReadingPace, clock: ElapsedClock, into shared: Shared) {
         var firstTimestamp: Double?
         while true {
             let (stop, width) = shared.state.withLock { state in
@@ -144,8 +149,7 @@ public final class LatestFrameBuffer: Sendable {
             if pace == .sourceClockInRealTime {
                 let first = firstTimestamp ?? frame.timestampSeconds
                 firstTimestamp = first
-                let due = start + .seconds(frame.timestampSeconds - first)
-                if due > .now { Thread.sleep(forTimeInterval: Double((due - .now) / .milliseconds(1)) / 1000) }
+                clock.block(untilSeconds: frame.timestampSeconds - first, shared.waitForDue)
             }
             let waiting = shared.state.withLock { state -> CheckedContinuation<Frame?, any Error>? in
                 state.framesRead += 1
