@@ -1,3 +1,4 @@
+import AssistCore
 import Foundation
 import TestSupport
 import LiveGuidance
@@ -95,7 +96,7 @@ struct SessionCommandTests {
         let controls = session.controls
         session.carryOutLine = { _ in controls.send(.scanNow) { outcome in outcomes.withLock { $0.append(outcome) } } }
         _ = try await session.run()
-        let failure = SessionSentences.fill(sentences.reactivationFailed, ["reason": ModelLoadFailure().userMessage])
+        let failure = SentenceFiles.fill(sentences.reactivationFailed, ["reason": ModelLoadFailure().userMessage])
         #expect(outcomes.withLock { $0 } == [.failed(failure)])
         #expect(session.transcript().contains { $0.text.hasSuffix(failure) && $0.startSeconds >= 4 })
         #expect(!session.transcript().contains { $0.text.hasSuffix(sentences.reactivated) })

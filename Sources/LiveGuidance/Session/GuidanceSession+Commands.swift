@@ -208,12 +208,12 @@ extension GuidanceSession {
         do {
             try openInput()
             tracker = ObjectTracker()
-            say(Utterance(SessionSentences.fill(sentences.cameraSwitched, ["camera": next]), priority: .answer,
+            say(Utterance(SentenceFiles.fill(sentences.cameraSwitched, ["camera": next]), priority: .answer,
                           contentKey: "session:switch"), at: time)
         } catch {
             input = previous
-            commandFailure = SessionSentences.fill(sentences.cameraSwitchFailed, ["camera": next])
-            say(Utterance(SessionSentences.fill(sentences.cameraSwitchFailed, ["camera": next]), priority: .answer,
+            commandFailure = SentenceFiles.fill(sentences.cameraSwitchFailed, ["camera": next])
+            say(Utterance(SentenceFiles.fill(sentences.cameraSwitchFailed, ["camera": next]), priority: .answer,
                           contentKey: "session:switch"), at: time)
             try? openInput()
         }
@@ -251,8 +251,8 @@ extension GuidanceSession {
             say(Utterance(sentences.reactivated, priority: .answer, contentKey: "session:activated", earcon: .started), at: time)
             return true
         } catch {
-            commandFailure = SessionSentences.fill(sentences.reactivationFailed, ["reason": userMessage(for: error)])
-            say(Utterance(SessionSentences.fill(sentences.reactivationFailed, ["reason": userMessage(for: error)]),
+            commandFailure = SentenceFiles.fill(sentences.reactivationFailed, ["reason": userMessage(for: error)])
+            say(Utterance(SentenceFiles.fill(sentences.reactivationFailed, ["reason": userMessage(for: error)]),
                           priority: .answer, contentKey: "session:reactivation", earcon: .error), at: time)
             return false
         }

@@ -198,7 +198,7 @@ public final class GuidanceSession {
     }
 
     private func failStartup(_ reason: String, kind: SessionStartupError.Kind) async throws(SessionStartupError) {
-        let sentence = SessionSentences.fill(sentences.startupFailed, ["reason": reason])
+        let sentence = SentenceFiles.fill(sentences.startupFailed, ["reason": reason])
         let said = say(Announcement(Utterance(sentence, priority: .answer, contentKey: "session:startup-failed", earcon: .error)),
                        at: nowSeconds)
         enter(.stopped)

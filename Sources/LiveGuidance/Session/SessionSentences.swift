@@ -45,9 +45,4 @@ public struct SessionSentences: Sendable, Equatable, Decodable {
         try SentenceFiles.load(SessionSentences.self, what: "session sentences", language: language, kind: "session",
                                folder: "Templates", in: .module)
     }
-
-    /// `template` with `{name}` replaced by each value.
-    public static func fill(_ template: String, _ values: [String: String]) -> String {
-        SentenceFiles.fill(template, values)
-    }
 }
