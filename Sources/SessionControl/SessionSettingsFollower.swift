@@ -45,8 +45,8 @@ public final class SessionSettingsFollower: Sendable {
         controls.update(wording.sessionUpdate(from: settings, previous: previous, voice: voice, depthModel: depthModel))
         // A mode stored by another program (`assist settings set scanning.mode navigate`, the web
         // form): the session switches to it as to a spoken mode command.
-        if let previous, previous.scanning.mode != settings.scanning.mode {
-            controls.send(.setMode(settings.scanning.mode.guidanceMode))
+        if let previous, previous.scanning.mode != settings.scanning.mode, let mode = GuidanceMode(starting: settings.scanning.mode) {
+            controls.send(.setMode(mode))
         }
     }
 

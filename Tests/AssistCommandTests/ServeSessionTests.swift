@@ -19,18 +19,28 @@ struct ServeSessionTests {
         }
     }
 
+    /// `assist serve --input` on a bus video of `seconds`, and the Live page's event stream once
+    /// the session's first sentence has come on it.
+    static func serving(videoSeconds: Int, in folder: URL, environment: [String: String]) throws -> (Server, Connection, String) {
+        let video = try AssistBinary.busVideo(seconds: videoSeconds, in: folder)
+        let server = try Server(["--input", video.path, "--watchdog", "600"], environment: environment)
+        let events = try Connection(port: ServeHostileTests.port(of: server))
+        events.send("GET /live/events HTTP/1.1\r\nHost: \(server.address.dropFirst("http://".count))\r\nCookie: assist_access=\(server.token)\r\n\r\n")
+        guard let started = events.read(until: "Assistive Vision activated.") else {
+            server.stop()
+            throw ToolFailure(message: "the session's first sentence never came")
+        }
+        return (server, events, started)
+    }
+
     @Test("what the session says reaches the Live page's event stream, from a session with no process of its own, and its end is said")
     func inProcess() throws {
         let folders = AssistBinary.userFolders()
         defer { folders.remove() }
         let folder = try TemporaryFolder.make("serve-session")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let video = try AssistBinary.busVideo(seconds: 3, in: folder)
-        let server = try Server(["--input", video.path, "--watchdog", "600"], environment: folders.environment)
+        let (server, events, started) = try Self.serving(videoSeconds: 3, in: folder, environment: folders.environment)
         defer { server.stop() }
-        let events = try Connection(port: ServeHostileTests.port(of: server))
-        events.send("GET /live/events HTTP/1.1\r\nHost: \(server.address.dropFirst("http://".count))\r\nCookie: assist_access=\(server.token)\r\n\r\n")
-        let started = try #require(events.read(until: "Assistive Vision activated."), "the session's first sentence never came")
         #expect(started.hasPrefix("HTTP/1.1 200"))
         #expect(Self.children(of: server.process.processIdentifier).isEmpty, "assist serve started a child process for the session")
         let ended = try #require(events.read(until: "The live session has ended."), "the session's end was never said")
@@ -49,12 +59,8 @@ struct ServeSessionTests {
         defer { folders.remove() }
         let folder = try TemporaryFolder.make("serve-session")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let video = try AssistBinary.busVideo(seconds: 600, in: folder)
-        let server = try Server(["--input", video.path, "--watchdog", "600"], environment: folders.environment)
+        let (server, _, _) = try Self.serving(videoSeconds: 60, in: folder, environment: folders.environment)
         defer { server.stop() }
-        let events = try Connection(port: ServeHostileTests.port(of: server))
-        events.send("GET /live/events HTTP/1.1\r\nHost: \(server.address.dropFirst("http://".count))\r\nCookie: assist_access=\(server.token)\r\n\r\n")
-        _ = try #require(events.read(until: "Assistive Vision activated."), "the session's first sentence never came")
         server.process.interrupt()
         #expect(ServeHostileTests.waitForExit(server.process), "assist serve went on after Ctrl-C")
         #expect(server.process.terminationStatus == 0)
