@@ -191,7 +191,7 @@ public enum SettingsSchema {
               .hazards, \.detection.hazards),
         field("speech.voice", "Voice", "natural: a natural English voice (Piper's joe, slower to start, no pitch control; "
               + "fine-tuned from a voice whose training data has a more restrictive licence); fast: espeak-ng's English; "
-              + "or an espeak-ng voice such as en-us or fr-fr (assist say --list-voices lists them all with their licences).",
+              + "or an espeak-ng voice such as en-us or fr-fr (docs/VOICES.md lists them all with their licences).",
               .name, \.speech.voice),
         field("speech.language", "Language", "The language of sentences and voice commands.",
               .languageTag, \.speech.language),

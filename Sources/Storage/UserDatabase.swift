@@ -52,10 +52,15 @@ public final class UserDatabase: Sendable {
     public static func open(_ location: StorageLocation = StorageLocation(), options: Options = Options()) throws -> UserDatabase {
         let file = location.databaseFile
         // Checked before anything is opened: a FIFO blocks the opener, and a folder at the
-        // database's path is no full disk (issue 39 found both). SQLite opens the write-ahead log
-        // and its index beside the database itself, so they are checked too.
-        for path in [location.keyFile.path, file.path, file.path + "-wal", file.path + "-shm"] {
+        // database's path is no full disk (issue 39 found both).
+        for path in [location.keyFile.path, file.path] {
             if let kind = NotARegularFile.at(path: path) { throw StorageError.notARegularFile(path: path, kind: kind) }
+        }
+        // SQLite opens the write-ahead log and its index beside the database itself: a FIFO,
+        // socket or device there could block it. A folder there only refuses SQLite's write, as
+        // a full disk does, and the data is then read without saving (issue 16).
+        for path in [file.path + "-wal", file.path + "-shm"] {
+            if let kind = NotARegularFile.at(path: path), kind != .folder { throw StorageError.notARegularFile(path: path, kind: kind) }
         }
         let cipher = try ColumnCipher.loadOrCreate(keyFile: location.keyFile)
         do {

@@ -59,7 +59,7 @@ public final class SessionSpeechRoute {
                 device = card
             } catch let error as AudioDeviceError where name == nil {
                 try? vibration?.vibrate(.alert)
-                warn("Guidance is printed but cannot be heard: \(error.userMessage) Use --speak-to FILE.wav to render it, or --quiet.")
+                warn("Guidance is printed but cannot be heard: \(error.userMessage) It can be written to a sound file instead; the help of assist see says how.")
             }
         }
         let queue = UtteranceQueue(voice: voice, sampleRateHz: rate, settings: queueSettings)
