@@ -90,6 +90,7 @@ public struct PatientStore: Sendable {
 
     /// How long until the next attempt is allowed (0 when it is now), and whether it is a lock.
     public func waitBeforeNextAttempt() throws -> (seconds: Int, isLock: Bool) {
+        try StoreFiles.checkKinds(in: folder)
         let attempts = readAttempts(try readAuth())
         return (remainingWait(attempts), policy.isLock(afterFailures: attempts.consecutiveFailures))
     }
@@ -151,8 +152,9 @@ public struct PatientStore: Sendable {
         return remaining > 0 ? Int(remaining.rounded(.up)) : 0
     }
 
+    /// Called under `StoreFiles.withLock`, which has checked the files' kinds, or after
+    /// `checkKinds` (`waitBeforeNextAttempt`).
     func readAuth() throws -> AuthRecord {
-        try StoreFiles.checkKinds(in: folder)
         guard let data = FileManager.default.contents(atPath: authFile.path) else {
             throw PrescriptionError.storeNotCreated(path: folder.path)
         }
