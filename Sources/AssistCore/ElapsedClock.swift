@@ -11,12 +11,20 @@ import Foundation
 public struct ElapsedClock: Sendable {
     private let elapsed: @Sendable () -> Duration
     private let sleeper: @Sendable (Duration) async throws -> Void
+    /// Where a wait that needs a task of its own runs (a watchdog's timer, a reading thread's
+    /// wait): nil for Swift's global pool. A task started with `Task {}` runs there whatever
+    /// executor its starter preferred, and a host whose own code holds that pool's few threads
+    /// (a test process, whose synchronous tests wait for child processes for minutes) would leave
+    /// such a timer unrun: it hands in threads of its own here.
+    public let executor: (any TaskExecutor)?
 
-    /// Starts counting now, on `clock`.
-    public init<C: Clock>(_ clock: C) where C.Duration == Duration {
+    /// Starts counting now, on `clock`; the tasks its waits need run on `executor` (nil: the
+    /// global pool).
+    public init<C: Clock>(_ clock: C, executor: (any TaskExecutor)? = nil) where C.Duration == Duration {
         let start = clock.now
         elapsed = { start.duration(to: clock.now) }
         sleeper = { try await clock.sleep(until: start.advanced(by: $0), tolerance: nil) }
+        self.executor = executor
     }
 
     /// The system's clock, from now.
@@ -41,7 +49,7 @@ public struct ElapsedClock: Sendable {
     /// start, or until `wait.cancel()`: a reading thread's wait, which a consumer can end at once.
     public func block(untilSeconds seconds: Double, _ wait: BlockingWait) {
         let woken = DispatchSemaphore(value: 0)
-        let sleeping = Task { [self] in
+        let sleeping = Task(executorPreference: executor) { [self] in
             try? await sleep(untilSeconds: seconds)
             woken.signal()
         }

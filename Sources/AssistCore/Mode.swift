@@ -2,7 +2,7 @@
 /// statistics, `--mode`), the name said to the user, and whether a session can start in it.
 /// What a mode does is its policy in LiveGuidance (`GuidancePolicy`); what selects it by voice is
 /// `CommandIntent.mode` in Commands.
-public enum Mode: String, CaseIterable, Codable, Sendable {
+public enum Mode: String, CaseIterable, Codable, Sendable, NamedChoice {
     /// New objects, objects that came markedly closer, and hazards.
     case continuous
     /// Nothing until "scan now", then one full description of the newest frame.
@@ -39,13 +39,6 @@ public enum Mode: String, CaseIterable, Codable, Sendable {
 
     /// Names stored before the names were one ("navigation").
     public static let aliases: [String: Mode] = ["navigation": .navigate]
-
-    /// The mode `name` stands for: a stored name or an alias, in any case and spacing.
-    public init?(name: String) {
-        let lowered = name.trimmingCharacters(in: .whitespaces).lowercased()
-        guard let mode = Mode(rawValue: lowered) ?? Mode.aliases[lowered] else { return nil }
-        self = mode
-    }
 
     /// Settings written with an alias still read.
     public init(from decoder: any Decoder) throws {

@@ -1,19 +1,13 @@
 import AssistCore
 
 /// The unit distances are spoken in.
-public enum DistanceUnit: String, Sendable, Equatable, Codable, CaseIterable {
+public enum DistanceUnit: String, Sendable, Equatable, Codable, CaseIterable, NamedChoice {
     case meters
     case feet
 
     /// "meters"/"metric", "feet"/"imperial": the spoken unit and the settings' name for it are
     /// both accepted wherever a unit is named (the settings store's `units` accepts both too).
-    public init?(name: String) {
-        switch name.trimmingCharacters(in: .whitespaces).lowercased() {
-        case "meters", "metric", "m": self = .meters
-        case "feet", "imperial", "ft": self = .feet
-        default: return nil
-        }
-    }
+    public static let aliases: [String: DistanceUnit] = ["metric": .meters, "m": .meters, "imperial": .feet, "ft": .feet]
 }
 
 /// Which sentence shape is used: "Person, 2 meters, ahead." or "Person is 2 meters away, ahead."

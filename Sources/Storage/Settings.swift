@@ -86,9 +86,7 @@ public struct FeedbackSettings: Codable, Equatable, Sendable {
 }
 
 /// The mode a session starts in is stored by `Mode.name`; settings written with an old name
-/// ("navigation") still read.
-extension Mode: NamedChoice {}
-
+/// ("navigation") still read (`Mode` is a `NamedChoice`).
 public struct ScanningSettings: Codable, Equatable, Sendable {
     /// The mode a session starts in (never find, which needs something to look for).
     public var mode = Mode.continuous
@@ -120,21 +118,4 @@ public enum MeasurementUnits: String, Codable, CaseIterable, Sendable, NamedChoi
         }
         self = units
     }
-}
-
-/// A setting chosen from a few names, with other names users also say for them.
-public protocol NamedChoice: RawRepresentable<String>, CaseIterable {
-    static var aliases: [String: Self] { get }
-}
-
-extension NamedChoice {
-    /// The value `name` stands for: a raw value or an alias, in any case.
-    public init?(name: String) {
-        let lowered = name.trimmingCharacters(in: .whitespaces).lowercased()
-        guard let value = Self(rawValue: lowered) ?? Self.aliases[lowered] else { return nil }
-        self = value
-    }
-
-    /// Alias → raw value, for the settings schema.
-    static var aliasNames: [String: String] { aliases.mapValues(\.rawValue) }
 }

@@ -72,11 +72,17 @@ struct ServeHearLiveTests {
                 .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
         }
 
-        /// Ctrl-C, as the user stops it; waits for it to end.
+        /// Ctrl-C, as the user stops it; waits for it to end. A server still running minutes
+        /// later fails the test and is killed, so that it cannot hang the test run.
         func stop() {
             guard process.isRunning else { return }
             process.interrupt()
-            process.waitUntilExit()
+            guard ServeHostileTests.waitForExit(process) else {
+                Issue.record("assist serve was still running 180 s after Ctrl-C; killed")
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                return
+            }
         }
     }
 

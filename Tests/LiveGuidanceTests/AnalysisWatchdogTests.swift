@@ -22,7 +22,7 @@ struct AnalysisWatchdogTests {
     @Test("work that finishes is its result, however long it took, while the clock stands still")
     func finishes() async throws {
         let clock = ManualClock()
-        let watchdog = AnalysisWatchdog(limitSeconds: 0.001, clock: ElapsedClock(clock))
+        let watchdog = AnalysisWatchdog(limitSeconds: 0.001, clock: ElapsedClock(clock, executor: OwnThreads.shared))
         let outcome = await watchdog.run { 42 }
         guard case .finished(.success(42)) = outcome else {
             Issue.record("\(outcome)")
@@ -39,7 +39,7 @@ struct AnalysisWatchdogTests {
     @Test("work still running when the clock reaches the limit is given up on, and not before")
     func timesOut() async throws {
         let clock = ManualClock()
-        let watchdog = AnalysisWatchdog(limitSeconds: 4, clock: ElapsedClock(clock))
+        let watchdog = AnalysisWatchdog(limitSeconds: 4, clock: ElapsedClock(clock, executor: OwnThreads.shared))
         let release = DispatchSemaphore(value: 0)
         let (started, starting) = AsyncStream<Void>.makeStream()
         let waiting = Task {
@@ -62,7 +62,7 @@ struct AnalysisWatchdogTests {
     @Test("quitting stops the wait for work under way at once")
     func abandoned() async throws {
         let clock = ManualClock()
-        let watchdog = AnalysisWatchdog(limitSeconds: 4, clock: ElapsedClock(clock))
+        let watchdog = AnalysisWatchdog(limitSeconds: 4, clock: ElapsedClock(clock, executor: OwnThreads.shared))
         let quitting = AnalysisAbandonment()
         let release = DispatchSemaphore(value: 0)
         let (started, starting) = AsyncStream<Void>.makeStream()

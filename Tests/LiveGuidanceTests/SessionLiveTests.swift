@@ -41,7 +41,11 @@ struct SessionLiveTests {
         #expect(harness.analyzer.analysedFrameTimes.isEmpty, "nobody asked for a scan")
         let end = try #require(session.transcript().last)
         #expect(end.text.hasSuffix(sentences.endOfVideo))
-        #expect(end.startSeconds >= 0.55 && end.startSeconds < 2, "the end is said when the recording has played: \(end.startSeconds) s")
+        // Not before the recording has played; and long before the 300-s safety net. How soon after
+        // its end is not this test's business: the clock steps on while the session rests, and
+        // the frame reader's own work between its waits takes real time, which on a loaded machine
+        // is many steps (the end came at 2.4 s of this clock under two CPU hogs and a build).
+        #expect(end.startSeconds >= 0.55 && end.startSeconds < 60, "the end is said when the recording has played: \(end.startSeconds) s")
     }
 
     @Test("on demand, rendered offline with no request, a recording ends with End of video")

@@ -146,6 +146,8 @@ final class SessionHarness {
             input: FrameInput(name: "scripted.mp4", kind: kind) { _ in source() },
             clock: .input(audio: audio, frameCostSeconds: frameCostSeconds))
         configuration.wallClock = clock
+        // The watchdog's timer and the frame reader's waits on the test's own threads too.
+        configuration.taskExecutor = OwnThreads.shared
         // Generous: a busy test machine must not trip it; the watchdog's own test sets a short limit.
         configuration.watchdogSeconds = 600
         configuration.questionWatchdogSeconds = 600

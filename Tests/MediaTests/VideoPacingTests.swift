@@ -105,7 +105,7 @@ struct VideoLatestFrameTests {
     func realTimeFile() async throws {
         let source = try VideoFrameSource(.file(try VideoTestFiles.busThenZidaneMP4.get()))
         let started = ContinuousClock.now
-        let buffer = LatestFrameBuffer(source: source, pace: .sourceClockInRealTime)
+        let buffer = LatestFrameBuffer(source: source, pace: .sourceClockInRealTime, executor: OwnThreads.shared)
         var frames = 0
         while try await buffer.nextFrame() != nil { frames += 1 }
         let elapsed = ContinuousClock.now - started

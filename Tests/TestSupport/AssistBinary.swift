@@ -46,7 +46,7 @@ public enum AssistBinary {
     /// Runs `assist` to completion in the checkout, with fresh user folders per call unless
     /// `environment` names its own (it is laid over them; `unset` takes variables out).
     public static func run(_ arguments: [String], environment: [String: String] = [:], unset: [String] = [],
-                           currentDirectory: URL? = nil, input: ProgramInput = .inherited,
+                           currentDirectory: URL? = nil, input: ProgramInput = .nothing,
                            eachLine: ((Substring) -> Void)? = nil) throws -> Output {
         let scratch = TemporaryFolder.path("assist-test")
         defer { try? FileManager.default.removeItem(at: scratch) }

@@ -145,7 +145,9 @@ public final class ManualClock: Clock, @unchecked Sendable {
     /// clock there, so work still running on a busy machine is not taken for a hang.
     public func run<Value: Sendable>(steppingBy step: Duration, horizon: Duration = .seconds(1),
                                      _ work: @escaping @Sendable () async throws -> Value) async throws -> Value {
-        let stepping = Task {
+        // On the test's own threads: a task started with `Task {}` would run on Swift's global
+        // pool, which synchronous tests beside this one hold while they wait for child processes.
+        let stepping = Task(executorPreference: OwnThreads.shared) { [self] in
             while !Task.isCancelled {
                 do { try await sleeper(dueWithin: horizon) } catch { return }
                 advance(by: step)

@@ -16,8 +16,6 @@ public struct ToolFailure: Error, CustomStringConvertible {
 
 /// What a program reads on its standard input.
 public enum ProgramInput: Sendable {
-    /// The test runner's own.
-    case inherited
     /// Nothing: the end of input at once.
     case nothing
     /// These characters, then the end of input (as if typed and followed by Ctrl-D).
@@ -30,8 +28,15 @@ public enum Program {
     /// laid over it and `unset` taken out. `eachLine` sees each line of standard output as it is
     /// printed (on this thread, while the process runs): a test can act on what the process has
     /// done, not on how long it took.
+    ///
+    /// Standard input is empty unless a test types something (`input`): never the test runner's
+    /// own, which on CI may be a pipe left open, so a program that reads it would wait for ever
+    /// there and not on a developer's machine. A program still running after `hangGuardSeconds`
+    /// is killed (SIGKILL) and its output says so: the bound only turns a hang of the product
+    /// into a failing test instead of a test run that never ends.
     public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
-                           unset: [String] = [], currentDirectory: URL? = nil, input: ProgramInput = .inherited,
+                           unset: [String] = [], currentDirectory: URL? = nil, input: ProgramInput = .nothing,
+                           hangGuardSeconds: Double = Program.hangGuardSeconds,
                            eachLine: ((Substring) -> Void)? = nil) throws -> ProgramOutput {
         let process = Process()
         process.executableURL = executable
@@ -43,7 +48,6 @@ public enum Program {
         process.environment = merged
         let typing = Pipe()
         switch input {
-        case .inherited: break
         case .nothing: process.standardInput = FileHandle.nullDevice
         case .typed: process.standardInput = typing
         }
@@ -57,6 +61,7 @@ public enum Program {
             try? FileManager.default.removeItem(at: outputFile)
         }
         let errors = try FileHandle(forWritingTo: errorFile)
+        let hangGuard = HangGuard(process, seconds: hangGuardSeconds)
         defer { try? errors.close() }
         process.standardError = errors
         var stdoutData = Data()
@@ -64,6 +69,7 @@ public enum Program {
             let out = Pipe()
             process.standardOutput = out
             try process.run()
+            hangGuard.start()
             try type(input, into: typing)
             var seen = 0
             while case let chunk = out.fileHandleForReading.availableData, !chunk.isEmpty {
@@ -79,14 +85,49 @@ public enum Program {
             defer { try? output.close() }
             process.standardOutput = output
             try process.run()
+            hangGuard.start()
             try type(input, into: typing)
             process.waitUntilExit()
             stdoutData = (try? Data(contentsOf: outputFile)) ?? Data()
         }
+        hangGuard.cancel()
         let stderrData = (try? Data(contentsOf: errorFile)) ?? Data()
+        let killed = hangGuard.fired ? "\n[test support: \(executable.lastPathComponent) was still running after \(Int(hangGuardSeconds)) s and was killed]\n" : ""
         return ProgramOutput(status: process.terminationStatus,
                              standardOutput: String(decoding: stdoutData, as: UTF8.self),
-                             standardError: String(decoding: stderrData, as: UTF8.self))
+                             standardError: String(decoding: stderrData, as: UTF8.self) + killed)
+    }
+
+    /// How long a program may run before it is taken for hung: far beyond the longest a test's
+    /// program takes on a loaded machine (a minutes-long video rendered in a debug build).
+    public static let hangGuardSeconds: Double = 1200
+
+    /// Kills a process still running after a bound (on a GCD timer: no thread of Swift's pool).
+    final class HangGuard: @unchecked Sendable {
+        private let process: Process
+        private let seconds: Double
+        private let lock = NSLock()
+        private var work: DispatchWorkItem?
+        private var didFire = false
+
+        init(_ process: Process, seconds: Double) {
+            self.process = process
+            self.seconds = seconds
+        }
+
+        var fired: Bool { lock.withLock { didFire } }
+
+        func start() {
+            let item = DispatchWorkItem { [self] in
+                guard process.isRunning else { return }
+                lock.withLock { didFire = true }
+                kill(process.processIdentifier, SIGKILL)
+            }
+            lock.withLock { work = item }
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: item)
+        }
+
+        func cancel() { lock.withLock { work }?.cancel() }
     }
 
     private static func type(_ input: ProgramInput, into pipe: Pipe) throws {

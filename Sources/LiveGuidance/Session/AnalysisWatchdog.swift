@@ -42,7 +42,7 @@ public struct AnalysisWatchdog: Sendable {
             }
             thread.name = "scene analysis"
             thread.start()
-            timer = Task {
+            timer = Task(executorPreference: clock.executor) {
                 // Cancelled once the work is done: nothing waits on the clock for a finished analysis.
                 guard (try? await clock.sleep(untilSeconds: deadline)) != nil else { return }
                 once.resume(UncheckedBox(.timedOut))

@@ -106,7 +106,7 @@ public final class GuidanceSession {
         self.sentences = sentences
         self.onEvent = onEvent
         input = configuration.input
-        wallClock = ElapsedClock(configuration.wallClock)
+        wallClock = ElapsedClock(configuration.wallClock, executor: configuration.taskExecutor)
         switch policy.mode {
         case .continuous, .onDemand, .explore: picturesAsScenes = configuration.input.picturesAreScenes
         case .navigate, .find, .light: picturesAsScenes = false
@@ -156,7 +156,7 @@ public final class GuidanceSession {
     /// longer read once the session ended.
     public func run(commands: AsyncStream<SessionCommand>) async throws(SessionStartupError) -> SessionEnding {
         let controls = self.controls
-        let feeding = Task {
+        let feeding = Task(executorPreference: configuration.taskExecutor) {
             for await command in commands { controls.send(command) }
         }
         defer { feeding.cancel() }
@@ -267,7 +267,7 @@ public final class GuidanceSession {
             liveFrames?.stop()
             liveFrames = LatestFrameBuffer(source: skipper,
                                            pace: input.kind == .recording ? .sourceClockInRealTime : .asFastAsTheSourceGives,
-                                           clock: configuration.wallClock)
+                                           clock: configuration.wallClock, executor: configuration.taskExecutor)
             liveFramesStartSeconds = nowSeconds
         }
     }

@@ -23,6 +23,11 @@ public struct SessionConfiguration {
     /// camera's retry, speech playing out). The system's `ContinuousClock` in production; a test's
     /// `ManualClock`, so live-mode tests run with no sleep and no wall-clock bound.
     public var wallClock: any Swift.Clock<Duration> = ContinuousClock()
+    /// Where the session's own helper tasks run (the watchdog's timer, the command feed, the frame
+    /// reader's waits): nil for Swift's global pool, as in the product. A host whose other code
+    /// blocks that pool's threads gives threads of its own, or those timers would wait for it: a
+    /// test process does (`OwnThreads`), as its synchronous tests wait for child processes.
+    public var taskExecutor: (any TaskExecutor)?
     /// At most one analysed frame every so many seconds; nil for as fast as possible.
     public var intervalSeconds: Double?
     /// Battery saver from the start (by option or setting).

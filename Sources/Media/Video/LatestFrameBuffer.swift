@@ -46,13 +46,14 @@ public final class LatestFrameBuffer: Sendable {
 
     /// Starts reading `source` straight away. The source is used by the reading thread only, from
     /// now on: the caller must not touch it again. `clock` paces `.sourceClockInRealTime` (the
-    /// system's; a test's `ManualClock`, on which frames come as the test moves time).
+    /// system's; a test's `ManualClock`, on which frames come as the test moves time); the tasks
+    /// its waits need run on `executor` (nil: Swift's global pool; see `ElapsedClock.executor`).
     public init(source: any FrameSource, pace: ReadingPace = .asFastAsTheSourceGives,
-                clock: any Clock<Duration> = ContinuousClock()) {
+                clock: any Clock<Duration> = ContinuousClock(), executor: (any TaskExecutor)? = nil) {
         sourceName = source.name
         let handOver = SourceHandOver(source: source)
         let shared = self.shared
-        let elapsed = ElapsedClock(clock)
+        let elapsed = ElapsedClock(clock, executor: executor)
         let thread = Thread {
             Self.read(handOver.source, pace: pace, clock: elapsed, into: shared)
         }
