@@ -108,11 +108,15 @@ struct RobustnessTests {
         // committed, and stops when its standard input closes (this test closes it when done, and
         // the system closes it if the test dies), then prints how many rows it wrote. Events,
         // not deadlines: however long either process is descheduled, the test waits for the other.
+        // Between its transactions it looks at its input for up to 5 ms: a writer that takes the
+        // lock again the moment it let go starved this process's waits for it (SQLite's busy
+        // handler retries after sleeps of up to 100 ms), and under two CPU hogs the 150 rows here
+        // took over 6 minutes. Any real writer (a session records a few rows a second) leaves gaps.
         let script = """
             import select, sqlite3, sys
             db = sqlite3.connect(sys.argv[1], timeout=3600, isolation_level=None)
             i = 0
-            while i == 0 or not select.select([sys.stdin], [], [], 0)[0]:
+            while i == 0 or not select.select([sys.stdin], [], [], 0.005)[0]:
                 db.execute("BEGIN IMMEDIATE")
                 db.execute("INSERT INTO usageSession (mode, startedAt, lastActiveAt, frames) VALUES ('python', ?, ?, ?)", (i, i, i))
                 db.execute("COMMIT")
