@@ -77,8 +77,10 @@ public final class AnnouncementMixer: @unchecked Sendable {
         let n = min(frames, maximumFrames)
         let got = speech.read(into: scratch.baseAddress!, count: 2 * n)
         for i in got..<(2 * n) { scratch[i] = 0 }
-        var speaking = false
-        for i in 0..<got where scratch[i] != 0 { speaking = true; break }
+        // Ducked for as long as the sentence plays, its pauses between words included: ducking
+        // only the blocks with sound in them let the aided sound swell back in every gap between
+        // words (and how long those gaps are varies from one synthesis to the next).
+        let speaking = got > 0
         let target: Float = speaking ? Self.duckedGain : 1
         let speechGain = Self.speechPeakFraction * ceiling
         for frame in 0..<n {

@@ -77,8 +77,10 @@ extension GuidanceSession {
 
     /// Lets the utterance being heard finish (or, when nothing was heard yet, the first one: the
     /// activation), then drops whatever still waits — unless an answer the user asked for is
-    /// among it and `keepingAnswers`: then everything waiting is heard first.
-    func settleSpeech(keepingAnswers: Bool) async {
+    /// among it and `keepingAnswers`: then everything waiting is heard first, for at most 30 s.
+    /// Returns whether an answer the user asked for was still being said or waiting when that
+    /// bound ran out, so that its end was dropped (the caller says so: nothing is cut silently).
+    func settleSpeech(keepingAnswers: Bool) async -> Bool {
         let queue = feedback.queue
         collectPlayback()
         // The later parts of a long answer count as waiting answers too.
@@ -104,7 +106,9 @@ extension GuidanceSession {
             while speaking() && wallClock.seconds < deadline { await wallClock.rest(seconds: 0.005) }
         }
         collectPlayback()
+        let answerCut = answerWaiting && speaking()
         speechTimeline.noteSuperseded(queue.stop())
+        return answerCut
     }
 
     /// Drops what waits in the queue when an announcement in it has waited longer than

@@ -221,7 +221,9 @@ public final class GuidanceSession {
         if let closing = closingSentence {
             // The end of the input lets a requested answer be heard whole; "exit" and a fault do
             // not wait for it (exit ends within a second, whatever was queued).
-            await settleSpeech(keepingAnswers: ending == .inputEnded)
+            if await settleSpeech(keepingAnswers: ending == .inputEnded) {
+                say(Utterance(sentences.answerCut, priority: .status, contentKey: "session:answer-cut"))
+            }
             say(closing.utterance)
             emitEvent(closing.event)
         }

@@ -27,6 +27,8 @@ public struct SessionSentences: Sendable, Equatable, Decodable {
     public var cameraSwitchFailed: String
     public var nothingToRepeat: String
     public var nothingMore: String
+    /// The input ended while a long answer was still being said, and the end of the session cut it.
+    public var answerCut: String
     public var afterUse: String
     public var afterUseFileInput: String
     public var reactivated: String
