@@ -1,6 +1,7 @@
 import AssistCore
 import Foundation
 import Media
+import Synchronization
 
 /// Why spoken commands cannot be heard, as one sentence that says what to do.
 public enum VoiceInputError: UserFacingError, Equatable {
@@ -35,7 +36,8 @@ public protocol SpeechAudioSource: AnyObject {
 public final class AudioFileSpeechSource: SpeechAudioSource {
     public let samples: [Int16]
     private var position = 0
-    private var stopped = false
+    /// Set by `stop()` on another thread (the session ending) while the reading thread asks for chunks.
+    private let stopped = Atomic(false)
 
     public init(url: URL) throws {
         samples = RecognizerAudio.samples(from: try AudioFile.read(url))
@@ -44,11 +46,11 @@ public final class AudioFileSpeechSource: SpeechAudioSource {
     public var isRecording: Bool { true }
 
     public func nextChunk() throws -> [Int16]? {
-        guard !stopped, position < samples.count else { return nil }
+        guard !stopped.load(ordering: .relaxed), position < samples.count else { return nil }
         let end = min(position + LiveReplay.chunkSamples, samples.count)
         defer { position = end }
         return Array(samples[position..<end])
     }
 
-    public func stop() { stopped = true }
+    public func stop() { stopped.store(true, ordering: .relaxed) }
 }
