@@ -37,7 +37,7 @@ public struct PictureReading {
             var result = ReadResult(source: url.lastPathComponent)
             do {
                 let image = try ImageFile(url).decode(fittingWithin: TextReader.largestPictureSidePixels)
-                result.reading = try reader.read(image, effort: effort)
+                result.reading = try reader.read(image, effort: effort, startedAt: start)
                 result.milliseconds = (clock.now - start).milliseconds
             } catch {
                 result.error = userMessage(for: error)

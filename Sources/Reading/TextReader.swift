@@ -54,11 +54,17 @@ public final class TextReader {
     /// Larger ones (a 12- or 48-megapixel photo, read at 4000 × 3000) have `readingBudget`.
     public static let pixelsReadWithoutLimit = 8_000_000
 
-    /// - Parameter budget: the time allowed; nil: `readingBudget` for a picture larger than
-    ///   `pixelsReadWithoutLimit`, no limit for others.
-    public func read(_ image: RGBImage, effort: ReadingEffort = .thorough, budget: Duration? = nil) throws(TextRecognitionError) -> TextReading {
+    /// - Parameters:
+    ///   - budget: the time allowed; nil: `readingBudget` for a picture larger than
+    ///     `pixelsReadWithoutLimit`, no limit for others.
+    ///   - startedAt: when the work on this picture began (before its file was decoded): the
+    ///     budget counts from then, so decoding a huge file does not lengthen the whole (issue 39:
+    ///     a 48-megapixel picture read within 10 s in all). Nil: from now.
+    public func read(_ image: RGBImage, effort: ReadingEffort = .thorough, budget: Duration? = nil,
+                     startedAt: ContinuousClock.Instant? = nil) throws(TextRecognitionError) -> TextReading {
         let budget = budget ?? (image.width * image.height > Self.pixelsReadWithoutLimit ? Self.readingBudget : nil)
-        engine.deadline = budget.map { (ContinuousClock.now.advanced(by: $0), Int($0.components.seconds)) }
+        let start = startedAt ?? ContinuousClock.now
+        engine.deadline = budget.map { (start.advanced(by: $0), Int($0.components.seconds)) }
         defer { engine.deadline = nil }
         let gray = GrayImage(image)
         switch effort {

@@ -118,6 +118,10 @@ public struct PictureDescription {
     /// `spokenOutput` is made once the model is loaded (nil: not spoken).
     public func describe(_ paths: [String], spokenOutput: () throws -> SpokenOutput?,
                          onResult: (PictureResult) -> Void) throws -> [PictureResult] {
+        // The first picture is decoded before the models are loaded (issue 39): a 49-megapixel
+        // PNG decodes to a 147-MB frame that is freed once scaled, so its peak and the models'
+        // (about 250 MB) no longer add up. Later pictures are decoded in turn, as before.
+        var firstPicture = paths.first.map(Self.decodedPicture)
         let core: InferenceCore
         let objectDetector: ObjectDetector
         let depthEstimator: DepthEstimator?
@@ -151,7 +155,14 @@ public struct PictureDescription {
                 stored = latest
                 analyzer = try makeAnalyzer(objectDetector, depthEstimator, stored: stored)
             }
-            let result = describe(path, with: analyzer, faceDetector: faceDetector, answers: answers)
+            let decoded: DecodedPicture
+            if index == 0, let first = firstPicture {
+                decoded = first
+                firstPicture = nil
+            } else {
+                decoded = Self.decodedPicture(path)
+            }
+            let result = describe(decoded, with: analyzer, faceDetector: faceDetector, answers: answers)
             results.append(result)
             if let report = result.report, keepsHistory {
                 userData?.record(report.announced, mode: "picture description", session: session)
@@ -224,16 +235,32 @@ public struct PictureDescription {
         return PictureAnswer(question: question.words, sentences: try answers.answer(question.meaning, about: frame, context: context), basedOn: [])
     }
 
-    private func describe(_ path: String, with analyzer: SceneAnalyzer, faceDetector: FaceDetector?, answers: PictureAnswers?) -> PictureResult {
+    /// A picture read from its file, or the sentence saying why it could not be, with the time
+    /// the decoding took.
+    struct DecodedPicture {
+        var url: URL
+        var image: Result<RGBImage, ImageInputError>
+        var milliseconds: Double
+    }
+
+    static func decodedPicture(_ path: String) -> DecodedPicture {
         let url = URL(fileURLWithPath: path)
         let clock = ContinuousClock()
         let start = clock.now
+        let image = Result { () throws(ImageInputError) in try ImageFile(url).decode(fittingWithin: largestPictureSidePixels) }
+        return DecodedPicture(url: url, image: image, milliseconds: (clock.now - start).milliseconds)
+    }
+
+    private func describe(_ decoded: DecodedPicture, with analyzer: SceneAnalyzer, faceDetector: FaceDetector?, answers: PictureAnswers?) -> PictureResult {
+        let url = decoded.url
         let image: RGBImage
-        do { image = try ImageFile(url).decode(fittingWithin: Self.largestPictureSidePixels) } catch {
+        switch decoded.image {
+        case .success(let decodedImage): image = decodedImage
+        case .failure(let error):
             return PictureResult(source: url.lastPathComponent, report: nil, error: userMessage(for: error), pictureUnreadable: true)
         }
         do {
-            let decodeMilliseconds = (clock.now - start).milliseconds
+            let decodeMilliseconds = decoded.milliseconds
             var frame = Frame(image: image, sourceName: url.lastPathComponent)
             do {
                 frame.depth = try measuredDepth.measuredDepth(forColorImage: url, image: image,

@@ -23,6 +23,9 @@ struct TextReaderTests {
         let page = try ReadingTestFiles.picture("tesseract_phototest.tif")
         #expect(throws: TextRecognitionError.timeLimit(seconds: 0)) { try reader.read(page, budget: .zero) }
         #expect(TextRecognitionError.timeLimit(seconds: 8).userMessage.hasPrefix("Reading this picture was stopped after 8 seconds"))
+        // The time counts from when the work on the picture began (its decoding), not from the reading.
+        let decodingBegan = ContinuousClock.now.advanced(by: .seconds(-9))
+        #expect(throws: TextRecognitionError.timeLimit(seconds: 8)) { try reader.read(page, budget: .seconds(8), startedAt: decodingBegan) }
         // The engine is left without a deadline: the next reading has its own time.
         #expect(normalised(try reader.read(page, budget: .seconds(1_000)).text).contains("quick brown dog"))
     }
