@@ -2,6 +2,7 @@ import AssistCore
 import Foundation
 import Guidance
 import LiveGuidance
+import Perception
 import Speech
 import Storage
 
@@ -85,26 +86,37 @@ public struct DescriptionChoice: Sendable, Equatable {
     /// What the analysis and the policies need from the stored settings (nil: none stored, the
     /// defaults) under this run's choices: the one place that turns settings into them, at start
     /// and at every change.
-    public func stages(from stored: Storage.Settings?, depthModel: Bool) throws -> SessionStages {
+    /// `camera`: the run's camera choices, under which the stored field of view applies.
+    public func stages(from stored: Storage.Settings?, depthModel: Bool, camera: CameraChoice = CameraChoice()) throws -> SessionStages {
         let description = try settings(stored: stored)
         return SessionStages(
             analyzer: AnalyzerRequirements(description: description,
                                            ignoredCategories: Set(stored?.detection.ignoredCategories ?? []),
-                                           depthModel: depthModel),
+                                           depthModel: depthModel, iouThreshold: iouThreshold(stored: stored),
+                                           camera: try camera.settings(storedFieldOfViewDegrees: stored?.camera.fieldOfViewDegrees)),
             guidance: GuidanceSettings(storedOrDefault: stored),
             describer: try SceneDescriber(language: language, settings: description))
     }
 
     /// What a running session is given when the stored settings change from `previous` to
-    /// `stored`: the stages' settings (`stages(from:depthModel:)`), the voice to speak with
-    /// (`voice`, nil: unchanged), the vibration when it changed, and the battery saver when it
-    /// changed (`--battery-saver` keeps winning).
+    /// `stored`: the stages' settings (`stages(from:depthModel:camera:)`: the analysis with its
+    /// overlap threshold and camera, the wording), the voice to speak with (`voice`, nil:
+    /// unchanged), and each of the vibration, the directional sound (never under `--mono`), the
+    /// time between scans and the battery saver when it changed (`--battery-saver` keeps winning).
     public func sessionUpdate(from stored: Storage.Settings, previous: Storage.Settings?, voice: SpeechVoiceSettings?,
-                              depthModel: Bool) -> SessionSettingsUpdate {
+                              depthModel: Bool, camera: CameraChoice = CameraChoice(), mono: Bool = false) -> SessionSettingsUpdate {
         var update = SessionSettingsUpdate(guidance: GuidanceSettings(stored: stored), voice: voice)
         if stored.batterySaver != previous?.batterySaver { update.batterySaver = stored.batterySaver }
-        if stored.feedback != previous?.feedback { update.haptics = HapticPreferences(stored: stored.feedback) }
-        if let stages = try? stages(from: stored, depthModel: depthModel) {
+        if stored.feedback != previous?.feedback {
+            update.haptics = HapticPreferences(stored: stored.feedback)
+            update.directionalSound = stored.feedback.spatialAudio && !mono
+        }
+        // Only a change: the time between scans as first stored is no choice of the user's, and
+        // the session then analyses as fast as it can (as at start).
+        if let previous, stored.scanning.intervalSeconds != previous.scanning.intervalSeconds {
+            update.intervalSeconds = stored.scanning.intervalSeconds
+        }
+        if let stages = try? stages(from: stored, depthModel: depthModel, camera: camera) {
             update.analyzer = stages.analyzer
             update.describer = stages.describer
         }

@@ -117,9 +117,9 @@ public struct LiveGuidanceRun: Sendable {
         let policy: GuidancePolicy
         var configuration: SessionConfiguration
         do {
-            let stages = try wording.stages(from: stored, depthModel: depth.modelPath != nil)
+            let stages = try wording.stages(from: stored, depthModel: depth.modelPath != nil, camera: camera)
             requirements = stages.analyzer
-            let corridor = WalkingCorridor(camera: try camera.settings(storedFieldOfViewDegrees: stored?.camera.fieldOfViewDegrees))
+            let corridor = WalkingCorridor(camera: stages.analyzer.camera)
             let mode = models == nil ? .continuous : try initialMode(stored: stored, classNames: classNames, describer: stages.describer)
             policy = GuidancePolicy(mode: mode, settings: stages.guidance, describer: stages.describer)
             let storedInterval = changed["scanning.intervalSeconds"] != nil ? stored?.scanning.intervalSeconds : nil
@@ -146,11 +146,10 @@ public struct LiveGuidanceRun: Sendable {
         }
 
         let printer = HeardLinePrinter(json: json, plain: LiveControl.readsConsole)
-        let locatorCamera = try? camera.settings(storedFieldOfViewDegrees: stored?.camera.fieldOfViewDegrees)
+        // The overlap threshold and the camera come with each request: both follow the settings.
         let supply = AnalyzerSupply(make: { wanted in
             guard let models else { throw modelFailure ?? SessionStartupError("The model could not be loaded.", kind: .model) }
-            return try models.analyzer(for: wanted, camera: locatorCamera ?? .chestWorn, language: wording.language,
-                                       iouThreshold: wording.iouThreshold(stored: stored))
+            return try models.analyzer(for: wanted, language: wording.language)
         }, release: { models?.release() })
         let usage = keepsHistory ? try? userData?.usage.start(mode: policy.mode.name) : nil
         defer { if let usage { try? userData?.usage.finish(session: usage) } }
@@ -173,7 +172,7 @@ public struct LiveGuidanceRun: Sendable {
         // One update path: settings a command changed are applied at once (at its --at moment
         // offline); the store's change notification that follows finds them applied already.
         let follower = SessionSettingsFollower(stored: stored, voice: voice, wording: wording,
-                                               depthModel: depth.modelPath != nil, controls: controls)
+                                               depthModel: depth.modelPath != nil, camera: camera, mono: mono, controls: controls)
         let control = LiveControl.start(session: controls, classNames: classNames, userData: userData,
                                         voice: voiceCommands, rendering: speakTo != nil ? session : nil, json: json,
                                         sentenceModel: sentenceModel, settings: follower)

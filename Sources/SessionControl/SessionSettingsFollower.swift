@@ -1,5 +1,6 @@
 import Guidance
 import LiveGuidance
+import Perception
 import Speech
 import Storage
 import Synchronization
@@ -22,15 +23,20 @@ public final class SessionSettingsFollower: Sendable {
     private let controls: SessionControls
     private let wording: DescriptionChoice
     private let depthModel: Bool
+    private let camera: CameraChoice
+    private let mono: Bool
 
     /// `stored`: the settings the session started with; `voice`: the voice it speaks with (the
-    /// stored one under the command line's choices).
+    /// stored one under the command line's choices); `camera`: the run's camera choices;
+    /// `mono`: the same sound in both ears whatever is stored (`--mono`).
     public init(stored: Storage.Settings?, voice: SpeechVoiceSettings, wording: DescriptionChoice, depthModel: Bool,
-                controls: SessionControls) {
+                camera: CameraChoice = CameraChoice(), mono: Bool = false, controls: SessionControls) {
         applied = Mutex(Applied(settings: stored, voice: voice))
         self.controls = controls
         self.wording = wording
         self.depthModel = depthModel
+        self.camera = camera
+        self.mono = mono
         // Vibration as the user set it, from the first pattern on (the rest is built from the
         // stored settings at start).
         if let stored { controls.update(SessionSettingsUpdate(haptics: HapticPreferences(stored: stored.feedback))) }
@@ -42,7 +48,8 @@ public final class SessionSettingsFollower: Sendable {
     public func follow(_ settings: Storage.Settings) {
         guard let recorded = record(settings) else { return }
         let (previous, voice) = recorded
-        controls.update(wording.sessionUpdate(from: settings, previous: previous, voice: voice, depthModel: depthModel))
+        controls.update(wording.sessionUpdate(from: settings, previous: previous, voice: voice, depthModel: depthModel,
+                                              camera: camera, mono: mono))
         // A mode stored by another program (`assist settings set scanning.mode navigate`, the web
         // form): the session switches to it as to a spoken mode command.
         if let previous, previous.scanning.mode != settings.scanning.mode, let mode = GuidanceMode(starting: settings.scanning.mode) {

@@ -33,8 +33,7 @@ public final class VisionModels: @unchecked Sendable {
         classNames = loaded.classNames.names
     }
 
-    public func analyzer(for requirements: AnalyzerRequirements, camera: Perception.CameraSettings, language: String,
-                         iouThreshold: Float) throws -> SceneAnalyzer {
+    public func analyzer(for requirements: AnalyzerRequirements, language: String) throws -> SceneAnalyzer {
         let core = try self.core ?? InferenceCore()
         self.core = core
         let detector = try self.detector ?? detectorChoice.makeDetector(core: core, shapeCacheCapacity: Self.compiledShapes,
@@ -44,9 +43,9 @@ public final class VisionModels: @unchecked Sendable {
             depthEstimator = try depthChoice.makeEstimator(core: core, options: detectorChoice.inferenceOptions)
         }
         return try SceneAnalyzer(detector: detector, depthEstimator: requirements.depthModel ? depthEstimator : nil,
-                                 locator: try ObjectLocator(camera: camera),
+                                 locator: try ObjectLocator(camera: requirements.camera),
                                  describer: SceneDescriber(language: language, settings: requirements.description),
-                                 iouThreshold: iouThreshold, ignoredCategories: requirements.ignoredCategories)
+                                 iouThreshold: requirements.iouThreshold, ignoredCategories: requirements.ignoredCategories)
     }
 
     /// Gives back camera and model memory (after-use); the next `analyzer` loads them again.

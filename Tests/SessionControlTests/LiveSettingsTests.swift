@@ -187,6 +187,65 @@ struct LiveSettingsTests {
         #expect(update.haptics == nil)
     }
 
+    @Test("after directional tones are turned off, a sentence about something on the left is heard the same in both ears")
+    func directionalSoundOff() async throws {
+        let run = try LiveSettingsSession(seconds: 12, scene: { seconds in
+            switch seconds {
+            case 1..<3: return [LiveSettingsSession.object("chair", meters: 2, degrees: -40)]
+            case 7..<9: return [LiveSettingsSession.object("bench", meters: 2, degrees: -40)]
+            default: return []
+            }
+        })
+        run.store(["feedback.spatialAudio": .bool(false)], atSeconds: 4)
+        try await run.run()
+        let chair = try run.channels(ofFirstHeard: "chair"), bench = try run.channels(ofFirstHeard: "bench")
+        #expect(LiveSettingsSession.largestDifference(chair) > 0.01, "the chair on the left was not placed to the left")
+        #expect(LiveSettingsSession.largestDifference(bench) == 0, "the bench was still placed after directional tones were turned off")
+    }
+
+    @Test("after the time between scans is stored as 2 s, frames are analysed about 2 s apart from the next wait on")
+    func scanInterval() async throws {
+        let run = try LiveSettingsSession(seconds: 14)
+        run.store(["scanning.intervalSeconds": .number(2)], atSeconds: 4)
+        var analysed: [Int] = []
+        for seconds in [4.0, 13.0] {
+            run.session.schedule(atSeconds: seconds) { analysed.append(run.session.framesAnalysed) }
+        }
+        try await run.run()
+        try #require(analysed.count == 2)
+        // Ten frames a second at first, every one analysed; then one every 2 s: 4 or 5 in 9 s.
+        #expect(analysed[0] >= 20, "\(analysed[0]) frames analysed in the first 4 s")
+        #expect((3...6).contains(analysed[1] - analysed[0]), "\(analysed[1] - analysed[0]) frames analysed in 9 s at one every 2 s")
+    }
+
+    @Test("an overlap threshold stored while running reaches the analysis: it is rebuilt with the new threshold")
+    func overlapThreshold() async throws {
+        let run = try LiveSettingsSession(seconds: 8)
+        run.store(["detection.iouThreshold": .number(0.7)], atSeconds: 3)
+        try await run.run()
+        #expect(run.analyzersMade.map(\.iouThreshold) == [Float(VisionLimits.defaultIoUThreshold), 0.7])
+    }
+
+    @Test("after the field of view is widened, the same place in the picture is said further to the side")
+    func fieldOfView() async throws {
+        // The same box, three quarters of the way to the picture's right edge, before and after.
+        let box = BoundingBox(centerX: 14, centerY: 6, width: 2, height: 6)
+        let run = try LiveSettingsSession(seconds: 12, detections: { seconds in
+            switch seconds {
+            case 1..<3: return [Detection(classIndex: 0, label: "chair", confidence: 0.9, box: box)]
+            case 7..<9: return [Detection(classIndex: 0, label: "bench", confidence: 0.9, box: box)]
+            default: return []
+            }
+        })
+        run.store(["camera.fieldOfViewDegrees": .number(150)], atSeconds: 4)
+        try await run.run()
+        let angles = ["chair", "bench"].map { label in
+            run.said.first { $0.utterance.text.lowercased().contains(label) }?.utterance.directionDegrees
+        }
+        let before = try #require(angles[0]), after = try #require(angles[1])
+        #expect(before > 10 && after > before + 20, "said at \(before)° with a 70° view, then \(after)° with a 150° view")
+    }
+
     @Test("a mode stored by another program is the session's mode from then on")
     func modeFromStore() async throws {
         let run = try LiveSettingsSession(seconds: 8)
@@ -215,8 +274,15 @@ final class LiveSettingsSession {
     var saidTexts: [String] { said.map(\.utterance.text) }
     private let folder: URL
 
+    /// Every analyzer the session asked for, in order: what it was built with.
+    var analyzersMade: [AnalyzerRequirements] { made.requirements }
+    private let made = MadeAnalyzers()
+
+    /// `scene`: what the camera shows, located already; `detections`: boxes the analyzer locates
+    /// with the camera of its requirements, as `SceneAnalyzer` does (used instead of `scene` when given).
     init(mode: GuidanceMode = .continuous, seconds: Double, voice: SpeechVoiceSettings = SpeechVoiceSettings(voice: "en-us"),
-         scene: @escaping @Sendable (Double) -> [LocatedObject] = { _ in [] }, lines: [ScheduledLine] = []) throws {
+         scene: @escaping @Sendable (Double) -> [LocatedObject] = { _ in [] },
+         detections: (@Sendable (Double) -> [Detection])? = nil, lines: [ScheduledLine] = []) throws {
         folder = try TemporaryFolder.make("live-settings")
         let database = try UserDatabase.open(StorageLocation(environment: ["XDG_DATA_HOME": folder.appendingPathComponent("data").path,
                                                                            "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path,
@@ -237,7 +303,10 @@ final class LiveSettingsSession {
         configuration.scheduledLines = lines
         session = GuidanceSession(
             configuration: configuration,
-            analyzers: AnalyzerSupply(make: { ScriptedScene(requirements: $0, scene: scene) }),
+            analyzers: AnalyzerSupply(make: { [made] requirements in
+                made.requirements.append(requirements)
+                return ScriptedScene(requirements: requirements, scene: scene, detections: detections)
+            }),
             requirements: stages.analyzer,
             policy: GuidancePolicy(mode: mode, settings: stages.guidance, describer: stages.describer),
             feedback: Feedback(queue: queue, vibration: vibration, report: { _ in }),
@@ -334,11 +403,29 @@ final class LiveSettingsSession {
         return estimates.sorted().dropFirst(estimates.count / 2).first ?? 0
     }
 
-    /// A thing straight ahead at `meters`.
-    static func object(_ label: String, confidence: Float = 0.9, meters: Double) -> LocatedObject {
+    /// The left and right channels of the first time a sentence containing `word` was heard, from
+    /// its start to the next thing heard (or the end).
+    func channels(ofFirstHeard word: String) throws -> (left: [Float], right: [Float]) {
+        let log = queue.playbackLog
+        let record = try #require(log.first { $0.utterance.text.lowercased().contains(word) }, "\(word) was never heard")
+        let samples = audio.samples
+        let first = audio.blocks.first?.startFrame ?? 0
+        let next = log.map(\.startFrame).filter { $0 > record.startFrame }.min() ?? Int.max
+        let end = min(next, first + samples.count / 2) - first
+        let frames = (record.startFrame - first)..<end
+        return (frames.map { samples[$0 * 2] }, frames.map { samples[$0 * 2 + 1] })
+    }
+
+    /// The largest difference between the two channels at any moment.
+    static func largestDifference(_ channels: (left: [Float], right: [Float])) -> Float {
+        zip(channels.left, channels.right).map { abs($0 - $1) }.max() ?? 0
+    }
+
+    /// A thing at `meters`, straight ahead or `degrees` to the right (negative: left).
+    static func object(_ label: String, confidence: Float = 0.9, meters: Double, degrees: Double = 0) -> LocatedObject {
         LocatedObject(detection: Detection(classIndex: 0, label: label, confidence: confidence,
                                            box: BoundingBox(centerX: 8, centerY: 6, width: 4, height: 8)),
-                      direction: Direction(angleDegrees: 0, elevationDegrees: 0),
+                      direction: Direction(angleDegrees: degrees, elevationDegrees: 0),
                       distance: DistanceEstimate(meters: meters, method: .objectSize, relativeError: 0.2))
     }
 }
@@ -346,6 +433,11 @@ final class LiveSettingsSession {
 /// The session's heard lines, kept on its own task.
 private final class HeardLines {
     var lines: [SpokenLine] = []
+}
+
+/// The requirements of each analyzer made, kept on the session's task.
+private final class MadeAnalyzers: @unchecked Sendable {
+    var requirements: [AnalyzerRequirements] = []
 }
 
 /// Ten small grey frames a second.
@@ -369,15 +461,20 @@ private final class GreyFrames: FrameSource {
 private final class ScriptedScene: SceneAnalyzing, @unchecked Sendable {
     let requirements: AnalyzerRequirements
     let scene: @Sendable (Double) -> [LocatedObject]
+    let detections: (@Sendable (Double) -> [Detection])?
     let usesDepthModel = false
 
-    init(requirements: AnalyzerRequirements, scene: @escaping @Sendable (Double) -> [LocatedObject]) {
+    init(requirements: AnalyzerRequirements, scene: @escaping @Sendable (Double) -> [LocatedObject],
+         detections: (@Sendable (Double) -> [Detection])? = nil) {
         self.requirements = requirements
         self.scene = scene
+        self.detections = detections
     }
 
     func analyze(_ frame: Frame) throws -> SceneReport {
-        let objects = scene(frame.timestampSeconds).filter {
+        let shown = try detections.map { try ObjectLocator(camera: requirements.camera).locate($0(frame.timestampSeconds), in: frame) }
+            ?? scene(frame.timestampSeconds)
+        let objects = shown.filter {
             $0.detection.confidence >= requirements.description.minimumConfidence
                 && !requirements.ignoredCategories.contains($0.detection.label)
         }

@@ -22,8 +22,7 @@ struct VisionModelsTests {
     @Test("the start-up shape is given back when the first frame's is compiled, and a camera of another size replaces it")
     func oneShape() throws {
         let models = try models()
-        let analyzer = try models.analyzer(for: AnalyzerRequirements(description: DescriptionSettings()), camera: .chestWorn,
-                                           language: "en", iouThreshold: 0.45)
+        let analyzer = try models.analyzer(for: AnalyzerRequirements(description: DescriptionSettings()), language: "en")
         try analyzer.prepare(for: frame(width: 640, height: 480))
         _ = try analyzer.analyze(frame(width: 640, height: 480))
         let fourByThree = analyzer.detector.inputSize(forFrameWidth: 640, height: 480)

@@ -143,6 +143,9 @@ extension GuidanceSession {
             // A depth model that failed stays off for the rest of the run.
             wanted.depthModel = wanted.depthModel && requirements.depthModel
             if wanted != requirements {
+                if wanted.camera != requirements.camera {
+                    corridor = WalkingCorridor(camera: wanted.camera, widthMeters: corridor.widthMeters)
+                }
                 requirements = wanted
                 if analyzer != nil {
                     do { analyzer = try analyzers.make(requirements) } catch {
@@ -150,6 +153,10 @@ extension GuidanceSession {
                     }
                 }
             }
+        }
+        if let seconds = update.intervalSeconds {
+            // From the next wait on; the battery saver still doubles it.
+            pacing.rate = .fixedInterval(seconds: seconds)
         }
         if let saver = update.batterySaver, saver != batterySaverByUser {
             batterySaverByUser = saver

@@ -260,7 +260,7 @@ extension GuidanceSession {
         if policy.mode == .light && !requestPending { return followLight(in: frame, cost: cost) }
         guard let analyzer else { return answered?.processing }
         let wantsCorridor = policy.wantsCorridor
-        let corridorCue = configuration.corridor
+        let corridorCue = corridor
         // "How many faces" may have analysed this very frame already: its report is used, not made again.
         let analysedForQuestion = answered?.report
         let workStart = wallClock.seconds

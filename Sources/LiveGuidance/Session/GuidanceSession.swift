@@ -47,6 +47,9 @@ public final class GuidanceSession {
     var liveFramesStartSeconds = 0.0
     var offlinePacer: VideoClockPacer?
     var pacing: FramePacing
+    /// Where the obstacle cues look: `configuration.corridor` at start, then the camera the
+    /// settings name (a field of view changed while running moves it too).
+    var corridor: WalkingCorridor
     var ending: SessionEnding?
     var paused = false
     var batterySaverByUser: Bool
@@ -112,6 +115,7 @@ public final class GuidanceSession {
         case .navigate, .find, .light: picturesAsScenes = false
         }
         batterySaverByUser = configuration.batterySaver
+        corridor = configuration.corridor
         schedule = AnalysisSchedule(policy: configuration.analysisSchedule)
         pacing = FramePacing(rate: configuration.intervalSeconds.map { .fixedInterval(seconds: $0) } ?? .asFastAsPossible,
                              batterySaving: configuration.batterySaver)

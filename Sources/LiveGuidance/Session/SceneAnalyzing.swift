@@ -51,11 +51,18 @@ public struct AnalyzerRequirements: Sendable, Equatable {
     public var ignoredCategories: Set<String>
     /// False once the depth model failed in this run.
     public var depthModel: Bool
+    /// Boxes overlapping more than this count as one object (the detector's suppression).
+    public var iouThreshold: Float
+    /// The camera the directions and distances are worked out for (its field of view, height, tilt).
+    public var camera: CameraSettings
 
-    public init(description: DescriptionSettings, ignoredCategories: Set<String> = [], depthModel: Bool = true) {
+    public init(description: DescriptionSettings, ignoredCategories: Set<String> = [], depthModel: Bool = true,
+                iouThreshold: Float = Float(VisionLimits.defaultIoUThreshold), camera: CameraSettings = .chestWorn) {
         self.description = description
         self.ignoredCategories = ignoredCategories
         self.depthModel = depthModel
+        self.iouThreshold = iouThreshold
+        self.camera = camera
     }
 }
 

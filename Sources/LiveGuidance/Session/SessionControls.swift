@@ -175,22 +175,30 @@ public struct SessionSettingsUpdate: Sendable {
     public var voice: SpeechVoiceSettings?
     /// Vibration on or off, and its strength, from the next pattern on.
     public var haptics: HapticPreferences?
+    /// Speech and tones placed toward the object (false: the same in both ears), from the next utterance on.
+    public var directionalSound: Bool?
+    /// Time between scans, from the next wait on.
+    public var intervalSeconds: Double?
 
     public init(analyzer: AnalyzerRequirements? = nil, guidance: GuidanceSettings? = nil,
                 describer: SceneDescriber? = nil, batterySaver: Bool? = nil,
-                voice: SpeechVoiceSettings? = nil, haptics: HapticPreferences? = nil) {
+                voice: SpeechVoiceSettings? = nil, haptics: HapticPreferences? = nil,
+                directionalSound: Bool? = nil, intervalSeconds: Double? = nil) {
         self.analyzer = analyzer
         self.guidance = guidance
         self.describer = describer
         self.batterySaver = batterySaver
         self.voice = voice
         self.haptics = haptics
+        self.directionalSound = directionalSound
+        self.intervalSeconds = intervalSeconds
     }
 }
 
 extension Feedback {
     /// The part of `update` that is heard and felt rather than analysed or worded.
     func apply(_ update: SessionSettingsUpdate) {
+        if let directional = update.directionalSound { queue.placesByDirection = directional }
         guard update.voice != nil || update.haptics != nil else { return }
         apply(voice: update.voice, haptics: update.haptics)
     }

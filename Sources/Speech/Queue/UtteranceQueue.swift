@@ -84,6 +84,7 @@ public final class UtteranceQueue: Sendable {
     /// Swapped whole when the user changes the voice, rate, pitch or volume while guidance runs
     /// (`changeVoice(to:)`): the next utterance planned is spoken with the new one.
     private let currentVoice: Mutex<(any TextToSpeech)?>
+    private let directional: Atomic<Bool>
     private var voice: (any TextToSpeech)? { currentVoice.withLock { $0 } }
     private let tones: ToneSynthesizer
 
@@ -143,6 +144,7 @@ public final class UtteranceQueue: Sendable {
         currentVoice = Mutex(voice)
         self.sampleRateHz = rate
         self.settings = settings
+        directional = Atomic(settings.spatialAudio)
         tones = ToneSynthesizer(sampleRateHz: rate, loudEarcons: settings.loudEarcons)
         state = Mutex(State(filter: RepetitionFilter(cooldownSeconds: settings.cooldownSeconds)))
         pauseFrames = Int(settings.pauseSeconds * rate)
@@ -158,6 +160,13 @@ public final class UtteranceQueue: Sendable {
     /// keeps its audio). Its speech is resampled to the queue's rate, so any voice fits.
     public func changeVoice(to voice: (any TextToSpeech)?) {
         currentVoice.withLock { $0 = voice }
+    }
+
+    /// Whether speech and tones are placed toward the object (`settings.spatialAudio` at start);
+    /// changed while running, it applies from the next utterance planned.
+    public var placesByDirection: Bool {
+        get { directional.load(ordering: .relaxed) }
+        set { directional.store(newValue, ordering: .relaxed) }
     }
 
     /// Plans and queues `utterance`: checks repetition, synthesises, shortens to the length
@@ -645,7 +654,7 @@ public final class UtteranceQueue: Sendable {
         } else {
             mono.append(contentsOf: speech)
         }
-        let placement = settings.spatialAudio
+        let placement = placesByDirection
             ? utterance.directionDegrees.map { StereoPlacement(directionDegrees: $0) } ?? .centre
             : .centre
         let stereo = placement.place(mono, sampleRateHz: sampleRateHz)
