@@ -57,4 +57,21 @@ struct DecidedSpeechTests {
         #expect(Self.finds(received) == 0)
         #expect(controller.handle("find a chair", channel: .spoken(certain: false)).understood)
     }
+
+    @Test("a spoken line of several commands is carried out as several, in order, whatever the listener made of it whole")
+    func severalSpoken() throws {
+        let (controller, received, language) = try Self.setUp()
+        let stop = try #require(language.interpret("stop detecting").command)
+        let reply = controller.handle("stop detecting and exit", decided: .act(stop))
+        func done() -> [SessionCommand] {
+            received.commands.withLock { $0 }.filter { if case .say = $0 { return false } else { return true } }
+        }
+        #expect(reply.intent == "stopDetection,exit")
+        #expect(done() == [.pause, .quit])
+        // Spoken, "ignore chairs" must be confirmed first: with it, nothing at all is done.
+        let none = controller.handle("ignore chairs and exit", decided: .act(stop))
+        #expect(none.understood == false)
+        #expect(none.reply == "Ignore chairs, exit: one of these needs a yes first, so I did nothing. Please say them one at a time.")
+        #expect(done() == [.pause, .quit])
+    }
 }

@@ -52,16 +52,16 @@ extension CommandUnderstanding {
             let parts = pieces.parts(splittingAt: choice).compactMap(decided)
             guard parts.count >= 2 else { continue }
             let acted = parts.compactMap(\.command)
-            // Understood, but asked about because it would hide things (spoken "ignore chairs").
-            let asked = parts.compactMap { decision -> Command? in
+            // Understood, but asked about because it would hide things (spoken "ignore chairs"), in the order said.
+            let actedOrAsked = parts.compactMap { decision -> Command? in
                 if case .confirm(_, let pending) = decision, Self.hidesThings(pending) { return pending }
-                return nil
+                return decision.command
             }
             if acted.count == parts.count {
                 // The fewest parts that are all commands.
                 if parts.count < (understood?.count ?? Int.max) { understood = parts }
-            } else if acted.count + asked.count == parts.count, !asked.isEmpty, Self.distinct(acted + asked).count >= 2 {
-                unsureAmong = unsureAmong ?? (acted + asked)
+            } else if actedOrAsked.count == parts.count, Self.distinct(actedOrAsked).count >= 2 {
+                unsureAmong = unsureAmong ?? actedOrAsked
             } else if Self.distinct(acted).count >= 2 {
                 partly = partly ?? acted
             }
