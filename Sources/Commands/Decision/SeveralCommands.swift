@@ -41,7 +41,7 @@ extension CommandUnderstanding {
         var decisions: [String: CommandDecision?] = [:]
         func decided(_ part: String) -> CommandDecision? {
             if let known = decisions[part] { return known }
-            let decision: CommandDecision? = words(part).isEmpty ? nil : decide(part, channel: channel)
+            let decision: CommandDecision? = words(part).isEmpty ? nil : decideAsPart(part, channel: channel)
             decisions[part] = decision
             return decision
         }
@@ -94,6 +94,20 @@ extension CommandUnderstanding {
         case .several(let commands): return .several(commands)
         case .refuse(let sentence): return .one(.refuse(sentence))
         }
+    }
+
+    /// A part of a line, decided as a line of its own; but carried out only when it is one of the
+    /// language's phrases or its meaning is certain (the spoken "certain" thresholds): splitting
+    /// is a second guess, and "look once and tell me" is one command, not a scan and "more".
+    private func decideAsPart(_ part: String, channel: InputChannel) -> CommandDecision {
+        let reading = reading(part)
+        let decision = decide(reading, channel: channel)
+        guard case .act = decision else { return decision }
+        if reading.exact, case .understood = reading.interpretation { return decision }
+        guard let ranking = reading.ranking else { return decision }
+        let choice = choose(from: ranking, words: reading.words)
+        let certain = choice.similarity >= thresholds.certainSimilarity && choice.margin >= thresholds.certainMargin
+        return certain ? decision : .refuse(language.understandingReply(.notUnderstood))
     }
 
     /// "louder, slower": the commands as the language says them.
