@@ -74,4 +74,12 @@ struct DecidedSpeechTests {
         #expect(none.reply == "Ignore chairs, exit: one of these needs a yes first, so I did nothing. Please say them one at a time.")
         #expect(done() == [.pause, .quit])
     }
+
+    @Test("sent to the control socket (assist ctl), several commands in one line are carried out in order and answered together")
+    func severalSent() throws {
+        let (controller, received, _) = try Self.setUp()
+        let reply = controller.handleReportingOutcome("pause detection, then exit")
+        #expect(reply == ControlReply(understood: true, intent: "stopDetection,exit", reply: "Detection paused. Goodbye."))
+        #expect(received.commands.withLock { $0 } == [.pause, .quit])
+    }
 }
