@@ -11,7 +11,7 @@ import Testing
 @Suite("Spoken commands decided by the listener")
 struct DecidedSpeechTests {
     private final class Received: Sendable {
-        let commands = Mutex<[SessionCommand]>([])
+        let commands = Mutex<[SessionRequest]>([])
     }
 
     private static func setUp() throws -> (CommandController, Received, CommandLanguage) {
@@ -19,7 +19,7 @@ struct DecidedSpeechTests {
         let controls = SessionControls()
         let received = Received()
         controls.actImmediately { [controls] _ in
-            for case .command(let command, let answer) in controls.takeAll() {
+            for case .request(let command, let answer) in controls.takeAll() {
                 received.commands.withLock { $0.append(command) }
                 answer?(.carriedOut)
             }
@@ -63,7 +63,7 @@ struct DecidedSpeechTests {
         let (controller, received, language) = try Self.setUp()
         let stop = try #require(language.interpret("stop detecting").command)
         let reply = controller.handle("stop detecting and exit", decided: .act(stop))
-        func done() -> [SessionCommand] {
+        func done() -> [SessionRequest] {
             received.commands.withLock { $0 }.filter { if case .say = $0 { return false } else { return true } }
         }
         #expect(reply.intent == "stopDetection,exit")
