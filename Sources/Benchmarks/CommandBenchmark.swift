@@ -10,23 +10,24 @@ public enum CommandBenchmark {
     public static func run(_ phrases: [LabelledPhrase], language: CommandLanguage, method: String, channel: String,
                            listsMistakes: Bool) throws -> [String] {
         var lines: [String] = []
-        let decide: (String) -> CommandDecision
+        let decide: (String) -> LineDecision
         var timings: [Double] = []
         switch method {
         case "patterns":
-            decide = language.decideByPatterns
+            decide = { .one(language.decideByPatterns($0)) }
         default:
             let understanding = try CommandUnderstanding.load(language: language)
             let input: InputChannel = channel == "typed" ? .typed : .spoken(certain: channel == "certain")
             decide = { text in
                 let start = ContinuousClock.now
-                let decision = understanding.decide(text, channel: input)
+                // Several commands in one line are split as the command controller splits them.
+                let decision = understanding.decideLine(text, channel: input)
                 let elapsed = ContinuousClock.now - start
                 timings.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
                 return decision
             }
         }
-        let score = CommandScore.measure(phrases, decide: decide)
+        let score = CommandScore.measureLines(phrases, decide: decide)
         if listsMistakes {
             for mistake in score.mistakes { lines.append("\(mistake.text)\t→ \(mistake.got)\t(meant \(mistake.expected))") }
         }

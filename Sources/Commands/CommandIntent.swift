@@ -13,11 +13,22 @@ public enum CommandIntent: String, CaseIterable, Sendable, Codable {
     // Settings.
     case prioritise, ignore, stopIgnoring, enableAlert, loudTone, setConfidence
     case volumeUp, volumeDown, changeSpeechSpeed, setSpeechRate, speakFaster, speakSlower
+    /// Absolute and extreme values: "set volume to 50 percent", "maximum volume", "fastest speech".
+    case setVolume, maximumVolume, minimumVolume, fastestSpeech, slowestSpeech
+    /// The confidence threshold one step down ("be less picky") or up ("only tell me when you're sure").
+    case lowerConfidence, raiseConfidence
     case useNaturalVoice, useFastVoice
+    /// Asked for by the voice's sex: answered with what the two voices are, never another voice chosen silently.
+    case useFemaleVoice, useMaleVoice
+    case useMetricUnits, useImperialUnits
+    /// The hazard warning tones as a whole (the one setting `detection.hazardAlerts`).
+    case enableHazardAlerts, disableHazardAlerts
     case changeLanguage
     case enableHaptics, disableHaptics, enableBatterySaver, disableBatterySaver
     // Reports.
     case recentDetections, usageStats, help, tutorial, listCategories
+    /// Questions about the session's state, answered from it in one sentence.
+    case askMode, askVolume, askFindTarget, askHazardAlerts
     // Reading and looking closely (understood; carried out once the reading pipeline exists).
     case readText, readPage, describeColour, checkLight, countFaces
     // Questions about the things in view, answered from what was measured in the frame (issue 38).
@@ -44,7 +55,7 @@ public enum CommandIntent: String, CaseIterable, Sendable, Codable {
         switch self {
         case .find, .findAhead, .countThings, .isThereThing, .howFarThing, .colourOfThing, .textOnThing: return .category
         case .prioritise, .ignore, .stopIgnoring, .enableAlert, .loudTone: return .categories
-        case .setConfidence: return .fraction
+        case .setConfidence, .setVolume: return .fraction
         case .setSpeechRate: return .number
         case .changeLanguage: return .language
         default: return nil
@@ -81,4 +92,16 @@ public enum ControlSentence: String, CaseIterable, Sendable {
     case notChanged
     /// "{plural} are announced first, so they are not ignored." (a prioritised category cannot be ignored)
     case prioritisedStillAnnounced
+    /// "{minimum}" and "{maximum}" in percent.
+    case volumeRange
+    /// "{percent}": the threshold, already at the lowest (or highest) of its range.
+    case confidenceAtMinimum, confidenceAtMaximum
+    /// Said for "what am I looking for" when not in find mode.
+    case notFinding
+    /// The answer to "are hazard alerts on" when they are off.
+    case hazardAlertsAreOff
+    /// Several commands in one line, not all understood: nothing done. "{understood}": the ones that were.
+    case severalNotAllUnderstood
+    /// Several commands in one line, one of which must be confirmed first: nothing done.
+    case severalNeedConfirmation
 }

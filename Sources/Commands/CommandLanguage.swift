@@ -254,6 +254,9 @@ public struct CommandLanguage: Sendable {
                           plural: vocabulary.list(categories.map(vocabulary.plural(of:))))
     }
 
+    /// "a chair", "an umbrella": a thing named in the singular, with its article.
+    public func withArticle(_ singular: String) -> String { vocabulary.withArticle(singular) }
+
     /// A sentence of the control layer with its placeholders filled.
     public func sentence(_ name: ControlSentence, _ values: [String: String] = [:]) -> String {
         Self.sentence(file.control[name.rawValue] ?? name.rawValue, values)

@@ -113,6 +113,14 @@ public final class CommandController: Sendable {
                 session.send(.say(sentence))
                 return ControlReply(understood: false, intent: nil, reply: sentence)
             case .notAnAnswer:
+                switch understanding.split(line, channel: channel) {
+                case .whole: break
+                case .several(let commands):
+                    return carryOutInOrder(commands)
+                case .refuse(let sentence):
+                    session.send(.say(sentence))
+                    return ControlReply(understood: false, intent: nil, reply: sentence)
+                }
                 switch decided ?? understanding.decide(line, channel: channel) {
                 case .act(let understood):
                     command = understood
@@ -129,6 +137,21 @@ public final class CommandController: Sendable {
             if !outcome.saidBySession { session.send(.say(outcome.sentence)) }
             return ControlReply(understood: outcome.accepted, intent: command.intent.rawValue, reply: outcome.sentence)
         }
+    }
+
+    /// Several commands of one line ("louder and slower"), each carried out and confirmed in turn.
+    /// The reply is understood when every one of them was carried out.
+    private func carryOutInOrder(_ commands: [Command]) -> ControlReply {
+        var sentences: [String] = []
+        var accepted = true
+        for command in commands {
+            let outcome = carryOut(command, answer: nil)
+            if !outcome.saidBySession { session.send(.say(outcome.sentence)) }
+            sentences.append(outcome.sentence)
+            accepted = accepted && outcome.accepted
+        }
+        return ControlReply(understood: accepted, intent: commands.map(\.intent.rawValue).joined(separator: ","),
+                            reply: sentences.joined(separator: " "))
     }
 
     private struct Outcome {
@@ -248,6 +271,26 @@ public final class CommandController: Sendable {
                 let units = (try? storage.settings.current().units) ?? .metric
                 return try storage.history.recentReport(10, units: units).sentence
             } catch { return unavailable(error) }
+        case .askMode:
+            let snapshot = session.snapshot
+            var mode = Mode(rawValue: snapshot.modeName)?.spokenName ?? snapshot.modeName
+            if let target = snapshot.findTarget { mode += ", looking for " + language.withArticle(target) }
+            if snapshot.isPaused { mode += ", paused" }
+            return language.confirmation(for: command, values: ["mode": mode])
+        case .askFindTarget:
+            guard let target = session.snapshot.findTarget else { return language.sentence(.notFinding) }
+            return language.confirmation(for: command, values: ["target": language.withArticle(target)])
+        case .askVolume:
+            // The voice speaking now (a `--volume` of this run included), else the stored volume.
+            let stored = try? storage?.settings.current()
+            guard let volume = follower?.voice.volumePercent ?? stored?.speech.volumePercent else { return unavailable(nil) }
+            return language.confirmation(for: command, values: ["volume": String(volume)])
+        case .askHazardAlerts:
+            guard let storage else { return unavailable(nil) }
+            do {
+                return try storage.settings.current().detection.hazardAlerts
+                    ? language.confirmation(for: command) : language.sentence(.hazardAlertsAreOff)
+            } catch { return unavailable(error) }
         case .usageStats:
             guard let storage else { return unavailable(nil) }
             do { return SpokenReport.usage(try storage.usage.today()) } catch { return unavailable(error) }
@@ -262,6 +305,9 @@ public final class CommandController: Sendable {
             let current = try storage.settings.current()
             guard let changes = SettingChanges.changes(for: command, in: current, language: language) else {
                 return Outcome(sentence: language.confirmation(for: command))
+            }
+            if let end = changes.atRangeEnd {
+                return Outcome(sentence: language.sentence(end, changes.values), accepted: false)
             }
             for write in changes.writes { try storage.settings.set(write.key, value: write.value) }
             if !changes.writes.isEmpty, let follower { follower.follow(try storage.settings.current()) }
@@ -300,6 +346,9 @@ public final class CommandController: Sendable {
                 if case .number(let range, _) = SettingsSchema.confidenceThreshold.kind {
                     return language.sentence(.confidenceRange, ["minimum": percent(range.lowerBound), "maximum": percent(range.upperBound)])
                 }
+            case .setVolume:
+                return language.sentence(.volumeRange, ["minimum": String(SettingChanges.volumeRange.lowerBound),
+                                                       "maximum": String(SettingChanges.volumeRange.upperBound)])
             case .setSpeechRate:
                 return language.sentence(.rateRange, ["minimum": String(SettingChanges.rateRange.lowerBound),
                                                      "maximum": String(SettingChanges.rateRange.upperBound)])

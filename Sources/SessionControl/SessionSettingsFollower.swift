@@ -42,6 +42,9 @@ public final class SessionSettingsFollower: Sendable {
         if let stored { controls.update(SessionSettingsUpdate(haptics: HapticPreferences(stored: stored.feedback))) }
     }
 
+    /// The voice the session speaks with now: the run's own choice under each speech setting changed since.
+    public var voice: SpeechVoiceSettings { applied.withLock { $0.voice } }
+
     /// `settings` are now stored: the session is sent what changed (nothing when nothing did).
     /// Called by the command controller at once (at the moment of an `--at` line when rendering
     /// offline) and by the store's change notification, which then finds them applied already.

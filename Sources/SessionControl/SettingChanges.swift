@@ -14,8 +14,11 @@ struct SettingChanges {
     }
 
     var writes: [Write] = []
-    /// Values for the confirmation's placeholders ({volume}, {rate}).
+    /// Values for the confirmation's placeholders ({volume}, {rate}, {confidence}).
     var values: [String: String] = [:]
+    /// The confidence threshold was asked to move past the end of its range: nothing written;
+    /// the sentence that says so.
+    var atRangeEnd: ControlSentence?
     /// Categories the command named that it must leave alone, and why (hazards asked to be ignored).
     var refusedHazards: CategorySelection?
     /// Prioritised categories asked to be ignored: refused as the settings store refuses them.
@@ -27,6 +30,10 @@ struct SettingChanges {
     static let rateStepWordsPerMinute = 25
     static let volumeRange = SpeechLimits.volumePercent
     static let rateRange = SpeechLimits.rateWordsPerMinute
+    /// "Be less picky" moves the threshold by 10 points: from the default 60 % a few steps
+    /// reach either end of its range.
+    static let confidenceStep = 0.1
+    static let confidenceRange = VisionLimits.confidenceThreshold
     /// The tone and loudness a newly alerted category gets, and how loud "a loud tone" is.
     static let newAlert = (tone: HazardTone.pulse, intensity: 0.8)
     static let loudIntensity = 1.0
@@ -78,6 +85,41 @@ struct SettingChanges {
             let volume = min(volumeRange.upperBound, max(volumeRange.lowerBound, settings.speech.volumePercent + step))
             result.writes.append(Write(key: "speech.volumePercent", value: .number(Double(volume))))
             result.values["volume"] = String(volume)
+        case .setVolume:
+            guard let number = command.number else { return nil }
+            // Written as asked: the store refuses a value outside the range, and the refusal says the range.
+            let volume = Int((number * 100).rounded())
+            result.writes.append(Write(key: "speech.volumePercent", value: .number(Double(volume))))
+            result.values["volume"] = String(volume)
+        case .maximumVolume, .minimumVolume:
+            let volume = command.intent == .maximumVolume ? volumeRange.upperBound : volumeRange.lowerBound
+            result.writes.append(Write(key: "speech.volumePercent", value: .number(Double(volume))))
+            result.values["volume"] = String(volume)
+        case .fastestSpeech, .slowestSpeech:
+            let rate = command.intent == .fastestSpeech ? rateRange.upperBound : rateRange.lowerBound
+            result.writes.append(Write(key: "speech.rateWordsPerMinute", value: .number(Double(rate))))
+            result.values["rate"] = String(rate)
+        case .lowerConfidence, .raiseConfidence:
+            let current = detection.confidenceThreshold
+            let step = command.intent == .raiseConfidence ? confidenceStep : -confidenceStep
+            // Whole percents, so that steps from any stored value land on what is said.
+            let moved = ((current + step) * 100).rounded() / 100
+            let threshold = min(confidenceRange.upperBound, max(confidenceRange.lowerBound, moved))
+            if abs(threshold - current) < 0.005 {
+                result.atRangeEnd = command.intent == .raiseConfidence ? .confidenceAtMaximum : .confidenceAtMinimum
+                result.values["percent"] = String(Int((current * 100).rounded()))
+                return result
+            }
+            result.writes.append(Write(key: SettingsSchema.confidenceThreshold.key, value: .number(threshold)))
+            result.values["confidence"] = String(Int((threshold * 100).rounded()))
+        case .useMetricUnits, .useImperialUnits:
+            let units: MeasurementUnits = command.intent == .useMetricUnits ? .metric : .imperial
+            result.writes.append(Write(key: "units", value: .string(units.rawValue)))
+        case .enableHazardAlerts, .disableHazardAlerts:
+            result.writes.append(Write(key: "detection.hazardAlerts", value: .bool(command.intent == .enableHazardAlerts)))
+        case .useFemaleVoice, .useMaleVoice:
+            // Two voices, both male (docs/VOICES.md): the answer says so, and nothing is chosen instead.
+            return result
         case .speakFaster, .speakSlower:
             let step = command.intent == .speakFaster ? rateStepWordsPerMinute : -rateStepWordsPerMinute
             let rate = min(rateRange.upperBound, max(rateRange.lowerBound, settings.speech.rateWordsPerMinute + step))

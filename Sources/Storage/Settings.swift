@@ -31,6 +31,9 @@ public struct DetectionSettings: Codable, Equatable, Sendable {
     public var prioritisedCategories = ["person"]
     /// Never announced.
     public var ignoredCategories: [String] = []
+    /// Whether the hazard categories sound their warning tones at all ("turn off hazard
+    /// warnings"); the rules in `hazards` are kept for when they are turned on again.
+    public var hazardAlerts = true
     /// Categories that sound a warning tone when near.
     public var hazards = [
         HazardRule(category: "car", tone: .pulse, intensity: 0.8),

@@ -187,6 +187,8 @@ public enum SettingsSchema {
               .categories, \.detection.prioritisedCategories),
         field("detection.ignoredCategories", "Never announced", "Categories never announced.",
               .categories, \.detection.ignoredCategories),
+        field("detection.hazardAlerts", "Hazard alerts", "Whether the hazard categories below sound their warning tones.",
+              .onOff, \.detection.hazardAlerts),
         field("detection.hazards", "Hazard warnings", "Categories that sound a warning tone, with the tone and its intensity.",
               .hazards, \.detection.hazards),
         field("speech.voice", "Voice", "natural: a natural English voice (Piper's joe, slower to start, no pitch control; "

@@ -57,4 +57,29 @@ struct DecidedSpeechTests {
         #expect(Self.finds(received) == 0)
         #expect(controller.handle("find a chair", channel: .spoken(certain: false)).understood)
     }
+
+    @Test("a spoken line of several commands is carried out as several, in order, whatever the listener made of it whole")
+    func severalSpoken() throws {
+        let (controller, received, language) = try Self.setUp()
+        let stop = try #require(language.interpret("stop detecting").command)
+        let reply = controller.handle("stop detecting and exit", decided: .act(stop))
+        func done() -> [SessionRequest] {
+            received.commands.withLock { $0 }.filter { if case .say = $0 { return false } else { return true } }
+        }
+        #expect(reply.intent == "stopDetection,exit")
+        #expect(done() == [.pause, .quit])
+        // Spoken, "ignore chairs" must be confirmed first: with it, nothing at all is done.
+        let none = controller.handle("ignore chairs and exit", decided: .act(stop))
+        #expect(none.understood == false)
+        #expect(none.reply == "Ignore chairs, exit: one of these needs a yes first, so I did nothing. Please say them one at a time.")
+        #expect(done() == [.pause, .quit])
+    }
+
+    @Test("sent to the control socket (assist ctl), several commands in one line are carried out in order and answered together")
+    func severalSent() throws {
+        let (controller, received, _) = try Self.setUp()
+        let reply = controller.handleReportingOutcome("pause detection, then exit")
+        #expect(reply == ControlReply(understood: true, intent: "stopDetection,exit", reply: "Detection paused. Goodbye."))
+        #expect(received.commands.withLock { $0 } == [.pause, .quit])
+    }
 }

@@ -272,6 +272,10 @@ final class LiveSettingsSession {
     /// Everything queued to be said, in order.
     var said: [SpokenLine] { heard.lines }
     var saidTexts: [String] { said.map(\.utterance.text) }
+    /// The controller's answer to each scheduled line, in order (what was said in answer, whole,
+    /// where the queue says a long one in parts).
+    var replies: [ControlReply] { answered.replies }
+    private let answered = ControllerReplies()
     private let folder: URL
 
     /// Every analyzer the session asked for, in order: what it was built with.
@@ -321,7 +325,7 @@ final class LiveSettingsSession {
                                                       usage: UsageStatistics(database: database)),
                                        settings: follower, understanding: CommandUnderstanding(language: language, classifier: nil))
         let controller = controller
-        session.carryOutLine = { _ = controller.handle($0) }
+        session.carryOutLine = { [answered] in answered.replies.append(controller.handle($0)) }
     }
 
     deinit { try? FileManager.default.removeItem(at: folder) }
@@ -428,6 +432,11 @@ final class LiveSettingsSession {
                       direction: Direction(angleDegrees: degrees, elevationDegrees: 0),
                       distance: DistanceEstimate(meters: meters, method: .objectSize, relativeError: 0.2))
     }
+}
+
+/// The controller's replies to the scheduled lines, kept on the session's task.
+private final class ControllerReplies {
+    var replies: [ControlReply] = []
 }
 
 /// The session's heard lines, kept on its own task.

@@ -18,4 +18,14 @@ struct StoredGuidanceSettingsTests {
         #expect(settings.hazards["bicycle"] == HazardAlert(earcon: .dropHazard, intensity: 0.6))
         #expect(settings.exploreMaximumObjects == stored.detection.maximumObjects)
     }
+
+    @Test("with hazard alerts off no category warns, and the rules are kept for turning them on again")
+    func hazardAlertsOff() {
+        var stored = Settings.defaults
+        stored.detection.hazardAlerts = false
+        #expect(GuidanceSettings(stored: stored).hazards.isEmpty)
+        #expect(!stored.detection.hazards.isEmpty)
+        stored.detection.hazardAlerts = true
+        #expect(GuidanceSettings(stored: stored).hazards.keys.contains("car"))
+    }
 }

@@ -112,6 +112,9 @@ public final class CommandUnderstanding: Sendable {
                let reread = language.command(matched.intent, value: value) {
                 command = reread
             }
+            // "What am I looking at" is one slip from "what am I looking for": an intent that acts
+            // only on its marking words is asked about without them.
+            guard language.mayActUnmarked(command.intent, words: words) else { return ask(command) }
             return guarded(command, channel: channel, certainMeaning: false)
         }
         let sure = best.similarity >= thresholds.actSimilarity && margin >= thresholds.margin
@@ -183,10 +186,11 @@ public final class CommandUnderstanding: Sendable {
         return recogniserSure && certainMeaning ? .act(command) : ask(command)
     }
 
-    /// Intents about things in view, where naming a thing the model lacks must be answered honestly.
+    /// Intents about things in view, where naming a thing the model lacks must be answered honestly
+    /// ("enable stairs alert" is no command about hazard alerts as a whole).
     static func asksAboutThings(_ intent: CommandIntent) -> Bool {
         intent.slot == .category || intent.slot == .categories
-            || [.checkObstacles, .scanNow, .describeAhead, .exploreScene].contains(intent)
+            || [.checkObstacles, .scanNow, .describeAhead, .exploreScene, .enableHazardAlerts, .disableHazardAlerts].contains(intent)
     }
 
     /// Commands after which the user hears less: categories ignored, a threshold high enough to

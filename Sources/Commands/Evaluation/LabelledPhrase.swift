@@ -9,10 +9,14 @@ public struct LabelledPhrase: Sendable, Equatable {
     public var text: String
     /// nil: the line is no command and must not be acted on.
     public var expected: ExpectedCommand?
+    /// The commands to carry out after `expected`, in order, when the line holds several
+    /// ("louder and slower please" => `volumeUp ; speakSlower`).
+    public var then: [ExpectedCommand]
 
-    public init(text: String, expected: ExpectedCommand?) {
+    public init(text: String, expected: ExpectedCommand?, then: [ExpectedCommand] = []) {
         self.text = text
         self.expected = expected
+        self.then = then
     }
 
     /// Reads a whole file; throws naming the first line that cannot be read.
@@ -26,26 +30,38 @@ public struct LabelledPhrase: Sendable, Equatable {
             let text = parts[0].trimmingCharacters(in: .whitespaces)
             let label = parts[1].trimmingCharacters(in: .whitespaces)
             if label == "none" { phrases.append(LabelledPhrase(text: text, expected: nil)); continue }
-            let intentName = String(label.prefix { $0 != " " })
-            let slot = label.dropFirst(intentName.count).trimmingCharacters(in: .whitespaces)
-            guard let intent = CommandIntent(rawValue: intentName) else { throw .badLine(number: index + 1, line: line) }
-            var expected = ExpectedCommand(intent: intent)
-            switch intent.slot {
-            case .category?, .categories?:
-                guard !slot.isEmpty else { throw .badLine(number: index + 1, line: line) }
-                expected.categories = Set(slot.split(separator: "+").map { String($0) })
-            case .fraction?, .number?:
-                guard let number = Double(slot) else { throw .badLine(number: index + 1, line: line) }
-                expected.number = number
-            case .language?:
-                guard !slot.isEmpty else { throw .badLine(number: index + 1, line: line) }
-                expected.language = slot
-            case nil:
-                guard slot.isEmpty else { throw .badLine(number: index + 1, line: line) }
+            var commands: [ExpectedCommand] = []
+            for one in label.components(separatedBy: " ; ") {
+                guard let command = expectedCommand(one.trimmingCharacters(in: .whitespaces)) else {
+                    throw .badLine(number: index + 1, line: line)
+                }
+                commands.append(command)
             }
-            phrases.append(LabelledPhrase(text: text, expected: expected))
+            phrases.append(LabelledPhrase(text: text, expected: commands[0], then: Array(commands.dropFirst())))
         }
         return phrases
+    }
+
+    /// One command's label: `<intent> [slot]`; nil when it cannot be read.
+    private static func expectedCommand(_ label: String) -> ExpectedCommand? {
+        let intentName = String(label.prefix { $0 != " " })
+        let slot = label.dropFirst(intentName.count).trimmingCharacters(in: .whitespaces)
+        guard let intent = CommandIntent(rawValue: intentName) else { return nil }
+        var expected = ExpectedCommand(intent: intent)
+        switch intent.slot {
+        case .category?, .categories?:
+            guard !slot.isEmpty else { return nil }
+            expected.categories = Set(slot.split(separator: "+").map { String($0) })
+        case .fraction?, .number?:
+            guard let number = Double(slot) else { return nil }
+            expected.number = number
+        case .language?:
+            guard !slot.isEmpty else { return nil }
+            expected.language = slot
+        case nil:
+            guard slot.isEmpty else { return nil }
+        }
+        return expected
     }
 }
 
@@ -130,35 +146,50 @@ public struct CommandScore: Sendable, Equatable {
     /// Scores `decide` on every line. A question counts as asked: for a command it is not a wrong
     /// action (nothing is done before "yes"), but it is not right either.
     public static func measure(_ phrases: [LabelledPhrase], decide: (String) -> CommandDecision) -> CommandScore {
+        measureLines(phrases) { .one(decide($0)) }
+    }
+
+    /// As `measure`, for a decision that may carry out several commands in one line: right only
+    /// when every command meant is carried out, in order, and nothing else; a line meant as several
+    /// and carried out as one is wrong (half done).
+    public static func measureLines(_ phrases: [LabelledPhrase], decide: (String) -> LineDecision) -> CommandScore {
         var score = CommandScore()
         for phrase in phrases {
             let decision = decide(phrase.text)
             guard let expected = phrase.expected else {
                 score.nonCommands += 1
                 switch decision {
-                case .act(let command):
+                case .one(.act(let command)):
                     score.nonCommandsActedOn += 1
                     score.mistakes.append((phrase.text, "none", "acted: \(command)"))
-                case .confirm(let question, _):
+                case .several(let commands):
+                    score.nonCommandsActedOn += 1
+                    score.mistakes.append((phrase.text, "none", "acted: \(commands.map(\.description).joined(separator: " ; "))"))
+                case .one(.confirm(let question, _)):
                     score.nonCommandsAsked += 1
                     score.mistakes.append((phrase.text, "none", "asked: \(question)"))
-                case .refuse: break
+                case .one(.refuse): break
                 }
                 continue
             }
             score.commands += 1
-            switch decision {
-            case .act(let command):
-                if expected.isMet(by: command) { score.right += 1 } else {
+            let meant = [expected] + phrase.then
+            let meantText = meant.map(\.description).joined(separator: " ; ")
+            func judge(_ done: [Command]) {
+                if done.count == meant.count, zip(meant, done).allSatisfy({ $0.isMet(by: $1) }) { score.right += 1 } else {
                     score.wrong += 1
-                    score.mistakes.append((phrase.text, expected.description, "WRONG: \(command)"))
+                    score.mistakes.append((phrase.text, meantText, "WRONG: \(done.map(\.description).joined(separator: " ; "))"))
                 }
-            case .confirm(let question, _):
+            }
+            switch decision {
+            case .one(.act(let command)): judge([command])
+            case .several(let commands): judge(commands)
+            case .one(.confirm(let question, _)):
                 score.asked += 1
-                score.mistakes.append((phrase.text, expected.description, "asked: \(question)"))
-            case .refuse(let sentence):
+                score.mistakes.append((phrase.text, meantText, "asked: \(question)"))
+            case .one(.refuse(let sentence)):
                 score.refused += 1
-                score.mistakes.append((phrase.text, expected.description, "refused: \(sentence)"))
+                score.mistakes.append((phrase.text, meantText, "refused: \(sentence)"))
             }
         }
         return score

@@ -305,6 +305,7 @@ public final class GuidanceSession {
         snapshot.state = state
         snapshot.modeName = policy.mode.name
         snapshot.isPaused = paused
+        if case .find(let target) = policy.mode { snapshot.findTarget = target.spokenName }
         snapshot.batterySaving = pacing.batterySaving
         snapshot.timeSeconds = nowSeconds
         snapshot.framesAnalysed = framesAnalysed

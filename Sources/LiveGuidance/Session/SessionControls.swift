@@ -153,6 +153,8 @@ public struct SessionSnapshot: Sendable, Equatable {
     public var state: SessionState = .ready
     public var modeName: String = GuidanceMode.continuous.name
     public var isPaused = false
+    /// In find mode, what is looked for as the user named it ("chair", "vehicles"); nil otherwise.
+    public var findTarget: String?
     public var batterySaving = false
     /// Seconds on the session clock (input time offline).
     public var timeSeconds = 0.0

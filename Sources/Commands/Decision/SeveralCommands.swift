@@ -1,0 +1,171 @@
+import Foundation
+
+/// How a line that may hold several commands ("louder and slower please", "stop detecting and
+/// exit", "switch to navigation mode, then find a chair") is taken: as one command, as several
+/// carried out in order, or not at all.
+///
+/// A line is split at "and", "then" or a comma only where every part is understood as a command
+/// on its own; a line said exactly as one of the language's phrases is never split ("prioritise
+/// bicycles and cars"), nor one whose value runs across the split ("ignore the chairs and the
+/// cups", "two hundred and fifty"). When two or more parts are commands and another is not, or
+/// when one of them would have to be confirmed first, nothing is done and the whole line is
+/// answered: never half of it carried out silently.
+public enum LineSplit: Sendable, Equatable {
+    /// One command, or none: decide the whole line as before (`CommandUnderstanding.decide`).
+    case whole
+    /// Several commands, to be carried out in this order, each with its own confirmation.
+    case several([Command])
+    /// Several commands were meant and not all could be taken: nothing is done; say `sentence`.
+    case refuse(String)
+}
+
+/// What was done with one line, several commands included, as the evaluation scores it.
+public enum LineDecision: Sendable, Equatable {
+    case one(CommandDecision)
+    case several([Command])
+}
+
+extension CommandUnderstanding {
+    /// The words that join two commands; a comma joins them too.
+    static let joiningWords: Set<String> = ["and", "then"]
+    /// Lines with more joins than this are decided whole: every way of splitting is tried, and
+    /// nobody says seven commands at once.
+    static let mostJoins = 6
+
+    /// Whether `text` holds several commands, and which (see `LineSplit`).
+    public func split(_ text: String, channel: InputChannel) -> LineSplit {
+        let pieces = LinePieces(text, joiningWords: Self.joiningWords)
+        guard !pieces.joins.isEmpty, pieces.joins.count <= Self.mostJoins else { return .whole }
+        let whole = reading(text)
+        if whole.exact, case .understood = whole.interpretation { return .whole }
+        var decisions: [String: CommandDecision?] = [:]
+        func decided(_ part: String) -> CommandDecision? {
+            if let known = decisions[part] { return known }
+            let decision: CommandDecision? = words(part).isEmpty ? nil : decideAsPart(part, channel: channel)
+            decisions[part] = decision
+            return decision
+        }
+        var understood: [CommandDecision]?
+        var partly: [Command]?
+        var unsureAmong: [Command]?
+        for choice in 1..<(1 << pieces.joins.count) {
+            let parts = pieces.parts(splittingAt: choice).compactMap(decided)
+            guard parts.count >= 2 else { continue }
+            let acted = parts.compactMap(\.command)
+            // Understood, but asked about because it would hide things (spoken "ignore chairs"), in the order said.
+            let actedOrAsked = parts.compactMap { decision -> Command? in
+                if case .confirm(_, let pending) = decision, Self.hidesThings(pending) { return pending }
+                return decision.command
+            }
+            if acted.count == parts.count {
+                // The fewest parts that are all commands.
+                if parts.count < (understood?.count ?? Int.max) { understood = parts }
+            } else if actedOrAsked.count == parts.count, Self.distinct(actedOrAsked).count >= 2 {
+                unsureAmong = unsureAmong ?? actedOrAsked
+            } else if Self.distinct(acted).count >= 2 {
+                partly = partly ?? acted
+            }
+        }
+        if let understood {
+            let commands = Self.distinct(understood.compactMap(\.command))
+            guard commands.count >= 2 else { return .whole }
+            // A value said across the join belongs to one command: "ignore the chairs and the cups".
+            if case .understood(let all) = whole.interpretation, commands.contains(where: { Self.isPart($0, of: all) }) {
+                return .whole
+            }
+            if case .act(let all) = decide(whole, channel: channel), commands.contains(where: { Self.isPart($0, of: all) }) {
+                return .whole
+            }
+            return .several(commands)
+        }
+        if let unsureAmong {
+            return .refuse(language.sentence(.severalNeedConfirmation, ["understood": spokenList(unsureAmong)]))
+        }
+        if let partly {
+            return .refuse(language.sentence(.severalNotAllUnderstood, ["understood": spokenList(partly)]))
+        }
+        return .whole
+    }
+
+    /// The whole decision for `text`, several commands included.
+    public func decideLine(_ text: String, channel: InputChannel) -> LineDecision {
+        switch split(text, channel: channel) {
+        case .whole: return .one(decide(text, channel: channel))
+        case .several(let commands): return .several(commands)
+        case .refuse(let sentence): return .one(.refuse(sentence))
+        }
+    }
+
+    /// A part of a line, decided as a line of its own; but carried out only when it is one of the
+    /// language's phrases or its meaning is certain (the spoken "certain" thresholds): splitting
+    /// is a second guess, and "look once and tell me" is one command, not a scan and "more".
+    private func decideAsPart(_ part: String, channel: InputChannel) -> CommandDecision {
+        let reading = reading(part)
+        let decision = decide(reading, channel: channel)
+        guard case .act = decision else { return decision }
+        if reading.exact, case .understood = reading.interpretation { return decision }
+        guard let ranking = reading.ranking else { return decision }
+        let choice = choose(from: ranking, words: reading.words)
+        let certain = choice.similarity >= thresholds.certainSimilarity && choice.margin >= thresholds.certainMargin
+        return certain ? decision : .refuse(language.understandingReply(.notUnderstood))
+    }
+
+    /// "louder, slower": the commands as the language says them.
+    private func spokenList(_ commands: [Command]) -> String {
+        commands.map(language.spokenPhrase(for:)).joined(separator: ", ")
+    }
+
+    /// `commands` with a command said twice in a row kept once ("enough, stop talking").
+    static func distinct(_ commands: [Command]) -> [Command] {
+        var kept: [Command] = []
+        for command in commands where kept.last.map({ ExpectedCommand(doneBy: $0) != ExpectedCommand(doneBy: command) }) ?? true {
+            kept.append(command)
+        }
+        return kept
+    }
+
+    /// Whether `part` is `whole` with less of its value: the same action, other values.
+    static func isPart(_ part: Command, of whole: Command) -> Bool {
+        ExpectedCommand.action(of: part.intent) == ExpectedCommand.action(of: whole.intent)
+            && (part.categories != whole.categories || part.number != whole.number)
+    }
+}
+
+/// A line cut at its joins: the words, and where a comma or a joining word ("and", "and then",
+/// ", then") stands between them.
+struct LinePieces {
+    /// The line's words, commas as words of their own.
+    let tokens: [String]
+    /// Each join: the range of its tokens.
+    let joins: [Range<Int>]
+
+    init(_ text: String, joiningWords: Set<String>) {
+        let spaced = text.lowercased().replacingOccurrences(of: ",", with: " , ").replacingOccurrences(of: ";", with: " , ")
+        tokens = spaced.split(whereSeparator: \.isWhitespace).map(String.init)
+        func isJoin(_ token: String) -> Bool { token == "," || joiningWords.contains(token.trimmingCharacters(in: .punctuationCharacters)) }
+        var joins: [Range<Int>] = []
+        var index = 0
+        while index < tokens.count {
+            guard isJoin(tokens[index]) else { index += 1; continue }
+            var end = index
+            while end < tokens.count, isJoin(tokens[end]) { end += 1 }
+            // A join at either end joins nothing ("and now the weather").
+            if index > 0, end < tokens.count { joins.append(index..<end) }
+            index = end
+        }
+        self.joins = joins
+    }
+
+    /// The parts between the joins chosen by the bits of `choice` (bit i: the i-th join); the
+    /// joins not chosen stay inside their part.
+    func parts(splittingAt choice: Int) -> [String] {
+        var parts: [String] = []
+        var start = 0
+        for (bit, join) in joins.enumerated() where choice & (1 << bit) != 0 {
+            parts.append(tokens[start..<join.lowerBound].joined(separator: " "))
+            start = join.upperBound
+        }
+        parts.append(tokens[start...].joined(separator: " "))
+        return parts
+    }
+}

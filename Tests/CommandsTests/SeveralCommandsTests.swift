@@ -1,0 +1,92 @@
+import Testing
+@testable import Commands
+
+@Suite("Several commands in one line: carried out in order, or none of them")
+struct SeveralCommandsTests {
+    /// The exact phrases alone, and with the sentence model: the rule holds for both.
+    static let both: [CommandUnderstanding] = [CommandUnderstanding(language: english, classifier: nil), understanding]
+
+    func intents(_ split: LineSplit) -> [CommandIntent]? {
+        if case .several(let commands) = split { return commands.map(\.intent) }
+        return nil
+    }
+
+    @Test("two or three commands joined by and, then or a comma are each carried out, in the order said",
+          arguments: [("louder and slower please", [CommandIntent.volumeUp, .speakSlower]),
+                      ("stop detecting and exit", [.stopDetection, .exit]),
+                      ("switch to navigation mode then find a chair", [.navigationMode, .find]),
+                      ("turn the volume up, then speak faster", [.volumeUp, .speakFaster]),
+                      ("pause detection and then repeat", [.stopDetection, .repeatLast]),
+                      ("use feet, hazard alerts off and maximum volume", [.useImperialUnits, .disableHazardAlerts, .maximumVolume])])
+    func several(_ text: String, _ expected: [CommandIntent]) {
+        for understanding in Self.both {
+            #expect(intents(understanding.split(text, channel: .typed)) == expected, "\(text)")
+        }
+    }
+
+    @Test("the value of a command split at and or then stays with it: find a chair, not a chair and more")
+    func valuesKept() throws {
+        guard case .several(let commands) = understanding.split("switch to navigation mode then find a chair", channel: .typed) else {
+            Issue.record("not split")
+            return
+        }
+        #expect(commands.last?.categories?.categories == ["chair"])
+    }
+
+    @Test("one command that holds 'and' is never split: categories, a multi-word category, a number",
+          arguments: [("prioritise bicycles and cars", Expected(.prioritise, ["bicycle", "car"])),
+                      ("ignore fire hydrants and chairs", Expected(.ignore, ["fire hydrant", "chair"])),
+                      ("find the fire hydrant", Expected(.find, ["fire hydrant"])),
+                      ("set the speech rate to two hundred and fifty", Expected(.setSpeechRate, number: 250)),
+                      ("could you ignore the chairs and the cups for me", Expected(.ignore, ["chair", "cup"]))])
+    func notSplit(_ text: String, _ expected: Expected) {
+        for understanding in Self.both {
+            #expect(understanding.split(text, channel: .typed) == .whole, "\(text)")
+        }
+        #expect(expected.matches(understanding.decide(text, channel: .typed).command), "\(text)")
+    }
+
+    @Test("when two parts are commands and another is not understood, nothing is done and the whole line is answered")
+    func notAllUnderstood() {
+        for understanding in Self.both {
+            let split = understanding.split("louder, slower and flibber the gronkle", channel: .typed)
+            guard case .refuse(let sentence) = split else {
+                Issue.record("\(split)")
+                continue
+            }
+            #expect(sentence.contains("did nothing"))
+            #expect(understanding.decideLine("louder, slower and flibber the gronkle", channel: .typed) == .one(.refuse(sentence)))
+        }
+    }
+
+    @Test("spoken, several commands of which one must be confirmed first are none of them carried out")
+    func oneNeedsConfirmation() {
+        let split = Self.both[0].split("ignore chairs and exit", channel: .spoken(certain: false))
+        guard case .refuse(let sentence) = split else {
+            Issue.record("\(split)")
+            return
+        }
+        #expect(sentence.contains("yes first"))
+        // Typed, it is exactly what was meant: both are carried out.
+        #expect(intents(Self.both[0].split("ignore chairs and exit", channel: .typed)) == [.ignore, .exit])
+    }
+
+    @Test("the same command said twice with a comma is one command ('enough, stop talking')")
+    func repeatedIsOne() {
+        #expect(Self.both[0].split("stop talking, stop talking", channel: .typed) == .whole)
+    }
+
+    @Test("a labelled line of several commands is right only when all are carried out in order")
+    func scoring() throws {
+        let phrases = try LabelledPhrase.parse("louder and slower please => volumeUp ; speakSlower\nlouder => volumeUp\n")
+        #expect(phrases[0].then.map(\.intent) == [.speakSlower])
+        let inOrder = CommandScore.measureLines(phrases) { text in
+            text == "louder" ? .one(.act(Command(.volumeUp))) : .several([Command(.volumeUp), Command(.speakSlower)])
+        }
+        #expect(inOrder.right == 2)
+        let halfDone = CommandScore.measureLines(phrases) { _ in .one(.act(Command(.volumeUp))) }
+        #expect(halfDone.right == 1 && halfDone.wrong == 1)
+        let reversed = CommandScore.measureLines(phrases) { _ in .several([Command(.speakSlower), Command(.volumeUp)]) }
+        #expect(reversed.right == 0 && reversed.wrong == 2)
+    }
+}
