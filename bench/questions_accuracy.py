@@ -8,9 +8,9 @@ Labels are YOLO boxes (class, centre x, centre y, width, height, all as fraction
 class names are COCO's 80. A box is *findable* when its area is at least 1 % of the picture.
 
 - is there: "is there a/an <category>" for the categories with a findable box in the most pictures
-  (--categories of them), asked on every picture. Truth "yes" where the picture has a findable box
-  of it, "no" where it has none at all; pictures with only boxes under 1 % are not judged (whether a
-  detector should find them is a matter of taste). Right: the first sentence is "Yes." for yes;
+  (--categories of them). Truth "yes" on every picture with a findable box of it, "no" on the first
+  --absent pictures (by file name) with none at all; pictures with only boxes under 1 % are not
+  judged (whether a detector should find them is a matter of taste). Right: the first sentence is "Yes." for yes;
   for no, no "Yes." and nothing counted or placed.
 - how many: "how many <plural> are there" on the pictures with 1 to 3 boxes of the category, every
   one of them findable (ground truth unambiguous). Right: the number said equals the labels' count
@@ -22,18 +22,18 @@ class names are COCO's 80. A box is *findable* when its area is at least 1 % of 
   Right: the first thing the answer places is on that side.
 - colour, how far, text: not judged (no truth in the labels).
 - cannot tell: 24 questions the picture cannot answer (the issue's four and 20 paraphrases written
-  for this script, none copied from the language file's examples), each asked on every picture
-  that has its subject (people, a dog, ...; a shop: every picture). Declined honestly: the answer is
+  for this script, none copied from the language file's examples), each asked on the first
+  --per-unanswerable pictures (by file name) that have its subject (people, a dog, ...; a shop: any). Declined honestly: the answer is
   "I can't tell that from the picture." or a refusal that says the thing cannot be recognised
   ("I can't recognise ..."); "didn't understand" / "did you mean" is counted apart (no claim made,
   but not the decline either); anything else answered is a failure.
 - naming something not there: any answer whose `basedOn` objects (what it counted, placed, measured)
   carry a category with no box at all in the picture's labels.
 
-Each wrong answer is then put down to the detector or to the answer: `assist see PICTURES --json`
-(no question) gives what the detector found in each picture (every confidence), and an answer is the
-detector's fault when an answer worked out correctly from those findings would be wrong too (a
-missed or an extra object), the answer logic's otherwise.
+Each wrong answer is then put down to the detector or to the answer: the `--json` report beside each
+answer lists what the detector found in that picture, and an answer is the detector's fault when an
+answer worked out correctly from those findings would be wrong too (a missed or an extra object),
+the answer logic's otherwise.
 
     python3 bench/questions_accuracy.py --assist .build/debug/assist --coco ../shared/data/coco128
 """
@@ -111,7 +111,7 @@ def said_side(direction):
 
 
 def run(assist, paths, question, environment):
-    command = [assist, "see", "--json", "--quiet", "--no-history"] + (["--ask", question] if question else []) + paths
+    command = [assist, "see", "--json", "--quiet", "--no-history", "--ask", question] + paths
     out = subprocess.run(command, capture_output=True, text=True, env=environment)
     if not out.stdout.strip():
         # Not understood as a question: one sentence on stderr for every picture.
@@ -121,14 +121,13 @@ def run(assist, paths, question, environment):
         name = os.path.basename(result["source"])
         if result.get("error"):
             results[name] = {"error": result["error"]}
-        elif question:
-            answer = result.get("answer") or {}
-            results[name] = {"sentences": answer.get("sentences", []),
-                             "basedOn": [o.get("label") for o in answer.get("basedOn", [])]}
         else:
+            answer = result.get("answer") or {}
             report = result.get("report") or {}
-            results[name] = {"width": report.get("imageWidth"),
-                             "objects": [{"label": o["label"], "box": o.get("box")} for o in report.get("objects", [])]}
+            results[name] = {"sentences": answer.get("sentences", []),
+                             "basedOn": [o.get("label") for o in answer.get("basedOn", [])],
+                             "detected": {"width": report.get("imageWidth"),
+                                          "objects": [{"label": o["label"], "box": o.get("box")} for o in report.get("objects", [])]}}
     return results
 
 
@@ -157,6 +156,8 @@ def main():
     parser.add_argument("--assist", default=".build/debug/assist", help="the assist binary")
     parser.add_argument("--coco", default="../shared/data/coco128", help="coco128: images/train2017 and labels/train2017")
     parser.add_argument("--categories", type=int, default=12, help="how many categories to ask about (the most frequent)")
+    parser.add_argument("--absent", type=int, default=8, help="pictures without the category asked \"is there\" per category")
+    parser.add_argument("--per-unanswerable", type=int, default=4, help="pictures each unanswerable question is asked on")
     parser.add_argument("--out", default="bench-out/questions_accuracy.json", help="every question, answer and verdict")
     args = parser.parse_args()
     pictures = load_labels(args.coco)
@@ -164,11 +165,6 @@ def main():
     home = tempfile.mkdtemp(prefix="questions-accuracy-")  # default settings, nothing of the user's
     environment.update(XDG_DATA_HOME=home, XDG_CONFIG_HOME=home, XDG_RUNTIME_DIR=home)
     started = time.time()
-
-    # What the detector found, to tell its misses from the answers' mistakes.
-    every_path = [p["path"] for p in pictures.values()]
-    detected = run(args.assist, every_path, None, environment)
-    widths = {name: d.get("width") for name, d in detected.items()}
 
     frequency = collections.Counter(c for p in pictures.values()
                                     for c in {b["category"] for b in p["boxes"] if b["area"] >= FINDABLE})
@@ -189,14 +185,14 @@ def main():
         for name, p in pictures.items():
             boxes = [b for b in p["boxes"] if b["category"] == category]
             if any(b["area"] >= FINDABLE for b in boxes): truths[name] = "yes"
-            elif not boxes: truths[name] = "no"
+            elif not boxes and list(truths.values()).count("no") < args.absent: truths[name] = "no"
         answers = run(args.assist, [pictures[n]["path"] for n in truths], question, environment)
         for name, truth in truths.items():
             answer = answers.get(name, {})
             sentences = answer.get("sentences", [])
             said_yes = bool(sentences) and sentences[0] == "Yes."
             right = said_yes if truth == "yes" else (bool(sentences) and not said_yes and not answer.get("basedOn"))
-            found = any(o["label"] == category for o in detected.get(name, {}).get("objects", []))
+            found = any(o["label"] == category for o in answer.get("detected", {}).get("objects", []))
             judge("is there", question, name, answer, truth, right, by_detector=(found != (truth == "yes")))
 
         # how many
@@ -210,7 +206,7 @@ def main():
             for name, truth in truths.items():
                 answer = answers.get(name, {})
                 said = spoken_count(answer.get("sentences", []), category)
-                found = sum(o["label"] == category for o in detected.get(name, {}).get("objects", []))
+                found = sum(o["label"] == category for o in answer.get("detected", {}).get("objects", []))
                 judge("how many", question, name, answer, truth, said == truth, by_detector=(found != truth))
 
         # where is
@@ -225,16 +221,16 @@ def main():
             for name, truth in truths.items():
                 answer = answers.get(name, {})
                 said = first_side(answer.get("sentences", []))
-                mine = [o for o in detected.get(name, {}).get("objects", []) if o["label"] == category]
+                mine = [o for o in answer.get("detected", {}).get("objects", []) if o["label"] == category]
                 # The detector's fault when what it found, placed by the same rule, is not on that side.
-                from_detections = side(centre_x(mine[0]["box"], widths[name])) if mine and mine[0].get("box") and widths.get(name) else None
+                from_detections = side(centre_x(mine[0]["box"], answer["detected"]["width"])) if mine and mine[0].get("box") and answer["detected"].get("width") else None
                 judge("where is", question, name, answer, truth, said == truth,
                       by_detector=(not mine or (from_detections is not None and from_detections != truth)))
 
     cannot = []
     for question, subjects in CANNOT_TELL:
         names = [n for n, p in pictures.items()
-                 if subjects is None or any(b["category"] in subjects and b["area"] >= FINDABLE for b in p["boxes"])]
+                 if subjects is None or any(b["category"] in subjects and b["area"] >= FINDABLE for b in p["boxes"])][:args.per_unanswerable]
         if not names: continue
         answers = run(args.assist, [pictures[n]["path"] for n in names], question, environment)
         for name in names:
