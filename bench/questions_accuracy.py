@@ -41,15 +41,13 @@ import argparse, collections, glob, json, os, re, subprocess, sys, tempfile, tim
 
 FINDABLE = 0.01
 WHERE_MIN_AREA = 0.05
-COCO = ["person", "bicycle", "car", "motorcycle", "airplane", "bus", "train", "truck", "boat", "traffic light",
-        "fire hydrant", "stop sign", "parking meter", "bench", "bird", "cat", "dog", "horse", "sheep", "cow",
-        "elephant", "bear", "zebra", "giraffe", "backpack", "umbrella", "handbag", "tie", "suitcase", "frisbee",
-        "skis", "snowboard", "sports ball", "kite", "baseball bat", "baseball glove", "skateboard", "surfboard",
-        "tennis racket", "bottle", "wine glass", "cup", "fork", "knife", "spoon", "bowl", "banana", "apple",
-        "sandwich", "orange", "broccoli", "carrot", "hot dog", "pizza", "donut", "cake", "chair", "couch",
-        "potted plant", "bed", "dining table", "toilet", "tv", "laptop", "mouse", "remote", "keyboard",
-        "cell phone", "microwave", "oven", "toaster", "sink", "refrigerator", "book", "clock", "vase",
-        "scissors", "teddy bear", "hair drier", "toothbrush"]
+def coco_names():
+    """The 80 class names in index order, from their one definition (Sources/AssistCore/COCOClasses.swift)."""
+    source = open(os.path.join(os.path.dirname(__file__), "..", "Sources", "AssistCore", "COCOClasses.swift")).read()
+    return re.findall(r'"([^"]+)"', source[source.index("names"):])
+
+
+COCO = coco_names()
 IRREGULAR = {"person": "people", "bus": "buses", "couch": "couches", "knife": "knives", "sheep": "sheep",
              "skis": "skis", "wine glass": "wine glasses", "mouse": "mice", "bench": "benches", "sandwich": "sandwiches",
              "toothbrush": "toothbrushes", "broccoli": "broccoli", "dining table": "dining tables", "tv": "tvs",
