@@ -54,7 +54,7 @@ struct SceneQuestionCommandTests {
         let decision = try Self.understanding.get().decide(line, channel: .typed)
         if let command = decision.command {
             #expect(command.intent == .cannotTell, "\(line): \(command)")
-            #expect(CommandController.sessionCommand(for: command) == .ask(.scene(.cannotTell)))
+            #expect(CommandController.sessionRequest(for: command) == .ask(.scene(.cannotTell)))
         } else {
             // Not acted on at all is honest too: no answer about something else.
             #expect(decision.sentence != nil, "\(line)")
@@ -92,17 +92,17 @@ struct SceneQuestionCommandTests {
     func live() throws {
         let english = try CommandLanguage(language: "en", categories: COCOClasses.names)
         let command = try #require(english.interpret("what colour is the bus").command)
-        #expect(CommandController.sessionCommand(for: command)
+        #expect(CommandController.sessionRequest(for: command)
             == .ask(.scene(.colour(SceneTarget(categories: ["bus"], singular: "bus", plural: "buses")))))
         // "where is the bus" is a question about the newest frame, live too; "find the bus" is a
         // search (find mode guides to it), answered as "where is" only about a picture.
         let bus = SceneTarget(categories: ["bus"], singular: "bus", plural: "buses")
         let whereIs = try #require(english.interpret("where is the bus").command)
-        #expect(CommandController.sessionCommand(for: whereIs) == .ask(.scene(.whereIs(bus))))
+        #expect(CommandController.sessionRequest(for: whereIs) == .ask(.scene(.whereIs(bus))))
         #expect(CommandController.pictureQuestion(for: whereIs) == .scene(.whereIs(bus)))
         let find = try #require(english.interpret("find the bus").command)
         #expect(CommandController.sceneQuestion(for: find) == nil)
-        #expect(CommandController.sessionCommand(for: find) == .find(FindTarget(categories: ["bus"], spokenName: "bus", aheadOnly: false)))
+        #expect(CommandController.sessionRequest(for: find) == .find(FindTarget(categories: ["bus"], spokenName: "bus", aheadOnly: false)))
         #expect(CommandController.pictureQuestion(for: find) == .scene(.whereIs(bus)))
     }
 
@@ -114,7 +114,7 @@ struct SceneQuestionCommandTests {
     func whereIsOrFind(line: String, asksNow: Bool) throws {
         let decision = try Self.understanding.get().decide(line, channel: .typed)
         let command = try #require(decision.command, "\(line): \(decision)")
-        let sent = try #require(CommandController.sessionCommand(for: command), "\(line): \(command)")
+        let sent = try #require(CommandController.sessionRequest(for: command), "\(line): \(command)")
         if asksNow {
             guard case .ask(.scene(.whereIs)) = sent else { Issue.record("\(line): \(sent)"); return }
         } else {
