@@ -32,7 +32,7 @@ public enum CommandIntent: String, CaseIterable, Sendable, Codable {
     // Reading and looking closely (understood; carried out once the reading pipeline exists).
     case readText, readPage, describeColour, checkLight, countFaces
     // Questions about the things in view, answered from what was measured in the frame (issue 38).
-    case countThings, isThereThing, howFarThing, colourOfThing, textOnThing, whatIsClosest, whatIsOnLeft, whatIsOnRight
+    case countThings, isThereThing, whereIsThing, howFarThing, colourOfThing, textOnThing, whatIsClosest, whatIsOnLeft, whatIsOnRight
     /// A question the picture cannot answer ("what's his name", "how old is she"): said so, never guessed.
     case cannotTell
 
@@ -53,7 +53,7 @@ public enum CommandIntent: String, CaseIterable, Sendable, Codable {
     /// a number, and the matcher refuses a phrase whose slot does not fit.
     public var slot: SlotKind? {
         switch self {
-        case .find, .findAhead, .countThings, .isThereThing, .howFarThing, .colourOfThing, .textOnThing: return .category
+        case .find, .findAhead, .countThings, .isThereThing, .whereIsThing, .howFarThing, .colourOfThing, .textOnThing: return .category
         case .prioritise, .ignore, .stopIgnoring, .enableAlert, .loudTone: return .categories
         case .setConfidence, .setVolume: return .fraction
         case .setSpeechRate: return .number

@@ -134,6 +134,11 @@ struct LanguageFile: Sendable, Decodable {
     /// Words that open a sentence about somebody else ("she speaks french and a bit of german",
     /// "he talks too fast"): said near the assistant, not to it, so never acted on or asked about.
     var aboutOthers: [String]?
+    /// Words (or runs of words) that ask about what a picture cannot show: a name, an age, a breed,
+    /// a mood, a price, where something is going ("where is the bus going", "how old is the dog").
+    /// A question about a thing in view that says one is declined, never answered as the nearby
+    /// question its other words resemble ("where is the bus", "is there a dog").
+    var unmeasured: [String]?
 
     struct Contrast: Sendable, Decodable {
         /// In order of precedence: "too slowly" marks faster before "slowly" marks slower.

@@ -210,21 +210,23 @@ public final class CommandController: Sendable {
         case .describeColour: return .ask(.colour)
         case .checkLight: return .ask(.light)
         case .countFaces: return .ask(.countFaces)
-        case .countThings, .isThereThing, .howFarThing, .colourOfThing, .textOnThing, .whatIsClosest, .whatIsOnLeft,
+        case .countThings, .isThereThing, .whereIsThing, .howFarThing, .colourOfThing, .textOnThing, .whatIsClosest, .whatIsOnLeft,
              .whatIsOnRight, .cannotTell:
             return sceneQuestion(for: command).map { .ask(.scene($0)) }
         default: return nil
         }
     }
 
-    /// The question about the things in view a command asks; nil for any other command. For a
-    /// picture (`assist see --ask`), where there is no live view to guide in, "where is the bus"
-    /// and "describe the scene" are questions too.
+    /// The question about the things in view a command asks; nil for any other command. "Where is
+    /// the bus" is answered from the newest frame, live too; "find the bus" starts find mode live,
+    /// and for a picture (`assist see --ask`), where there is no live view to guide in, it is
+    /// answered as "where is", as "describe the scene" is answered once.
     public static func sceneQuestion(for command: Command, picture: Bool = false) -> SceneQuestion? {
         let target = command.categories.map { SceneTarget(categories: $0.categories, singular: $0.singular, plural: $0.plural) }
         switch command.intent {
         case .countThings: return target.map { .count($0) }
         case .isThereThing: return target.map { .isThere($0) }
+        case .whereIsThing: return target.map { .whereIs($0) }
         case .howFarThing: return target.map { .howFar($0) }
         case .colourOfThing: return target.map { .colour($0) }
         case .textOnThing: return target.map { .text($0) }

@@ -27,9 +27,10 @@ struct UnderstandingTests {
                       ("could you help me find my cup", Expected(.find, ["cup"])),
                       ("please set the confidence to 70 percent", Expected(.setConfidence, number: 0.7)),
                       // Everyday words for the detector's classes.
-                      ("find a taxi", Expected(.find, ["car"])), ("where is my mobile", Expected(.find, ["cell phone"])),
+                      ("find a taxi", Expected(.find, ["car"])), ("where is my mobile", Expected(.whereIsThing, ["cell phone"])),
                       ("is there anybody ahead", Expected(.findAhead, ["person"])),
-                      ("where is my bag", Expected(.find, ["handbag", "backpack", "suitcase"]))])
+                      ("where is my bag", Expected(.whereIsThing, ["handbag", "backpack", "suitcase"])),
+                      ("help me look for my bag", Expected(.find, ["handbag", "backpack", "suitcase"]))])
     func byMeaning(_ text: String, _ expected: Expected) {
         #expect(expected.matches(understanding.decide(text, channel: .typed).command), "\(text)")
     }
@@ -98,7 +99,22 @@ struct UnderstandingTests {
             return
         }
         #expect(pending.categories?.categories == ["dog"])
-        #expect(question == "Find a dog? Say yes or no.")
+        #expect(question == "Where is the dog? Say yes or no.")
+    }
+
+    /// Asking "What is his name? Say yes or no." would only make the user repeat a question whose
+    /// answer is that the picture cannot tell it; any other command understood as nearly is still asked.
+    @Test("a line understood only nearly as a question the picture cannot answer is declined, not asked back")
+    func nearlyCannotTellIsDeclined() throws {
+        // Nothing understood by meaning is sure enough to act on here: every such line would be asked about.
+        let hesitant = CommandUnderstanding(language: english, classifier: understanding.classifier,
+                                            thresholds: UnderstandingThresholds(actSimilarity: 0.99, askSimilarity: 0.3))
+        #expect(hesitant.decide("what might that lady be called", channel: .typed) == .act(Command(.cannotTell)))
+        guard case .confirm(_, let pending) = hesitant.decide("could you do one quick scan for me", channel: .typed) else {
+            Issue.record("a scan understood by meaning was not asked about")
+            return
+        }
+        #expect(pending.intent == .scanNow)
     }
 
     @Test("a slip onto the opposite command is never offered: 'unpause' asks about starting, not pausing")

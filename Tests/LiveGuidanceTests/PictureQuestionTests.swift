@@ -222,6 +222,29 @@ struct PictureQuestionTests {
         #expect(said[2] == "No dog in view.")
     }
 
+    /// "Where is the person" is a question about the newest frame, as "is there" is: each one placed
+    /// (direction and distance) and the mode kept. Before, it started find mode, which stays on until
+    /// it is ended and says nothing when the thing is already in view.
+    @Test("\"where is\" in a live session is answered from the newest frame, and find mode is not started")
+    func whereIsIsAnsweredNotSearched() async throws {
+        let zidane = try Self.picture("images/zidane.jpg")
+        let men = [BoundingBox(x0: 744, y0: 40, x1: 1148, y1: 710), BoundingBox(x0: 124, y0: 201, x1: 1132, y1: 713)]
+        let harness = SessionHarness(ScriptedAnalyzer(people: men)) { ScriptedFrameSource(frameCount: 30, picture: zidane) }
+        harness.configuration.scheduledRequests = [
+            ScheduledRequest(atSeconds: 1, request: .ask(.scene(.whereIs(SceneTarget(categories: ["person"], singular: "person", plural: "people"))))),
+            ScheduledRequest(atSeconds: 2, request: .ask(.scene(.whereIs(SceneTarget(categories: ["dog"], singular: "dog", plural: "dogs"))))),
+        ]
+        harness.configuration.pictureQuestions = try PictureAnswers(wordsPerMinute: 175)
+        let (session, ending) = try await harness.run(mode: .onDemand)
+        #expect(ending == .inputEnded)
+        let said = Self.answers(harness).map(\.utterance.text)
+        try #require(said.count == 2, "\(said)")
+        // Both men, placed as the scripted analyzer locates them (ahead, no distance measured).
+        #expect(said[0] == "2 people, distance unknown, ahead.", "\(said)")
+        #expect(said[1] == "No dog in view.")
+        #expect(session.controls.snapshot.modeName == GuidanceMode.onDemand.name)
+    }
+
     @Test("a missing Tesseract language or face model is one clear sentence, and the session goes on")
     func missingData() async throws {
         let broken = try PictureAnswers(makers: PictureAnswers.Makers(

@@ -61,6 +61,18 @@ struct SceneQuestionCommandTests {
         }
     }
 
+    /// Held out (not among the language file's examples, nor the benchmark's questions): each names a
+    /// thing the detector finds, in words close to a question it answers ("is the bus ...", "the
+    /// man on my left"), but asks what nothing measures: declined, never the nearby question.
+    @Test("a question about a thing in view that asks what nothing measures is declined, not answered as the nearby question",
+          arguments: ["what's the name of the girl on the right", "how old is the man on my left", "is the bus heading downtown",
+                      "how much is that bicycle worth", "which brand is the laptop", "is the woman on the left angry",
+                      "who is sitting on the bench", "is the cake tasty"])
+    func unmeasuredAboutAThingInView(line: String) throws {
+        let decision = try Self.understanding.get().decide(line, channel: .typed)
+        #expect(decision.command?.intent == .cannotTell, "\(line): \(decision)")
+    }
+
     /// "What colour is the shop": the detector knows no shop, so the answer is not the colour at
     /// the centre of the view (a similar question answered instead), but that it cannot be seen.
     /// "What colour is this shirt" is still the colour of what is held up to the camera.
@@ -82,9 +94,31 @@ struct SceneQuestionCommandTests {
         let command = try #require(english.interpret("what colour is the bus").command)
         #expect(CommandController.sessionRequest(for: command)
             == .ask(.scene(.colour(SceneTarget(categories: ["bus"], singular: "bus", plural: "buses")))))
-        // "where is the bus" stays a search in a live session (find mode guides to it); for a picture it is answered.
-        let find = try #require(english.interpret("where is the bus").command)
+        // "where is the bus" is a question about the newest frame, live too; "find the bus" is a
+        // search (find mode guides to it), answered as "where is" only about a picture.
+        let bus = SceneTarget(categories: ["bus"], singular: "bus", plural: "buses")
+        let whereIs = try #require(english.interpret("where is the bus").command)
+        #expect(CommandController.sessionRequest(for: whereIs) == .ask(.scene(.whereIs(bus))))
+        #expect(CommandController.pictureQuestion(for: whereIs) == .scene(.whereIs(bus)))
+        let find = try #require(english.interpret("find the bus").command)
         #expect(CommandController.sceneQuestion(for: find) == nil)
-        #expect(CommandController.pictureQuestion(for: find) == .scene(.whereIs(SceneTarget(categories: ["bus"], singular: "bus", plural: "buses"))))
+        #expect(CommandController.sessionRequest(for: find) == .find(FindTarget(categories: ["bus"], spokenName: "bus", aheadOnly: false)))
+        #expect(CommandController.pictureQuestion(for: find) == .scene(.whereIs(bus)))
+    }
+
+    /// Held out: none of these is among the language file's examples.
+    @Test("where-questions (held out) ask about the newest frame; searching words start find mode",
+          arguments: [("where's the dog", true), ("where are the chairs now", true), ("which side is the bench on", true),
+                      ("where is my backpack", true), ("find the dog", false), ("look for a bench", false),
+                      ("help me find my backpack", false), ("search for the chairs", false)])
+    func whereIsOrFind(line: String, asksNow: Bool) throws {
+        let decision = try Self.understanding.get().decide(line, channel: .typed)
+        let command = try #require(decision.command, "\(line): \(decision)")
+        let sent = try #require(CommandController.sessionRequest(for: command), "\(line): \(command)")
+        if asksNow {
+            guard case .ask(.scene(.whereIs)) = sent else { Issue.record("\(line): \(sent)"); return }
+        } else {
+            guard case .find = sent else { Issue.record("\(line): \(sent)"); return }
+        }
     }
 }

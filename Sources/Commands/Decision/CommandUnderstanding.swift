@@ -88,6 +88,38 @@ public final class CommandUnderstanding: Sendable {
     }
 
     public func decide(_ reading: Reading, channel: InputChannel) -> CommandDecision {
+        declineUnmeasured(decideByPatternsAndMeaning(reading, channel: channel), reading: reading)
+    }
+
+    /// A question the picture cannot answer is declined, never answered as the nearby question its
+    /// words resemble: a question about a thing in view that asks what nothing measures ("where is
+    /// the bus going", "who is the man on the left", "how many calories is that"), and a line only
+    /// nearly understood as such a question (asking "Did you mean: what is his name?" would make
+    /// the user repeat a question whose answer is no answer). An exact phrase is what it says.
+    private func declineUnmeasured(_ decision: CommandDecision, reading: Reading) -> CommandDecision {
+        if case .confirm(_, let pending) = decision, pending.intent == .cannotTell { return .act(Command(.cannotTell)) }
+        if reading.exact, case .understood = reading.interpretation { return decision }
+        var intents: [CommandIntent] = []
+        switch decision {
+        case .act(let command), .confirm(_, let command): intents.append(command.intent)
+        case .refuse: break
+        }
+        switch reading.interpretation {
+        case .understood(let command), .unclear(_, let command?): intents.append(command.intent)
+        case .unknownValue(let intent, _, _): intents.append(intent)
+        default: break
+        }
+        guard intents.contains(where: Self.asksAboutThingInView), language.asksUnmeasured(reading.words) else { return decision }
+        return .act(Command(.cannotTell))
+    }
+
+    /// Questions answered from what was measured of the things in view (not searches, not modes).
+    static func asksAboutThingInView(_ intent: CommandIntent) -> Bool {
+        [.countThings, .isThereThing, .whereIsThing, .howFarThing, .colourOfThing, .textOnThing, .whatIsClosest,
+         .whatIsOnLeft, .whatIsOnRight, .findAhead].contains(intent)
+    }
+
+    private func decideByPatternsAndMeaning(_ reading: Reading, channel: InputChannel) -> CommandDecision {
         let (words, interpretation, exact, valueExact) = (reading.words, reading.interpretation, reading.exact, reading.valueExact)
         guard !words.isEmpty else { return .refuse(language.understandingReply(.notUnderstood)) }
         if exact, case .understood(let command) = interpretation {

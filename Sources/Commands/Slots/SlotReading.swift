@@ -208,6 +208,11 @@ extension CommandLanguage {
         return file.aboutOthers?.contains(first) ?? false
     }
 
+    /// Whether the line asks about something no measurement of the picture gives (`unmeasured`).
+    func asksUnmeasured(_ words: [String]) -> Bool {
+        says(file.unmeasured ?? [], in: words)
+    }
+
     /// The words `text` is compared in (lower case, contractions expanded, politeness removed).
     func normalizedWords(_ text: String) -> [String] { normalizer.words(text) }
 
