@@ -19,6 +19,15 @@ public struct SayBenchmark {
                             "Bus, 8 meters, on your right.", "Dog, 2 meters, on your left.",
                             "Traffic light, 10 meters, ahead.", "Two people, 3 meters, slightly left.",
                             "Stop sign, 7 meters, on your right.", "Bottle, 1 meter, slightly right."]
+    /// Sentences of 2.5–3 s at the voice's own pace, the longest said in one part.
+    static let longSentences = ["Crossing ahead, the light for pedestrians is red, wait here.",
+                                "Two people are talking near the door, about four meters ahead.",
+                                "The bus stop is on your right, with a bench beside it.",
+                                "A bicycle is parked across the pavement, keep to the left.",
+                                "There is a step down at the end of this corridor.",
+                                "Your coffee cup is on the table, slightly to your right.",
+                                "The lift doors are open, three meters straight ahead of you.",
+                                "A parked car blocks the kerb, go around it on the road side."]
     static let hazards = ["Car, 2 meters, left, approaching.", "Step down, 1 meter, ahead.",
                           "Bicycle, 3 meters, right, approaching.", "Pole, 1 meter, straight ahead."]
 
@@ -74,10 +83,11 @@ public struct SayBenchmark {
         func report(_ what: String, _ result: (latencies: [Double], enqueueTimes: [Double])) {
             let (latencies, enqueueTimes) = result
             lines.append("Enqueue to first audible sample handed to the output (\(what), 256-frame buffers at \(Int(queue.sampleRateHz)) Hz, \(latencies.count) runs): median \(ms(latencies[latencies.count / 2])), worst \(ms(latencies.last!)).")
-            lines.append("  of which synthesis and planning in enqueue: median \(ms(enqueueTimes[enqueueTimes.count / 2])), worst \(ms(enqueueTimes.last!)); the rest is waiting for the next buffer (at most \(ms(256 / queue.sampleRateHz))).")
+            lines.append("  enqueue (synthesis and planning of the whole sentence; a streamed one is heard from its first piece meanwhile): median \(ms(enqueueTimes[enqueueTimes.count / 2])), worst \(ms(enqueueTimes.last!)); a buffer lasts \(ms(256 / queue.sampleRateHz)).")
         }
         if let natural {
             report("natural voice, sentences not said before", measure(Self.sentences, priority: .answer))
+            report("natural voice, 2.5–3 s sentences not said before", measure(Self.longSentences, priority: .answer))
             report("natural voice, the same sentences again (cached)", measure(Self.sentences, priority: .answer))
             let before = natural.counts.saidByFastVoice
             report("hazard warnings not ready, said by the fast voice", measure(Self.hazards, priority: .hazard))
@@ -87,6 +97,7 @@ public struct SayBenchmark {
         }
         lines.append(String(format: "Real-time factor of the \(natural == nil ? "fast voice (espeak-ng)" : "natural voice") at %d words per minute: %.4f (%.1f s of speech synthesised in %.1f ms).",
                      voiceSettings.wordsPerMinute, synthesisSeconds / audioSeconds, audioSeconds, synthesisSeconds * 1000))
+        lines.append(String(format: "Silence inside streamed sentences while the voice made their next piece: %.1f ms in all.", queue.starvedSeconds * 1000))
         lines.append("A sound card adds its own output latency on top (PortAudio reports it per device).")
         return lines
     }

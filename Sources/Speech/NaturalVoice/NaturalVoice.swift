@@ -118,6 +118,13 @@ public final class NaturalVoice: TextToSpeech, @unchecked Sendable {
         return audio
     }
 
+    /// A sentence it has not ready is said as it is made, piece by piece (see
+    /// `UtteranceQueue`): its first words play after a fraction of the whole sentence's synthesis.
+    /// A hazard never is: it comes from the cache or the fast voice, at once.
+    public func streamsPieces(of text: String, urgent: Bool) -> Bool {
+        !urgent && cache.withLock { $0.audio(for: text) } == nil
+    }
+
     /// Makes these sentences ready in the background (the sentences of objects in view, a hazard
     /// said by the fast voice once), so that when they are due they come from the cache.
     public func prepare(_ texts: [String]) {
@@ -132,35 +139,44 @@ public final class NaturalVoice: TextToSpeech, @unchecked Sendable {
     /// How often sentences came from the cache, the model, or (hazards) the fast voice.
     public var counts: NaturalVoiceStatistics { statistics.withLock { $0 } }
 
-    /// Runs the model on `text`: phonemes, ids, inference, level.
+    /// The most words given to the model at once. Piper synthesises a text sentence by sentence;
+    /// so does this voice, and a longer sentence is cut after this many words. The model's
+    /// dynamic-shape buffers grow with its longest input, so this bounds its memory (a paragraph in
+    /// one input took about 470 MB more than a sentence), and each inference holds the model
+    /// briefly, so a sentence prepared in the background delays one that is due by one sentence at most.
+    static let maximumWordsPerInference = 30
+
+    /// Runs the model on `text`, sentence by sentence: phonemes, ids, inference; then the level.
     func render(_ text: String) throws(SpeechError) -> SpeechAudio {
-        let phonemes = try PiperPhonemes.phonemes(of: text, espeakVoice: config.espeakVoice)
-        let ids = config.ids(forPhonemes: phonemes)
-        guard ids.count > 3 else { throw .emptyText }   // start, pad, end: nothing to say
         let lengthScale = config.lengthScale * Float(Self.naturalWordsPerMinute / Double(settings.wordsPerMinute))
-        let inputs = [
-            TokenInferenceRequest.Input(name: "input", dimensions: [1, ids.count], values: ids),
-            TokenInferenceRequest.Input(name: "input_lengths", dimensions: [1], values: [Int64(ids.count)]),
-            TokenInferenceRequest.Input(name: "scales", dimensions: [3], floats: [config.noiseScale, lengthScale, config.noiseW]),
-        ]
         let started = ContinuousClock.now
-        let gain = Self.fullVolumePeak * Float(settings.volumePercent) / 100
-        let samples: [Int16]
-        do {
-            inferenceLock.lock()
-            defer { inferenceLock.unlock() }
-            try request.infer(inputs)
-            samples = try request.withOutput(at: 0) { _, output in
-                // Piper levels each sentence by its peak; the volume setting scales that level.
-                let peak = max(output.reduce(0) { max($0, abs($1)) }, 0.01)
-                let scale = gain / peak * 32767
-                return output.map { Int16(clamping: Int(($0 * scale).rounded())) }
+        var output: [Float] = []
+        for sentence in Utterance.pieces(of: [text], breakingAfter: ".!?", firstPieceWords: Self.maximumWordsPerInference,
+                                         maximumWords: Self.maximumWordsPerInference) {
+            let ids = config.ids(forPhonemes: try PiperPhonemes.phonemes(of: sentence, espeakVoice: config.espeakVoice))
+            guard ids.count > 3 else { continue }   // start, pad, end: nothing to say
+            let inputs = [
+                TokenInferenceRequest.Input(name: "input", dimensions: [1, ids.count], values: ids),
+                TokenInferenceRequest.Input(name: "input_lengths", dimensions: [1], values: [Int64(ids.count)]),
+                TokenInferenceRequest.Input(name: "scales", dimensions: [3], floats: [config.noiseScale, lengthScale, config.noiseW]),
+            ]
+            do {
+                inferenceLock.lock()
+                defer { inferenceLock.unlock() }
+                try request.infer(inputs)
+                try request.withOutput(at: 0) { _, samples in output.append(contentsOf: samples) }
+            } catch let error as InferenceError {
+                throw .naturalVoiceFailed(detail: Self.clause(error.userMessage))
+            } catch {
+                throw .naturalVoiceFailed(detail: "\(error)")
             }
-        } catch let error as InferenceError {
-            throw .naturalVoiceFailed(detail: Self.clause(error.userMessage))
-        } catch {
-            throw .naturalVoiceFailed(detail: "\(error)")
         }
+        guard !output.isEmpty else { throw .emptyText }
+        // Piper levels each sentence by its peak; the volume setting scales that level.
+        let gain = Self.fullVolumePeak * Float(settings.volumePercent) / 100
+        let peak = max(output.reduce(0) { max($0, abs($1)) }, 0.01)
+        let scale = gain / peak * 32767
+        let samples = output.map { Int16(clamping: Int(($0 * scale).rounded())) }
         let elapsed = started.duration(to: .now)
         statistics.withLock {
             $0.rendered += 1
