@@ -140,18 +140,22 @@ public final class NaturalVoice: TextToSpeech, @unchecked Sendable {
     public var counts: NaturalVoiceStatistics { statistics.withLock { $0 } }
 
     /// The most words given to the model at once. Piper synthesises a text sentence by sentence;
-    /// so does this voice, and a longer sentence is cut after this many words. The model's
-    /// dynamic-shape buffers grow with its longest input, so this bounds its memory (a paragraph in
-    /// one input took about 470 MB more than a sentence), and each inference holds the model
-    /// briefly, so a sentence prepared in the background delays one that is due by one sentence at most.
-    static let maximumWordsPerInference = 30
+    /// this voice goes clause by clause (the clause keeps its comma, so the model still pauses and
+    /// intones by it), and cuts a longer clause after this many words. OpenVINO's CPU plugin keeps
+    /// the buffers of the longest audio it has made (about 60 MB per second of audio on top of the
+    /// compiled model, never given back), so this bounds the voice's memory: 8 words are under
+    /// 3 s at the voice's own pace. Each inference also holds the model only briefly, so a sentence
+    /// prepared in the background delays one that is due by one clause at most.
+    static let maximumWordsPerInference = 8
+    /// Fade at the edges of each clause's audio, so that clauses join without a click.
+    static let clauseFadeSamples = 44
 
-    /// Runs the model on `text`, sentence by sentence: phonemes, ids, inference; then the level.
+    /// Runs the model on `text`, clause by clause: phonemes, ids, inference; then the level.
     func render(_ text: String) throws(SpeechError) -> SpeechAudio {
         let lengthScale = config.lengthScale * Float(Self.naturalWordsPerMinute / Double(settings.wordsPerMinute))
         let started = ContinuousClock.now
         var output: [Float] = []
-        for sentence in Utterance.pieces(of: [text], breakingAfter: ".!?", firstPieceWords: Self.maximumWordsPerInference,
+        for sentence in Utterance.pieces(of: [text], breakingAfter: ",;:.!?", firstPieceWords: Self.maximumWordsPerInference,
                                          maximumWords: Self.maximumWordsPerInference) {
             let ids = config.ids(forPhonemes: try PiperPhonemes.phonemes(of: sentence, espeakVoice: config.espeakVoice))
             guard ids.count > 3 else { continue }   // start, pad, end: nothing to say
@@ -164,7 +168,16 @@ public final class NaturalVoice: TextToSpeech, @unchecked Sendable {
                 inferenceLock.lock()
                 defer { inferenceLock.unlock() }
                 try request.infer(inputs)
-                try request.withOutput(at: 0) { _, samples in output.append(contentsOf: samples) }
+                try request.withOutput(at: 0) { _, samples in
+                    let start = output.count
+                    output.append(contentsOf: samples)
+                    let fade = min(Self.clauseFadeSamples, samples.count / 2)
+                    for i in 0..<fade {
+                        let gain = Float(i) / Float(fade)
+                        output[start + i] *= gain
+                        output[output.count - 1 - i] *= gain
+                    }
+                }
             } catch let error as InferenceError {
                 throw .naturalVoiceFailed(detail: Self.clause(error.userMessage))
             } catch {
