@@ -86,7 +86,10 @@ public final class NaturalVoice: TextToSpeech, @unchecked Sendable {
             let core = try InferenceCore()
             let read = try core.readModel(at: model)
             // f32: the CPU plugin's default bf16 on these CPUs costs a VITS decoder audible noise.
-            let compiled = try core.compile(read, options: InferenceOptions(threadCount: threadCount, precision: .f32))
+            // Every sentence makes audio of a new length, so the plugin's cache of per-shape kernels
+            // would grow by megabytes a sentence for thousands of sentences: keep a few.
+            let compiled = try core.compile(read, options: InferenceOptions(threadCount: threadCount, precision: .f32,
+                                                                            shapeCacheCapacity: Self.shapeCacheCapacity))
             return (compiled, try compiled.makeTokenRequest())
         } catch {
             throw .modelUnusable(detail: clause(error.userMessage))
@@ -147,6 +150,11 @@ public final class NaturalVoice: TextToSpeech, @unchecked Sendable {
     /// 3 s at the voice's own pace. Each inference also holds the model only briefly, so a sentence
     /// prepared in the background delays one that is due by one clause at most.
     static let maximumWordsPerInference = 8
+    /// Input shapes whose kernels OpenVINO keeps (see `InferenceOptions.shapeCacheCapacity`). With
+    /// its default (5 000) the voice alone grew past 700 MB over 51 clauses of 21–69 phoneme ids and
+    /// went on growing; with 32 it levelled off near 500 MB, for about a fifth more inference time
+    /// on a loaded machine (BENCHMARKS.md, "Issue 37 (twentieth session)").
+    static let shapeCacheCapacity = 32
     /// Fade at the edges of each clause's audio, so that clauses join without a click.
     static let clauseFadeSamples = 44
 
