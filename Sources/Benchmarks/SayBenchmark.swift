@@ -64,12 +64,13 @@ public struct SayBenchmark {
                                     feedback: Feedback(queue: queue, vibration: nil, report: { _ in }))
         try speaker.start()
         defer { device.stop() }
+        var plannedSpeechSeconds: [String: Double] = [:]
         func measure(_ texts: [String], priority: UtterancePriority) -> (latencies: [Double], enqueueTimes: [Double]) {
             var latencies: [Double] = [], enqueueTimes: [Double] = []
             for text in texts {
                 firstAudible.withLock { $0 = nil }
                 let start = clock.now
-                queue.enqueue(Utterance(text, priority: priority))
+                if case .queued(let plan) = queue.enqueue(Utterance(text, priority: priority)) { plannedSpeechSeconds[text] = plan.speechSeconds }
                 enqueueTimes.append((clock.now - start).milliseconds / 1000)
                 while firstAudible.withLock({ $0 }) == nil { Thread.sleep(forTimeInterval: 0.0005) }
                 latencies.append((firstAudible.withLock { $0! } - start).milliseconds / 1000)
@@ -88,6 +89,12 @@ public struct SayBenchmark {
         if let natural {
             report("natural voice, sentences not said before", measure(Self.sentences, priority: .answer))
             report("natural voice, 2.5–3 s sentences not said before", measure(Self.longSentences, priority: .answer))
+            // What streaming's cuts (some inside a phrase) do to the sentence: its length said in
+            // pieces against the same sentence made whole (clause by clause, as the cache would have it).
+            let streamed = Self.longSentences.reduce(0) { $0 + (plannedSpeechSeconds[$1] ?? 0) }
+            let whole = try Self.longSentences.reduce(0) { $0 + (try natural.synthesize($1).durationSeconds) }
+            lines.append(String(format: "  streamed, these %d sentences last %.2f s in all; made whole, %.2f s (the difference is the pauses at the cuts, and VITS's own variation).",
+                                Self.longSentences.count, streamed, whole))
             report("natural voice, the same sentences again (cached)", measure(Self.sentences, priority: .answer))
             let before = natural.counts.saidByFastVoice
             report("hazard warnings not ready, said by the fast voice", measure(Self.hazards, priority: .hazard))

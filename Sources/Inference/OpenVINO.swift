@@ -69,19 +69,13 @@ public struct InferenceOptions: Sendable, Equatable {
     /// OpenVINO's compiled-model cache; the second start with the same model skips compilation.
     /// `nil` disables the cache.
     public var cacheDirectory: URL?
-    /// How many input shapes' prepared kernels the CPU plugin keeps (`CPU_RUNTIME_CACHE_CAPACITY`);
-    /// nil: OpenVINO's default, 5 000. A model whose shapes change with every input (a voice: each
-    /// sentence makes audio of a new length) grows by megabytes per shape until then.
-    public var shapeCacheCapacity: Int?
 
     public init(device: InferenceDevice = .cpu, threadCount: Int = 0, precision: InferencePrecision = .f32,
-                cacheDirectory: URL? = UserDirectories.cache().appendingPathComponent("openvino"),
-                shapeCacheCapacity: Int? = nil) {
+                cacheDirectory: URL? = UserDirectories.cache().appendingPathComponent("openvino")) {
         self.device = device
         self.threadCount = threadCount
         self.precision = precision
         self.cacheDirectory = cacheDirectory
-        self.shapeCacheCapacity = shapeCacheCapacity
     }
 }
 
@@ -183,9 +177,6 @@ public final class InferenceCore: @unchecked Sendable {
             ("INFERENCE_PRECISION_HINT", options.precision.rawValue),
         ]
         if options.threadCount > 0 { properties.append(("INFERENCE_NUM_THREADS", String(options.threadCount))) }
-        if let capacity = options.shapeCacheCapacity, options.device == .cpu {
-            properties.append(("CPU_RUNTIME_CACHE_CAPACITY", String(capacity)))
-        }
         if let cache = options.cacheDirectory { properties.append(("CACHE_DIR", cache.path)) }
         if options.device == .auto {
             // AUTO rejects CPU-only keys at the top level; it passes hints on to the device it picks.

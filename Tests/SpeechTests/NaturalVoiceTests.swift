@@ -216,14 +216,14 @@ struct StreamingSpeechTests {
         for _ in 0..<Int(seconds * queue.sampleRateHz / 256) { try recorder.consume(queue.renderBlock(frameCount: 256)) }
     }
 
-    @Test("pieces end at a clause or a phrase, the first after a few words, and joined they are every word in order")
+    @Test("pieces end at a clause or a phrase, the first after a few words and each next one at most twice as long, and joined they are every word in order")
     func pieces() {
         let pieces = Utterance.pieces(of: ["Car, 3 meters, on your left.", "Bench ahead"], breakingAfter: ",;:.!?",
-                                      firstPieceWords: 4, maximumWords: 12)
+                                      firstPieceWords: 2, maximumWords: 12)
         #expect(pieces == ["Car,", "3 meters,", "on your left.", "Bench ahead"])
-        let long = "There is a construction site with a deep trench and a barrier across the whole pavement ahead of you"
-        let cut = Utterance.pieces(of: [long], breakingAfter: ",", firstPieceWords: 4, maximumWords: 12)
-        #expect(cut.first == "There is a construction" && cut.dropFirst().allSatisfy { $0.split(separator: " ").count <= 12 })
+        let long = "There is a construction site with a deep trench and a barrier across the whole pavement ahead of you and me"
+        let cut = Utterance.pieces(of: [long], breakingAfter: ",", firstPieceWords: 2, maximumWords: 12)
+        #expect(cut.map { $0.split(separator: " ").count } == [2, 4, 8, 7])
         #expect(cut.joined(separator: " ") == long)
     }
 

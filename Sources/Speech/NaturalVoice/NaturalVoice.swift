@@ -86,10 +86,11 @@ public final class NaturalVoice: TextToSpeech, @unchecked Sendable {
             let core = try InferenceCore()
             let read = try core.readModel(at: model)
             // f32: the CPU plugin's default bf16 on these CPUs costs a VITS decoder audible noise.
-            // Every sentence makes audio of a new length, so the plugin's cache of per-shape kernels
-            // would grow by megabytes a sentence for thousands of sentences: keep a few.
-            let compiled = try core.compile(read, options: InferenceOptions(threadCount: threadCount, precision: .f32,
-                                                                            shapeCacheCapacity: Self.shapeCacheCapacity))
+            // OpenVINO's per-shape cache (CPU_RUNTIME_CACHE_CAPACITY) is left at its default: every
+            // clause makes audio of a new length and the cache grows with each, but a capacity of 0
+            // or 32 crashed OpenVINO 2026.4.1's CPU plugin in 3 of 6 benchmark runs (BENCHMARKS.md,
+            // "Issue 37 (twentieth session)").
+            let compiled = try core.compile(read, options: InferenceOptions(threadCount: threadCount, precision: .f32))
             return (compiled, try compiled.makeTokenRequest())
         } catch {
             throw .modelUnusable(detail: clause(error.userMessage))
@@ -145,16 +146,12 @@ public final class NaturalVoice: TextToSpeech, @unchecked Sendable {
     /// The most words given to the model at once. Piper synthesises a text sentence by sentence;
     /// this voice goes clause by clause (the clause keeps its comma, so the model still pauses and
     /// intones by it), and cuts a longer clause after this many words. OpenVINO's CPU plugin keeps
-    /// the buffers of the longest audio it has made (about 60 MB per second of audio on top of the
-    /// compiled model, never given back), so this bounds the voice's memory: 8 words are under
-    /// 3 s at the voice's own pace. Each inference also holds the model only briefly, so a sentence
-    /// prepared in the background delays one that is due by one clause at most.
+    /// buffers sized by the audio it has made and never gives them back, so a paragraph in one
+    /// input cost hundreds of megabytes (`assist say` of a 54-word paragraph: 864 MB resident with
+    /// sentences of up to 30 words, 761 MB with clauses of up to 8); 8 words are under 3 s at the
+    /// voice's own pace. Each inference also holds the model only briefly, so a sentence prepared
+    /// in the background delays one that is due by one clause at most.
     static let maximumWordsPerInference = 8
-    /// Input shapes whose kernels OpenVINO keeps (see `InferenceOptions.shapeCacheCapacity`). With
-    /// its default (5 000) the voice alone grew past 700 MB over 51 clauses of 21–69 phoneme ids and
-    /// went on growing; with 32 it levelled off near 500 MB, for about a fifth more inference time
-    /// on a loaded machine (BENCHMARKS.md, "Issue 37 (twentieth session)").
-    static let shapeCacheCapacity = 32
     /// Fade at the edges of each clause's audio, so that clauses join without a click.
     static let clauseFadeSamples = 44
 

@@ -94,9 +94,10 @@ public final class UtteranceQueue: Sendable {
     static let earconGapSeconds = 0.04
 
     /// How many words the first piece of a streamed sentence has at most (`TextToSpeech.streamsPieces`):
-    /// few enough for a slow voice to make at once (the natural voice needs about a fifth of a
-    /// second per second of speech on 2 cores), enough to sound like a phrase.
-    static let firstPieceWords = 4
+    /// few enough for a slow voice to make at once. With 4, the natural voice's first audio of a
+    /// 3-s sentence took 696 ms (median, debug build, load 9 on 2 cores); with 2, see BENCHMARKS.md,
+    /// "Issue 37 (twentieth session)". Each later piece may have twice the words of the one before.
+    static let firstPieceWords = 2
     /// Later pieces end at a clause or a phrase, and are never longer than this: each is made
     /// while the one before plays, and the model's input (so its memory) stays bounded.
     static let maximumPieceWords = 12
