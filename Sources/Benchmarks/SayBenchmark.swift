@@ -70,7 +70,9 @@ public struct SayBenchmark {
             for text in texts {
                 firstAudible.withLock { $0 = nil }
                 let start = clock.now
-                if case .queued(let plan) = queue.enqueue(Utterance(text, priority: priority)) { plannedSpeechSeconds[text] = plan.speechSeconds }
+                if case .queued(let plan) = queue.enqueue(Utterance(text, priority: priority)) {
+                    plannedSpeechSeconds[text] = plan.laterParts.reduce(plan.speechSeconds) { $0 + $1.speechSeconds }
+                }
                 enqueueTimes.append((clock.now - start).milliseconds / 1000)
                 while firstAudible.withLock({ $0 }) == nil { Thread.sleep(forTimeInterval: 0.0005) }
                 latencies.append((firstAudible.withLock { $0! } - start).milliseconds / 1000)

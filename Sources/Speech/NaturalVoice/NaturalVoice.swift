@@ -173,7 +173,14 @@ public final class NaturalVoice: TextToSpeech, @unchecked Sendable {
                 inferenceLock.lock()
                 defer { inferenceLock.unlock() }
                 try request.infer(inputs)
-                try request.withOutput(at: 0) { _, samples in
+                try request.withOutput(at: 0) { _, all in
+                    // Each clause starts with the model's own leading silence: after the first it
+                    // would lengthen the pause at the comma, so it is cut to 2 ms, as the queue cuts
+                    // the first (−60 dB below full scale, about the model's peak).
+                    var samples = all[...]
+                    if !output.isEmpty, let first = samples.firstIndex(where: { abs($0) > 0.001 }) {
+                        samples = samples[max(first - Self.clauseFadeSamples, samples.startIndex)...]
+                    }
                     let start = output.count
                     output.append(contentsOf: samples)
                     let fade = min(Self.clauseFadeSamples, samples.count / 2)
