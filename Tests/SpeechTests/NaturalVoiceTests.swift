@@ -212,6 +212,16 @@ final class EnqueueInBackground: @unchecked Sendable {
 struct StreamingSpeechTests {
     static let sentence = "Car, 3 meters, on your left."
 
+    /// `sentence` queued from another thread, its first piece made and queued, its second
+    /// ("3 meters,") being made until the test lets it.
+    static func startSentenceWhileSecondPieceIsMade() -> (GatedStreamingVoice, UtteranceQueue, EnqueueInBackground, RecordingAudioOutput) {
+        let voice = GatedStreamingVoice(gating: ["3 meters,"])
+        let queue = UtteranceQueue(voice: voice)
+        let planning = EnqueueInBackground(Utterance(sentence, priority: .answer), on: queue)
+        #expect(voice.waitForGatedPiece())
+        return (voice, queue, planning, RecordingAudioOutput())
+    }
+
     static func render(_ queue: UtteranceQueue, seconds: Double, into recorder: RecordingAudioOutput) throws {
         for _ in 0..<Int(seconds * queue.sampleRateHz / 256) { try recorder.consume(queue.renderBlock(frameCount: 256)) }
     }
@@ -229,11 +239,7 @@ struct StreamingSpeechTests {
 
     @Test("the first piece is heard before the rest is made; the rest follows in order in the same track, none lost")
     func firstPieceIsHeardFirst() throws {
-        let voice = GatedStreamingVoice(gating: ["3 meters,"])
-        let queue = UtteranceQueue(voice: voice)
-        let planning = EnqueueInBackground(Utterance(Self.sentence, priority: .answer), on: queue)
-        #expect(voice.waitForGatedPiece())
-        let recorder = RecordingAudioOutput()
+        let (voice, queue, planning, recorder) = Self.startSentenceWhileSecondPieceIsMade()
         // "Car," is 0.16 s of audio: it plays, then the queue waits in silence for the next piece.
         try Self.render(queue, seconds: 0.5, into: recorder)
         let heard = try #require(Rendered.audibleFrames(recorder.samples))
@@ -255,11 +261,7 @@ struct StreamingSpeechTests {
 
     @Test("stop while the rest is made silences the sentence; the rest is held, and more says it, so no word is lost")
     func stopMidSentence() throws {
-        let voice = GatedStreamingVoice(gating: ["3 meters,"])
-        let queue = UtteranceQueue(voice: voice)
-        let planning = EnqueueInBackground(Utterance(Self.sentence, priority: .answer), on: queue)
-        #expect(voice.waitForGatedPiece())
-        let recorder = RecordingAudioOutput()
+        let (voice, queue, planning, recorder) = Self.startSentenceWhileSecondPieceIsMade()
         try Self.render(queue, seconds: 0.1, into: recorder)
         queue.stop()
         try Self.render(queue, seconds: 0.02, into: recorder)
@@ -280,11 +282,7 @@ struct StreamingSpeechTests {
 
     @Test("a hazard while a sentence is made is said at once, whole, and the cut sentence's rest is not said after it")
     func hazardCutsStreamedSentence() throws {
-        let voice = GatedStreamingVoice(gating: ["3 meters,"])
-        let queue = UtteranceQueue(voice: voice)
-        let planning = EnqueueInBackground(Utterance(Self.sentence, priority: .answer), on: queue)
-        #expect(voice.waitForGatedPiece())
-        let recorder = RecordingAudioOutput()
+        let (voice, queue, planning, recorder) = Self.startSentenceWhileSecondPieceIsMade()
         try Self.render(queue, seconds: 0.1, into: recorder)
         let hazard = queue.enqueue(Utterance("Step down, 1 meter, ahead.", priority: .hazard))
         guard case .queued(let warning) = hazard else { Issue.record("hazard not queued"); return }
