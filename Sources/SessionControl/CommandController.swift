@@ -139,8 +139,8 @@ public final class CommandController: Sendable {
     }
 
     private func carryOut(_ command: Command, answer: OutcomeWaiter.Answer?) -> Outcome {
-        if let sessionCommand = Self.sessionCommand(for: command) {
-            session.send(sessionCommand, answer: answer?.sent())
+        if let sessionRequest = Self.sessionRequest(for: command) {
+            session.send(sessionRequest, answer: answer?.sent())
             // Battery saver is also a stored setting, so it lasts beyond this run.
             var stored = false
             if command.intent == .enableBatterySaver || command.intent == .disableBatterySaver {
@@ -162,7 +162,7 @@ public final class CommandController: Sendable {
     }
 
     /// The session command an intent stands for; nil for settings and reports.
-    public static func sessionCommand(for command: Command) -> SessionCommand? {
+    public static func sessionRequest(for command: Command) -> SessionRequest? {
         switch command.intent {
         case .startDetection: return .resume
         case .stopDetection: return .pause
@@ -170,7 +170,7 @@ public final class CommandController: Sendable {
         case .exploreScene: return .explore
         case .checkObstacles: return .checkObstacles
         case .continuousMode, .onDemandMode, .navigationMode, .lightMode:
-            return command.intent.mode.flatMap(GuidanceMode.init(starting:)).map(SessionCommand.setMode)
+            return command.intent.mode.flatMap(GuidanceMode.init(starting:)).map(SessionRequest.setMode)
         case .find, .findAhead:
             guard let selection = command.categories else { return nil }
             return .find(FindTarget(categories: Set(selection.categories), spokenName: selection.singular,
@@ -321,7 +321,7 @@ private final class OutcomeWaiter: Sendable {
     /// Handed down to where the command is sent; `sent()` notes that it was, and gives the callback.
     struct Answer {
         let waiter: OutcomeWaiter
-        func sent() -> @Sendable (SessionCommandOutcome) -> Void {
+        func sent() -> @Sendable (SessionRequestOutcome) -> Void {
             waiter.state.withLock { $0.sent = true }
             return { [waiter] outcome in
                 waiter.state.withLock { $0.outcome = outcome }
@@ -332,7 +332,7 @@ private final class OutcomeWaiter: Sendable {
 
     private struct State {
         var sent = false
-        var outcome: SessionCommandOutcome?
+        var outcome: SessionRequestOutcome?
     }
     private let state = Mutex(State())
     private let arrived = DispatchSemaphore(value: 0)
@@ -341,7 +341,7 @@ private final class OutcomeWaiter: Sendable {
     var wasSent: Bool { state.withLock { $0.sent } }
 
     /// The outcome, or nil when the session has not handled the command within `limit`.
-    func wait(upTo limit: Duration) -> SessionCommandOutcome? {
+    func wait(upTo limit: Duration) -> SessionRequestOutcome? {
         let (seconds, attoseconds) = limit.components
         let nanoseconds = Double(seconds) * 1e9 + Double(attoseconds) / 1e9
         _ = arrived.wait(timeout: .now() + .nanoseconds(Int(min(nanoseconds, 3_600e9))))

@@ -273,8 +273,8 @@ enum MediaKeyControl {
             do {
                 try MediaKeyReader.read(path: device) { press in
                     guard let command = map.command(for: press),
-                          let sessionCommand = CommandController.sessionCommand(for: command) else { return }
-                    session.send(sessionCommand)
+                          let sessionRequest = CommandController.sessionRequest(for: command) else { return }
+                    session.send(sessionRequest)
                 }
             } catch {
                 let reason = userMessage(for: error)

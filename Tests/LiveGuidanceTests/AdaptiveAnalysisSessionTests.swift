@@ -72,12 +72,12 @@ private final class BusDetector: SceneAnalyzing, @unchecked Sendable {
 struct AdaptiveAnalysisSessionTests {
     /// An offline session over the bus video (on its own clock, 20 ms counted per analysed frame).
     private static func run(_ policy: AnalysisSchedule.Policy, bus: ApproachingBus = ApproachingBus(),
-                            commands: [ScheduledCommand] = []) async throws -> (harness: SessionHarness, detector: BusDetector) {
+                            commands: [ScheduledRequest] = []) async throws -> (harness: SessionHarness, detector: BusDetector) {
         let detector = BusDetector(bus)
         let harness = SessionHarness(frameCostSeconds: 0.02) { ScriptedFrameSource(frameCount: 0) }
         harness.configuration.input = FrameInput(name: "bus.mp4", kind: .recording) { _ in ApproachingBusSource(bus) }
         harness.configuration.analysisSchedule = policy
-        harness.configuration.scheduledCommands = commands
+        harness.configuration.scheduledRequests = commands
         let (_, ending) = try await harness.run(mode: .continuous, firstAnalyzer: detector)
         #expect(ending == .inputEnded)
         return (harness, detector)
@@ -140,7 +140,7 @@ struct AdaptiveAnalysisSessionTests {
     @Test("\"scan now\" raises the rate to every frame for three seconds")
     func requestRaisesTheRate() async throws {
         let empty = ApproachingBus(appearsSeconds: 100)
-        let (_, detector) = try await Self.run(.adaptive, bus: empty, commands: [ScheduledCommand(atSeconds: 4, command: .scanNow)])
+        let (_, detector) = try await Self.run(.adaptive, bus: empty, commands: [ScheduledRequest(atSeconds: 4, request: .scanNow)])
         let times = detector.analysedFrameTimes
         #expect(Self.count(times, from: 1, to: 4) == 9)
         #expect(Self.count(times, from: 4, to: 7) == 45)

@@ -10,7 +10,7 @@ import Testing
 /// Guides through `input`, rendering what is said into `speechFile` on the input's own clock,
 /// while `commands` (typed, spoken or sent by another program) drive the session.
 func guide(_ input: FrameInput, analyzer: any SceneAnalyzing, speechFile: URL,
-           commands: AsyncStream<SessionCommand>) async throws -> [TranscriptEntry] {
+           commands: AsyncStream<SessionRequest>) async throws -> [TranscriptEntry] {
     let queue = UtteranceQueue(voice: try SpeechSynthesizer())
     let wav = try WAVFileOutput(url: speechFile, sampleRateHz: queue.sampleRateHz)
     defer { wav.close() }
@@ -22,7 +22,7 @@ func guide(_ input: FrameInput, analyzer: any SceneAnalyzing, speechFile: URL,
         feedback: Feedback(queue: queue, vibration: nil),
         sentences: try SessionSentences.bundled(),
         onEvent: { event in if case .said(let line) = event { print(line.printedText) } })
-    _ = try await session.run(commands: commands)
+    _ = try await session.run(requests: commands)
     return session.transcript()
 }
 // docs/architecture.md example ends
@@ -41,7 +41,7 @@ struct EmbeddingExampleTests {
         let speech = TemporaryFolder.path("embedding.wav")
         defer { try? FileManager.default.removeItem(at: speech) }
         let input = FrameInput(name: "scripted.mp4", kind: .recording) { _ in ScriptedFrameSource(frameCount: 20) }
-        let (commands, continuation) = AsyncStream.makeStream(of: SessionCommand.self)
+        let (commands, continuation) = AsyncStream.makeStream(of: SessionRequest.self)
         continuation.yield(.scanNow)
         let transcript = try await guide(input, analyzer: ScriptedAnalyzer(), speechFile: speech, commands: commands)
         continuation.finish()

@@ -59,7 +59,7 @@ struct LightModeTests {
     func leavingStopsTone() async throws {
         let grey = RGBImage(width: 64, height: 48, filledWith: (128, 128, 128))
         let harness = SessionHarness { ScriptedFrameSource(frameCount: 40, picture: grey) }
-        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 2, command: .setMode(.onDemand))]
+        harness.configuration.scheduledRequests = [ScheduledRequest(atSeconds: 2, request: .setMode(.onDemand))]
         _ = try await harness.run(mode: .light)
         let rate = harness.queue.sampleRateHz
         let toneBefore = Self.frequenciesHz(of: harness.audio.samples, sampleRateHz: rate, from: 1, to: 2, windowSeconds: 0.5)

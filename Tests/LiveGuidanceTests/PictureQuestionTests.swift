@@ -63,11 +63,11 @@ struct PictureQuestionTests {
     }
 
     /// An on-demand session over `seconds` of frames showing `picture`, with `commands` at their moments.
-    static func run(showing picture: RGBImage, seconds: Double = 12, commands: [ScheduledCommand], people: [BoundingBox] = [],
+    static func run(showing picture: RGBImage, seconds: Double = 12, commands: [ScheduledRequest], people: [BoundingBox] = [],
                     answers: (any PictureQuestions)? = nil) async throws -> (harness: SessionHarness, transcript: [TranscriptEntry]) {
         let frames = Int(seconds * 10)
         let harness = SessionHarness(ScriptedAnalyzer(people: people)) { ScriptedFrameSource(frameCount: frames, picture: picture) }
-        harness.configuration.scheduledCommands = commands
+        harness.configuration.scheduledRequests = commands
         harness.configuration.pictureQuestions = try answers ?? PictureAnswers(wordsPerMinute: 175)
         let (session, ending) = try await harness.run(mode: .onDemand)
         #expect(ending == .inputEnded)
@@ -82,7 +82,7 @@ struct PictureQuestionTests {
     @Test("\"read the text\" at 2 s starts short-text mode: \"Reading text.\", then the label's text once steady, once")
     func readText() async throws {
         let (harness, transcript) = try await Self.run(showing: try Self.label(),
-                                                       commands: [ScheduledCommand(atSeconds: 2, command: .ask(.readText))])
+                                                       commands: [ScheduledRequest(atSeconds: 2, request: .ask(.readText))])
         let said = Self.answers(harness)
         try #require(said.count == 2, "\(said.map(\.utterance.text))")
         #expect(said[0].utterance.text == (try ReadingPhrases.bundled()).shortTextStarted)
@@ -98,7 +98,7 @@ struct PictureQuestionTests {
     func readPage() async throws {
         let page = try Self.picture("text/tesseract_phototest.tif")
         let (_, transcript) = try await Self.run(showing: page, seconds: 40,
-                                                 commands: [ScheduledCommand(atSeconds: 1, command: .ask(.readPage))])
+                                                 commands: [ScheduledRequest(atSeconds: 1, request: .ask(.readPage))])
         let heard = transcript.filter { $0.startSeconds >= 1 }
         #expect(heard.count > 2)
         #expect(heard.allSatisfy { $0.endSeconds - $0.startSeconds <= 3.05 })
@@ -111,9 +111,9 @@ struct PictureQuestionTests {
     func stopDuringPage() async throws {
         let page = try Self.picture("text/tesseract_phototest.tif")
         let (_, transcript) = try await Self.run(showing: page, seconds: 20, commands: [
-            ScheduledCommand(atSeconds: 1, command: .ask(.readPage)),
-            ScheduledCommand(atSeconds: 2.5, command: .stopTalking),
-            ScheduledCommand(atSeconds: 10, command: .more),
+            ScheduledRequest(atSeconds: 1, request: .ask(.readPage)),
+            ScheduledRequest(atSeconds: 2.5, request: .stopTalking),
+            ScheduledRequest(atSeconds: 10, request: .more),
         ])
         let page1 = try #require(transcript.first { $0.startSeconds >= 1 && $0.startSeconds < 2.5 })
         #expect(page1.endSeconds <= 2.55, "the part being said ends at the stop")
@@ -127,7 +127,7 @@ struct PictureQuestionTests {
     @Test("\"what colour is this\" on a red frame says red")
     func colour() async throws {
         let red = RGBImage(width: 320, height: 240, filledWith: (220, 20, 30))
-        let (harness, _) = try await Self.run(showing: red, seconds: 3, commands: [ScheduledCommand(atSeconds: 1, command: .ask(.colour))])
+        let (harness, _) = try await Self.run(showing: red, seconds: 3, commands: [ScheduledRequest(atSeconds: 1, request: .ask(.colour))])
         let answer = try #require(Self.answers(harness).first)
         #expect(answer.utterance.text.lowercased().hasPrefix("red") || answer.utterance.text.lowercased().contains(" red"))
     }
@@ -135,10 +135,10 @@ struct PictureQuestionTests {
     @Test("\"is the light on\" on a dark frame says it is dark; on a bright one, that the room is bright")
     func light() async throws {
         let dark = RGBImage(width: 320, height: 240, filledWith: (8, 8, 10))
-        let (inTheDark, _) = try await Self.run(showing: dark, seconds: 3, commands: [ScheduledCommand(atSeconds: 1, command: .ask(.light))])
+        let (inTheDark, _) = try await Self.run(showing: dark, seconds: 3, commands: [ScheduledRequest(atSeconds: 1, request: .ask(.light))])
         #expect(Self.answers(inTheDark).map(\.utterance.text) == ["It is dark."])
         let bright = RGBImage(width: 320, height: 240, filledWith: (230, 225, 220))
-        let (inTheLight, _) = try await Self.run(showing: bright, seconds: 3, commands: [ScheduledCommand(atSeconds: 1, command: .ask(.light))])
+        let (inTheLight, _) = try await Self.run(showing: bright, seconds: 3, commands: [ScheduledRequest(atSeconds: 1, request: .ask(.light))])
         #expect(Self.answers(inTheLight).map(\.utterance.text) == ["The room is bright."])
     }
 
@@ -150,7 +150,7 @@ struct PictureQuestionTests {
         let zidane = try Self.picture("images/zidane.jpg")
         let rightHalf = Self.halved(Self.cropped(zidane, x: zidane.width / 2, width: zidane.width / 2))
         let (harness, _) = try await Self.run(showing: rightHalf, seconds: 3,
-                                              commands: [ScheduledCommand(atSeconds: 1, command: .ask(.countFaces))],
+                                              commands: [ScheduledRequest(atSeconds: 1, request: .ask(.countFaces))],
                                               people: [BoundingBox(x0: 52, y0: 20, x1: 254, y1: 355)])
         // How many, then where (the test analyzer knows no distance for its people, so the face's own size gives it).
         let said = Self.answers(harness).map(\.utterance.text)
@@ -167,7 +167,7 @@ struct PictureQuestionTests {
         let rightHalf = Self.halved(Self.cropped(zidane, x: zidane.width / 2, width: zidane.width / 2))
         let analyzer = ScriptedAnalyzer(people: [BoundingBox(x0: 52, y0: 20, x1: 254, y1: 355)])
         let harness = SessionHarness(analyzer) { ScriptedFrameSource(frameCount: 30, picture: rightHalf) }
-        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 1, command: .ask(.countFaces))]
+        harness.configuration.scheduledRequests = [ScheduledRequest(atSeconds: 1, request: .ask(.countFaces))]
         harness.configuration.pictureQuestions = try PictureAnswers(wordsPerMinute: 175)
         let (_, ending) = try await harness.run(mode: .continuous)
         #expect(ending == .inputEnded)
@@ -189,7 +189,7 @@ struct PictureQuestionTests {
     func countFacesOnPeople() async throws {
         let zidane = try Self.picture("images/zidane.jpg")
         let men = [BoundingBox(x0: 744, y0: 40, x1: 1148, y1: 710), BoundingBox(x0: 124, y0: 201, x1: 1132, y1: 713)]
-        let asked = [ScheduledCommand(atSeconds: 1, command: .ask(.countFaces))]
+        let asked = [ScheduledRequest(atSeconds: 1, request: .ask(.countFaces))]
         let (withMen, _) = try await Self.run(showing: zidane, seconds: 3, commands: asked, people: men)
         // The count, then each face where it is (as `assist see --faces zidane.jpg` says them):
         // the right-hand man's slightly right, Zidane's ahead — every counted face is placed.
@@ -211,9 +211,9 @@ struct PictureQuestionTests {
         let men = [BoundingBox(x0: 744, y0: 40, x1: 1148, y1: 710), BoundingBox(x0: 124, y0: 201, x1: 1132, y1: 713)]
         let people = SceneTarget(categories: ["person"], singular: "person", plural: "people")
         let (harness, _) = try await Self.run(showing: zidane, seconds: 4, commands: [
-            ScheduledCommand(atSeconds: 1, command: .ask(.scene(.count(people)))),
-            ScheduledCommand(atSeconds: 2, command: .ask(.scene(.cannotTell))),
-            ScheduledCommand(atSeconds: 3, command: .ask(.scene(.isThere(SceneTarget(categories: ["dog"], singular: "dog", plural: "dogs"))))),
+            ScheduledRequest(atSeconds: 1, request: .ask(.scene(.count(people)))),
+            ScheduledRequest(atSeconds: 2, request: .ask(.scene(.cannotTell))),
+            ScheduledRequest(atSeconds: 3, request: .ask(.scene(.isThere(SceneTarget(categories: ["dog"], singular: "dog", plural: "dogs"))))),
         ], people: men)
         let said = Self.answers(harness).map(\.utterance.text)
         try #require(said.count == 3, "\(said)")
@@ -230,9 +230,9 @@ struct PictureQuestionTests {
             wordsPerMinute: 175)
         let grey = RGBImage(width: 64, height: 48, filledWith: (128, 128, 128))
         let (harness, _) = try await Self.run(showing: grey, seconds: 4, commands: [
-            ScheduledCommand(atSeconds: 1, command: .ask(.readText)),
-            ScheduledCommand(atSeconds: 2, command: .ask(.countFaces)),
-            ScheduledCommand(atSeconds: 3, command: .ask(.light)),
+            ScheduledRequest(atSeconds: 1, request: .ask(.readText)),
+            ScheduledRequest(atSeconds: 2, request: .ask(.countFaces)),
+            ScheduledRequest(atSeconds: 3, request: .ask(.light)),
         ], answers: broken)
         let said = Self.answers(harness).map(\.utterance.text)
         // "Reading text.", then the first reading fails: said once, and short-text mode ends.
@@ -266,8 +266,8 @@ struct PictureQuestionTests {
         let answers = StoppedWhileWorking()
         let grey = RGBImage(width: 64, height: 48, filledWith: (128, 128, 128))
         let harness = SessionHarness { ScriptedFrameSource(frameCount: 40, picture: grey) }
-        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 1, command: .ask(.colour)),
-                                                   ScheduledCommand(atSeconds: 2, command: .ask(.colour))]
+        harness.configuration.scheduledRequests = [ScheduledRequest(atSeconds: 1, request: .ask(.colour)),
+                                                   ScheduledRequest(atSeconds: 2, request: .ask(.colour))]
         harness.configuration.pictureQuestions = answers
         let session = try harness.makeSession(mode: .onDemand)
         answers.controls.withLock { $0 = session.controls }
@@ -282,7 +282,7 @@ struct PictureQuestionTests {
     func noAnswers() async throws {
         let grey = RGBImage(width: 64, height: 48, filledWith: (128, 128, 128))
         let harness = SessionHarness { ScriptedFrameSource(frameCount: 30, picture: grey) }
-        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 1, command: .ask(.colour))]
+        harness.configuration.scheduledRequests = [ScheduledRequest(atSeconds: 1, request: .ask(.colour))]
         _ = try await harness.run(mode: .onDemand)
         #expect(Self.answers(harness).map(\.utterance.text) == [try SessionSentences.bundled().questionUnavailable])
     }

@@ -91,7 +91,7 @@ struct ReadAheadSessionTests {
         harness.configuration.readsFrameAhead = true
         // Frame 2 (0.2 s) is taken with frame 3 peeked; the reading thread then goes on to read 5
         // (frame 4), which is held until the test ends.
-        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 0.15, command: .quit)]
+        harness.configuration.scheduledRequests = [ScheduledRequest(atSeconds: 0.15, request: .quit)]
         let (session, ending) = try await harness.run()
         #expect(ending == .userQuit)
         #expect(session.state == .stopped)

@@ -14,8 +14,8 @@ struct SessionCommandTests {
     @Test("pause stops analysis until resume, and both are said at the moment they were given")
     func pauseAndResume() async throws {
         let harness = SessionHarness { ScriptedFrameSource(frameCount: 50) }
-        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 1, command: .pause),
-                                                   ScheduledCommand(atSeconds: 3, command: .resume)]
+        harness.configuration.scheduledRequests = [ScheduledRequest(atSeconds: 1, request: .pause),
+                                                   ScheduledRequest(atSeconds: 3, request: .resume)]
         let (session, _) = try await harness.run()
         let times = harness.analyzer.analysedFrameTimes
         #expect(!times.isEmpty)
@@ -32,7 +32,7 @@ struct SessionCommandTests {
     @Test("on demand analyses nothing until scan now, then the newest frame once, and answers after it")
     func onDemandScan() async throws {
         let harness = SessionHarness { ScriptedFrameSource(frameCount: 50) }
-        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 2.5, command: .scanNow)]
+        harness.configuration.scheduledRequests = [ScheduledRequest(atSeconds: 2.5, request: .scanNow)]
         let (session, _) = try await harness.run(mode: .onDemand)
         #expect(harness.analyzer.analysedFrameTimes == [2.5])
         let answers = session.transcript().filter {
@@ -45,7 +45,7 @@ struct SessionCommandTests {
     @Test("offline speech is aligned with input time: a sentence given at 3 s starts 3 s into the audio")
     func renderAlignment() async throws {
         let harness = SessionHarness { ScriptedFrameSource(frameCount: 50) }
-        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 3, command: .pause)]
+        harness.configuration.scheduledRequests = [ScheduledRequest(atSeconds: 3, request: .pause)]
         _ = try await harness.run()
         let samples = harness.audio.samples
         let rate = harness.queue.sampleRateHz
@@ -59,7 +59,7 @@ struct SessionCommandTests {
     @Test("capture to first audio is measured for each frame that said something")
     func captureToFirstAudio() async throws {
         let harness = SessionHarness(frameCostSeconds: 0.1) { ScriptedFrameSource(frameCount: 50) }
-        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 2.5, command: .scanNow)]
+        harness.configuration.scheduledRequests = [ScheduledRequest(atSeconds: 2.5, request: .scanNow)]
         let (session, _) = try await harness.run(mode: .onDemand)
         // The frame at 2.5 s is processed for 0.1 s; the queue is idle, so the answer starts then.
         #expect(session.captureToFirstAudioMilliseconds.count == 1)
@@ -73,7 +73,7 @@ struct SessionCommandTests {
     func afterUse() async throws {
         let harness = SessionHarness { ScriptedFrameSource(frameCount: 60) }
         harness.configuration.afterUseSeconds = 2
-        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 4, command: .scanNow)]
+        harness.configuration.scheduledRequests = [ScheduledRequest(atSeconds: 4, request: .scanNow)]
         let (session, _) = try await harness.run(mode: .onDemand)
         #expect(harness.releasedModels == 1)
         #expect(harness.madeAnalyzers == 2)
@@ -92,7 +92,7 @@ struct SessionCommandTests {
         harness.configuration.scheduledLines = [ScheduledLine(atSeconds: 4, text: "scan now")]
         harness.analyzersThatLoad = 1
         let session = try harness.makeSession(mode: .onDemand)
-        let outcomes = Mutex<[SessionCommandOutcome]>([])
+        let outcomes = Mutex<[SessionRequestOutcome]>([])
         let controls = session.controls
         session.carryOutLine = { _ in controls.send(.scanNow) { outcome in outcomes.withLock { $0.append(outcome) } } }
         _ = try await session.run()
@@ -109,7 +109,7 @@ struct SessionCommandTests {
         harness.configuration.afterUseSeconds = 2
         harness.configuration.scheduledLines = [ScheduledLine(atSeconds: 4, text: "scan now")]
         let session = try harness.makeSession(mode: .onDemand)
-        let outcomes = Mutex<[SessionCommandOutcome]>([])
+        let outcomes = Mutex<[SessionRequestOutcome]>([])
         let controls = session.controls
         session.carryOutLine = { _ in controls.send(.scanNow) { outcome in outcomes.withLock { $0.append(outcome) } } }
         _ = try await session.run()
@@ -122,7 +122,7 @@ struct SessionCommandTests {
         let harness = SessionHarness { ScriptedFrameSource(frameCount: 10) }
         let session = try harness.makeSession()
         #expect(try await session.run() == .inputEnded)
-        let outcomes = Mutex<[SessionCommandOutcome]>([])
+        let outcomes = Mutex<[SessionRequestOutcome]>([])
         session.controls.send(.scanNow) { outcome in outcomes.withLock { $0.append(outcome) } }
         #expect(outcomes.withLock { $0 } == [.notCarriedOut(sentences.endOfVideo)])
     }
@@ -130,7 +130,7 @@ struct SessionCommandTests {
     @Test("exit says goodbye and ends the run normally")
     func quit() async throws {
         let harness = SessionHarness { ScriptedFrameSource(frameCount: 50) }
-        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 1.5, command: .quit)]
+        harness.configuration.scheduledRequests = [ScheduledRequest(atSeconds: 1.5, request: .quit)]
         let (session, ending) = try await harness.run()
         #expect(ending == .userQuit)
         #expect(session.transcript().last?.text.hasSuffix(sentences.goodbye) == true)
@@ -142,7 +142,7 @@ struct SessionCommandTests {
         let normal = SessionHarness { ScriptedFrameSource(frameCount: 40) }
         _ = try await normal.run()
         let saving = SessionHarness { ScriptedFrameSource(frameCount: 40) }
-        saving.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 0, command: .setBatterySaver(true))]
+        saving.configuration.scheduledRequests = [ScheduledRequest(atSeconds: 0, request: .setBatterySaver(true))]
         let (session, _) = try await saving.run()
         #expect(session.transcript().contains { $0.text.hasSuffix(sentences.batterySaverOn) })
         let full = normal.analyzer.analysedFrameTimes.count, saved = saving.analyzer.analysedFrameTimes.count

@@ -34,7 +34,7 @@ struct SessionLiveTests {
         let harness = SessionHarness { ScriptedFrameSource(frameCount: 12, framesPerSecond: 20) }
         // A safety net on the session's clock: without it a session that never notices the end
         // would rest for ever, and the test would run for ever.
-        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 300, command: .quit)]
+        harness.configuration.scheduledRequests = [ScheduledRequest(atSeconds: 300, request: .quit)]
         try harness.playLive()
         let (session, ending) = try await harness.run(mode: .onDemand)
         #expect(ending == .inputEnded)

@@ -32,12 +32,12 @@ struct ShortTextModeTests {
         return video
     }
 
-    static func session(over video: URL, commands: [ScheduledCommand]) async throws -> SessionHarness {
+    static func session(over video: URL, commands: [ScheduledRequest]) async throws -> SessionHarness {
         let harness = SessionHarness(frameCostSeconds: 0.3) { ScriptedFrameSource(frameCount: 0) }
         harness.configuration.input = FrameInput(name: "text.mp4", kind: .recording) { width in
             try VideoFrameSource(.file(video), maximumWidthPixels: width)
         }
-        harness.configuration.scheduledCommands = commands
+        harness.configuration.scheduledRequests = commands
         harness.configuration.pictureQuestions = try PictureAnswers(wordsPerMinute: 175)
         let (_, ending) = try await harness.run(mode: .onDemand)
         #expect(ending == .inputEnded)
@@ -51,7 +51,7 @@ struct ShortTextModeTests {
         // 1 s without text (a pillow), 2 s of the page, 1 s without, 2 s of the page again.
         let pillow = Self.text("vizwizgrounding_pillow.jpg"), page = Self.text("tesseract_phototest.tif")
         let video = try Self.video([(pillow, 1), (page, 2), (pillow, 1), (page, 2)], in: folder)
-        let harness = try await Self.session(over: video, commands: [ScheduledCommand(atSeconds: 0.2, command: .ask(.readText))])
+        let harness = try await Self.session(over: video, commands: [ScheduledRequest(atSeconds: 0.2, request: .ask(.readText))])
         let said = PictureQuestionTests.answers(harness)
         try #require(said.count == 2, "\(said.map(\.utterance.text))")
         #expect(said[0].utterance.text == (try ReadingPhrases.bundled()).shortTextStarted)
@@ -67,8 +67,8 @@ struct ShortTextModeTests {
         let pillow = Self.text("vizwizgrounding_pillow.jpg"), page = Self.text("tesseract_phototest.tif")
         let video = try Self.video([(pillow, 2), (page, 2)], in: folder)
         let harness = try await Self.session(over: video, commands: [
-            ScheduledCommand(atSeconds: 0.2, command: .ask(.readText)),
-            ScheduledCommand(atSeconds: 1.0, command: .stopTalking),
+            ScheduledRequest(atSeconds: 0.2, request: .ask(.readText)),
+            ScheduledRequest(atSeconds: 1.0, request: .stopTalking),
         ])
         let phrases = try ReadingPhrases.bundled()
         #expect(PictureQuestionTests.answers(harness).map(\.utterance.text) == [phrases.shortTextStarted, phrases.shortTextStopped])

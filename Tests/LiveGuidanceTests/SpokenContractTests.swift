@@ -36,9 +36,9 @@ struct SpokenContractTests {
     @Test("what is reported as said is exactly what was heard, at the moment it started being heard; the rest is superseded, never queued-and-forgotten")
     func saidIsHeard() async throws {
         let harness = SessionHarness { ScriptedFrameSource(frameCount: 200) }
-        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 5, command: .say(longAnswer)),
-                                                   ScheduledCommand(atSeconds: 9, command: .explore),
-                                                   ScheduledCommand(atSeconds: 12, command: .say(longAnswer))]
+        harness.configuration.scheduledRequests = [ScheduledRequest(atSeconds: 5, request: .say(longAnswer)),
+                                                   ScheduledRequest(atSeconds: 9, request: .explore),
+                                                   ScheduledRequest(atSeconds: 12, request: .say(longAnswer))]
         let (session, ending) = try await harness.run(firstAnalyzer: SceneScriptAnalyzer(peoplePassing))
         #expect(ending == .inputEnded)
         let transcript = session.transcript()
@@ -54,7 +54,7 @@ struct SpokenContractTests {
     @Test("no utterance is longer than 3 s: a long answer is said in parts, most important first, with new objects between them")
     func noMonologue() async throws {
         let harness = SessionHarness { ScriptedFrameSource(frameCount: 200) }
-        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 1, command: .say(longAnswer))]
+        harness.configuration.scheduledRequests = [ScheduledRequest(atSeconds: 1, request: .say(longAnswer))]
         let (session, _) = try await harness.run(firstAnalyzer: SceneScriptAnalyzer(peoplePassing))
         let transcript = session.transcript()
         for entry in transcript {
@@ -72,9 +72,9 @@ struct SpokenContractTests {
     @Test("stop silences within 100 ms of audio time and holds the rest of a long answer; more goes on with it")
     func stopAndMore() async throws {
         let harness = SessionHarness { ScriptedFrameSource(frameCount: 100) }
-        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 1, command: .say(longAnswer)),
-                                                   ScheduledCommand(atSeconds: 2.02, command: .stopTalking),
-                                                   ScheduledCommand(atSeconds: 6, command: .more)]
+        harness.configuration.scheduledRequests = [ScheduledRequest(atSeconds: 1, request: .say(longAnswer)),
+                                                   ScheduledRequest(atSeconds: 2.02, request: .stopTalking),
+                                                   ScheduledRequest(atSeconds: 6, request: .more)]
         let (session, _) = try await harness.run(mode: .onDemand)
         let transcript = session.transcript()
         let cut = try #require(transcript.first { $0.startSeconds < 2.02 && $0.endSeconds > 2.0 && $0.text.hasPrefix("Say command") })
@@ -100,7 +100,7 @@ struct SpokenContractTests {
             }
         }
         let harness = SessionHarness { ScriptedFrameSource(frameCount: 100) }
-        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 2, command: .quit)]
+        harness.configuration.scheduledRequests = [ScheduledRequest(atSeconds: 2, request: .quit)]
         let (_, ending) = try await harness.run(firstAnalyzer: SceneScriptAnalyzer(crowd))
         #expect(ending == .userQuit)
         let records = harness.reports.flatMap(\.announcements).filter { $0.said != "[vibration]" }
@@ -113,10 +113,10 @@ struct SpokenContractTests {
     @Test("exit ends within 1 s of audio time whatever is queued: Goodbye is heard, the backlog is not")
     func exitAtOnce() async throws {
         let harness = SessionHarness { ScriptedFrameSource(frameCount: 300) }
-        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 1, command: .say(longAnswer)),
-                                                   ScheduledCommand(atSeconds: 1.1, command: .say(longAnswer + " Again.")),
-                                                   ScheduledCommand(atSeconds: 1.2, command: .explore),
-                                                   ScheduledCommand(atSeconds: 2, command: .quit)]
+        harness.configuration.scheduledRequests = [ScheduledRequest(atSeconds: 1, request: .say(longAnswer)),
+                                                   ScheduledRequest(atSeconds: 1.1, request: .say(longAnswer + " Again.")),
+                                                   ScheduledRequest(atSeconds: 1.2, request: .explore),
+                                                   ScheduledRequest(atSeconds: 2, request: .quit)]
         let (session, ending) = try await harness.run(firstAnalyzer: SceneScriptAnalyzer(peoplePassing))
         #expect(ending == .userQuit)
         let transcript = session.transcript()
@@ -135,7 +135,7 @@ struct SpokenContractTests {
             seconds >= 1.5 ? [sighting("dog", meters: 2, degrees: -20 + seconds * 5)] : []
         }
         let harness = SessionHarness { ScriptedFrameSource(frameCount: 150) }
-        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 1, command: .say(longAnswer))]
+        harness.configuration.scheduledRequests = [ScheduledRequest(atSeconds: 1, request: .say(longAnswer))]
         let (session, _) = try await harness.run(firstAnalyzer: SceneScriptAnalyzer(dog))
         let transcript = session.transcript()
         let heard = try #require(transcript.first { $0.text.contains("Dog") }, "\(transcript.map(\.text))")
@@ -202,7 +202,7 @@ struct SpokenContractEndTests {
     private func answerAtTheEnd(parts: Int) async throws -> (answer: String, said: [String], ending: SessionEnding) {
         let answer = (1...parts).map { "Say command \($0) for thing \($0)." }.joined(separator: " ")
         let harness = SessionHarness { ScriptedFrameSource(frameCount: 30) }
-        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 2.5, command: .say(answer))]
+        harness.configuration.scheduledRequests = [ScheduledRequest(atSeconds: 2.5, request: .say(answer))]
         let (session, ending) = try await harness.run(mode: .onDemand)
         return (answer, session.transcript().map(\.text), ending)
     }

@@ -28,10 +28,10 @@ struct WholeSessionTests {
     func wholeSession() async throws {
         let harness = SessionHarness { ScriptedFrameSource(frameCount: 120) }
         harness.configuration.scheduledLines = [ScheduledLine(atSeconds: 1, text: "bicycles are not hazards")]
-        harness.configuration.scheduledCommands = [ScheduledCommand(atSeconds: 2, command: .say(longAnswer)),
-                                                   ScheduledCommand(atSeconds: 3, command: .stopTalking),
-                                                   ScheduledCommand(atSeconds: 5, command: .more),
-                                                   ScheduledCommand(atSeconds: 11, command: .quit)]
+        harness.configuration.scheduledRequests = [ScheduledRequest(atSeconds: 2, request: .say(longAnswer)),
+                                                   ScheduledRequest(atSeconds: 3, request: .stopTalking),
+                                                   ScheduledRequest(atSeconds: 5, request: .more),
+                                                   ScheduledRequest(atSeconds: 11, request: .quit)]
         let session = try harness.makeSession(firstAnalyzer: SceneScriptAnalyzer(street))
         let controls = session.controls
         var withoutBicycles = GuidanceSettings()

@@ -18,16 +18,16 @@ struct CommandOutcomeTests {
 
     /// What the stand-in session was sent.
     private final class Received: Sendable {
-        let commands = Mutex<[SessionCommand]>([])
+        let commands = Mutex<[SessionRequest]>([])
     }
 
     /// Stands in for the session's turn: everything sent is taken and answered with `outcome`,
     /// on the sender's thread (the controller then finds its answer already there).
-    private static func session(answering outcome: SessionCommandOutcome) -> (SessionControls, Received) {
+    private static func session(answering outcome: SessionRequestOutcome) -> (SessionControls, Received) {
         let controls = SessionControls()
         let received = Received()
         controls.actImmediately { [controls] _ in
-            for case .command(let command, let answer) in controls.takeAll() {
+            for case .request(let command, let answer) in controls.takeAll() {
                 received.commands.withLock { $0.append(command) }
                 answer?(outcome)
             }

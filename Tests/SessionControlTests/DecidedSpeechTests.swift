@@ -11,7 +11,7 @@ import Testing
 @Suite("Spoken commands decided by the listener")
 struct DecidedSpeechTests {
     private final class Received: Sendable {
-        let commands = Mutex<[SessionCommand]>([])
+        let commands = Mutex<[SessionRequest]>([])
     }
 
     private static func setUp() throws -> (CommandController, Received, CommandLanguage) {
@@ -19,7 +19,7 @@ struct DecidedSpeechTests {
         let controls = SessionControls()
         let received = Received()
         controls.actImmediately { [controls] _ in
-            for case .command(let command, let answer) in controls.takeAll() {
+            for case .request(let command, let answer) in controls.takeAll() {
                 received.commands.withLock { $0.append(command) }
                 answer?(.carriedOut)
             }

@@ -16,7 +16,7 @@ struct PictureQuestionCommandTests {
         ]
         for (line, question) in expected {
             let command = try #require(english.interpret(line).command, "not understood: \(line)")
-            #expect(CommandController.sessionCommand(for: command) == .ask(question), "\(line)")
+            #expect(CommandController.sessionRequest(for: command) == .ask(question), "\(line)")
             #expect(!english.confirmation(for: command).contains("not available"), "\(line)")
         }
         // Help lists them (from the intents' own examples), in every mode.

@@ -54,7 +54,7 @@ struct SceneQuestionCommandTests {
         let decision = try Self.understanding.get().decide(line, channel: .typed)
         if let command = decision.command {
             #expect(command.intent == .cannotTell, "\(line): \(command)")
-            #expect(CommandController.sessionCommand(for: command) == .ask(.scene(.cannotTell)))
+            #expect(CommandController.sessionRequest(for: command) == .ask(.scene(.cannotTell)))
         } else {
             // Not acted on at all is honest too: no answer about something else.
             #expect(decision.sentence != nil, "\(line)")
@@ -80,7 +80,7 @@ struct SceneQuestionCommandTests {
     func live() throws {
         let english = try CommandLanguage(language: "en", categories: COCOClasses.names)
         let command = try #require(english.interpret("what colour is the bus").command)
-        #expect(CommandController.sessionCommand(for: command)
+        #expect(CommandController.sessionRequest(for: command)
             == .ask(.scene(.colour(SceneTarget(categories: ["bus"], singular: "bus", plural: "buses")))))
         // "where is the bus" stays a search in a live session (find mode guides to it); for a picture it is answered.
         let find = try #require(english.interpret("where is the bus").command)

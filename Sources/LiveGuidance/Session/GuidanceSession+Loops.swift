@@ -26,7 +26,7 @@ extension GuidanceSession {
             }
             let captureMilliseconds = (wallClock.seconds - captureStart) * 1000
             let now = pacer.nowSeconds
-            deliverCommands(upTo: now)
+            deliverRequests(upTo: now)
             renderAudio(upTo: now)
             guard ending == nil else { break }
             guard let frame else {
@@ -79,7 +79,7 @@ extension GuidanceSession {
     /// taken once that has been heard. Commands are taken meanwhile ("stop", "exit").
     func runPictures() async {
         while ending == nil {
-            deliverCommands(upTo: nowSeconds)
+            deliverRequests(upTo: nowSeconds)
             guard ending == nil, let skipper else { break }
             let captureStart = wallClock.seconds
             let frame: Frame?
@@ -124,7 +124,7 @@ extension GuidanceSession {
                 collectPlayback()
                 await wallClock.rest(seconds: 0.01)
             }
-            deliverCommands(upTo: nowSeconds)
+            deliverRequests(upTo: nowSeconds)
         }
         collectPlayback()
     }
@@ -142,7 +142,7 @@ extension GuidanceSession {
             _ = await prepare(analyzer, for: stand)
         }
         while ending == nil {
-            deliverCommands(upTo: nowSeconds)
+            deliverRequests(upTo: nowSeconds)
             guard ending == nil else { break }
             collectPlayback()
             flushReports(all: false)
@@ -164,7 +164,7 @@ extension GuidanceSession {
                                               consumerWorkedSeconds: lastWorkSeconds)
                 if wait > 0 {
                     let due = nowSeconds + wait
-                    while nowSeconds < due && !controls.hasWaitingItems && !commandDue {
+                    while nowSeconds < due && !controls.hasWaitingItems && !requestDue {
                         await wallClock.rest(seconds: min(0.02, max(0.001, due - nowSeconds)))
                     }
                     if nowSeconds < due { continue }
@@ -210,7 +210,7 @@ extension GuidanceSession {
         if ending == nil && liveFrames === frames { endOfInput() }
     }
 
-    private var commandDue: Bool {
+    private var requestDue: Bool {
         guard let first = scheduled.first else { return false }
         return first.atSeconds <= nowSeconds
     }

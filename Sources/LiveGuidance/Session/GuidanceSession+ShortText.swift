@@ -11,7 +11,7 @@ extension GuidanceSession {
     /// steady in view, each text once (the reader, `PictureQuestions`, keeps what was said).
     func startShortText(at time: Double) {
         guard let answering = configuration.pictureQuestions else {
-            commandFailure = sentences.questionUnavailable
+            requestFailure = sentences.questionUnavailable
             say(Utterance(sentences.questionUnavailable, priority: .answer, contentKey: "question:readText@\(time)"), at: time)
             return
         }

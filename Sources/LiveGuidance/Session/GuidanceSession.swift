@@ -61,7 +61,7 @@ public final class GuidanceSession {
     let silenceRequests = SilenceRequests()
     /// Set while a command is handled when it could not be carried out: the sentence said instead
     /// (the answer `SessionControls.send(_:answer:)` passes on).
-    var commandFailure: String?
+    var requestFailure: String?
     var lastRequestSeconds = 0.0
     /// When the user last gave a command (the analysis schedule looks closely for a while after).
     var lastCommandSeconds: Double?
@@ -115,7 +115,7 @@ public final class GuidanceSession {
         schedule = AnalysisSchedule(policy: configuration.analysisSchedule)
         pacing = FramePacing(rate: configuration.intervalSeconds.map { .fixedInterval(seconds: $0) } ?? .asFastAsPossible,
                              batterySaving: configuration.batterySaver)
-        let items = configuration.scheduledCommands.map { ScheduledItem(atSeconds: $0.atSeconds, action: .command($0.command)) }
+        let items = configuration.scheduledRequests.map { ScheduledItem(atSeconds: $0.atSeconds, action: .request($0.request)) }
             + configuration.scheduledLines.map { ScheduledItem(atSeconds: $0.atSeconds, action: .line($0.text)) }
         // Stable: items given for the same moment keep their order.
         scheduled = items.enumerated().sorted { ($0.element.atSeconds, $0.offset) < ($1.element.atSeconds, $1.offset) }.map(\.element)
@@ -154,7 +154,7 @@ public final class GuidanceSession {
     /// Runs the session as a service fed by `commands`: a console, a socket or a voice listener
     /// beside it only turns its input into commands. Ends as `run()` does; the stream is no
     /// longer read once the session ended.
-    public func run(commands: AsyncStream<SessionCommand>) async throws(SessionStartupError) -> SessionEnding {
+    public func run(requests: AsyncStream<SessionRequest>) async throws(SessionStartupError) -> SessionEnding {
         let controls = self.controls
         let feeding = Task(executorPreference: configuration.taskExecutor) {
             for await command in commands { controls.send(command) }

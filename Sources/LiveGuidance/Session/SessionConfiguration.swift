@@ -68,7 +68,7 @@ public struct SessionConfiguration {
     /// Hazards, answers and notices are not held back.
     public var speechLeadSeconds = 0.15
     /// Commands delivered at moments of the session clock (`--at`).
-    public var scheduledCommands: [ScheduledCommand] = []
+    public var scheduledRequests: [ScheduledRequest] = []
     /// Typed lines delivered at moments of the session clock (`--at "3:ignore people"`), carried
     /// out by `GuidanceSession.carryOutLine` (the command language) when they are due.
     public var scheduledLines: [ScheduledLine] = []

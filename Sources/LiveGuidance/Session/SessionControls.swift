@@ -16,7 +16,7 @@ import Synchronization
 public final class SessionControls: Sendable {
     enum Item: Sendable {
         /// `answer`, when given, is told what became of the command once the session handled it.
-        case command(SessionCommand, answer: (@Sendable (SessionCommandOutcome) -> Void)?)
+        case request(SessionRequest, answer: (@Sendable (SessionRequestOutcome) -> Void)?)
         case settings(SessionSettingsUpdate)
     }
 
@@ -32,13 +32,13 @@ public final class SessionControls: Sendable {
     private let state = Mutex(State())
     /// What must not wait for the session's next turn (which can be a whole analysis away):
     /// silencing speech on "stop" and "exit". Set by the session.
-    private let immediate = Mutex<(@Sendable (SessionCommand) -> Void)?>(nil)
+    private let immediate = Mutex<(@Sendable (SessionRequest) -> Void)?>(nil)
 
     public init() {}
 
     /// Delivers `command` to the session; "stop" and "exit" silence the speech at once, on the
     /// caller's thread, and the rest of the command is carried out at the session's next turn.
-    public func send(_ command: SessionCommand) {
+    public func send(_ command: SessionRequest) {
         send(command, answer: nil)
     }
 
@@ -47,9 +47,9 @@ public final class SessionControls: Sendable {
     /// carried out because the session ended first. For a caller that reports the outcome (the
     /// control socket), so "scan now" is never answered "Scanning." when the camera or the model
     /// could not be taken again.
-    public func send(_ command: SessionCommand, answer: (@Sendable (SessionCommandOutcome) -> Void)?) {
+    public func send(_ command: SessionRequest, answer: (@Sendable (SessionRequestOutcome) -> Void)?) {
         let closedSaying = state.withLock { state -> String? in
-            if state.closedSaying == nil { state.items.append(.command(command, answer: answer)) }
+            if state.closedSaying == nil { state.items.append(.request(command, answer: answer)) }
             return state.closedSaying
         }
         if let closedSaying {
@@ -59,7 +59,7 @@ public final class SessionControls: Sendable {
         immediate.withLock { $0 }?(command)
     }
 
-    func actImmediately(_ action: @escaping @Sendable (SessionCommand) -> Void) {
+    func actImmediately(_ action: @escaping @Sendable (SessionRequest) -> Void) {
         immediate.withLock { $0 = action }
     }
 
@@ -117,7 +117,7 @@ public final class SessionControls: Sendable {
             }
             return (state.items, Array(state.frameWatchers.values))
         }
-        for case .command(_, let answer?) in waiting { answer(.notCarriedOut(sentence)) }
+        for case .request(_, let answer?) in waiting { answer(.notCarriedOut(sentence)) }
         for watcher in watchers { watcher.finish() }
     }
 
@@ -138,7 +138,7 @@ public final class SessionControls: Sendable {
 }
 
 /// What became of a command sent with `SessionControls.send(_:answer:)`.
-public enum SessionCommandOutcome: Sendable, Equatable {
+public enum SessionRequestOutcome: Sendable, Equatable {
     /// Done; the session said its own answer (a scan's description, a mode's confirmation).
     case carriedOut
     /// Tried and failed; the session said this sentence (the model or camera could not be taken
@@ -224,7 +224,7 @@ public struct ScheduledLine: Sendable, Equatable {
 /// another input's action (`GuidanceSession.schedule(atSeconds:_:)`).
 struct ScheduledItem {
     enum Action {
-        case command(SessionCommand)
+        case request(SessionRequest)
         case line(String)
         /// Something that drives the session through `controls` (a spoken command heard in a recording).
         case call(() -> Void)
@@ -235,11 +235,11 @@ struct ScheduledItem {
 
 /// A command to deliver at a moment of the session's clock (`--at 3:"scan now"`): input time
 /// when rendering a file offline, seconds since start live.
-public struct ScheduledCommand: Sendable, Equatable {
+public struct ScheduledRequest: Sendable, Equatable {
     public var atSeconds: Double
-    public var command: SessionCommand
+    public var command: SessionRequest
 
-    public init(atSeconds: Double, command: SessionCommand) {
+    public init(atSeconds: Double, command: SessionRequest) {
         self.atSeconds = atSeconds
         self.command = command
     }

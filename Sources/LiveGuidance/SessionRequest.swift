@@ -1,7 +1,7 @@
 /// What the user (by voice, typed text or another program) can ask the running session to do.
 /// Settings (confidence, ignored categories, hazards, volume, speech rate, …) are not here: they
 /// are changed in the settings store, which the session follows.
-public enum SessionCommand: Sendable, Equatable {
+public enum SessionRequest: Sendable, Equatable {
     /// "Scan now" / "what's in front of me": one full description of the newest frame, in any mode.
     case scanNow
     /// "Explore scene": a structured summary of the newest frame.

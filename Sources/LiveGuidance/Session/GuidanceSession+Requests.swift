@@ -10,13 +10,13 @@ extension GuidanceSession {
 
     /// Hands the session every scheduled command due by `seconds` (offline, the speech is
     /// rendered up to each command's own moment first) and everything sent through `controls`.
-    func deliverCommands(upTo seconds: Double) {
+    func deliverRequests(upTo seconds: Double) {
         while let next = scheduled.first, next.atSeconds <= seconds, ending == nil {
             scheduled.removeFirst()
             renderAudio(upTo: next.atSeconds)
             let time = configuration.isOffline ? next.atSeconds : nowSeconds
             switch next.action {
-            case .command(let command): handle(command, at: time)
+            case .request(let command): handle(command, at: time)
             case .line(let text):
                 // What the line sends (commands, settings) is handled now, at the line's moment.
                 carryOutLine?(text)
@@ -32,28 +32,28 @@ extension GuidanceSession {
     private func handleControls(at time: Double) {
         var items = controls.takeAll()
         // "Exit" goes before everything sent with it: what they would say is never heard anyway.
-        if let quit = items.firstIndex(where: { if case .command(.quit, _) = $0 { return true } else { return false } }) {
-            for case .command(let command, let answer?) in items where command != .quit { answer(.notCarriedOut(sentences.goodbye)) }
+        if let quit = items.firstIndex(where: { if case .request(.quit, _) = $0 { return true } else { return false } }) {
+            for case .request(let command, let answer?) in items where command != .quit { answer(.notCarriedOut(sentences.goodbye)) }
             items = [items[quit]]
         }
         for item in items {
             switch item {
-            case .command(let command, let answer):
+            case .request(let command, let answer):
                 // An "exit" sent meanwhile: nothing else is carried out (see `SessionControls.send`).
                 if ending != nil || (quitting.isAbandoned && command != .quit) {
                     answer?(.notCarriedOut(closingSentence?.utterance.text ?? sentences.goodbye))
                     continue
                 }
-                commandFailure = nil
+                requestFailure = nil
                 handle(command, at: time)
-                answer?(commandFailure.map { .failed($0) } ?? .carriedOut)
+                answer?(requestFailure.map { .failed($0) } ?? .carriedOut)
             case .settings(let update):
                 if ending == nil { apply(update) }
             }
         }
     }
 
-    func handle(_ command: SessionCommand, at time: Double) {
+    func handle(_ command: SessionRequest, at time: Double) {
         lastRequestSeconds = time
         lastCommandSeconds = time
         switch command {
@@ -77,7 +77,7 @@ extension GuidanceSession {
             do {
                 sayAll(policy.setMode(.find(try resolved(target)), atSeconds: time), at: time)
             } catch {
-                commandFailure = userMessage(for: error)
+                requestFailure = userMessage(for: error)
                 say(Utterance(userMessage(for: error), priority: .answer, contentKey: "session:find-refused"), at: time)
             }
         case .pause:
@@ -192,13 +192,13 @@ extension GuidanceSession {
 
     private func switchCamera(at time: Double) {
         guard case .camera(let current) = input.kind, !configuration.isOffline else {
-            commandFailure = sentences.switchNeedsCamera
+            requestFailure = sentences.switchNeedsCamera
             say(Utterance(sentences.switchNeedsCamera, priority: .answer, contentKey: "session:switch"), at: time)
             return
         }
         let cameras = configuration.availableCameras()
         guard cameras.count > 1 else {
-            commandFailure = sentences.onlyOneCamera
+            requestFailure = sentences.onlyOneCamera
             say(Utterance(sentences.onlyOneCamera, priority: .answer, contentKey: "session:switch"), at: time)
             return
         }
@@ -212,7 +212,7 @@ extension GuidanceSession {
                           contentKey: "session:switch"), at: time)
         } catch {
             input = previous
-            commandFailure = SentenceFiles.fill(sentences.cameraSwitchFailed, ["camera": next])
+            requestFailure = SentenceFiles.fill(sentences.cameraSwitchFailed, ["camera": next])
             say(Utterance(SentenceFiles.fill(sentences.cameraSwitchFailed, ["camera": next]), priority: .answer,
                           contentKey: "session:switch"), at: time)
             try? openInput()
@@ -251,7 +251,7 @@ extension GuidanceSession {
             say(Utterance(sentences.reactivated, priority: .answer, contentKey: "session:activated", earcon: .started), at: time)
             return true
         } catch {
-            commandFailure = SentenceFiles.fill(sentences.reactivationFailed, ["reason": userMessage(for: error)])
+            requestFailure = SentenceFiles.fill(sentences.reactivationFailed, ["reason": userMessage(for: error)])
             say(Utterance(SentenceFiles.fill(sentences.reactivationFailed, ["reason": userMessage(for: error)]),
                           priority: .answer, contentKey: "session:reactivation", earcon: .error), at: time)
             return false
