@@ -26,10 +26,15 @@ public protocol TextToSpeech: Sendable {
     /// `urgent`: a hazard warning, which must not wait for a slow voice (the natural voice says
     /// it with the fast one unless it has it ready).
     func synthesize(_ text: String, urgent: Bool) throws(SpeechError) -> SpeechAudio
+    /// Whether the queue should say `text` as it is made, piece by piece (`Utterance.pieces`):
+    /// true for a voice too slow to make a whole sentence before it is due (the natural one), for
+    /// a sentence it does not have ready, so the first words play while the rest is synthesised.
+    func streamsPieces(of text: String, urgent: Bool) -> Bool
 }
 
 extension TextToSpeech {
     public func synthesize(_ text: String, urgent: Bool) throws(SpeechError) -> SpeechAudio { try synthesize(text) }
+    public func streamsPieces(of text: String, urgent: Bool) -> Bool { false }
 }
 
 /// How to speak: voice (a language or voice name espeak-ng knows), rate in words per minute,

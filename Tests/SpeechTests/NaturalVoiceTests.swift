@@ -1,5 +1,6 @@
 import Foundation
 import Media
+import Synchronization
 import TestSupport
 import Testing
 @testable import Speech
@@ -160,5 +161,161 @@ struct NaturalVoiceTests {
 
         let list = try AssistBinary.run(["say", "--list-voices"])
         #expect(list.status == 0 && list.standardOutput.contains("natural\t") && list.standardOutput.contains("lessac"))
+    }
+}
+
+/// A slow voice that, like the natural one, wants its sentences said as they are made
+/// (`streamsPieces`, never for a hazard), and makes the pieces in `gated` only when the test lets
+/// it (`letNextPieceBeMade`): the test renders audio while a piece is "being synthesised", with no
+/// clock but the queue's audio time. Its audio is `ExactVoice`'s, 40 ms per character.
+final class GatedStreamingVoice: TextToSpeech, @unchecked Sendable {
+    var sampleRate: Int { 22050 }
+    let gated: Set<String>
+    private let madeTexts = Mutex<[String]>([])
+    private let pieceWaits = DispatchSemaphore(value: 0)
+    private let pieceMayGo = DispatchSemaphore(value: 0)
+
+    init(gating gated: Set<String> = []) { self.gated = gated }
+
+    var made: [String] { madeTexts.withLock { $0 } }
+    func streamsPieces(of text: String, urgent: Bool) -> Bool { !urgent }
+    func synthesize(_ text: String) throws(SpeechError) -> SpeechAudio {
+        if gated.contains(text) {
+            pieceWaits.signal()
+            pieceMayGo.wait()
+        }
+        madeTexts.withLock { $0.append(text) }
+        return try ExactVoice().synthesize(text)
+    }
+
+    /// Waits until a gated piece is being made. The bound only turns a hang into a failure.
+    func waitForGatedPiece() -> Bool { pieceWaits.wait(timeout: .now() + 600) == .success }
+    func letNextPieceBeMade() { pieceMayGo.signal() }
+}
+
+/// `queue.enqueue(utterance)` on another thread, as the session plans on its own.
+final class EnqueueInBackground: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private let result = Mutex<EnqueueOutcome?>(nil)
+    init(_ utterance: Utterance, on queue: UtteranceQueue) {
+        Thread.detachNewThread { [self] in
+            let outcome = queue.enqueue(utterance)
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+    }
+    /// The outcome once planning ended. The bound only turns a hang into a failure.
+    func outcome() -> EnqueueOutcome? { done.wait(timeout: .now() + 600) == .success ? result.withLock { $0 } : nil }
+}
+
+@Suite("A slow voice's sentence is heard while it is made, piece by piece", .serialized)
+struct StreamingSpeechTests {
+    static let sentence = "Car, 3 meters, on your left."
+
+    /// `sentence` queued from another thread, its first piece made and queued, its second
+    /// ("3 meters,") being made until the test lets it.
+    static func startSentenceWhileSecondPieceIsMade() -> (GatedStreamingVoice, UtteranceQueue, EnqueueInBackground, RecordingAudioOutput) {
+        let voice = GatedStreamingVoice(gating: ["3 meters,"])
+        let queue = UtteranceQueue(voice: voice)
+        let planning = EnqueueInBackground(Utterance(sentence, priority: .answer), on: queue)
+        #expect(voice.waitForGatedPiece())
+        return (voice, queue, planning, RecordingAudioOutput())
+    }
+
+    static func render(_ queue: UtteranceQueue, seconds: Double, into recorder: RecordingAudioOutput) throws {
+        for _ in 0..<Int(seconds * queue.sampleRateHz / 256) { try recorder.consume(queue.renderBlock(frameCount: 256)) }
+    }
+
+    @Test("pieces end at a clause or a phrase, the first after a few words and each next one at most twice as long, and joined they are every word in order")
+    func pieces() {
+        let pieces = Utterance.pieces(of: ["Car, 3 meters, on your left.", "Bench ahead"], breakingAfter: ",;:.!?",
+                                      firstPieceWords: 2, maximumWords: 12)
+        #expect(pieces == ["Car,", "3 meters,", "on your left.", "Bench ahead"])
+        let long = "There is a construction site with a deep trench and a barrier across the whole pavement ahead of you and me"
+        let cut = Utterance.pieces(of: [long], breakingAfter: ",", firstPieceWords: 2, maximumWords: 12)
+        #expect(cut.map { $0.split(separator: " ").count } == [2, 4, 8, 7])
+        #expect(cut.joined(separator: " ") == long)
+    }
+
+    @Test("the first piece is heard before the rest is made; the rest follows in order in the same track, none lost")
+    func firstPieceIsHeardFirst() throws {
+        let (voice, queue, planning, recorder) = Self.startSentenceWhileSecondPieceIsMade()
+        // "Car," is 0.16 s of audio: it plays, then the queue waits in silence for the next piece.
+        try Self.render(queue, seconds: 0.5, into: recorder)
+        let heard = try #require(Rendered.audibleFrames(recorder.samples))
+        #expect(heard.lowerBound < 256 && Double(heard.upperBound) / queue.sampleRateHz < 0.2)
+        #expect(!queue.isIdle && queue.starvedSeconds > 0.25)
+        #expect(queue.playbackLog.count == 1 && queue.playbackLog[0].endFrame == nil)
+        voice.letNextPieceBeMade()
+        guard case .queued(let plan) = try #require(planning.outcome()) else { Issue.record("not queued"); return }
+        #expect(plan.utterance.text == Self.sentence && plan.laterParts.isEmpty)
+        try queue.renderUntilIdle(to: recorder)
+        #expect(voice.made == ["Car,", "3 meters,", "on your left."])
+        let log = queue.playbackLog
+        #expect(log.count == 1 && log[0].utterance.text == Self.sentence && !log[0].wasInterrupted)
+        // Every piece is heard: 28 characters at 40 ms, less nothing.
+        let speech = try #require(Rendered.audibleFrames(recorder.samples))
+        let audibleSeconds = Double(speech.count) / queue.sampleRateHz - queue.starvedSeconds
+        #expect(audibleSeconds > 0.04 * 25, "\(audibleSeconds) s")
+    }
+
+    @Test("stop while the rest is made silences the sentence; the rest is held, and more says it, so no word is lost")
+    func stopMidSentence() throws {
+        let (voice, queue, planning, recorder) = Self.startSentenceWhileSecondPieceIsMade()
+        try Self.render(queue, seconds: 0.1, into: recorder)
+        queue.stop()
+        try Self.render(queue, seconds: 0.02, into: recorder)
+        #expect(queue.playbackLog.first?.wasInterrupted == true)
+        let silencedAt = recorder.samples.count
+        voice.letNextPieceBeMade()
+        guard case .queued(let plan) = try #require(planning.outcome()) else { Issue.record("not queued"); return }
+        #expect(plan.utterance.phrases == ["Car,"])
+        #expect(plan.laterParts.map(\.utterance.text) == ["3 meters, on your left."])
+        // Held: nothing more is said until "more".
+        #expect(queue.isIdle)
+        try Self.render(queue, seconds: 0.5, into: recorder)
+        #expect(Rendered.audibleFrames(Array(recorder.samples[silencedAt...])) == nil)
+        #expect(queue.more())
+        try queue.renderUntilIdle(to: recorder)
+        #expect(queue.playbackLog.map(\.utterance.text) == ["Car,", "3 meters, on your left."])
+    }
+
+    @Test("a hazard while a sentence is made is said at once, whole, and the cut sentence's rest is not said after it")
+    func hazardCutsStreamedSentence() throws {
+        let (voice, queue, planning, recorder) = Self.startSentenceWhileSecondPieceIsMade()
+        try Self.render(queue, seconds: 0.1, into: recorder)
+        let hazard = queue.enqueue(Utterance("Step down, 1 meter, ahead.", priority: .hazard))
+        guard case .queued(let warning) = hazard else { Issue.record("hazard not queued"); return }
+        #expect(warning.utterance.text == "Step down, 1 meter, ahead.")
+        try Self.render(queue, seconds: 0.1, into: recorder)
+        #expect(queue.playbackLog.map(\.utterance.priority) == [.answer, .hazard])
+        voice.letNextPieceBeMade()
+        guard case .queued(let plan) = try #require(planning.outcome()) else { Issue.record("not queued"); return }
+        #expect(plan.utterance.phrases == ["Car,"] && plan.laterParts.isEmpty)
+        try queue.renderUntilIdle(to: recorder)
+        let log = queue.playbackLog
+        #expect(log.count == 2 && log[0].wasInterrupted && !log[1].wasInterrupted)
+        // The warning was made whole, never in pieces.
+        #expect(voice.made.contains("Step down, 1 meter, ahead."))
+    }
+
+    @Test("a streamed message longer than 3 s is said in parts of at most 3 s, in order, none left out")
+    func streamedPartsKeepTheLimit() throws {
+        let voice = GatedStreamingVoice()
+        let queue = UtteranceQueue(voice: voice)
+        let text = "Caution, there is a construction site with a deep trench, and a barrier across the pavement ahead of you, so keep to the right."
+        guard case .queued(let plan) = queue.enqueue(Utterance(text, priority: .answer, earcon: .obstacleHazard)) else {
+            Issue.record("not queued"); return
+        }
+        #expect(!plan.laterParts.isEmpty && plan.durationSeconds <= 3)
+        let recorder = RecordingAudioOutput()
+        try queue.renderUntilIdle(to: recorder)
+        let log = queue.playbackLog
+        #expect(log.map(\.utterance.text).joined(separator: " ") == text)
+        for record in log {
+            let seconds = Double(try #require(record.endFrame) - record.startFrame) / queue.sampleRateHz
+            #expect(seconds <= 3, "\(record.utterance.text): \(seconds) s")
+        }
+        #expect(queue.starvedSeconds == 0)
     }
 }

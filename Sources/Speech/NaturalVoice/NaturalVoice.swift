@@ -86,6 +86,10 @@ public final class NaturalVoice: TextToSpeech, @unchecked Sendable {
             let core = try InferenceCore()
             let read = try core.readModel(at: model)
             // f32: the CPU plugin's default bf16 on these CPUs costs a VITS decoder audible noise.
+            // OpenVINO's per-shape cache (CPU_RUNTIME_CACHE_CAPACITY) is left at its default: every
+            // clause makes audio of a new length and the cache grows with each, but a capacity of 0
+            // or 32 crashed OpenVINO 2026.4.1's CPU plugin in 3 of 6 benchmark runs (BENCHMARKS.md,
+            // "Issue 37 (twentieth session)").
             let compiled = try core.compile(read, options: InferenceOptions(threadCount: threadCount, precision: .f32))
             return (compiled, try compiled.makeTokenRequest())
         } catch {
@@ -118,6 +122,13 @@ public final class NaturalVoice: TextToSpeech, @unchecked Sendable {
         return audio
     }
 
+    /// A sentence it has not ready is said as it is made, piece by piece (see
+    /// `UtteranceQueue`): its first words play after a fraction of the whole sentence's synthesis.
+    /// A hazard never is: it comes from the cache or the fast voice, at once.
+    public func streamsPieces(of text: String, urgent: Bool) -> Bool {
+        !urgent && cache.withLock { $0.audio(for: text) } == nil
+    }
+
     /// Makes these sentences ready in the background (the sentences of objects in view, a hazard
     /// said by the fast voice once), so that when they are due they come from the cache.
     public func prepare(_ texts: [String]) {
@@ -132,35 +143,65 @@ public final class NaturalVoice: TextToSpeech, @unchecked Sendable {
     /// How often sentences came from the cache, the model, or (hazards) the fast voice.
     public var counts: NaturalVoiceStatistics { statistics.withLock { $0 } }
 
-    /// Runs the model on `text`: phonemes, ids, inference, level.
+    /// The most words given to the model at once. Piper synthesises a text sentence by sentence;
+    /// this voice goes clause by clause (the clause keeps its comma, so the model still pauses and
+    /// intones by it), and cuts a longer clause after this many words. OpenVINO's CPU plugin keeps
+    /// buffers sized by the audio it has made and never gives them back, so a paragraph in one
+    /// input cost hundreds of megabytes (`assist say` of a 54-word paragraph: 864 MB resident with
+    /// sentences of up to 30 words, 761 MB with clauses of up to 8); 8 words are under 3 s at the
+    /// voice's own pace. Each inference also holds the model only briefly, so a sentence prepared
+    /// in the background delays one that is due by one clause at most.
+    static let maximumWordsPerInference = 8
+    /// Fade at the edges of each clause's audio, so that clauses join without a click.
+    static let clauseFadeSamples = 44
+
+    /// Runs the model on `text`, clause by clause: phonemes, ids, inference; then the level.
     func render(_ text: String) throws(SpeechError) -> SpeechAudio {
-        let phonemes = try PiperPhonemes.phonemes(of: text, espeakVoice: config.espeakVoice)
-        let ids = config.ids(forPhonemes: phonemes)
-        guard ids.count > 3 else { throw .emptyText }   // start, pad, end: nothing to say
         let lengthScale = config.lengthScale * Float(Self.naturalWordsPerMinute / Double(settings.wordsPerMinute))
-        let inputs = [
-            TokenInferenceRequest.Input(name: "input", dimensions: [1, ids.count], values: ids),
-            TokenInferenceRequest.Input(name: "input_lengths", dimensions: [1], values: [Int64(ids.count)]),
-            TokenInferenceRequest.Input(name: "scales", dimensions: [3], floats: [config.noiseScale, lengthScale, config.noiseW]),
-        ]
         let started = ContinuousClock.now
-        let gain = Self.fullVolumePeak * Float(settings.volumePercent) / 100
-        let samples: [Int16]
-        do {
-            inferenceLock.lock()
-            defer { inferenceLock.unlock() }
-            try request.infer(inputs)
-            samples = try request.withOutput(at: 0) { _, output in
-                // Piper levels each sentence by its peak; the volume setting scales that level.
-                let peak = max(output.reduce(0) { max($0, abs($1)) }, 0.01)
-                let scale = gain / peak * 32767
-                return output.map { Int16(clamping: Int(($0 * scale).rounded())) }
+        var output: [Float] = []
+        for sentence in Utterance.pieces(of: [text], breakingAfter: ",;:.!?", firstPieceWords: Self.maximumWordsPerInference,
+                                         maximumWords: Self.maximumWordsPerInference) {
+            let ids = config.ids(forPhonemes: try PiperPhonemes.phonemes(of: sentence, espeakVoice: config.espeakVoice))
+            guard ids.count > 3 else { continue }   // start, pad, end: nothing to say
+            let inputs = [
+                TokenInferenceRequest.Input(name: "input", dimensions: [1, ids.count], values: ids),
+                TokenInferenceRequest.Input(name: "input_lengths", dimensions: [1], values: [Int64(ids.count)]),
+                TokenInferenceRequest.Input(name: "scales", dimensions: [3], floats: [config.noiseScale, lengthScale, config.noiseW]),
+            ]
+            do {
+                inferenceLock.lock()
+                defer { inferenceLock.unlock() }
+                try request.infer(inputs)
+                try request.withOutput(at: 0) { _, all in
+                    // Each clause starts with the model's own leading silence: after the first it
+                    // would lengthen the pause at the comma, so it is cut to 2 ms, as the queue cuts
+                    // the first (−60 dB below full scale, about the model's peak).
+                    var samples = all[...]
+                    if !output.isEmpty, let first = samples.firstIndex(where: { abs($0) > 0.001 }) {
+                        samples = samples[max(first - Self.clauseFadeSamples, samples.startIndex)...]
+                    }
+                    let start = output.count
+                    output.append(contentsOf: samples)
+                    let fade = min(Self.clauseFadeSamples, samples.count / 2)
+                    for i in 0..<fade {
+                        let gain = Float(i) / Float(fade)
+                        output[start + i] *= gain
+                        output[output.count - 1 - i] *= gain
+                    }
+                }
+            } catch let error as InferenceError {
+                throw .naturalVoiceFailed(detail: Self.clause(error.userMessage))
+            } catch {
+                throw .naturalVoiceFailed(detail: "\(error)")
             }
-        } catch let error as InferenceError {
-            throw .naturalVoiceFailed(detail: Self.clause(error.userMessage))
-        } catch {
-            throw .naturalVoiceFailed(detail: "\(error)")
         }
+        guard !output.isEmpty else { throw .emptyText }
+        // Piper levels each sentence by its peak; the volume setting scales that level.
+        let gain = Self.fullVolumePeak * Float(settings.volumePercent) / 100
+        let peak = max(output.reduce(0) { max($0, abs($1)) }, 0.01)
+        let scale = gain / peak * 32767
+        let samples = output.map { Int16(clamping: Int(($0 * scale).rounded())) }
         let elapsed = started.duration(to: .now)
         statistics.withLock {
             $0.rendered += 1

@@ -96,3 +96,29 @@ extension Utterance {
         return sentences
     }
 }
+
+extension Utterance {
+    /// Phrases cut into pieces a slow voice synthesises one at a time: a piece ends after a word
+    /// ending in one of `marks`, at the end of a phrase, or when it reaches its word limit: the
+    /// first piece `firstPieceWords`, each next one twice the one before, up to `maximumWords`
+    /// (so each is made while the ones before it play). Never inside a word: joined with spaces,
+    /// the pieces are the phrases' words in order.
+    public static func pieces(of phrases: [String], breakingAfter marks: String,
+                              firstPieceWords: Int, maximumWords: Int) -> [String] {
+        var pieces: [String] = []
+        var current: [Substring] = []
+        func close() {
+            if !current.isEmpty { pieces.append(current.joined(separator: " ")) }
+            current = []
+        }
+        for phrase in phrases {
+            for word in phrase.split(whereSeparator: \.isWhitespace) {
+                current.append(word)
+                let limit = min(firstPieceWords << min(pieces.count, 8), maximumWords)
+                if current.count >= max(limit, 1) || word.last.map(marks.contains) == true { close() }
+            }
+            close()
+        }
+        return pieces
+    }
+}

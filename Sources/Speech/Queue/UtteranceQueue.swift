@@ -55,7 +55,8 @@ public enum EnqueueOutcome: Sendable, Equatable {
 /// When an utterance was heard, in frames of audio time.
 public struct PlaybackRecord: Sendable, Equatable {
     public let id: Int
-    public let utterance: Utterance
+    /// What was heard (a streamed sentence cut at the length limit: its first part).
+    public internal(set) var utterance: Utterance
     public let startFrame: Int
     public internal(set) var endFrame: Int?
     public internal(set) var wasInterrupted: Bool
@@ -93,9 +94,23 @@ public final class UtteranceQueue: Sendable {
     /// Silence between an earcon and the words after it.
     static let earconGapSeconds = 0.04
 
+    /// How many words the first piece of a streamed sentence has at most (`TextToSpeech.streamsPieces`):
+    /// few enough for a slow voice to make at once. With 4, the natural voice's first audio of a
+    /// 3-s sentence took 696 ms (median, debug build, load 9 on 2 cores); with 2, see BENCHMARKS.md,
+    /// "Issue 37 (twentieth session)". Each later piece may have twice the words of the one before.
+    static let firstPieceWords = 2
+    /// Later pieces end at a clause or a phrase, and are never longer than this: each is made
+    /// while the one before plays, and the model's input (so its memory) stays bounded.
+    static let maximumPieceWords = 12
+    static let pieceMarks = ",;:.!?"
+    /// Fade at each edge of a streamed piece, so pieces join without a click.
+    static let pieceFadeSeconds = 0.002
+
     private struct Track {
-        let plan: PlannedUtterance
-        let samples: [Float]   // interleaved stereo
+        var plan: PlannedUtterance
+        var samples: [Float]   // interleaved stereo
+        /// Still being made (a streamed sentence): more samples will be added while it plays.
+        var open = false
         var frameCount: Int { samples.count / 2 }
     }
 
@@ -124,6 +139,8 @@ public final class UtteranceQueue: Sendable {
         /// The light mode's tone, heard under everything while it is on, and the pitch it glides to.
         var continuousTone: ContinuousTone?
         var continuousTonePitchHz = 0.0
+        /// Silence played because a streamed sentence's next piece was not made in time.
+        var starvedFrames = 0
 
         init(filter: RepetitionFilter) {
             self.filter = filter
@@ -132,6 +149,18 @@ public final class UtteranceQueue: Sendable {
         }
         static let logLength = 256
         static let finishedCapacity = 64
+
+        /// Changes the streamed track `id` if it is still to be heard (playing, not being cut, or
+        /// waiting); false when it was cut, dropped or stopped.
+        mutating func withOpenTrack(_ id: Int, evenIfFading: Bool = false, _ change: (inout Track) -> Void) -> Bool {
+            if current?.plan.id == id, evenIfFading || fadeOutFramesLeft == nil {
+                change(&current!)
+                return true
+            }
+            guard let index = pending.firstIndex(where: { $0.plan.id == id }) else { return false }
+            change(&pending[index])
+            return true
+        }
     }
     private let state: Mutex<State>
     /// Counts `abandonPlanning()` calls: planning that began before one stops synthesising.
@@ -190,56 +219,148 @@ public final class UtteranceQueue: Sendable {
         guard let id = admitted else { return .suppressedAsRepeat }
         let generation = abandonments.load(ordering: .relaxed)
         let abandoned = { self.abandonments.load(ordering: .relaxed) != generation }
+        if let voice, voice.streamsPieces(of: utterance.text, urgent: utterance.priority == .hazard),
+           let outcome = enqueueStreaming(utterance, id: id, voice: voice, unless: abandoned) {
+            return outcome
+        }
         let parts = self.parts(of: utterance, unless: abandoned)
         guard !abandoned() else { return .abandoned }
-        let laterIDs: Range<Int> = state.withLock { state in
-            defer { state.nextID += parts.count - 1 }
-            return state.nextID..<(state.nextID + parts.count - 1)
-        }
         let first = makeTrack(id: id, parts[0])
         releaseFinishedTracks()
         // The first part is queued before the later ones are synthesised, so that with a slow
         // voice (the natural one) it plays while they are made: a pipeline, not a wait for the whole.
-        let (superseded, stopsBefore) = state.withLock { state -> ([Track], Int) in
-            let index = state.pending.firstIndex { $0.plan.utterance.priority < utterance.priority } ?? state.pending.endIndex
-            state.pending.insert(first, at: index)
-            if utterance.priority == .hazard, let current = state.current,
+        let stopsBefore = insert(first)
+        guard let later = queueLater(Array(parts.dropFirst()), after: id, stopsBefore: stopsBefore, unless: abandoned) else {
+            return .abandoned
+        }
+        return .queued(PlannedUtterance(id: id, utterance: first.plan.utterance, laterParts: later,
+                                        speechSeconds: first.plan.speechSeconds, durationSeconds: first.plan.durationSeconds,
+                                        voiceFailure: first.plan.voiceFailure))
+    }
+
+    /// Puts `track` among those waiting, by priority; a hazard fades out lower-priority speech.
+    /// Returns how many "stop"s came so far.
+    private func insert(_ track: Track) -> Int {
+        state.withLock { state in
+            let priority = track.plan.utterance.priority
+            let index = state.pending.firstIndex { $0.plan.utterance.priority < priority } ?? state.pending.endIndex
+            state.pending.insert(track, at: index)
+            if priority == .hazard, let current = state.current,
                current.plan.utterance.priority < .hazard, state.fadeOutFramesLeft == nil {
                 state.fadeOutFramesLeft = Int(Self.interruptionFadeSeconds * sampleRateHz)
             }
-            guard parts.count > 1 else { return ([], state.stops) }
+            return state.stops
+        }
+    }
+
+    /// Synthesises the later parts of a message whose first part (`firstID`) is queued and queues
+    /// them to follow it. nil: planning was abandoned, and the first part is taken back.
+    private func queueLater(_ parts: [Utterance], after firstID: Int, stopsBefore: Int,
+                            unless abandoned: () -> Bool) -> [PlannedUtterance]? {
+        guard let priority = parts.first?.priority else { return [] }
+        let (ids, superseded) = state.withLock { state -> (Range<Int>, [Track]) in
+            defer { state.nextID += parts.count }
             // A newer long message replaces the unheard rest of one no more urgent than it.
             var superseded: [Track] = []
             state.laterParts.removeAll { track in
-                guard track.plan.utterance.priority <= utterance.priority else { return false }
+                guard track.plan.utterance.priority <= priority else { return false }
                 superseded.append(track)
                 return true
             }
-            return (superseded, state.stops)
+            return (state.nextID..<(state.nextID + parts.count), superseded)
         }
         _ = superseded   // freed here, outside the lock
         var later: [Track] = []
-        for (laterID, part) in zip(laterIDs, parts.dropFirst()) {
+        for (laterID, part) in zip(ids, parts) {
             guard !abandoned() else {
-                state.withLock { state in state.pending.removeAll { $0.plan.id == first.plan.id } }
-                return .abandoned
+                state.withLock { state in state.pending.removeAll { $0.plan.id == firstID } }
+                return nil
             }
             later.append(makeTrack(id: laterID, part))
         }
-        if !later.isEmpty {
-            state.withLock { state in
-                let index = state.laterParts.firstIndex { $0.plan.utterance.priority < utterance.priority } ?? state.laterParts.endIndex
-                state.laterParts.insert(contentsOf: later, at: index)
-                // A "stop" while they were made holds them for "more", as it would have had they been ready.
-                if state.stops == stopsBefore { state.laterPartsHeld = false }
-                // They follow the first part; if it has already begun, nothing need wait for it.
-                state.laterPartsAwait = state.pending.contains { $0.plan.id == first.plan.id } ? first.plan.id : nil
-            }
+        state.withLock { state in
+            let index = state.laterParts.firstIndex { $0.plan.utterance.priority < priority } ?? state.laterParts.endIndex
+            state.laterParts.insert(contentsOf: later, at: index)
+            // A "stop" while they were made holds them for "more", as it would have had they been ready.
+            if state.stops == stopsBefore { state.laterPartsHeld = false }
+            // They follow the first part; if it has already begun, nothing need wait for it.
+            state.laterPartsAwait = state.pending.contains { $0.plan.id == firstID } ? firstID : nil
         }
-        let plan = PlannedUtterance(id: first.plan.id, utterance: first.plan.utterance, laterParts: later.map(\.plan),
-                                    speechSeconds: first.plan.speechSeconds, durationSeconds: first.plan.durationSeconds,
-                                    voiceFailure: first.plan.voiceFailure)
-        return .queued(plan)
+        return later.map(\.plan)
+    }
+
+    /// Says `utterance` while the voice makes it: the first piece (`Utterance.pieces`, a few
+    /// words) is queued as soon as it is synthesised, in a track left open, and each next piece is
+    /// added to that track while it plays, as long as the part stays within the length limit; the
+    /// pieces past the limit become later parts, as in `parts(of:)`. If the track is cut while it
+    /// is made (a hazard, `dropWaiting`), the rest of the part goes with it, as a cut part does;
+    /// after a "stop" the rest is held for "more". nil: the first piece alone would not fit (a
+    /// long word), and the utterance is planned whole.
+    private func enqueueStreaming(_ utterance: Utterance, id: Int, voice: any TextToSpeech,
+                                  unless abandoned: () -> Bool) -> EnqueueOutcome? {
+        let pieces = Utterance.pieces(of: utterance.phrases, breakingAfter: Self.pieceMarks,
+                                      firstPieceWords: Self.firstPieceWords, maximumWords: Self.maximumPieceWords)
+        let limit = speechLimitSeconds(for: utterance)
+        guard pieces.count > 1, let firstAudio = try? voice.synthesize(pieces[0]), firstAudio.durationSeconds <= limit else {
+            return nil
+        }
+        guard !abandoned() else { return .abandoned }
+        let placement = self.placement(for: utterance)
+        let firstSpeech = streamedPiece(firstAudio)
+        var samples: [Float] = []
+        // Room for the whole part, so adding a piece never reallocates under the lock the audio thread takes.
+        samples.reserveCapacity(Int((settings.maximumSpeechSeconds + 0.5) * sampleRateHz) * 2)
+        samples.append(contentsOf: placement.place(opening(utterance, beforeSpeech: true) + firstSpeech, sampleRateHz: sampleRateHz))
+        func plan(_ part: Utterance, speechFrames: Int, frames: Int, later: [PlannedUtterance] = []) -> PlannedUtterance {
+            PlannedUtterance(id: id, utterance: part, laterParts: later, speechSeconds: Double(speechFrames) / sampleRateHz,
+                             durationSeconds: Double(frames) / sampleRateHz, voiceFailure: nil)
+        }
+        var speechFrames = firstSpeech.count, frames = samples.count / 2
+        releaseFinishedTracks()
+        let stopsBefore = insert(Track(plan: plan(utterance, speechFrames: speechFrames, frames: frames), samples: samples, open: true))
+        var spokenSeconds = firstAudio.durationSeconds
+        var taken = 1, cut = false
+        while taken < pieces.count {
+            guard !abandoned() else {
+                state.withLock { state in state.pending.removeAll { $0.plan.id == id } }
+                return .abandoned
+            }
+            // Measured as `parts(of:)` measures: by the sum of the syntheses, each within the limit.
+            guard let audio = try? voice.synthesize(pieces[taken]), spokenSeconds + audio.durationSeconds <= limit else { break }
+            let speech = streamedPiece(audio)
+            let stereo = placement.place(speech, sampleRateHz: sampleRateHz)
+            let added = state.withLock { state in
+                state.withOpenTrack(id) { $0.samples.append(contentsOf: stereo) }
+            }
+            guard added else { cut = true; break }
+            spokenSeconds += audio.durationSeconds
+            speechFrames += speech.count
+            frames += stereo.count / 2
+            taken += 1
+        }
+        var part = utterance
+        if taken < pieces.count { part.phrases = Array(pieces[..<taken]) }
+        let finalPlan = plan(part, speechFrames: speechFrames, frames: frames)
+        let stopped = state.withLock { state -> Bool in
+            _ = state.withOpenTrack(id, evenIfFading: true) { track in
+                track.open = false
+                track.plan = finalPlan
+            }
+            // It may have begun as the whole message: what was heard is this part.
+            if let index = state.log.lastIndex(where: { $0.id == id }) {
+                state.log[index].utterance = part
+                if state.lastStarted == utterance { state.lastStarted = part }
+            }
+            return state.stops != stopsBefore
+        }
+        guard taken < pieces.count, !cut || stopped else { return .queued(finalPlan) }
+        var rest = utterance
+        rest.phrases = Array(pieces[taken...])
+        rest.earcon = nil
+        guard let later = queueLater(parts(of: rest, unless: abandoned), after: id, stopsBefore: stopsBefore, unless: abandoned) else {
+            return .abandoned
+        }
+        return .queued(plan(part, speechFrames: speechFrames, frames: frames, later: later))
     }
 
     /// Stops the planning under way (a long answer being synthesised part by part) as soon as it
@@ -390,6 +511,10 @@ public final class UtteranceQueue: Sendable {
         }
     }
 
+    /// Seconds of silence played because a streamed sentence's next piece came late (a gap heard
+    /// inside a sentence; 0 when the voice keeps ahead of the output).
+    public var starvedSeconds: Double { state.withLock { Double($0.starvedFrames) / sampleRateHz } }
+
     /// What was played so far (the latest 256 utterances).
     public var playbackLog: [PlaybackRecord] { state.withLock { $0.log } }
 
@@ -440,6 +565,13 @@ public final class UtteranceQueue: Sendable {
                 }
                 guard let current = state.current else { continue }
                 let remainingInTrack = current.frameCount - state.positionFrames
+                if remainingInTrack == 0 && current.open && state.fadeOutFramesLeft == nil {
+                    // The voice is still making the next piece: silence until it comes.
+                    fillSilence(buffer, from: frame, count: frameCount - frame)
+                    state.starvedFrames += frameCount - frame
+                    frame = frameCount
+                    continue
+                }
                 var n = min(remainingInTrack, frameCount - frame)
                 if let fade = state.fadeOutFramesLeft { n = min(n, fade) }
                 let fadeTotal = Double(max(Int(Self.interruptionFadeSeconds * sampleRateHz), 1))
@@ -454,11 +586,13 @@ public final class UtteranceQueue: Sendable {
                 }
                 state.positionFrames += n
                 frame += n
-                var finished = state.positionFrames >= current.frameCount
+                let playedAll = state.positionFrames >= current.frameCount
+                var finished = playedAll && !current.open
                 var interrupted = false
                 if let fade = state.fadeOutFramesLeft {
                     state.fadeOutFramesLeft = fade - n
-                    if fade - n <= 0 { finished = true; interrupted = true }
+                    // A cut streamed track ends with what it has, even mid-fade.
+                    if fade - n <= 0 || (playedAll && current.open) { finished = true; interrupted = true }
                 }
                 if finished {
                     let end = state.renderedFrames + frame
@@ -507,12 +641,7 @@ public final class UtteranceQueue: Sendable {
     /// (the error tone is short).
     func parts(of utterance: Utterance, unless abandoned: () -> Bool = { false }) -> [Utterance] {
         guard let voice, utterance.phrases.count > 0 else { return [utterance] }
-        var earconSeconds = 0.0
-        if let earcon = utterance.earcon {
-            earconSeconds = Double(tones.render(earcon, severity: utterance.severity).count) / sampleRateHz + Self.earconGapSeconds
-        }
-        // The interaural delay and espeak-ng's leading silence (cut) are a few ms; the limit holds the rest.
-        let limit = settings.maximumSpeechSeconds - earconSeconds - 0.02
+        let limit = speechLimitSeconds(for: utterance)
         // A hazard is measured with the voice that will say it (see `TextToSpeech.synthesize(_:urgent:)`).
         let urgent = utterance.priority == .hazard
         func seconds(_ units: ArraySlice<String>) -> Double {
@@ -589,6 +718,16 @@ public final class UtteranceQueue: Sendable {
         }
     }
 
+    /// How long the words of one part may last: the length limit less the earcon before them.
+    private func speechLimitSeconds(for utterance: Utterance) -> Double {
+        var earconSeconds = 0.0
+        if let earcon = utterance.earcon {
+            earconSeconds = Double(tones.render(earcon, severity: utterance.severity).count) / sampleRateHz + Self.earconGapSeconds
+        }
+        // The interaural delay and espeak-ng's leading silence (cut) are a few ms; the limit holds the rest.
+        return settings.maximumSpeechSeconds - earconSeconds - 0.02
+    }
+
     /// A phrase too long to say in one part, in smaller pieces: its sentences, else its clauses
     /// (after ; or :, then after ,), else its words. Joined with spaces they give the phrase back.
     /// A single word too long for one part (an address or a path, which the voice spells out for
@@ -627,15 +766,11 @@ public final class UtteranceQueue: Sendable {
 
     private func makeTrack(id: Int, _ utterance: Utterance) -> Track {
         var speech: [Float] = []
-        var speechSeconds = 0.0
         var failure: SpeechError?
         if !utterance.phrases.isEmpty {
             if let voice {
                 do {
-                    let audio = try voice.synthesize(utterance.phrases.joined(separator: " "), urgent: utterance.priority == .hazard)
-                    let words = Self.withoutLeadingSilence(audio.samples)
-                    speechSeconds = Double(words.count) / Double(audio.sampleRate)
-                    speech = Self.resample(words.map { Float($0) / 32768 }, from: Double(audio.sampleRate), to: sampleRateHz)
+                    speech = playable(try voice.synthesize(utterance.phrases.joined(separator: " "), urgent: utterance.priority == .hazard))
                 } catch {
                     failure = error
                 }
@@ -643,24 +778,47 @@ public final class UtteranceQueue: Sendable {
                 failure = .engineUnavailable
             }
         }
-        var mono: [Float] = []
-        if let earcon = utterance.earcon {
-            mono = tones.render(earcon, severity: utterance.severity)
-            if !speech.isEmpty { mono.append(contentsOf: repeatElement(0, count: Int(Self.earconGapSeconds * sampleRateHz))) }
-        }
+        var mono = opening(utterance, beforeSpeech: !speech.isEmpty || failure != nil)
         if failure != nil {
-            if !mono.isEmpty { mono.append(contentsOf: repeatElement(0, count: Int(Self.earconGapSeconds * sampleRateHz))) }
             mono.append(contentsOf: tones.render(.error, severity: 1))
         } else {
             mono.append(contentsOf: speech)
         }
-        let placement = placesByDirection
-            ? utterance.directionDegrees.map { StereoPlacement(directionDegrees: $0) } ?? .centre
-            : .centre
-        let stereo = placement.place(mono, sampleRateHz: sampleRateHz)
-        let plan = PlannedUtterance(id: id, utterance: utterance, laterParts: [], speechSeconds: speechSeconds,
+        let stereo = placement(for: utterance).place(mono, sampleRateHz: sampleRateHz)
+        let plan = PlannedUtterance(id: id, utterance: utterance, laterParts: [], speechSeconds: Double(speech.count) / sampleRateHz,
                                     durationSeconds: Double(stereo.count / 2) / sampleRateHz, voiceFailure: failure)
         return Track(plan: plan, samples: stereo)
+    }
+
+    /// Synthesised speech as the queue plays it: mono at the output's rate, leading silence cut.
+    private func playable(_ audio: SpeechAudio) -> [Float] {
+        Self.resample(Self.withoutLeadingSilence(audio.samples).map { Float($0) / 32768 },
+                      from: Double(audio.sampleRate), to: sampleRateHz)
+    }
+
+    /// One piece of a streamed sentence: playable, with faded edges so that pieces join without a
+    /// click (each piece's own trailing silence is the pause between them).
+    private func streamedPiece(_ audio: SpeechAudio) -> [Float] {
+        var samples = playable(audio)
+        let fade = min(Int(Self.pieceFadeSeconds * sampleRateHz), samples.count / 2)
+        for i in 0..<fade {
+            let gain = Float(i) / Float(fade)
+            samples[i] *= gain
+            samples[samples.count - 1 - i] *= gain
+        }
+        return samples
+    }
+
+    /// The earcon, and the gap after it when something follows.
+    private func opening(_ utterance: Utterance, beforeSpeech: Bool) -> [Float] {
+        guard let earcon = utterance.earcon else { return [] }
+        var mono = tones.render(earcon, severity: utterance.severity)
+        if beforeSpeech { mono.append(contentsOf: repeatElement(0, count: Int(Self.earconGapSeconds * sampleRateHz))) }
+        return mono
+    }
+
+    private func placement(for utterance: Utterance) -> StereoPlacement {
+        placesByDirection ? utterance.directionDegrees.map { StereoPlacement(directionDegrees: $0) } ?? .centre : .centre
     }
 
     /// espeak-ng starts every synthesis with about 50 ms of silence (1 080 samples at 22 050 Hz):
