@@ -122,16 +122,8 @@ public struct PictureDescription {
         // PNG decodes to a 147-MB frame that is freed once scaled, so its peak and the models'
         // (about 250 MB) no longer add up. Later pictures are decoded in turn, as before.
         var firstPicture = paths.first.map(Self.decodedPicture)
-        let core: InferenceCore
-        let objectDetector: ObjectDetector
-        let depthEstimator: DepthEstimator?
-        do {
-            core = try InferenceCore()
-            objectDetector = try detector.makeDetector(core: core, warn: UserData.warn)
-            depthEstimator = try depthModel.makeEstimator(core: core, options: detector.inferenceOptions)
-        } catch {
-            throw PictureDescriptionError.modelUnavailable(reason: userMessage(for: error))
-        }
+        var models: LoadedModels? = try loadModels()
+        let classNames = models?.detector.classNames.names ?? []
         let faceDetector: FaceDetector?
         do throws(FaceModelError) { faceDetector = findsFaces ? try FaceDetector.located() : nil } catch {
             throw PictureDescriptionError.faceModelUnavailable(reason: error.userMessage)
@@ -140,9 +132,9 @@ public struct PictureDescription {
         do throws(PictureQuestionError) { answers = question == nil ? nil : try PictureAnswers(wordsPerMinute: wordsPerMinute) } catch {
             throw PictureDescriptionError.cannotStart(reason: error.userMessage)
         }
-        let userData = UserData.open(knownCategories: objectDetector.classNames.names)
+        let userData = UserData.open(knownCategories: classNames)
         var stored = userData?.currentSettings()
-        var analyzer = try makeAnalyzer(objectDetector, depthEstimator, stored: stored)
+        var analyzer: SceneAnalyzer? = try models.map { try makeAnalyzer($0.detector, $0.depth, stored: stored) }
         let session = keepsHistory ? try? userData?.usage.start(mode: "picture description") : nil
         defer { if let session { try? userData?.usage.finish(session: session) } }
         let spoken = try spokenOutput()
@@ -153,16 +145,27 @@ public struct PictureDescription {
             // from the next picture on.
             if let latest = userData?.currentSettings(), latest != stored {
                 stored = latest
-                analyzer = try makeAnalyzer(objectDetector, depthEstimator, stored: stored)
+                analyzer = nil
             }
             let decoded: DecodedPicture
             if index == 0, let first = firstPicture {
                 decoded = first
                 firstPicture = nil
+            } else if Self.decodesLargerThanModels(path) {
+                // Its decoded frame is as big as the models (a 49-megapixel PNG: 147 MB before it
+                // is scaled): they are given back while it is decoded and loaded again after, so
+                // the two are never in memory together (issue 39; about half a second more).
+                analyzer = nil
+                models = nil
+                decoded = Self.decodedPicture(path)
             } else {
                 decoded = Self.decodedPicture(path)
             }
-            let result = describe(decoded, with: analyzer, faceDetector: faceDetector, answers: answers)
+            if models == nil { models = try loadModels() }
+            guard let loaded = models else { break }
+            let pictureAnalyzer = try analyzer ?? makeAnalyzer(loaded.detector, loaded.depth, stored: stored)
+            analyzer = pictureAnalyzer
+            let result = describe(decoded, with: pictureAnalyzer, faceDetector: faceDetector, answers: answers)
             results.append(result)
             if let report = result.report, keepsHistory {
                 userData?.record(report.announced, mode: "picture description", session: session)
@@ -179,6 +182,32 @@ public struct PictureDescription {
         }
         try spoken?.finish()
         return results
+    }
+
+    /// The detector (and the depth model, when one is chosen) and the inference core they run on.
+    struct LoadedModels {
+        var core: InferenceCore
+        var detector: ObjectDetector
+        var depth: DepthEstimator?
+    }
+
+    /// The models, or the failure to start of their kind.
+    func loadModels() throws -> LoadedModels {
+        do {
+            let core = try InferenceCore()
+            return LoadedModels(core: core, detector: try detector.makeDetector(core: core, warn: UserData.warn),
+                                depth: try depthModel.makeEstimator(core: core, options: detector.inferenceOptions))
+        } catch {
+            throw PictureDescriptionError.modelUnavailable(reason: userMessage(for: error))
+        }
+    }
+
+    /// Pictures whose file says they have more pixels than this (20 megapixels: 60 MB decoded,
+    /// about 150 MB for the largest allowed) are decoded with the models given back.
+    static let pixelsDecodedWithoutModels = 20_000_000
+
+    static func decodesLargerThanModels(_ path: String) -> Bool {
+        (PictureSize.declared(atPath: path)?.pixels ?? 0) > pixelsDecodedWithoutModels
     }
 
     /// All described; none of them could be read (as a live input that cannot be opened); or some

@@ -83,6 +83,23 @@ struct SeeCommandTests {
         #expect(output.standardOutput.contains("Bus, "))
     }
 
+    @Test("a 49-megapixel picture between two others is described, and the models given back for it describe the next as before")
+    func hugePictureBetweenOthers() throws {
+        let folder = try TemporaryFolder.make("see-huge")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let huge = folder.appendingPathComponent("white.png")
+        try Program.ffmpeg(["-f", "lavfi", "-i", "color=c=white:s=7000x7000", "-frames:v", "1", huge.path])
+        let bus = AssistBinary.image("bus.jpg")
+        let output = try AssistBinary.run(["see", "--quiet", "--json", bus, huge.path, bus])
+        #expect(output.status == 0, "\(output.standardError)")
+        let results = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [[String: Any]])
+        try #require(results.count == 3)
+        func sentences(_ index: Int) -> [String] { (results[index]["report"] as? [String: Any])?["sentences"] as? [String] ?? [] }
+        #expect(sentences(0).contains { $0.hasPrefix("Bus") })
+        #expect(sentences(1) == ["The image is too blurred to judge; hold the camera steady."])
+        #expect(sentences(2) == sentences(0))
+    }
+
     @Test("a missing or corrupt model is one sentence and the model's exit status, 3, as in a live run")
     func badModel() throws {
         let missing = try AssistBinary.run(["see", "--quiet", AssistBinary.image("bus.jpg"), "--model", "/nonexistent/m.xml"])
