@@ -161,8 +161,8 @@ public struct PictureDescription {
             } else {
                 decoded = Self.decodedPicture(path)
             }
-            if models == nil { models = try loadModels() }
-            guard let loaded = models else { break }
+            let loaded = try models ?? loadModels()
+            models = loaded
             let pictureAnalyzer = try analyzer ?? makeAnalyzer(loaded.detector, loaded.depth, stored: stored)
             analyzer = pictureAnalyzer
             let result = describe(decoded, with: pictureAnalyzer, faceDetector: faceDetector, answers: answers)
