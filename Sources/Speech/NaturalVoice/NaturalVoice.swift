@@ -190,10 +190,9 @@ public final class NaturalVoice: TextToSpeech, @unchecked Sendable {
                         output[output.count - 1 - i] *= gain
                     }
                 }
-            } catch let error as InferenceError {
-                throw .naturalVoiceFailed(detail: Self.clause(error.userMessage))
             } catch {
-                throw .naturalVoiceFailed(detail: "\(error)")
+                // One sentence whatever failed: the inference's own, or any other error's.
+                throw .naturalVoiceFailed(detail: Self.clause(userMessage(for: error)))
             }
         }
         guard !output.isEmpty else { throw .emptyText }
