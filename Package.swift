@@ -118,7 +118,10 @@ let package = Package(
         // effective settings), and driving it: the command controller (the command language's one
         // caller), settings changes, the control socket, console, voice and keys, the history recorder.
         .target(name: "SessionControl", dependencies: ["AssistCore", "Commands", "Perception", "LiveGuidance", "Storage",
-                                                        "Inference", "Guidance", "Media", "Speech", "VoiceInput", "PictureAnswers"]),
+                                                        "Inference", "Guidance", "Media", "Speech", "VoiceInput", "PictureAnswers",
+                                                        // The vision assistant and its adapters run as one group of services.
+                                                        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                                                        .product(name: "Logging", package: "swift-log")]),
 
         // Reading text aloud: Tesseract, the picture preparation around it, reading order, honesty filters,
         // and the short-text and page-reading policies.

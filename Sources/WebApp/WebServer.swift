@@ -178,7 +178,10 @@ public struct WebApp: Sendable {
     /// `started` with the port once it listens. Ctrl-C (SIGINT) lets requests being answered
     /// finish, for at most `gracefulStopSeconds`; SIGTERM ends every request at once. A connection
     /// silent for `idleTimeoutSeconds` is closed.
-    public func run(port: Int, idleTimeoutSeconds: Int = WebApp.defaultIdleTimeoutSeconds,
+    ///
+    /// `beside`: services that run in the same group (the live session of `assist serve --input`),
+    /// stopped before the server when it stops; one that ends on its own leaves the server running.
+    public func run(port: Int, idleTimeoutSeconds: Int = WebApp.defaultIdleTimeoutSeconds, beside: [any Service] = [],
                     started: @escaping @Sendable (Int) -> Void) async throws {
         var logger = Logger(label: "assist serve")
         logger.logLevel = .error
@@ -192,7 +195,10 @@ public struct WebApp: Sendable {
             logger: logger)
         guard (0...65535).contains(port) else { throw WebAppError.invalidPort(port) }
         defer { sentences.finish(); hearing.finish() }
-        var group = ServiceGroupConfiguration(services: [.init(service: app)], gracefulShutdownSignals: [.sigint],
+        // Shut down in reverse order: what runs beside the server ends first, while the pages still answer.
+        let services = [.init(service: app)] + beside.map { .init(service: $0, successTerminationBehavior: .ignore) }
+            as [ServiceGroupConfiguration.ServiceConfiguration]
+        var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigint],
                                               cancellationSignals: [.sigterm], logger: logger)
         group.maximumGracefulShutdownDuration = .seconds(Self.gracefulStopSeconds)
         do { try await ServiceGroup(configuration: group).run() } catch let error as IOError {

@@ -42,7 +42,7 @@ struct ConsoleCommand: AsyncParsableCommand {
             throw CommandFailure("assist console needs a video, a camera, a stream or a folder of pictures, not \(seeArguments[0]).",
                                  status: .startupFailed)
         }
-        try await LiveControl.$readsConsole.withValue(true) {
+        try await SessionAdapters.$readsConsole.withValue(true) {
             try await see.run()
         }
     }

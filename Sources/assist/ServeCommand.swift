@@ -75,15 +75,9 @@ struct ServeCommand: AsyncParsableCommand {
             return LiveSession(run, sentences: app.sentences, warn: { UserData.warn($0) })
         }
         // A port in use or refused fails with status 1, its sentence naming --port (`FailureReport`).
-        do {
-            try await app.run(port: port, idleTimeoutSeconds: idleTimeout) { [token = app.access.accessToken] boundPort in
-                // Written at once (not buffered): a script waits for this line to learn the port.
-                FileHandle.standardOutput.write(Data("assist serve: open http://127.0.0.1:\(boundPort)/?token=\(token) in a browser on this computer; Ctrl-C stops it.\n".utf8))
-            }
-        } catch {
-            await session?.stop()
-            throw error
+        try await app.run(port: port, idleTimeoutSeconds: idleTimeout, beside: session.map { [$0] } ?? []) { [token = app.access.accessToken] boundPort in
+            // Written at once (not buffered): a script waits for this line to learn the port.
+            FileHandle.standardOutput.write(Data("assist serve: open http://127.0.0.1:\(boundPort)/?token=\(token) in a browser on this computer; Ctrl-C stops it.\n".utf8))
         }
-        await session?.stop()
     }
 }

@@ -163,6 +163,22 @@ struct CtlTests {
         #expect(!FileManager.default.fileExists(atPath: console.socket.path))
     }
 
+    @Test("Ctrl-C and SIGTERM end a session as exit does: goodbye is said, the socket removed, exit status 0",
+          arguments: [SIGINT, SIGTERM])
+    func interrupted(by signal: Int32) throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try Self.longBusVideo(in: folder)
+        let see = try RunningAssist(["see", video.path, "--quiet", "--mode", "on-demand"], folder: folder)
+        defer { see.stop() }
+        try #require(see.waitForOutput { $0.contains("Assistive Vision activated.") }, "\(see.output)")
+        kill(see.process.processIdentifier, signal)
+        try #require(ServeHostileTests.waitForExit(see.process), "assist see went on after the signal")
+        #expect(see.process.terminationReason == .exit && see.process.terminationStatus == 0)
+        #expect(see.output.contains("Goodbye."), "\(see.output)")
+        #expect(!FileManager.default.fileExists(atPath: see.socket.path))
+    }
+
     @Test("assist ctl with no session running says so in one sentence, with exit status 2")
     func noSession() throws {
         let folder = try Self.scratchFolder()

@@ -2,36 +2,39 @@ import AssistCore
 import Commands
 import Foundation
 import LiveGuidance
+import ServiceLifecycle
 import Storage
 import Synchronization
 import VoiceInput
 
-/// Typed and programmatic control of one live session: the control socket (`assist ctl`) and,
-/// under `assist console`, commands read line by line from standard input, and spoken commands
-/// and media keys. Started once a live session exists, stopped when it ends.
-public final class LiveControl: Sendable {
+/// The ways into a running session, each an adapter that only turns its input into requests:
+/// the control socket (`assist ctl`, the web app's Live page), standard input under `assist
+/// console`, spoken commands, media keys, the settings store (a change stored by another
+/// program), and the web app's view of the newest analysed frame. The vision assistant
+/// (`LiveGuidanceRun`) runs them as services beside its session, in one `ServiceGroup`, from the
+/// session's start until it ends.
+///
+/// Never fails the session: without a command language or a socket the session still guides,
+/// and standard error says once what is missing.
+public struct SessionAdapters: Sendable {
     /// Set by `assist console` around the live run: read commands from standard input too.
     @TaskLocal public static var readsConsole = false
 
+    /// What every adapter hands the user's command to: understood once, its requests sent to the
+    /// session. nil when the command language could not be loaded.
     public let controller: CommandController?
-    private let server: ControlServer?
-    /// The latest analysed frame for the web app's Live page.
-    private let view: LiveViewServer?
+    /// The adapters, run beside the session until it ends.
+    let adapters: [SessionAdapter]
 
-    private init(controller: CommandController?, server: ControlServer?, view: LiveViewServer? = nil) {
-        self.controller = controller
-        self.server = server
-        self.view = view
-    }
-
-    /// Never fails the session: without a command language or a socket the session still guides,
-    /// and standard error says once what is missing.
     /// `rendering`: the session of an offline render (`--speak-to`), whose input clock a
-    /// `--listen-file` recording is heard on (`VoiceControl.schedule`); nil live.
-    public static func start(session: SessionControls, classNames: [String], userData: UserData?,
-                      voice: VoiceCommandSources? = nil, rendering: GuidanceSession? = nil, json: Bool = false,
-                      sentenceModel: SentenceModelLoading? = nil,
-                      settings follower: SessionSettingsFollower? = nil) -> LiveControl {
+    /// `--listen-file` recording is heard on (`VoiceControl.schedule`, arranged here, before the
+    /// session runs); nil live. `settings`: applies what a command changed at once, and follows
+    /// `userData`'s store for what another program changed.
+    public static func make(session: SessionControls, classNames: [String], userData: UserData?,
+                            voice: VoiceCommandSources? = nil, rendering: GuidanceSession? = nil, json: Bool = false,
+                            sentenceModel: SentenceModelLoading? = nil,
+                            settings follower: SessionSettingsFollower? = nil) -> SessionAdapters {
+        let storedSettings = follower.flatMap { follower in userData.map { SessionAdapter.storedSettings($0.settings, follower: follower) } }
         let storedLanguage = userData?.currentSettings()?.speech.language ?? "en"
         let language: CommandLanguage
         do {
@@ -39,7 +42,7 @@ public final class LiveControl: Sendable {
                 ?? CommandLanguage(language: "en", categories: classNames)
         } catch {
             UserData.warn("Commands are unavailable: \(userMessage(for: error))")
-            return LiveControl(controller: nil, server: nil)
+            return SessionAdapters(controller: nil, adapters: storedSettings.map { [$0] } ?? [])
         }
         let storage = userData.map {
             CommandController.UserStorage(settings: $0.settings, history: $0.history, usage: $0.usage)
@@ -51,31 +54,109 @@ public final class LiveControl: Sendable {
         if let moment { now = { moment.instant } } else { now = { .now } }
         let controller = CommandController(language: language, session: session, storage: storage,
                                            settings: follower, sentenceModel: sentenceModel, now: now)
-        var server: ControlServer?
-        do {
-            server = try ControlServer(path: ControlSocketLocation.socket().path) { controller.handleReportingOutcome($0) }
-        } catch {
-            UserData.warn("assist ctl cannot reach this session: \(userMessage(for: error))")
+        var services = [SessionAdapter.controlSocket(controller: controller, session: session)]
+        if let storedSettings { services.append(storedSettings) }
+        if readsConsole { services.append(SessionAdapter.console(controller: controller, session: session, printsReplies: json)) }
+        if let keys = voice?.keys, let map = voice?.keyMap {
+            services.append(SessionAdapter.mediaKeys(device: keys, map: map, session: session))
         }
-        if readsConsole { ConsoleReader.start(controller: controller, session: session, printsReplies: json) }
         if let voice, let rendering, let moment, let recording = voice.listenFile {
+            // Known ahead of time: each command is set at its moment on the input's clock before the session runs.
             VoiceControl.schedule(recording: recording, voice, controller: controller, on: rendering, moment: moment)
-        } else if let voice {
-            VoiceControl.start(voice, controller: controller, session: session)
+        } else if let voice, voice.isWanted {
+            services.append(SessionAdapter.spokenCommands(voice, controller: controller, session: session))
         }
-        var view: LiveViewServer?
-        // Only beside a control socket of its own: another session is running, and serves its view.
-        if server != nil {
+        return SessionAdapters(controller: controller, adapters: services)
+    }
+}
+
+/// One adapter as a service: it starts taking its input on a thread or a server of its own
+/// (nothing of it holds the cooperative pool, which the group's signal handling needs), and is
+/// stopped when its group shuts down: the session ended, or the user pressed Ctrl-C.
+struct SessionAdapter: Service {
+    let name: String
+    /// Starts the adapter; returns what stops it.
+    let start: @Sendable () -> @Sendable () -> Void
+    /// Told once the adapter has started: the session waits for it.
+    var started: (@Sendable () -> Void)?
+
+    init(name: String, start: @escaping @Sendable () -> @Sendable () -> Void) {
+        self.name = name
+        self.start = start
+    }
+
+    func run() async {
+        let stop = start()
+        defer { stop() }
+        started?()
+        try? await gracefulShutdown()
+    }
+
+    func announcingStart(to starts: AsyncStream<Void>.Continuation) -> SessionAdapter {
+        var adapter = self
+        adapter.started = { starts.yield() }
+        return adapter
+    }
+
+    /// `assist ctl` and the web app's Live page, and beside it the web app's view of the newest frame.
+    static func controlSocket(controller: CommandController, session: SessionControls) -> SessionAdapter {
+        SessionAdapter(name: "control socket") {
+            let server: ControlServer
+            do {
+                server = try ControlServer(path: ControlSocketLocation.socket().path) { controller.handleReportingOutcome($0) }
+            } catch {
+                UserData.warn("assist ctl cannot reach this session: \(userMessage(for: error))")
+                return {}
+            }
+            // Only beside a control socket of its own: otherwise another session is running, and serves its view.
+            var view: LiveViewServer?
             do { view = try LiveViewServer(controls: session) } catch {
                 UserData.warn("The web app cannot show this session's view: \(userMessage(for: error))")
             }
+            return { [view] in
+                view?.stop()
+                server.stop()
+            }
         }
-        return LiveControl(controller: controller, server: server, view: view)
     }
 
-    public func stop() {
-        view?.stop()
-        server?.stop()
+    /// A setting stored by another program (`assist settings set`, the web form) is applied, once.
+    static func storedSettings(_ store: SettingsStore, follower: SessionSettingsFollower) -> SessionAdapter {
+        SessionAdapter(name: "stored settings") {
+            let following = Task {
+                for await settings in store.changes() {
+                    guard !Task.isCancelled else { break }
+                    follower.follow(settings)
+                }
+            }
+            return { following.cancel() }
+        }
+    }
+
+    /// `assist console`. Its thread stays blocked reading until the process ends: a read from
+    /// standard input cannot be taken back, and what it reads after the session is answered
+    /// "not carried out" by the closed controls.
+    static func console(controller: CommandController, session: SessionControls, printsReplies: Bool) -> SessionAdapter {
+        SessionAdapter(name: "console") {
+            ConsoleReader.start(controller: controller, session: session, printsReplies: printsReplies)
+            return {}
+        }
+    }
+
+    /// `--keys`: a headset's or keyboard's media keys.
+    static func mediaKeys(device: String, map: MediaKeyMap, session: SessionControls) -> SessionAdapter {
+        SessionAdapter(name: "media keys") {
+            MediaKeyControl.start(device: device, map: map, session: session)
+            return {}
+        }
+    }
+
+    /// `--listen`, `--listen-file` live: the microphone (or a recording standing in for it).
+    static func spokenCommands(_ sources: VoiceCommandSources, controller: CommandController, session: SessionControls) -> SessionAdapter {
+        SessionAdapter(name: "spoken commands") {
+            VoiceControl.start(sources, controller: controller, session: session)
+            return {}
+        }
     }
 }
 
@@ -136,8 +217,6 @@ public struct VoiceCommandSources: Sendable {
 /// session says why and how to give commands instead.
 enum VoiceControl {
     static func start(_ options: VoiceCommandSources, controller: CommandController, session: SessionControls) {
-        if let device = options.keys { MediaKeyControl.start(device: device, map: options.keyMap, session: session) }
-        guard options.isWanted else { return }
         let thread = Thread {
             do {
                 let listener = try Self.listener(options, controller: controller)
@@ -164,7 +243,6 @@ enum VoiceControl {
     /// depend on the machine).
     static func schedule(recording: String, _ options: VoiceCommandSources, controller: CommandController,
                          on session: GuidanceSession, moment: RenderedMoment) {
-        if let device = options.keys { MediaKeyControl.start(device: device, map: options.keyMap, session: session.controls) }
         do {
             let listener = try Self.listener(options, controller: controller)
             var heard: [(seconds: Double, event: ListenerEvent<CommandDecision>)] = []

@@ -8,6 +8,7 @@ import Perception
 import PictureAnswers
 import Speech
 import Storage
+import ServiceLifecycle
 import Synchronization
 
 /// A live input guided from start to end, as `assist see VIDEO|camera|stream|folder` runs it: the
@@ -56,13 +57,6 @@ public struct LiveGuidanceRun: Sendable {
     /// Every event of the session as it happens, for an embedder (the web app's Live page hears
     /// what is said through it), besides the printed lines.
     public var onEvent: (@Sendable (SessionEvent) -> Void)?
-    /// Called once the session exists, with its controls: an embedder that runs the session in
-    /// its own process sends it requests (`.quit` when it stops) through them.
-    public var onStart: (@Sendable (SessionControls) -> Void)?
-    /// Ctrl-C and SIGTERM end the session (`quitOnInterrupt`). False for an embedder that owns
-    /// the process's signals and ends the session itself: taking them here would leave them
-    /// ignored for the embedder after the session ends (`assist serve` then never stopped).
-    public var quitsOnInterrupt = true
 
     public init(input: VideoInput, detector: DetectorChoice = DetectorChoice(), depth: DepthModelChoice = DepthModelChoice(),
                 camera: CameraChoice = CameraChoice(), description: DescriptionChoice = DescriptionChoice()) {
@@ -80,8 +74,25 @@ public struct LiveGuidanceRun: Sendable {
             ?? (quiet || (json && audioDevice == nil) ? .silent : .device(name: audioDevice))
     }
 
-    /// Runs to the end; returns how the session ended and whether the transcript asked for was saved.
+    /// Runs to the end on its own, as `assist see` and `assist console` do; returns how the
+    /// session ended and whether the transcript asked for was saved. Ctrl-C and SIGTERM end it as
+    /// "exit" does (it says goodbye, the transcript is written, the control socket removed): the
+    /// one `VisionAssistant` runs in a `ServiceGroup` that takes those signals. An embedder that
+    /// owns the process's signals runs a `VisionAssistant` in its own group instead.
     public func run() async throws(LiveRunError) -> LiveRunResult {
+        let assistant = VisionAssistant(self)
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: [.init(service: assistant, successTerminationBehavior: .gracefullyShutdownGroup)],
+            gracefulShutdownSignals: [.sigint, .sigterm], logger: VisionAssistant.logger))
+        do { try await group.run() } catch {
+            throw .cannotStart(reason: userMessage(for: error))
+        }
+        return try assistant.result.get()
+    }
+
+    /// The run itself: `ender` ends the session as "exit" does when asked (the group shutting
+    /// down), also when asked before the session existed.
+    func run(endedBy ender: SessionEnder) async throws(LiveRunError) -> LiveRunResult {
         let warn: @Sendable (String) -> Void = { UserData.warn($0) }
         let wording = description
         // A model that cannot be loaded is said through the speech output like any start-up
@@ -145,7 +156,7 @@ public struct LiveGuidanceRun: Sendable {
             throw .cannotStart(reason: userMessage(for: error))
         }
 
-        let printer = HeardLinePrinter(json: json, plain: LiveControl.readsConsole)
+        let printer = HeardLinePrinter(json: json, plain: SessionAdapters.readsConsole)
         // The overlap threshold and the camera come with each request: both follow the settings.
         let supply = AnalyzerSupply(make: { wanted in
             guard let models else { throw modelFailure ?? SessionStartupError("The model could not be loaded.", kind: .model) }
@@ -165,35 +176,19 @@ public struct LiveGuidanceRun: Sendable {
                                       })
         defer { recorder?.finish(framesAnalysed: session.framesAnalysed) }
         let controls = session.controls
-        onStart?(controls)
-        let interrupts = quitsOnInterrupt ? controls.quitOnInterrupt() : []
-        defer { interrupts.forEach { $0.cancel() } }
-        // Commands from assist ctl (the control socket) and, under assist console, standard input.
         // One update path: settings a command changed are applied at once (at its --at moment
         // offline); the store's change notification that follows finds them applied already.
         let follower = SessionSettingsFollower(stored: stored, voice: voice, wording: wording,
                                                depthModel: depth.modelPath != nil, camera: camera, mono: mono, controls: controls)
-        let control = LiveControl.start(session: controls, classNames: classNames, userData: userData,
-                                        voice: voiceCommands, rendering: speakTo != nil ? session : nil, json: json,
-                                        sentenceModel: sentenceModel, settings: follower)
-        defer { control.stop() }
-        try Self.checkScheduledLines(configuration.scheduledLines, control: control)
-        session.carryOutLine = { line in _ = control.controller?.handle(line) }
-        let following = userData.map { data in
-            let store = data.settings
-            return Task {
-                // Changed by another program (assist settings set, the web form): applied here, once.
-                for await settings in store.changes() {
-                    guard !Task.isCancelled else { break }
-                    follower.follow(settings)
-                }
-            }
-        }
-        defer { following?.cancel() }
+        let adapters = SessionAdapters.make(session: controls, classNames: classNames, userData: userData,
+                                            voice: voiceCommands, rendering: speakTo != nil ? session : nil, json: json,
+                                            sentenceModel: sentenceModel, settings: follower)
+        try Self.checkScheduledLines(configuration.scheduledLines, controller: adapters.controller)
+        session.carryOutLine = { [controller = adapters.controller] line in _ = controller?.handle(line) }
 
         let ending: SessionEnding
         do {
-            ending = try await session.run()
+            ending = try await Self.run(session, beside: adapters.adapters, endedBy: ender)
         } catch {
             writeTranscript(session)
             throw .sessionNotStarted(error)
@@ -207,9 +202,9 @@ public struct LiveGuidanceRun: Sendable {
     /// the session is (patterns, then meaning), so what works at the keyboard works here: refused
     /// at start, not at its moment. Nobody can answer a question in a render, so a line that would
     /// only be asked about is refused with the question.
-    static func checkScheduledLines(_ lines: [ScheduledLine], control: LiveControl) throws(LiveRunError) {
+    static func checkScheduledLines(_ lines: [ScheduledLine], controller: CommandController?) throws(LiveRunError) {
         guard !lines.isEmpty else { return }
-        guard let controller = control.controller else { throw .timedCommandsUnavailable }
+        guard let controller else { throw .timedCommandsUnavailable }
         for line in lines {
             switch controller.understanding.decide(line.text, channel: .typed) {
             case .act: continue
@@ -240,20 +235,6 @@ public struct LiveGuidanceRun: Sendable {
         } catch {
             UserData.warn("The transcript was not saved: \(error.userMessage)")
             return false
-        }
-    }
-}
-
-extension SessionControls {
-    /// Ctrl-C and SIGTERM say goodbye and end the run cleanly (the transcript is written, the
-    /// control socket removed), instead of killing it.
-    public func quitOnInterrupt() -> [any DispatchSourceSignal] {
-        [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { self.send(.quit) }
-            source.resume()
-            return source
         }
     }
 }
