@@ -14,7 +14,7 @@ extension GuidanceSession {
     func runOffline() async {
         var advanceSeconds = 0.0
         while ending == nil {
-            guard let pacer = offlinePacer else { break }
+            guard let pacer = feed.offlinePacer else { break }
             let frame: Frame?
             let captureStart = wallClock.seconds
             do {
@@ -33,7 +33,7 @@ extension GuidanceSession {
                 endOfInput()
                 break
             }
-            lastFrameWidthPixels = lastFrameWidthPixels ?? frame.image.width
+            feed.lastFrameWidthPixels = feed.lastFrameWidthPixels ?? frame.image.width
             noticeUnreadableFrames()
             checkBattery()
             checkAfterUse()
@@ -80,7 +80,7 @@ extension GuidanceSession {
     func runPictures() async {
         while ending == nil {
             deliverRequests(upTo: nowSeconds)
-            guard ending == nil, let skipper else { break }
+            guard ending == nil, let skipper = feed.skipper else { break }
             let captureStart = wallClock.seconds
             let frame: Frame?
             do {
@@ -94,7 +94,7 @@ extension GuidanceSession {
                 endOfInput()
                 break
             }
-            lastFrameWidthPixels = frame.image.width
+            feed.lastFrameWidthPixels = frame.image.width
             noticeUnreadableFrames()
             guard !paused else { continue }
             tracker = ObjectTracker()
@@ -148,9 +148,9 @@ extension GuidanceSession {
             flushReports(all: false)
             checkBattery()
             checkAfterUse()
-            guard wantsFrameAnalysed, let frames = liveFrames else {
+            guard wantsFrameAnalysed, let frames = feed.live else {
                 // Nothing to analyse (on demand, paused), but a recording still plays to its end.
-                if let frames = liveFrames, frames.hasEnded {
+                if let frames = feed.live, frames.hasEnded {
                     await takeRemainingFrames(of: frames)
                 } else {
                     await wallClock.rest(seconds: 0.02)
@@ -180,18 +180,18 @@ extension GuidanceSession {
             }
             let captureMilliseconds = (wallClock.seconds - captureStart) * 1000
             guard let frame else {
-                if ending == nil && liveFrames === frames { endOfInput() }
+                if ending == nil && feed.live === frames { endOfInput() }
                 continue
             }
             let handedOut = nowSeconds
-            lastFrameWidthPixels = frame.image.width
+            feed.lastFrameWidthPixels = frame.image.width
             noticeUnreadableFrames()
             // Let pass by the schedule: the next frame is waited for, the pacing keeps counting from the last analysed one.
             guard let planned = plannedAnalysis(of: frame, atSeconds: handedOut) else { continue }
             lastTakeSeconds = handedOut
             // A recording plays on its own clock from when reading started: its capture moment is
             // known exactly; a camera's frame was captured at the latest when it was handed out.
-            let capture = input.kind == .recording ? min(handedOut, liveFramesStartSeconds + frame.timestampSeconds) : handedOut
+            let capture = input.kind == .recording ? min(handedOut, feed.liveStartSeconds + frame.timestampSeconds) : handedOut
             let work = await analyseAndGuide(frame, captureSeconds: capture, captureMilliseconds: captureMilliseconds,
                                              planned: planned) { $0 }
             lastWorkSeconds = work ?? 0
@@ -207,7 +207,7 @@ extension GuidanceSession {
             await inputFailed(error)
             return
         }
-        if ending == nil && liveFrames === frames { endOfInput() }
+        if ending == nil && feed.live === frames { endOfInput() }
     }
 
     private var requestDue: Bool {

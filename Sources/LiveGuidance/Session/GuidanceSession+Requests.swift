@@ -183,10 +183,10 @@ extension GuidanceSession {
         let saving = batterySaverByUser || batterySaverByBattery
         guard saving != pacing.batterySaving else { return }
         pacing.batterySaving = saving
-        let width = lastFrameWidthPixels.flatMap { saving ? pacing.maximumWidthPixels(sourceWidthPixels: $0) : nil }
-        if let liveFrames {
-            liveFrames.setMaximumWidthPixels(width)
-        } else if let scalable = skipper?.source as? any ScalableFrameSource {
+        let width = feed.lastFrameWidthPixels.flatMap { saving ? pacing.maximumWidthPixels(sourceWidthPixels: $0) : nil }
+        if let live = feed.live {
+            live.setMaximumWidthPixels(width)
+        } else if let scalable = feed.skipper?.source as? any ScalableFrameSource {
             scalable.maximumWidthPixels = width
         }
         let sentence = saving ? (lowBattery ? sentences.batterySaverOnLowBattery : sentences.batterySaverOn) : sentences.batterySaverOff
@@ -237,8 +237,7 @@ extension GuidanceSession {
         analyzers.release()
         let closesInput = input.kind != .recording && !configuration.isOffline
         if closesInput {
-            liveFrames?.stop()
-            liveFrames = nil
+            feed.stopLive()
         }
         tracker = ObjectTracker()
         say(Utterance(closesInput ? sentences.afterUse : sentences.afterUseFileInput, priority: .status,
@@ -253,7 +252,7 @@ extension GuidanceSession {
         guard state == .afterUse else { return true }
         do {
             analyzer = try analyzers.make(requirements)
-            if liveFrames == nil && !configuration.isOffline { try openInput() }
+            if feed.live == nil && !configuration.isOffline { try openInput() }
             enter(degradedReasons.isEmpty ? .active : .degraded)
             say(Utterance(sentences.reactivated, priority: .answer, contentKey: "session:activated", earcon: .started), at: time)
             return true
@@ -277,13 +276,13 @@ extension GuidanceSession {
     func noticeUnreadableFrames() {
         // Pictures the decoder found damaged are said as damage (issue 16), in place of the notice
         // that some pictures are skipped: one sentence, at the first damaged picture.
-        if let skipper, !toldUnreadableFrames, skipper.skipCounter.sawDamage {
-            toldUnreadableFrames = true
+        if let skipper = feed.skipper, !feed.toldUnreadableFrames, skipper.skipCounter.sawDamage {
+            feed.toldUnreadableFrames = true
             degrade("unreadable frames", saying: VideoInputError.damagedPictures(name: skipper.name).userMessage)
         }
-        guard let skipper, !toldUnreadableFrames,
+        guard let skipper = feed.skipper, !feed.toldUnreadableFrames,
               skipper.skipCounter.longestRun >= configuration.unreadableFramesBeforeNotice else { return }
-        toldUnreadableFrames = true
+        feed.toldUnreadableFrames = true
         degrade("unreadable frames", saying: sentences.unreadableFrames)
     }
 
@@ -319,7 +318,7 @@ extension GuidanceSession {
             // A damaged video is said to be damaged even when the damage ends the run before it
             // could be told: one phrase, so the 3-s cut by phrases cannot drop either half.
             var closing = sentences.unreadableInput
-            if let skipper, skipper.skipCounter.sawDamage, !toldUnreadableFrames {
+            if let skipper = feed.skipper, skipper.skipCounter.sawDamage, !feed.toldUnreadableFrames {
                 closing = VideoInputError.damagedPictures(name: skipper.name).userMessage + " " + closing
             }
             end(.unreadableInput, saying: Utterance(closing, priority: .hazard, contentKey: "session:unreadable",

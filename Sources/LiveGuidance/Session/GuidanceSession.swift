@@ -42,10 +42,7 @@ public final class GuidanceSession {
     var analyzer: (any SceneAnalyzing)?
     var tracker = ObjectTracker()
     var input: FrameInput
-    var skipper: UnreadableFrameSkipper?
-    var liveFrames: LatestFrameBuffer?
-    var liveFramesStartSeconds = 0.0
-    var offlinePacer: VideoClockPacer?
+    let feed: FrameFeed
     var pacing: FramePacing
     /// Where the obstacle cues look: `configuration.corridor` at start, then the camera the
     /// settings name (a field of view changed while running moves it too).
@@ -70,9 +67,7 @@ public final class GuidanceSession {
     var lastCommandSeconds: Double?
     var schedule: AnalysisSchedule
     var degradedReasons: Set<String> = []
-    var toldUnreadableFrames = false
     var failedDetectionsInARow = 0
-    var lastFrameWidthPixels: Int?
     /// The analyzer and frame size last prepared for (`SceneAnalyzing.prepare`).
     var preparedFor: (analyzer: ObjectIdentifier, width: Int, height: Int)?
     var closingSentence: (utterance: Utterance, event: String)?
@@ -114,6 +109,8 @@ public final class GuidanceSession {
         case .continuous, .onDemand, .explore: picturesAsScenes = configuration.input.picturesAreScenes
         case .navigate, .find, .light: picturesAsScenes = false
         }
+        feed = FrameFeed(reading: picturesAsScenes ? .pictures : configuration.isOffline ? .offline : .live,
+                         configuration: configuration)
         batterySaverByUser = configuration.batterySaver
         corridor = configuration.corridor
         schedule = AnalysisSchedule(policy: configuration.analysisSchedule)
@@ -217,9 +214,8 @@ public final class GuidanceSession {
     /// The closing sentence is the last thing heard, and not held up by a backlog: the sentence
     /// being said ends, what still waits is dropped (it described a scene guidance has left).
     private func finish() async {
-        liveFrames?.stop()
-        liveFrames = nil
-        stopReadingAhead()
+        feed.stopLive()
+        feed.stopReadingAhead()
         feedback.queue.setContinuousTone(pitchHz: nil)
         if state != .stopped { enter(.stopped) }
         if let closing = closingSentence {
@@ -256,31 +252,9 @@ public final class GuidanceSession {
 
     /// Opens the input (again), wrapped so unreadable frames are skipped.
     func openInput() throws {
-        let width = pacing.batterySaving ? lastFrameWidthPixels.flatMap { pacing.maximumWidthPixels(sourceWidthPixels: $0) } : nil
-        let opened = try input.open(width)
-        // Offline only: live, `LatestFrameBuffer` reads on a thread of its own already.
-        let readsAhead = configuration.readsFrameAhead && configuration.isOffline && !picturesAsScenes
-        let skipper = UnreadableFrameSkipper(readsAhead ? ReadAheadFrameSource(opened) : opened,
-                                             maximumInARow: configuration.unreadableFramesBeforeStop)
-        stopReadingAhead()
-        self.skipper = skipper
+        let width = pacing.batterySaving ? feed.lastFrameWidthPixels.flatMap { pacing.maximumWidthPixels(sourceWidthPixels: $0) } : nil
+        try feed.open(input, maximumWidthPixels: width, atSeconds: nowSeconds)
         schedule.restart()
-        if picturesAsScenes {
-            return   // read picture by picture (see `runPictures`)
-        } else if configuration.isOffline {
-            offlinePacer = VideoClockPacer(source: skipper)
-        } else {
-            liveFrames?.stop()
-            liveFrames = LatestFrameBuffer(source: skipper,
-                                           pace: input.kind == .recording ? .sourceClockInRealTime : .asFastAsTheSourceGives,
-                                           clock: configuration.wallClock, executor: configuration.taskExecutor)
-            liveFramesStartSeconds = nowSeconds
-        }
-    }
-
-    /// The frame being read ahead is let go at once (the reading thread ends after its read).
-    func stopReadingAhead() {
-        (skipper?.source as? ReadAheadFrameSource)?.stop()
     }
 
     // MARK: Clock
@@ -289,7 +263,7 @@ public final class GuidanceSession {
     var nowSeconds: Double {
         // Pictures rendered offline: time is the speech track's (each picture lasts as long as its description).
         if configuration.isOffline && picturesAsScenes { return Double(renderedAudioFrames) / feedback.queue.sampleRateHz }
-        if configuration.isOffline { return offlinePacer?.nowSeconds ?? 0 }
+        if configuration.isOffline { return feed.offlinePacer?.nowSeconds ?? 0 }
         return wallClock.seconds
     }
 
