@@ -93,7 +93,7 @@ extension GuidanceSession {
             say(Utterance(sentences.resumed, priority: .answer, contentKey: "session:resumed", earcon: .started), at: time)
         case .switchCamera: switchCamera(at: time)
         case .setBatterySaver(let on):
-            batterySaverByUser = on
+            batterySaving.byUser = on
             applyBatterySaving(announceAt: time, lowBattery: false)
         case .repeatLast:
             if feedback.queue.repeatLast() == nil {
@@ -158,8 +158,8 @@ extension GuidanceSession {
             // From the next wait on; the battery saver still doubles it.
             pacing.rate = .fixedInterval(seconds: seconds)
         }
-        if let saver = update.batterySaver, saver != batterySaverByUser {
-            batterySaverByUser = saver
+        if let saver = update.batterySaver, saver != batterySaving.byUser {
+            batterySaving.byUser = saver
             applyBatterySaving(announceAt: nowSeconds, lowBattery: false)
         }
     }
@@ -169,18 +169,14 @@ extension GuidanceSession {
     func checkBattery() {
         guard let battery = configuration.battery else { return }
         let now = nowSeconds
-        guard now - lastBatteryCheckSeconds >= configuration.batteryCheckSeconds || lastBatteryCheckSeconds == 0 else { return }
-        lastBatteryCheckSeconds = max(now, 1e-9)
-        let low = battery.shouldSaveBattery(wasSaving: batterySaverByBattery)
-        guard low != batterySaverByBattery else { return }
-        batterySaverByBattery = low
-        applyBatterySaving(announceAt: now, lowBattery: low)
+        guard batterySaving.check(battery, atSeconds: now, everySeconds: configuration.batteryCheckSeconds) else { return }
+        applyBatterySaving(announceAt: now, lowBattery: batterySaving.byBattery)
     }
 
     /// Half the rate and a smaller picture while the user or the battery asks for it; said when
     /// it changes.
     func applyBatterySaving(announceAt time: Double, lowBattery: Bool) {
-        let saving = batterySaverByUser || batterySaverByBattery
+        let saving = batterySaving.isOn
         guard saving != pacing.batterySaving else { return }
         pacing.batterySaving = saving
         let width = feed.lastFrameWidthPixels.flatMap { saving ? pacing.maximumWidthPixels(sourceWidthPixels: $0) : nil }
@@ -326,14 +322,10 @@ extension GuidanceSession {
                 event: "unreadable input")
             return
         }
-        // A camera gets its retries again once it has run for a minute since its last failure; one
-        // that keeps failing soon after each reopening uses them up.
-        if nowSeconds - lastCameraFailureSeconds > 60 { cameraRetriesLeft = configuration.cameraRetries }
-        lastCameraFailureSeconds = nowSeconds
-        if case .camera = input.kind, !configuration.isOffline, cameraRetriesLeft > 0 {
+        cameraRetries.failed(atSeconds: nowSeconds, retries: configuration.cameraRetries)
+        if case .camera = input.kind, !configuration.isOffline, cameraRetries.left > 0 {
             say(Utterance(sentences.cameraRetrying, priority: .answer, contentKey: "session:retry", earcon: .error), at: nowSeconds)
-            while cameraRetriesLeft > 0 {
-                cameraRetriesLeft -= 1
+            while cameraRetries.take() {
                 await wallClock.rest(seconds: configuration.cameraRetryDelaySeconds)
                 if (try? openInput()) != nil { return }
             }

@@ -49,9 +49,7 @@ public final class GuidanceSession {
     var corridor: WalkingCorridor
     var ending: SessionEnding?
     var paused = false
-    var batterySaverByUser: Bool
-    var batterySaverByBattery = false
-    var lastBatteryCheckSeconds = 0.0
+    var batterySaving: BatterySaving
     var requestPending = false
     /// Questions about the picture asked since the last frame was taken, answered on the next one.
     var pendingQuestions: [PictureQuestion] = []
@@ -79,8 +77,7 @@ public final class GuidanceSession {
     /// The last analysed frame held object announcements back (the channel was busy): the first
     /// frame seen once it is free is analysed, whatever the schedule says (`plannedAnalysis`).
     var announcementsHeldBack = false
-    var cameraRetriesLeft = 0
-    var lastCameraFailureSeconds = -Double.infinity
+    var cameraRetries = CameraRetries()
     var scheduled: [ScheduledItem]
     /// Carries out a scheduled typed line (the command language), driving the session through
     /// `controls`; set before `run`. Without it, scheduled lines are ignored.
@@ -111,7 +108,7 @@ public final class GuidanceSession {
         }
         feed = FrameFeed(reading: picturesAsScenes ? .pictures : configuration.isOffline ? .offline : .live,
                          configuration: configuration)
-        batterySaverByUser = configuration.batterySaver
+        batterySaving = BatterySaving(byUser: configuration.batterySaver)
         corridor = configuration.corridor
         schedule = AnalysisSchedule(policy: configuration.analysisSchedule)
         pacing = FramePacing(rate: configuration.intervalSeconds.map { .fixedInterval(seconds: $0) } ?? .asFastAsPossible,
