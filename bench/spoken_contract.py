@@ -9,7 +9,7 @@
   python3 bench/spoken_contract.py exit VIDEO
       seconds from "exit" (sent on the control socket after three long questions) to the
       process's end, from `assist ctl exit` (as a user types it) returning "Goodbye." to the end,
-      and from SIGTERM to the end; whether the control socket is left behind
+      and from SIGTERM and SIGINT (Ctrl-C) to the end; whether the control socket is left behind
 
 A 40-s video panning across the shared pictures, people passing (what the numbers in the README were
 measured on):
@@ -113,7 +113,7 @@ def send(sock_path, line):
 
 
 def exit_latency(args):
-    for how in ("exit", "assist ctl exit", "SIGTERM"):
+    for how in ("exit", "assist ctl exit", "SIGTERM", "SIGINT"):
         with tempfile.TemporaryDirectory() as folder:
             env = user_environment(folder)
             process = subprocess.Popen([args.assist, "see", args.video, "--quiet", "--watchdog", "30"], env=env,
@@ -134,7 +134,7 @@ def exit_latency(args):
                 if ctl.stdout.strip() != "Goodbye.":
                     print(f"assist ctl exit answered {ctl.stdout.strip()!r} (status {ctl.returncode})")
             else:
-                process.send_signal(signal.SIGTERM)
+                process.send_signal(getattr(signal, how))
             status = process.wait(timeout=60)
             took = time.monotonic() - started
             left = list(Path(env["XDG_RUNTIME_DIR"]).rglob("control.sock"))

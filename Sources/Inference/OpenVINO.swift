@@ -15,6 +15,8 @@ public enum InferenceError: UserFacingError, Equatable {
     case deviceUnavailable(device: String, available: [String])
     case unsupportedElementType(port: String, typeCode: UInt32)
     case dynamicShape(port: String)
+    /// The process is exiting: OpenVINO is no longer called (`OpenVINOUse`).
+    case processEnding
 
     public var userMessage: String {
         switch self {
@@ -30,6 +32,8 @@ public enum InferenceError: UserFacingError, Equatable {
             return "The model's \(port) uses an element type (code \(typeCode)) that AssistiveKit does not handle; it expects 32-bit floats."
         case .dynamicShape(let port):
             return "The model's \(port) has a dynamic shape; export the model with a fixed input size."
+        case .processEnding:
+            return "The inference engine was not used because the program is ending."
         }
     }
 }
@@ -41,6 +45,19 @@ func check(_ status: ov_status_e, _ operation: @autoclosure () -> String) throws
     let detail = ov_get_last_err_msg().map { String(cString: $0) } ?? ""
     let firstLine = detail.split(separator: "\n").first.map(String.init) ?? ""
     throw .openVINO(operation: operation(), status: status.rawValue, detail: firstLine)
+}
+
+/// The process's use of OpenVINO (`LibraryUse`): loading, reading, compiling and inference are
+/// counted, so that `exit()` waits for one still going on in another thread (the sentence model
+/// compiled beside the detector, an analysis the watchdog gave up on) before OpenVINO's statics
+/// are destroyed; a later call throws `InferenceError.processEnding`, a later free is skipped.
+enum OpenVINOUse {
+    static let process = LibraryUse()
+
+    /// Runs `body`, a call into OpenVINO, unless the process is exiting.
+    static func call<T>(_ body: () throws(InferenceError) -> T) throws(InferenceError) -> T {
+        try process.call(ifEnding: InferenceError.processEnding, body)
+    }
 }
 
 /// Where inference runs. CPU is always there; the others only where OpenVINO finds the hardware.
@@ -94,12 +111,13 @@ public final class InferenceCore: @unchecked Sendable {
 
     public init() throws(InferenceError) {
         var core: OpaquePointer?
-        try check(ov_core_create(&core), "start")
+        try OpenVINOUse.call { () throws(InferenceError) in try check(ov_core_create(&core), "start") }
         guard let core else { throw .openVINO(operation: "start", status: -1, detail: "no core returned") }
         handle = core
+        OpenVINOUse.process.closeAtExit()
     }
 
-    deinit { ov_core_free(handle) }
+    deinit { OpenVINOUse.process.release { ov_core_free(handle) } }
 
     /// The devices OpenVINO can use on this machine, e.g. ["CPU"].
     public func availableDevices() throws(InferenceError) -> [String] {
@@ -124,7 +142,7 @@ public final class InferenceCore: @unchecked Sendable {
         // and some (TensorFlow's) write their own complaints to stderr before it gives up.
         if let problem = ModelFileCheck.problem(with: url) { throw .modelUnreadable(path: url.path, detail: problem) }
         var model: OpaquePointer?
-        let status = ov_core_read_model(handle, url.path, nil, &model)
+        let status = try OpenVINOUse.call { () throws(InferenceError) in ov_core_read_model(handle, url.path, nil, &model) }
         guard status == OK, let model else {
             let detail = ov_get_last_err_msg().map { String(cString: $0) } ?? ""
             throw .modelUnreadable(path: url.path, detail: Self.shortReason(detail))
@@ -152,8 +170,10 @@ public final class InferenceCore: @unchecked Sendable {
         weights.withUnsafeBytes { if let base = $0.baseAddress { data.copyMemory(from: base, byteCount: $0.count) } }
         var model: OpaquePointer?
         let utf8 = Array(irText.utf8)
-        let status = utf8.withUnsafeBufferPointer { text in
-            text.withMemoryRebound(to: CChar.self) { ov_core_read_model_from_memory_buffer(handle, $0.baseAddress, $0.count, tensor, &model) }
+        let status = try OpenVINOUse.call { () throws(InferenceError) in
+            utf8.withUnsafeBufferPointer { text in
+                text.withMemoryRebound(to: CChar.self) { ov_core_read_model_from_memory_buffer(handle, $0.baseAddress, $0.count, tensor, &model) }
+            }
         }
         guard status == OK, let model else {
             let detail = ov_get_last_err_msg().map { String(cString: $0) } ?? ""
@@ -191,11 +211,15 @@ public final class InferenceCore: @unchecked Sendable {
         }
         var compiled: OpaquePointer?
         let count = cProperties.count
-        try cProperties.withUnsafeMutableBufferPointer { (buffer) throws(InferenceError) in
-            try check(ov_core_compile_model_props(handle, model.handle, options.device.rawValue, count,
-                                                  buffer.baseAddress, &compiled),
-                      "compile the model for \(options.device.rawValue)")
+        try OpenVINOUse.call { () throws(InferenceError) in
+            try cProperties.withUnsafeMutableBufferPointer { (buffer) throws(InferenceError) in
+                try check(ov_core_compile_model_props(handle, model.handle, options.device.rawValue, count,
+                                                      buffer.baseAddress, &compiled),
+                          "compile the model for \(options.device.rawValue)")
+            }
         }
+        // The device's plugin made its statics while compiling: exit waits for calls before them.
+        OpenVINOUse.process.closeAtExit()
         guard let compiled else { throw .openVINO(operation: "compile the model", status: -1, detail: "") }
         // Only a model whose weights were read from memory must outlive what is compiled from it;
         // one read from a file is dropped, so its weights are not held twice (a 63 MB voice).
@@ -220,8 +244,10 @@ public final class InferenceModel: @unchecked Sendable {
         self.weights = weights
     }
     deinit {
-        ov_model_free(handle)
-        if let weights { ov_tensor_free(weights) }
+        OpenVINOUse.process.release {
+            ov_model_free(handle)
+            if let weights { ov_tensor_free(weights) }
+        }
     }
 
     public func inputCount() throws(InferenceError) -> Int {
@@ -286,11 +312,13 @@ public final class CompiledModel: @unchecked Sendable {
         self.handle = handle
         self.source = source
     }
-    deinit { ov_compiled_model_free(handle) }
+    deinit { OpenVINOUse.process.release { ov_compiled_model_free(handle) } }
 
     public func makeRequest() throws(InferenceError) -> InferenceRequest {
         var request: OpaquePointer?
-        try check(ov_compiled_model_create_infer_request(handle, &request), "create an inference request")
+        try OpenVINOUse.call { () throws(InferenceError) in
+            try check(ov_compiled_model_create_infer_request(handle, &request), "create an inference request")
+        }
         guard let request else { throw .openVINO(operation: "create an inference request", status: -1, detail: "") }
         return try InferenceRequest(handle: request, owner: self)
     }
@@ -299,7 +327,9 @@ public final class CompiledModel: @unchecked Sendable {
     /// name on every run.
     public func makeTokenRequest() throws(InferenceError) -> TokenInferenceRequest {
         var request: OpaquePointer?
-        try check(ov_compiled_model_create_infer_request(handle, &request), "create an inference request")
+        try OpenVINOUse.call { () throws(InferenceError) in
+            try check(ov_compiled_model_create_infer_request(handle, &request), "create an inference request")
+        }
         guard let request else { throw .openVINO(operation: "create an inference request", status: -1, detail: "") }
         return TokenInferenceRequest(handle: request, owner: self)
     }
@@ -348,8 +378,10 @@ public final class InferenceRequest {
     }
 
     deinit {
-        ov_tensor_free(inputTensor)
-        ov_infer_request_free(handle)
+        OpenVINOUse.process.release {
+            ov_tensor_free(inputTensor)
+            ov_infer_request_free(handle)
+        }
     }
 
     /// Gives `body` the input tensor's own memory to fill (no copy).
@@ -363,7 +395,7 @@ public final class InferenceRequest {
 
     /// Runs inference synchronously.
     public func infer() throws(InferenceError) {
-        try check(ov_infer_request_infer(handle), "run inference")
+        try OpenVINOUse.call { () throws(InferenceError) in try check(ov_infer_request_infer(handle), "run inference") }
     }
 
     /// Asks a running inference to stop (used by the watchdog); safe to call from another thread.
@@ -416,7 +448,7 @@ public final class TokenInferenceRequest {
         self.owner = owner
     }
 
-    deinit { ov_infer_request_free(handle) }
+    deinit { OpenVINOUse.process.release { ov_infer_request_free(handle) } }
 
     /// One named input: its shape and its values in row-major order: 64-bit integers (token ids),
     /// or 32-bit floats for a model's scalar controls (a voice's noise and length scales).
@@ -468,7 +500,7 @@ public final class TokenInferenceRequest {
             // The request keeps its own reference to the tensor, so freeing ours here is safe.
             try check(ov_infer_request_set_tensor(handle, input.name, tensor), "set input \(input.name)")
         }
-        try check(ov_infer_request_infer(handle), "run inference")
+        try OpenVINOUse.call { () throws(InferenceError) in try check(ov_infer_request_infer(handle), "run inference") }
     }
 
     /// Gives `body` output `index` in place, with its shape. The memory is valid only inside `body`.

@@ -69,70 +69,20 @@ private func check(_ status: OpaquePointer?, _ operation: @autoclosure () -> Str
     throw .failed(operation: operation(), code: code, detail: detail.split(separator: "\n").first.map(String.init) ?? "")
 }
 
-/// The process's use of ONNX Runtime, open until the process exits.
-///
-/// `exit()` runs the C++ runtime's static destructors on the exiting thread while the process's
-/// other threads go on. ONNX Runtime's type descriptions are such statics: a run still going on
-/// another thread (the live session's voice listener when the video ends or the user says
-/// "exit") then met them destroyed and failed with "GetElementType is not implemented", or
-/// crashed (issue 35; `RuntimeLifetimeTests`). So every call into the library is counted here,
-/// and a handler run by `exit()` before those destructors (`closeAtExit()`) waits for the calls
-/// in flight and turns every later one away: a run throws `ONNXRuntimeError.processEnding`, a
-/// release is skipped (the memory goes with the process).
-final class RuntimeUse: Sendable {
-    static let process = RuntimeUse()
+/// The process's use of ONNX Runtime (`LibraryUse`): every call into the library is counted, and
+/// `exit()` waits for the calls in flight before ONNX Runtime's statics are destroyed; a later run
+/// throws `ONNXRuntimeError.processEnding` and a later release is skipped (issue 35;
+/// `RuntimeLifetimeTests`).
+enum RuntimeUse {
+    static let process = LibraryUse()
 
-    private struct State {
-        var callsInFlight = 0
-        var closed = false
-    }
-    private let state = Mutex(State())
-    /// Signalled when the last call in flight returns, for `close()` to wait on.
-    private let idle = DispatchSemaphore(value: 0)
+    static func closeAtExit() { process.closeAtExit() }
+}
 
+extension LibraryUse {
     /// Runs `body`, a call into ONNX Runtime, unless the process is exiting.
     func call<T>(_ body: () throws(ONNXRuntimeError) -> T) throws(ONNXRuntimeError) -> T {
-        let open = state.withLock { state -> Bool in
-            guard !state.closed else { return false }
-            state.callsInFlight += 1
-            return true
-        }
-        guard open else { throw .processEnding }
-        defer { leave() }
-        return try body()
-    }
-
-    /// Runs `release` (a release of something ONNX Runtime made) unless the process is exiting.
-    func release(_ release: () -> Void) {
-        guard (try? call({ () throws(ONNXRuntimeError) in release() })) != nil else { return }
-    }
-
-    private func leave() {
-        let wakeCloser = state.withLock { state -> Bool in
-            state.callsInFlight -= 1
-            return state.closed && state.callsInFlight == 0
-        }
-        if wakeCloser { idle.signal() }
-    }
-
-    /// Turns every later call away, then waits for the calls in flight to return (one run or
-    /// one model load at most per thread).
-    func close() {
-        let waitsFor = state.withLock { state -> Bool in
-            let wasOpen = !state.closed
-            state.closed = true
-            return wasOpen && state.callsInFlight > 0
-        }
-        if waitsFor { idle.wait() }
-    }
-
-    /// Makes `exit()` close this before it destroys what ONNX Runtime has made so far. `exit()`
-    /// runs its handlers in the reverse order of registration, and a static's destructor is
-    /// registered when the static is first made: so this is registered again after every step
-    /// that makes new ones (the environment, each session's load and its first runs). Closing
-    /// twice is harmless.
-    static func closeAtExit() {
-        atexit { RuntimeUse.process.close() }
+        try call(ifEnding: ONNXRuntimeError.processEnding, body)
     }
 }
 

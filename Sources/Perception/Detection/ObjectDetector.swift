@@ -166,7 +166,8 @@ public final class ObjectDetector {
     static func usable<T>(_ model: URL, _ body: () throws(InferenceError) -> T) throws -> T {
         do { return try body() } catch {
             switch error {
-            case .modelFileMissing, .deviceUnavailable: throw error
+            // The process ending is not the model's fault.
+            case .modelFileMissing, .deviceUnavailable, .processEnding: throw error
             default: throw ModelFileError.unusable(path: model.path)
             }
         }
