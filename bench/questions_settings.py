@@ -27,9 +27,10 @@ def detections(assist, paths, floor, environment, extra):
     out = subprocess.run(command, capture_output=True, text=True, env=environment, check=True)
     found = {}
     for result in json.loads(out.stdout):
+        report = result["report"]
         found[os.path.basename(result["source"])] = {
-            "width": result["imageWidth"],
-            "objects": [{"label": o["label"], "confidence": o["confidence"], "box": o["box"]} for o in result["objects"]]}
+            "width": report["imageWidth"],
+            "objects": [{"label": o["label"], "confidence": o["confidence"], "box": o["box"]} for o in report["objects"]]}
     return found
 
 
