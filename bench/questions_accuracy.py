@@ -97,6 +97,18 @@ def load_labels(coco):
     return pictures
 
 
+def categories_asked(pictures, count):
+    """The `count` categories with a findable box in the most pictures."""
+    frequency = collections.Counter(c for p in pictures.values()
+                                    for c in {b["category"] for b in p["boxes"] if b["area"] >= FINDABLE})
+    return [c for c, n in frequency.most_common(count)]
+
+
+def half(names, which):
+    """The pictures of one half (name order: even places "first", odd "second"), or all of them."""
+    return names if which == "all" else names[0 if which == "first" else 1::2]
+
+
 def side(x):
     if x < 0.33: return "left"
     if 0.40 <= x <= 0.60: return "ahead"
@@ -108,8 +120,9 @@ def said_side(direction):
     return {"slightly left": "left", "slightly right": "right"}.get(direction, direction)
 
 
-def run(assist, paths, question, environment):
+def run(assist, paths, question, environment, confidence=None):
     command = [assist, "see", "--json", "--quiet", "--no-history", "--ask", question] + paths
+    if confidence is not None: command[2:2] = ["--confidence", str(confidence)]
     out = subprocess.run(command, capture_output=True, text=True, env=environment)
     if not out.stdout.strip():
         # Not understood as a question: one sentence on stderr for every picture.
@@ -156,6 +169,9 @@ def main():
     parser.add_argument("--categories", type=int, default=12, help="how many categories to ask about (the most frequent)")
     parser.add_argument("--absent", type=int, default=8, help="pictures without the category asked \"is there\" per category")
     parser.add_argument("--per-unanswerable", type=int, default=4, help="pictures each unanswerable question is asked on")
+    parser.add_argument("--half", choices=["first", "second", "all"], default="all",
+                        help="only the pictures of one half (name order: even places first, odd second), for choosing a setting on one and checking it on the other")
+    parser.add_argument("--confidence", type=float, default=None, help="passed to assist see --confidence (default: the stored setting)")
     parser.add_argument("--out", default="bench-out/questions_accuracy.json", help="every question, answer and verdict")
     args = parser.parse_args()
     pictures = load_labels(args.coco)
@@ -164,9 +180,9 @@ def main():
     environment.update(XDG_DATA_HOME=home, XDG_CONFIG_HOME=home, XDG_RUNTIME_DIR=home)
     started = time.time()
 
-    frequency = collections.Counter(c for p in pictures.values()
-                                    for c in {b["category"] for b in p["boxes"] if b["area"] >= FINDABLE})
-    categories = [c for c, n in frequency.most_common(args.categories)]
+    # The categories come from every picture, so that both halves are asked about the same ones.
+    categories = categories_asked(pictures, args.categories)
+    pictures = {n: pictures[n] for n in half(sorted(pictures), args.half)}
     verdicts = []
 
     def judge(kind, question, name, answer, truth, right, by_detector):
@@ -184,7 +200,7 @@ def main():
             boxes = [b for b in p["boxes"] if b["category"] == category]
             if any(b["area"] >= FINDABLE for b in boxes): truths[name] = "yes"
             elif not boxes and list(truths.values()).count("no") < args.absent: truths[name] = "no"
-        answers = run(args.assist, [pictures[n]["path"] for n in truths], question, environment)
+        answers = run(args.assist, [pictures[n]["path"] for n in truths], question, environment, args.confidence)
         for name, truth in truths.items():
             answer = answers.get(name, {})
             sentences = answer.get("sentences", [])
@@ -200,7 +216,7 @@ def main():
             boxes = [b for b in p["boxes"] if b["category"] == category]
             if 1 <= len(boxes) <= 3 and all(b["area"] >= FINDABLE for b in boxes): truths[name] = len(boxes)
         if truths:
-            answers = run(args.assist, [pictures[n]["path"] for n in truths], question, environment)
+            answers = run(args.assist, [pictures[n]["path"] for n in truths], question, environment, args.confidence)
             for name, truth in truths.items():
                 answer = answers.get(name, {})
                 said = spoken_count(answer.get("sentences", []), category)
@@ -215,7 +231,7 @@ def main():
             if len(boxes) == 1 and boxes[0]["area"] >= WHERE_MIN_AREA and side(boxes[0]["x"]):
                 truths[name] = side(boxes[0]["x"])
         if truths:
-            answers = run(args.assist, [pictures[n]["path"] for n in truths], question, environment)
+            answers = run(args.assist, [pictures[n]["path"] for n in truths], question, environment, args.confidence)
             for name, truth in truths.items():
                 answer = answers.get(name, {})
                 said = first_side(answer.get("sentences", []))
@@ -230,7 +246,7 @@ def main():
         names = [n for n, p in pictures.items()
                  if subjects is None or any(b["category"] in subjects and b["area"] >= FINDABLE for b in p["boxes"])][:args.per_unanswerable]
         if not names: continue
-        answers = run(args.assist, [pictures[n]["path"] for n in names], question, environment)
+        answers = run(args.assist, [pictures[n]["path"] for n in names], question, environment, args.confidence)
         for name in names:
             answer = answers.get(name, {})
             text = " ".join(answer.get("sentences", [])) or answer.get("refused", "") or answer.get("error", "")

@@ -139,6 +139,21 @@ struct LanguageFile: Sendable, Decodable {
     /// A question about a thing in view that says one is declined, never answered as the nearby
     /// question its other words resemble ("where is the bus", "is there a dog").
     var unmeasured: [String]?
+    /// How a line is told to be a question about the picture when it is none of the answerable
+    /// forms: it is then declined ("I can't tell that from the picture"), not "not understood".
+    var pictureQuestions: PictureQuestions?
+
+    struct PictureQuestions: Sendable, Decodable {
+        /// Words that open a question ("what", "who", "is", "does", "will", …).
+        var openers: [String]
+        /// Runs of words that wrap a question ("do you know", "tell me"): what follows is asked.
+        var leads: [String]
+        /// Words that point at something (a thing in view or spoken of): "this", "the", "she", "it".
+        var references: [String]
+        /// Words that, close after the opener, make the listener the one asked about ("did you
+        /// watch the match", "how was your weekend"): talk to a person, not about the picture.
+        var addressee: [String]
+    }
 
     struct Contrast: Sendable, Decodable {
         /// In order of precedence: "too slowly" marks faster before "slowly" marks slower.

@@ -76,6 +76,25 @@ struct SceneQuestionCommandTests {
     /// "What colour is the shop": the detector knows no shop, so the answer is not the colour at
     /// the centre of the view (a similar question answered instead), but that it cannot be seen.
     /// "What colour is this shirt" is still the colour of what is held up to the camera.
+    /// The general rule: a question about something that none of the answerable forms fits is
+    /// declined, whatever it asks (a name is not needed in any list); talk to a person is not.
+    @Test("a question about the picture that is none of the answerable forms is declined, whatever it asks",
+          arguments: ["is that my friend", "does the food taste good", "is this restaurant any good",
+                      "would that jacket suit me", "is the water in the fountain cold", "when will those clouds go away",
+                      "do you know if the man is a teacher", "tell me whether this plant needs watering"])
+    func pictureQuestionNoneOfTheForms(line: String) throws {
+        let decision = try Self.understanding.get().decide(line, channel: .typed)
+        #expect(decision.command?.intent == .cannotTell, "\(line): \(decision)")
+    }
+
+    @Test("questions to a person, and lines that point at nothing, are not taken for questions about the picture",
+          arguments: ["did you watch the match last night", "how was your weekend", "are you coming to the party",
+                      "is dinner ready yet", "what a lovely day"])
+    func notAboutThePicture(line: String) throws {
+        let decision = try Self.understanding.get().decide(line, channel: .typed)
+        #expect(decision.command?.intent != .cannotTell, "\(line): \(decision)")
+    }
+
     @Test("the colour of a named thing the detector does not know is refused, not answered with the centre's colour")
     func colourOfUnknownThing() throws {
         for line in ["what colour is the shop", "what color is the building"] {

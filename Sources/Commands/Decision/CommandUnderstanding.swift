@@ -160,7 +160,7 @@ public final class CommandUnderstanding: Sendable {
             }
             // The patterns matched all but a value nothing can be made of ("find a unicorn").
             if case .unknownValue = interpretation { return .refuse(language.reply(to: interpretation)) }
-            return .refuse(language.understandingReply(.notUnderstood))
+            return notUnderstood(words)
         }
         let intent = choice.intent
         // A thing the model cannot see, and nothing it can: say so, whatever was asked about it
@@ -184,7 +184,7 @@ public final class CommandUnderstanding: Sendable {
                 if case .unknownValue(let patternIntent, let slot, let heard) = interpretation, patternIntent == intent {
                     return .refuse(language.understandingReply(.unknownValue(slot), ["heard": heard]))
                 }
-                guard sure else { return .refuse(language.understandingReply(.notUnderstood)) }
+                guard sure else { return notUnderstood(words) }
                 return .refuse(language.understandingReply(.valueMissing, ["example": language.example(for: intent)]))
             }
         } else {
@@ -193,6 +193,13 @@ public final class CommandUnderstanding: Sendable {
         guard sure, language.mayActUnmarked(intent, words: words) else { return ask(command) }
         let certain = best.similarity >= thresholds.certainSimilarity && margin >= thresholds.certainMargin
         return guarded(command, channel: channel, certainMeaning: certain)
+    }
+
+    /// A line understood as no command: a question about the picture that is none of the forms
+    /// answered from measurements ("is that my friend", "does the food taste good") is declined
+    /// honestly, as the picture cannot answer it; anything else is not understood.
+    private func notUnderstood(_ words: [String]) -> CommandDecision {
+        language.asksAboutPicture(words) ? .act(Command(.cannotTell)) : .refuse(language.understandingReply(.notUnderstood))
     }
 
     /// What the meaning says: the most similar intent (within its contrast group, the one whose
@@ -243,8 +250,9 @@ public final class CommandUnderstanding: Sendable {
     private func patternsOnly(_ interpretation: Interpretation, words: [String]) -> CommandDecision {
         switch interpretation {
         case .understood(let command), .unclear(_, let command?):
-            guard let offered = offerable(command, words: words) else { return .refuse(language.understandingReply(.notUnderstood)) }
+            guard let offered = offerable(command, words: words) else { return notUnderstood(words) }
             return ask(offered)
+        case .notUnderstood: return notUnderstood(words)
         default: return .refuse(language.reply(to: interpretation))
         }
     }

@@ -213,6 +213,29 @@ extension CommandLanguage {
         says(file.unmeasured ?? [], in: words)
     }
 
+    /// Whether the line is a question about something (the picture or a thing spoken of): opened
+    /// by a question word or wrapped in a lead ("do you know …"), pointing at something ("this",
+    /// "the", "she", "it"), and not asking the listener about themselves. Such a line, when it is
+    /// none of the answerable forms, is one the picture cannot answer.
+    func asksAboutPicture(_ words: [String]) -> Bool {
+        guard let rule = file.pictureQuestions else { return false }
+        var rest = words[...]
+        var led = false
+        for lead in rule.leads.map({ $0.split(separator: " ").map(String.init) })
+        where rest.count > lead.count && Array(rest.prefix(lead.count)) == lead {
+            rest = rest.dropFirst(lead.count)
+            led = true
+            break
+        }
+        guard let first = rest.first else { return false }
+        if !led {
+            guard rule.openers.contains(first) else { return false }
+            // "did you watch the match", "how was your weekend": within the opener's clause.
+            if rest.dropFirst().prefix(2).contains(where: rule.addressee.contains) { return false }
+        }
+        return rest.contains(where: rule.references.contains)
+    }
+
     /// The words `text` is compared in (lower case, contractions expanded, politeness removed).
     func normalizedWords(_ text: String) -> [String] { normalizer.words(text) }
 
