@@ -26,6 +26,10 @@ public struct VoiceBenchmarkRun {
     public var labelledCommandsFile: URL?
     /// The n-gram path's bar on the decoder's posterior (`RecognitionConfidence.openSpeech`'s by default).
     public var openSpeechAcceptance = RecognitionConfidence.openSpeech.acceptance
+    /// The neural decoding's bar for taking Moonshine's words as said (nil: `ListeningDecoding.neuralCertainWords`).
+    public var neuralCertainWords: Double?
+    /// The neural decodings' silence that ends a command, in 32 ms windows (nil: `SpeechEndpointer`'s).
+    public var neuralEndSilenceWindows: Int?
 
     public init(plan: VoiceBenchmarkPlan, tuning: DecoderTuning, phrasesPerCommand: Int, pushToTalk: Bool,
                 skipsHumanSpeech: Bool, keptAudioFolder: URL?, logFile: URL?) {
@@ -84,19 +88,31 @@ public struct VoiceBenchmarkRun {
             // a model interpolated with general English.
             let recognizer: CommandRecognizer
             let listening: ListeningDecoding
+            var certainWords = ListeningDecoding.neuralCertainWords
             switch plan.decoding(name) {
             case .listening(let decoding)?:
                 listening = decoding
                 recognizer = try decoding.recognizer(vocabulary: vocabulary, tuning: tuning, openSpeechConfidence: openSpeechConfidence,
                                                      logFile: logFile)
+                if decoding == .neural, let neuralCertainWords { certainWords = neuralCertainWords }
             case .languageModel(let weight)?:
                 listening = .openSpeech
                 recognizer = try CommandRecognizer(languageModelOf: vocabulary.language, generalWeight: weight, tuning: tuning,
                                                    confidence: openSpeechConfidence, logFile: logFile)
+            case .neuralBaseline?:
+                listening = .neural
+                recognizer = try ListeningDecoding.neural.recognizer(vocabulary: vocabulary)
+                (recognizer.utterances as? NeuralUtteranceRecognizer)?.transcribesAhead = false
+                certainWords = .infinity
             case nil: continue
             }
+            if let silence = neuralEndSilenceWindows, let neural = recognizer.utterances as? NeuralUtteranceRecognizer {
+                neural.endpointer.silenceWindows = silence
+            }
             if recognizer.path == .grammar { check = recognizer.pronunciationCheck }
-            let decide: (HeardTranscripts) -> CommandDecision = { listening.decide($0, understanding: understanding) }
+            let decide: (HeardTranscripts) -> CommandDecision = { [certainWords] in
+                listening.decide($0, understanding: understanding, neuralCertainWords: certainWords)
+            }
             var benchmark = CommandRecognitionBenchmark(commands: commands, speakingRates: plan.rates, conditions: plan.conditions,
                                                         decide: { decide($0).command.map(meaningOf) })
             benchmark.askedAbout = { heard in

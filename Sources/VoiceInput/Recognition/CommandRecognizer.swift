@@ -112,7 +112,11 @@ public final class CommandRecognizer {
         let second = utterance.companion.flatMap { $0.isConfident && !$0.text.isEmpty ? $0.text : nil }
         switch path {
         case .grammar: return HeardTranscripts(grammar: first, openSpeech: second)
-        case .languageModel, .neural: return HeardTranscripts(grammar: nil, openSpeech: first)
+        case .languageModel: return HeardTranscripts(grammar: nil, openSpeech: first)
+        case .neural:
+            var heard = HeardTranscripts(grammar: nil, openSpeech: first)
+            heard.neuralConfidence = first == nil ? nil : utterance.confidence
+            return heard
         }
     }
 }
