@@ -30,6 +30,8 @@ public struct VoiceBenchmarkRun {
     public var neuralCertainWords: Double?
     /// The neural decodings' silence that ends a command, in 32 ms windows (nil: `SpeechEndpointer`'s).
     public var neuralEndSilenceWindows: Int?
+    /// After how many 32 ms windows of silence the neural decoding transcribes ahead (nil: the recogniser's).
+    public var neuralAheadAfterWindows: Int?
 
     public init(plan: VoiceBenchmarkPlan, tuning: DecoderTuning, phrasesPerCommand: Int, pushToTalk: Bool,
                 skipsHumanSpeech: Bool, keptAudioFolder: URL?, logFile: URL?) {
@@ -106,8 +108,9 @@ public struct VoiceBenchmarkRun {
                 certainWords = .infinity
             case nil: continue
             }
-            if let silence = neuralEndSilenceWindows, let neural = recognizer.utterances as? NeuralUtteranceRecognizer {
-                neural.endpointer.silenceWindows = silence
+            if let neural = recognizer.utterances as? NeuralUtteranceRecognizer {
+                if let neuralEndSilenceWindows { neural.endpointer.silenceWindows = neuralEndSilenceWindows }
+                if let neuralAheadAfterWindows { neural.transcribesAheadAfterSilentWindows = neuralAheadAfterWindows }
             }
             if recognizer.path == .grammar { check = recognizer.pronunciationCheck }
             let decide: (HeardTranscripts) -> CommandDecision = { [certainWords] in

@@ -63,6 +63,9 @@ struct BenchVoice: ParsableCommand {
     @Option(help: "The neural decodings' silence that ends a command, in 32 ms windows of the speech detector (default: the listener's, 12).")
     var neuralEndSilence: Int?
 
+    @Option(help: "After how many 32 ms windows of silence the neural decoding transcribes ahead, 1 to 4 (4: of exactly the audio transcribed after the wait; fewer: sooner, the rest of the kept silence stood in for by digital silence; default: the listener's).")
+    var neuralAheadAfter: Int?
+
     @Option(help: "A file of lines that are no command (e.g. bench/commands/held-out-none.txt), said by every voice; acting on one counts against.")
     var nonCommands: String?
 
@@ -101,6 +104,7 @@ struct BenchVoice: ParsableCommand {
         }
         if let problem = plan.rateProblem { throw ValidationError(FailureReport.sentence(for: problem)) }
         if let neuralCertainWords, !(0...1).contains(neuralCertainWords) { throw ValidationError("--neural-certain-words must be between 0 and 1.") }
+        if let neuralAheadAfter, !(1...4).contains(neuralAheadAfter) { throw ValidationError("--neural-ahead-after must be 1 to 4 windows.") }
         if let neuralEndSilence, !(1...62).contains(neuralEndSilence) { throw ValidationError("--neural-end-silence must be 1 to 62 windows (32 ms to 2 s).") }
     }
 
@@ -112,6 +116,7 @@ struct BenchVoice: ParsableCommand {
         run.openSpeechAcceptance = openSpeechAcceptance
         run.neuralCertainWords = neuralCertainWords
         run.neuralEndSilenceWindows = neuralEndSilence
+        run.neuralAheadAfterWindows = neuralAheadAfter
         run.nonCommandsFile = nonCommands.map { URL(fileURLWithPath: $0) }
         run.labelledCommandsFile = commands.map { URL(fileURLWithPath: $0) }
         switch try run.run(categories: SettingsStorageAccess.validator().knownCategories, printsGrammar: printGrammar) {

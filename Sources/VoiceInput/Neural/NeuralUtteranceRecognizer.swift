@@ -44,6 +44,12 @@ public final class NeuralUtteranceRecognizer: UtteranceFinding {
     /// is never used for anything but the same audio. Off: transcribed after the wait (the
     /// latency benchmark's comparison).
     public var transcribesAhead = true
+    /// After how many windows of silence the transcript is made ahead (1…`keptTrailingWindows`).
+    /// At `keptTrailingWindows` it is made of exactly the audio that would be transcribed after
+    /// the wait; earlier, the silence still to come is stood in for by digital silence, so the
+    /// transcript is of nearly the same audio and ready sooner (measured, not assumed equal:
+    /// BENCHMARKS.md, "Issue 35 (twenty-first session)").
+    public var transcribesAheadAfterSilentWindows = keptTrailingWindows
 
     private static let window = SileroSpeechDetector.windowSamples
     private var pending: [Float] = []
@@ -105,8 +111,10 @@ public final class NeuralUtteranceRecognizer: UtteranceFinding {
                 ahead = nil
                 transcriptsThrownAway += 1
             }
-            if transcribesAhead, endpointer.isOpen, endpointer.silentRun == Self.keptTrailingWindows {
-                ahead = (utterance.count, try transcriber.transcribe(utterance))
+            let aheadAfter = min(max(1, transcribesAheadAfterSilentWindows), Self.keptTrailingWindows)
+            if transcribesAhead, endpointer.isOpen, endpointer.silentRun == aheadAfter {
+                let standIn = [Float](repeating: 0, count: (Self.keptTrailingWindows - aheadAfter) * Self.window)
+                ahead = (utterance.count + standIn.count, try transcriber.transcribe(utterance + standIn))
             }
         } else {
             if probability < endpointer.endProbability {
