@@ -103,7 +103,8 @@ public struct VoiceBenchmarkRun {
                                                    confidence: openSpeechConfidence, logFile: logFile)
             case .neuralBaseline?:
                 listening = .neural
-                recognizer = try ListeningDecoding.neural.recognizer(vocabulary: vocabulary)
+                recognizer = try CommandRecognizer(neural: try SpeechModelFiles.installed(), language: vocabulary.language,
+                                                   extraPhrases: vocabulary.grammar.wakePhrase.map { [$0] } ?? [], decoderThreadCount: 0)
                 (recognizer.utterances as? NeuralUtteranceRecognizer)?.transcribesAhead = false
                 certainWords = .infinity
             case nil: continue

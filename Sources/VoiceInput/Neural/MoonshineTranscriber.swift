@@ -52,11 +52,20 @@ public final class MoonshineTranscriber {
     private let cacheInputs: [String]
     private let cacheOutputs: [String]
 
-    public init(files: SpeechModelFiles, bias: PhraseBias = .none, threadCount: Int = 0) throws(SpeechRecognitionError) {
+    /// The decoder's threads: one. A step feeds one token through many small operations; with
+    /// more threads each operation wakes a sleeping helper thread (spinning is off, see
+    /// `ONNXSession`), and on a busy 2-core machine those wake-ups cost far more than the work:
+    /// measured 1.8–2.0 s for 8 steps with ONNX Runtime's default threads (BENCHMARKS.md,
+    /// "Issue 35 (twenty-first session)").
+    public static let decoderThreadCount = 1
+
+    /// `threadCount`: the encoder's (0: ONNX Runtime's default, every core); `decoderThreadCount`: the decoder's.
+    public init(files: SpeechModelFiles, bias: PhraseBias = .none, threadCount: Int = 0,
+                decoderThreadCount: Int = MoonshineTranscriber.decoderThreadCount) throws(SpeechRecognitionError) {
         tokenizer = try MoonshineTokenizer(contentsOf: files.tokenizer)
         do {
             encoder = try ONNXSession(modelAt: files.encoder, options: ONNXSessionOptions(threadCount: threadCount))
-            decoder = try ONNXSession(modelAt: files.decoder, options: ONNXSessionOptions(threadCount: threadCount))
+            decoder = try ONNXSession(modelAt: files.decoder, options: ONNXSessionOptions(threadCount: decoderThreadCount))
         } catch { throw .model(error) }
         self.bias = bias
         var inputs: [String] = []
