@@ -54,9 +54,9 @@ public final class MoonshineTranscriber {
 
     /// The decoder's threads: one. A step feeds one token through many small operations; with
     /// more threads each operation wakes a sleeping helper thread (spinning is off, see
-    /// `ONNXSession`), and on a busy 2-core machine those wake-ups cost far more than the work:
-    /// measured 1.8–2.0 s for 8 steps with ONNX Runtime's default threads (BENCHMARKS.md,
-    /// "Issue 35 (twenty-first session)").
+    /// `ONNXSession`). Measured on a busy 2-core machine in one run: decoder median 1,132 ms on
+    /// one thread against 1,266 ms on ONNX Runtime's default (BENCHMARKS.md, "Issue 35
+    /// (twenty-first session)"); the step's cost lies elsewhere.
     public static let decoderThreadCount = 1
 
     /// `threadCount`: the encoder's (0: ONNX Runtime's default, every core); `decoderThreadCount`: the decoder's.
