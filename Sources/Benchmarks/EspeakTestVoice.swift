@@ -29,12 +29,14 @@ public struct EspeakTestVoice: TestVoice {
         }
     }
 
-    /// A voice by its benchmark name: "festival" (slt), "espeak-en-us", "espeak-en-gb"; nil if unknown.
+    /// A voice by its benchmark name: "festival" (slt), "espeak-en-us", "espeak-en-gb", "piper", "piper-fast"; nil if unknown.
     public static func named(_ name: String) -> (any TestVoice)? {
         switch name {
         case "festival": return FestivalVoice()
         case "espeak-en-us": return EspeakTestVoice(voice: "en-us")
         case "espeak-en-gb": return EspeakTestVoice(voice: "en")
+        case "piper": return PiperTestVoice()
+        case "piper-fast": return PiperTestVoice(pace: 1.25)
         default: return nil
         }
     }

@@ -43,6 +43,15 @@ public struct VoiceBenchReport: Encodable {
                                 name as NSString, summary.correct, summary.trials, summary.accuracy * 100, summary.askedAboutRightCommand,
                                 ms(summary.medianLatencyMilliseconds) as NSString, ms(summary.worstLatencyMilliseconds) as NSString,
                                 (summary.unclosed > 0 ? "  (\(summary.unclosed) not closed by the detector)" : "") as NSString))
+            if let parts = summary.latencyParts {
+                lines.append(String(format: "  %-56@ latency p95 %@; medians: end detected %@ after the speech, encoder %@ (%.2f s of audio), decoder %@ (%d steps); made ahead %d",
+                                    "" as NSString, ms(summary.percentile95LatencyMilliseconds) as NSString, ms(parts.endDetectionMilliseconds) as NSString,
+                                    ms(parts.encoderMilliseconds) as NSString, parts.encodedAudioSeconds, ms(parts.decoderMilliseconds) as NSString,
+                                    parts.decoderSteps, parts.madeAhead))
+                lines.append(String(format: "  %-56@ with the understanding (median %@): end of speech → command decided, median %@, p95 %@",
+                                    "" as NSString, ms(parts.understandingMilliseconds) as NSString,
+                                    ms(parts.decidedMedianMilliseconds) as NSString, ms(parts.decidedPercentile95Milliseconds) as NSString))
+            }
             lines.append(String(format: "  %-56@ wrong command acted on %d, refused as too noisy %d, recogniser alone %d/%d right, median estimated SNR %@",
                                 "" as NSString, summary.wrongActions, summary.refusedAsTooNoisy, summary.recognizedCorrectly, summary.trials,
                                 (summary.medianEstimatedSNRDecibels.map { String(format: "%.1f dB", $0) } ?? "∞") as NSString))

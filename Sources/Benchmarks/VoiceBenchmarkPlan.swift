@@ -49,9 +49,9 @@ public struct VoiceBenchmarkPlan: Sendable {
             switch self {
             case .conditions: return "must be a comma-separated list of clean, white and babble."
             case .snr: return "must be comma-separated decibels between -20 and 80, such as 10,20,30."
-            case .voices: return "must be a comma-separated list of festival, espeak-en-us and espeak-en-gb."
+            case .voices: return "must be a comma-separated list of festival, espeak-en-us, espeak-en-gb, piper and piper-fast."
             case .decode:
-                return "must be a comma-separated list of neural, grammar, open-speech (or ngram), agreement and ngram:WEIGHT (the general model's weight, 0 to 1)."
+                return "must be a comma-separated list of neural, neural-baseline, grammar, open-speech (or ngram), agreement and ngram:WEIGHT (the general model's weight, 0 to 1)."
             case .decoderOption: return "must look like -name=value, such as -cmn=live."
             case .rates: return "must be comma-separated numbers between 0.3 and 3, such as 0.8,1.0,1.25."
             }
@@ -92,12 +92,18 @@ public struct VoiceBenchmarkPlan: Sendable {
     public enum Decoding: Equatable {
         case listening(ListeningDecoding)
         case languageModel(generalWeight: Double)
+        /// The neural recogniser as it was before the twenty-first session, for comparison in one
+        /// run: its transcript made only once the end is confirmed (`transcribesAhead` off), and
+        /// every transcript the phrase patterns do not take outright asked about, however sure
+        /// Moonshine was of the words (`ListeningDecoding.neuralCertainWords` out of reach).
+        case neuralBaseline
     }
 
     /// "grammar", "ngram" (or "open-speech"), "agreement": the listener's; "ngram:W": the n-gram
     /// model interpolated with general English at weight W.
     public func decoding(_ name: String) -> Decoding? {
         if let listening = ListeningDecoding(choice: name) { return .listening(listening) }
+        if name == "neural-baseline" { return .neuralBaseline }
         if case .languageModel(let weight)? = CommandDecodePath(name) { return .languageModel(generalWeight: weight) }
         return nil
     }

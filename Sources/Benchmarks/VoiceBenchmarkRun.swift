@@ -26,6 +26,12 @@ public struct VoiceBenchmarkRun {
     public var labelledCommandsFile: URL?
     /// The n-gram path's bar on the decoder's posterior (`RecognitionConfidence.openSpeech`'s by default).
     public var openSpeechAcceptance = RecognitionConfidence.openSpeech.acceptance
+    /// The neural decoding's bar for taking Moonshine's words as said (nil: `ListeningDecoding.neuralCertainWords`).
+    public var neuralCertainWords: Double?
+    /// The neural decodings' silence that ends a command, in 32 ms windows (nil: `SpeechEndpointer`'s).
+    public var neuralEndSilenceWindows: Int?
+    /// After how many 32 ms windows of silence the neural decoding transcribes ahead (nil: the recogniser's).
+    public var neuralAheadAfterWindows: Int?
 
     public init(plan: VoiceBenchmarkPlan, tuning: DecoderTuning, phrasesPerCommand: Int, pushToTalk: Bool,
                 skipsHumanSpeech: Bool, keptAudioFolder: URL?, logFile: URL?) {
@@ -84,19 +90,33 @@ public struct VoiceBenchmarkRun {
             // a model interpolated with general English.
             let recognizer: CommandRecognizer
             let listening: ListeningDecoding
+            var certainWords = ListeningDecoding.neuralCertainWords
             switch plan.decoding(name) {
             case .listening(let decoding)?:
                 listening = decoding
                 recognizer = try decoding.recognizer(vocabulary: vocabulary, tuning: tuning, openSpeechConfidence: openSpeechConfidence,
                                                      logFile: logFile)
+                if decoding == .neural, let neuralCertainWords { certainWords = neuralCertainWords }
             case .languageModel(let weight)?:
                 listening = .openSpeech
                 recognizer = try CommandRecognizer(languageModelOf: vocabulary.language, generalWeight: weight, tuning: tuning,
                                                    confidence: openSpeechConfidence, logFile: logFile)
+            case .neuralBaseline?:
+                listening = .neural
+                recognizer = try CommandRecognizer(neural: try SpeechModelFiles.installed(), language: vocabulary.language,
+                                                   extraPhrases: vocabulary.grammar.wakePhrase.map { [$0] } ?? [], decoderThreadCount: 0)
+                (recognizer.utterances as? NeuralUtteranceRecognizer)?.transcribesAhead = false
+                certainWords = .infinity
             case nil: continue
             }
+            if let neural = recognizer.utterances as? NeuralUtteranceRecognizer {
+                if let neuralEndSilenceWindows { neural.endpointer.silenceWindows = neuralEndSilenceWindows }
+                if let neuralAheadAfterWindows { neural.transcribesAheadAfterSilentWindows = neuralAheadAfterWindows }
+            }
             if recognizer.path == .grammar { check = recognizer.pronunciationCheck }
-            let decide: (HeardTranscripts) -> CommandDecision = { listening.decide($0, understanding: understanding) }
+            let decide: (HeardTranscripts) -> CommandDecision = { [certainWords] in
+                listening.decide($0, understanding: understanding, neuralCertainWords: certainWords)
+            }
             var benchmark = CommandRecognitionBenchmark(commands: commands, speakingRates: plan.rates, conditions: plan.conditions,
                                                         decide: { decide($0).command.map(meaningOf) })
             benchmark.askedAbout = { heard in

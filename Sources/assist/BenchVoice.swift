@@ -48,14 +48,23 @@ struct BenchVoice: ParsableCommand {
     @Option(help: "Listening conditions to run, comma-separated: clean, white, babble.")
     var conditions: String = "clean,white,babble"
 
-    @Option(help: "Voices saying the commands, comma-separated: festival, espeak-en-us, espeak-en-gb.")
+    @Option(help: "Voices saying the commands, comma-separated: festival, espeak-en-us, espeak-en-gb, piper (the natural voice, Piper joe), piper-fast (it a quarter faster).")
     var voices: String = "festival"
 
-    @Option(help: "Decoding, comma-separated, named as assist listen --decode names them: neural (Moonshine), grammar, open-speech (also ngram: the command n-gram model), agreement (both; act when they agree); and ngram:W (interpolated with general English at weight W).")
+    @Option(help: "Decoding, comma-separated, named as assist listen --decode names them: neural (Moonshine), neural-after-wait (the same, transcribed only once the end is confirmed: the latency comparison), grammar, open-speech (also ngram: the command n-gram model), agreement (both; act when they agree); and ngram:W (interpolated with general English at weight W).")
     var decode: String = "grammar"
 
     @Option(help: "The n-gram path's least decoder posterior (0…1) for acting on a transcript.")
     var openSpeechAcceptance = RecognitionConfidence.openSpeech.acceptance
+
+    @Option(help: "The neural decoding's bar on Moonshine's confidence (0…1) at and above which its words are decided as said, like a typed line (default: the listener's).")
+    var neuralCertainWords: Double?
+
+    @Option(help: "The neural decodings' silence that ends a command, in 32 ms windows of the speech detector (default: the listener's, 12).")
+    var neuralEndSilence: Int?
+
+    @Option(help: "After how many 32 ms windows of silence the neural decoding transcribes ahead, 1 to 4 (4: of exactly the audio transcribed after the wait; fewer: sooner, the rest of the kept silence stood in for by digital silence; default: the listener's).")
+    var neuralAheadAfter: Int?
 
     @Option(help: "A file of lines that are no command (e.g. bench/commands/held-out-none.txt), said by every voice; acting on one counts against.")
     var nonCommands: String?
@@ -94,6 +103,9 @@ struct BenchVoice: ParsableCommand {
             throw ValidationError("--phrases-per-command must be at least 1 (0 only with --non-commands).")
         }
         if let problem = plan.rateProblem { throw ValidationError(FailureReport.sentence(for: problem)) }
+        if let neuralCertainWords, !(0...1).contains(neuralCertainWords) { throw ValidationError("--neural-certain-words must be between 0 and 1.") }
+        if let neuralAheadAfter, !(1...4).contains(neuralAheadAfter) { throw ValidationError("--neural-ahead-after must be 1 to 4 windows.") }
+        if let neuralEndSilence, !(1...62).contains(neuralEndSilence) { throw ValidationError("--neural-end-silence must be 1 to 62 windows (32 ms to 2 s).") }
     }
 
     func run() throws {
@@ -102,6 +114,9 @@ struct BenchVoice: ParsableCommand {
             phrasesPerCommand: phrasesPerCommand, pushToTalk: pushToTalk, skipsHumanSpeech: skipHuman,
             keptAudioFolder: keepAudio.map { URL(fileURLWithPath: $0) }, logFile: logFile.map { URL(fileURLWithPath: $0) })
         run.openSpeechAcceptance = openSpeechAcceptance
+        run.neuralCertainWords = neuralCertainWords
+        run.neuralEndSilenceWindows = neuralEndSilence
+        run.neuralAheadAfterWindows = neuralAheadAfter
         run.nonCommandsFile = nonCommands.map { URL(fileURLWithPath: $0) }
         run.labelledCommandsFile = commands.map { URL(fileURLWithPath: $0) }
         switch try run.run(categories: SettingsStorageAccess.validator().knownCategories, printsGrammar: printGrammar) {

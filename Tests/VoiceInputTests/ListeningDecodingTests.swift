@@ -75,6 +75,41 @@ struct ListeningDecodingTests {
         #expect(same.text == "find a chair")
     }
 
+    @Test("neural: words Moonshine is sure of are decided as typed; words it is less sure of are asked about unless the patterns take them outright")
+    func neuralCertainWords() throws {
+        let meaning = try CommandUnderstanding.load(language: language)
+        // Understood by meaning, not by the phrase patterns (the typed understanding acts on it).
+        let text = "where did i leave the remote"
+        let stop = try command("find the remote")
+        #expect(meaning.decide(text, channel: .typed) == .act(stop))
+        #expect(OpenSpeechUnderstanding(understanding: meaning).decide(text).command == nil)
+        func heard(_ confidence: Double?) -> HeardTranscripts {
+            var heard = HeardTranscripts(grammar: nil, openSpeech: text)
+            heard.neuralConfidence = confidence
+            return heard
+        }
+        let bar = ListeningDecoding.neuralCertainWords
+        #expect(ListeningDecoding.neural.decide(heard(bar), understanding: meaning) == .act(stop))
+        guard case .confirm(_, let pending) = ListeningDecoding.neural.decide(heard(bar - 0.01), understanding: meaning) else {
+            Issue.record("below the bar, not asked about"); return
+        }
+        #expect(pending == stop)
+        // Only the neural recogniser's confidence counts (pocketsphinx's posteriors are another scale).
+        #expect(ListeningDecoding.openSpeech.decide(heard(1), understanding: meaning).command == nil)
+        #expect(ListeningDecoding.neural.decide(heard(nil), understanding: meaning).command == nil)
+        // What hides things is acted on only when both the words and the meaning are sure
+        // (`InputChannel.spoken(certain: true)`); with the words less sure it is asked about,
+        // however certain the meaning.
+        var hiding = HeardTranscripts(grammar: nil, openSpeech: "i don't want to hear about chairs any more i think")
+        hiding.neuralConfidence = 1
+        #expect(ListeningDecoding.neural.decide(hiding, understanding: meaning).command?.intent == .ignore)
+        hiding.neuralConfidence = bar - 0.01
+        guard case .confirm(_, let ignore) = ListeningDecoding.neural.decide(hiding, understanding: meaning) else {
+            Issue.record("a command that hides things, from words below the bar, not asked about"); return
+        }
+        #expect(ignore.intent == .ignore)
+    }
+
     @Test("the choices are parsed by name and explained one line each")
     func choices() {
         #expect(ListeningDecoding(choice: "neural") == .neural)

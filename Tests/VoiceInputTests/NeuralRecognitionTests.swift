@@ -162,3 +162,55 @@ struct NeuralRecognitionTests {
     }
 }
 
+
+/// Transcribing ahead (`NeuralUtteranceRecognizer.transcribesAhead`): the transcript is made
+/// during the silence that confirms the end, from the very audio that is transcribed after it.
+@Suite("Neural recognition: transcribing ahead of the end", .serialized)
+struct TranscribingAheadTests {
+    func recognizer(ahead: Bool) throws -> NeuralUtteranceRecognizer {
+        let recognizer = try #require(try CommandRecognizer(neural: try SpeechModelFiles.installed(), language: englishVocabulary.language)
+            .utterances as? NeuralUtteranceRecognizer)
+        recognizer.transcribesAhead = ahead
+        return recognizer
+    }
+
+    /// Festival's speech of `text` without the silence it puts around the words.
+    func words(_ text: String, in folder: URL) throws -> [Float] {
+        let speech = try spokenSamples(text, in: folder, sampleRateHz: 16_000)
+        let start = Int(NoiseMixer.speechStartSeconds(speech, sampleRateHz: 16_000) * 16_000)
+        let end = Int(NoiseMixer.speechEndSeconds(speech, sampleRateHz: 16_000) * 16_000)
+        return Array(speech[start..<end])
+    }
+
+    func silence(_ seconds: Double) -> [Float] { [Float](repeating: 0, count: Int(seconds * 16_000)) }
+
+    @Test("the transcript made ahead is the one made after the wait, word for word and as sure, and it is the one used")
+    func sameTranscript() throws {
+        let folder = try TemporaryFolder.make("neural-ahead")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let audio = RecognizerAudio.toInt16(silence(1) + (try words("describe the scene", in: folder)) + silence(1))
+        let ahead = try LiveReplay().run(audio, through: try recognizer(ahead: true))
+        let after = try LiveReplay().run(audio, through: try recognizer(ahead: false))
+        #expect(ahead.count == 1 && after.count == 1)
+        #expect(ahead.first?.utterance.text == "describe the scene")
+        #expect(ahead.first?.utterance.text == after.first?.utterance.text)
+        #expect(ahead.first?.utterance.confidence == after.first?.utterance.confidence)
+        #expect(ahead.first?.utterance.endDetectedSeconds == after.first?.utterance.endDetectedSeconds)
+        #expect(ahead.first?.utterance.transcription?.madeAhead == true)
+        #expect(after.first?.utterance.transcription?.madeAhead == false)
+    }
+
+    @Test("speech that goes on after a short pause throws away what was made ahead: the whole command is heard")
+    func pauseInsideCommand() throws {
+        let folder = try TemporaryFolder.make("neural-ahead-pause")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A quarter of a second: more than the 0.13 s after which a transcript is made ahead,
+        // less than the 0.38 s that ends a command.
+        let audio = silence(1) + (try words("stop", in: folder)) + silence(0.25) + (try words("detecting", in: folder)) + silence(1)
+        let recognizer = try recognizer(ahead: true)
+        let heard = try LiveReplay().run(RecognizerAudio.toInt16(audio), through: recognizer)
+        #expect(heard.map(\.utterance.text) == ["stop detecting"])
+        #expect(recognizer.transcriptsThrownAway >= 1)
+        #expect(heard.first?.utterance.transcription?.madeAhead == true)
+    }
+}

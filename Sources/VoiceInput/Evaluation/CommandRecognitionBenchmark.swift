@@ -1,3 +1,4 @@
+import AssistCore
 import Foundation
 import Media
 
@@ -63,6 +64,15 @@ public struct RecognitionTrial: Sendable, Codable {
     /// From the end of the speech in the audio to the command being in hand (nil when the
     /// detector never closed the utterance before the file ended).
     public let latencyMilliseconds: Double?
+    /// The part of the latency before the detector declared the speech over (its silence wait,
+    /// and its lag in hearing the speech stop); the rest is processing.
+    public var endDetectionMilliseconds: Double? = nil
+    /// How the neural recogniser made the transcript acted on: its encoder and decoder times,
+    /// and whether it was made ahead of the end (nil for pocketsphinx).
+    public var transcription: TranscriptionReport? = nil
+    /// The understanding's time to decide on the transcript (patterns, then the sentence model),
+    /// after `latencyMilliseconds`: the command is carried out only then.
+    public var understandingMilliseconds: Double? = nil
 }
 
 /// Synthesises commands with festival at several rates, adds noise, replays each through the
@@ -164,7 +174,10 @@ public struct CommandRecognitionBenchmark {
                 }
                 let accepted = heard.filter { recognizer.verdict($0.utterance) == .accepted }
                 func words(_ heard: ReplayedUtterance) -> HeardTranscripts { recognizer.transcripts(of: heard.utterance) }
+                let clock = ContinuousClock()
+                let understandingStarted = clock.now
                 let understood = accepted.count == 1 ? understand(words(accepted[0])) : nil
+                let understandingTook = understandingStarted.duration(to: clock.now)
                 let asked = accepted.count == 1 && understood == nil ? askedAbout(words(accepted[0])) : nil
                 let recognized = heard.filter { recognizer.verdict($0.utterance, ignoringNoise: true) == .accepted }
                 let recognizedMeaning = recognized.count == 1 ? understand(words(recognized[0])) : nil
@@ -183,7 +196,10 @@ public struct CommandRecognitionBenchmark {
                     refusedAsTooNoisy: heard.contains { recognizer.verdict($0.utterance) == .tooNoisy },
                     recognizedCorrectly: recognizedMeaning == command.expected,
                     estimatedSNRDecibels: snr.flatMap { $0.isFinite ? ($0 * 10).rounded() / 10 : nil },
-                    latencyMilliseconds: closedByDetector ? (accepted[0].readySeconds - speechEnd) * 1000 : nil))
+                    latencyMilliseconds: closedByDetector ? (accepted[0].readySeconds - speechEnd) * 1000 : nil,
+                    endDetectionMilliseconds: closedByDetector ? (accepted[0].utterance.endDetectedSeconds - speechEnd) * 1000 : nil,
+                    transcription: accepted.first?.utterance.transcription,
+                    understandingMilliseconds: accepted.count == 1 ? understandingTook.seconds * 1000 : nil))
             }
         }
         return trials
@@ -214,6 +230,12 @@ public struct RecognitionSummary: Sendable, Codable, Equatable {
     public let medianEstimatedSNRDecibels: Double?
     public let medianLatencyMilliseconds: Double?
     public let worstLatencyMilliseconds: Double?
+    /// The 95th percentile of the latency (nearest rank), the second latency target.
+    public var percentile95LatencyMilliseconds: Double? = nil
+    /// Where the latency of the right trials went (medians): waiting for the detector to declare
+    /// the end, then Moonshine's encoder and decoder (the transcript's own times, wherever they
+    /// fell: made ahead, they overlap the wait).
+    public var latencyParts: LatencyParts? = nil
     /// Trials whose utterance the detector did not close before the audio ended (no latency).
     public let unclosed: Int
 
@@ -235,5 +257,48 @@ public struct RecognitionSummary: Sendable, Codable, Equatable {
         medianLatencyMilliseconds = latencies.isEmpty ? nil : latencies[latencies.count / 2]
         worstLatencyMilliseconds = latencies.last
         unclosed = trials.filter { $0.correct && $0.latencyMilliseconds == nil }.count
+        percentile95LatencyMilliseconds = latencies.isEmpty ? nil : latencies[Self.percentile95Index(latencies.count)]
+        let timed = trials.filter { $0.correct && $0.latencyMilliseconds != nil }
+        latencyParts = LatencyParts(timed)
+    }
+}
+
+extension RecognitionSummary {
+    /// The 95th percentile's index in `count` sorted values (nearest rank).
+    static func percentile95Index(_ count: Int) -> Int {
+        min(count - 1, max(0, Int((0.95 * Double(count)).rounded(.up)) - 1))
+    }
+}
+
+/// Medians of where the latency of some trials went (nil when none has the parts measured).
+public struct LatencyParts: Sendable, Codable, Equatable {
+    public let endDetectionMilliseconds: Double
+    public let encoderMilliseconds: Double
+    public let decoderMilliseconds: Double
+    public let decoderSteps: Int
+    public let encodedAudioSeconds: Double
+    public let understandingMilliseconds: Double?
+    /// The latency with the understanding's time added (end of speech → command decided), median and 95th percentile.
+    public let decidedMedianMilliseconds: Double?
+    public let decidedPercentile95Milliseconds: Double?
+    /// Trials whose transcript was made ahead of the end.
+    public let madeAhead: Int
+
+    init?(_ trials: [RecognitionTrial]) {
+        let reports = trials.compactMap(\.transcription)
+        let waits = trials.compactMap(\.endDetectionMilliseconds)
+        guard !reports.isEmpty, !waits.isEmpty else { return nil }
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        endDetectionMilliseconds = median(waits)
+        encoderMilliseconds = median(reports.map { $0.timing.encoderSeconds * 1000 })
+        decoderMilliseconds = median(reports.map { $0.timing.decoderSeconds * 1000 })
+        decoderSteps = Int(median(reports.map { Double($0.timing.decoderSteps) }))
+        encodedAudioSeconds = median(reports.map(\.timing.encodedAudioSeconds))
+        madeAhead = reports.filter(\.madeAhead).count
+        let understanding = trials.compactMap(\.understandingMilliseconds)
+        understandingMilliseconds = understanding.isEmpty ? nil : median(understanding)
+        let decided = trials.compactMap { trial in trial.latencyMilliseconds.flatMap { latency in trial.understandingMilliseconds.map { latency + $0 } } }.sorted()
+        decidedMedianMilliseconds = decided.isEmpty ? nil : decided[decided.count / 2]
+        decidedPercentile95Milliseconds = decided.isEmpty ? nil : decided[RecognitionSummary.percentile95Index(decided.count)]
     }
 }

@@ -1,3 +1,4 @@
+import AssistCore
 import Foundation
 import ONNXRuntime
 
@@ -9,9 +10,23 @@ public struct Transcript: Sendable, Equatable {
     /// The model's own mean log-probability per token of what it chose (end of text included),
     /// before any bias: near 0 when sure, far below when guessing.
     public let meanLogProbability: Double
+    /// Where the transcription's time went (for the latency benchmark).
+    public var timing = TranscriptionTiming()
 
     /// 0…1: the geometric mean of the chosen tokens' probabilities.
     public var confidence: Double { exp(meanLogProbability) }
+}
+
+/// Where one transcription's time went: the encoder over the whole audio, then the decoder one
+/// token per step (end of text included).
+public struct TranscriptionTiming: Sendable, Equatable, Codable {
+    public var encoderSeconds = 0.0
+    public var decoderSeconds = 0.0
+    public var decoderSteps = 0
+    /// Seconds of audio given to the encoder (after padding to its minimum).
+    public var encodedAudioSeconds = 0.0
+
+    public init() {}
 }
 
 /// Moonshine base-en speech recognition (MIT, Useful Sensors), run by ONNX Runtime: the encoder
@@ -37,11 +52,20 @@ public final class MoonshineTranscriber {
     private let cacheInputs: [String]
     private let cacheOutputs: [String]
 
-    public init(files: SpeechModelFiles, bias: PhraseBias = .none, threadCount: Int = 0) throws(SpeechRecognitionError) {
+    /// The decoder's threads: one. A step feeds one token through many small operations; with
+    /// more threads each operation wakes a sleeping helper thread (spinning is off, see
+    /// `ONNXSession`). Measured on a busy 2-core machine in one run: decoder median 1,132 ms on
+    /// one thread against 1,266 ms on ONNX Runtime's default (BENCHMARKS.md, "Issue 35
+    /// (twenty-first session)"); the step's cost lies elsewhere.
+    public static let decoderThreadCount = 1
+
+    /// `threadCount`: the encoder's (0: ONNX Runtime's default, every core); `decoderThreadCount`: the decoder's.
+    public init(files: SpeechModelFiles, bias: PhraseBias = .none, threadCount: Int = 0,
+                decoderThreadCount: Int = MoonshineTranscriber.decoderThreadCount) throws(SpeechRecognitionError) {
         tokenizer = try MoonshineTokenizer(contentsOf: files.tokenizer)
         do {
             encoder = try ONNXSession(modelAt: files.encoder, options: ONNXSessionOptions(threadCount: threadCount))
-            decoder = try ONNXSession(modelAt: files.decoder, options: ONNXSessionOptions(threadCount: threadCount))
+            decoder = try ONNXSession(modelAt: files.decoder, options: ONNXSessionOptions(threadCount: decoderThreadCount))
         } catch { throw .model(error) }
         self.bias = bias
         var inputs: [String] = []
@@ -67,8 +91,11 @@ public final class MoonshineTranscriber {
     private func decode(_ samples: [Float]) throws(ONNXRuntimeError) -> Transcript {
         var audio = samples
         if audio.count < Self.minimumSamples { audio += [Float](repeating: 0, count: Self.minimumSamples - audio.count) }
+        let clock = ContinuousClock()
+        let began = clock.now
         let hidden = try encoder.run(["input_values": try ONNXTensor(shape: [1, audio.count], floats: audio)],
                                      outputs: ["last_hidden_state"])[0]
+        let encoded = clock.now
         let seconds = Double(samples.count) / Double(Self.sampleRateHz)
         let maximumTokens = max(4, Int((seconds * Self.maximumTokensPerSecond).rounded(.up)))
 
@@ -109,8 +136,13 @@ public final class MoonshineTranscriber {
                 break
             }
         }
-        return Transcript(text: tokenizer.text(of: tokens), tokens: tokens,
-                          meanLogProbability: logProbabilitySum / Double(max(1, step)))
+        var transcript = Transcript(text: tokenizer.text(of: tokens), tokens: tokens,
+                                    meanLogProbability: logProbabilitySum / Double(max(1, step)))
+        transcript.timing.encoderSeconds = (encoded - began).seconds
+        transcript.timing.decoderSeconds = (clock.now - encoded).seconds
+        transcript.timing.decoderSteps = step
+        transcript.timing.encodedAudioSeconds = Double(audio.count) / Double(Self.sampleRateHz)
+        return transcript
     }
 
     /// The length of a run of 1–8 tokens that ends `tokens` three times over, if any.

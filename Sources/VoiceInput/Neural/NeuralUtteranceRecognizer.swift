@@ -37,6 +37,19 @@ public final class NeuralUtteranceRecognizer: UtteranceFinding {
     public var preRollWindows = 10
     /// Silence kept after the speech (Moonshine ends words better with a little).
     static let keptTrailingWindows = 4
+    /// Transcribe ahead: once the speech has been followed by `keptTrailingWindows` of silence,
+    /// the audio that will be transcribed if the silence lasts is exactly the audio heard so far,
+    /// so it is transcribed then, while the end is still being waited out (0.26 s more), and the
+    /// transcript is in hand when the end is confirmed. Speech that resumes throws it away; it
+    /// is never used for anything but the same audio. Off: transcribed after the wait (the
+    /// latency benchmark's comparison).
+    public var transcribesAhead = true
+    /// After how many windows of silence the transcript is made ahead (1…`keptTrailingWindows`).
+    /// At `keptTrailingWindows` it is made of exactly the audio that would be transcribed after
+    /// the wait; earlier, the silence still to come is stood in for by digital silence, so the
+    /// transcript is of nearly the same audio and ready sooner (measured, not assumed equal:
+    /// BENCHMARKS.md, "Issue 35 (twenty-first session)").
+    public var transcribesAheadAfterSilentWindows = keptTrailingWindows
 
     private static let window = SileroSpeechDetector.windowSamples
     private var pending: [Float] = []
@@ -48,6 +61,10 @@ public final class NeuralUtteranceRecognizer: UtteranceFinding {
     private var backgroundPower: Double?
     private var samplesPushed = 0
     private var speechStartSeconds: Double?
+    /// The transcript made ahead of the end, and how many samples of `utterance` it is of.
+    private var ahead: (samples: Int, transcript: Transcript)?
+    /// Transcripts made ahead and thrown away because the speech went on (their CPU was spent for nothing).
+    public private(set) var transcriptsThrownAway = 0
 
     public init(detector: SileroSpeechDetector, transcriber: MoonshineTranscriber, endpointer: SpeechEndpointer = SpeechEndpointer()) {
         self.detector = detector
@@ -89,6 +106,16 @@ public final class NeuralUtteranceRecognizer: UtteranceFinding {
                 speechPower += power
                 speechPowerWindows += 1
             }
+            // Speech again: what was made ahead is not of the end.
+            if endpointer.isOpen, endpointer.silentRun == 0, ahead != nil {
+                ahead = nil
+                transcriptsThrownAway += 1
+            }
+            let aheadAfter = min(max(1, transcribesAheadAfterSilentWindows), Self.keptTrailingWindows)
+            if transcribesAhead, endpointer.isOpen, endpointer.silentRun == aheadAfter {
+                let standIn = [Float](repeating: 0, count: (Self.keptTrailingWindows - aheadAfter) * Self.window)
+                ahead = (utterance.count + standIn.count, try transcriber.transcribe(utterance + standIn))
+            }
         } else {
             if probability < endpointer.endProbability {
                 backgroundPower = backgroundPower.map { $0 + (power - $0) / 64 } ?? power
@@ -103,6 +130,7 @@ public final class NeuralUtteranceRecognizer: UtteranceFinding {
         case .discarded?:
             utterance = []
             speechStartSeconds = nil
+            ahead = nil
             return nil
         case .started?, nil:
             return nil
@@ -114,6 +142,7 @@ public final class NeuralUtteranceRecognizer: UtteranceFinding {
         guard case .ended(_, let speechWindows, _)? = endpointer.finish() else {
             utterance = []
             speechStartSeconds = nil
+            ahead = nil
             return nil
         }
         return try close(audio: utterance + pending, speechWindows: speechWindows)
@@ -146,15 +175,18 @@ public final class NeuralUtteranceRecognizer: UtteranceFinding {
         preRoll = []
         utterance = []
         speechStartSeconds = nil
+        ahead = nil
     }
 
     private func close(audio: [Float], speechWindows: Int) throws -> RecognizedUtterance {
         let start = speechStartSeconds ?? audioSeconds
         utterance = []
         speechStartSeconds = nil
+        let madeAhead = ahead.flatMap { $0.samples == audio.count ? $0.transcript : nil }
+        ahead = nil
         let clock = ContinuousClock()
         let began = clock.now
-        let transcript = try transcriber.transcribe(audio)
+        let transcript = try madeAhead ?? transcriber.transcribe(audio)
         let finishing = began.duration(to: clock.now)
         let text = Self.spokenText(transcript.text)
         let speech = speechPowerWindows > 0 ? speechPower / Double(speechPowerWindows) : 0
@@ -166,11 +198,13 @@ public final class NeuralUtteranceRecognizer: UtteranceFinding {
         }
         let hypothesis = DecoderHypothesis(text: text, posterior: transcript.confidence, acousticScorePerFrame: transcript.meanLogProbability,
                                            frameCount: audio.count / 160)
-        return RecognizedUtterance(
+        var heard = RecognizedUtterance(
             text: text, confidence: text.isEmpty ? 0 : transcript.confidence, hypothesis: hypothesis,
             speechStartSeconds: start, endDetectedSeconds: audioSeconds,
             finishingSeconds: Double(finishing.components.seconds) + Double(finishing.components.attoseconds) / 1e18,
             signalToNoiseDecibels: ratio, syllables: speechWindows)
+        heard.transcription = TranscriptionReport(timing: transcript.timing, madeAhead: madeAhead != nil)
+        return heard
     }
 
     /// The words as the listener and the command language take them: lower case, punctuation

@@ -27,7 +27,8 @@ public struct SpeechEndpointer: Sendable, Equatable {
     public private(set) var isOpen = false
     private var windows = 0
     private var speechWindows = 0
-    private var silentRun = 0
+    /// Windows of silence since the last speech, while open.
+    public private(set) var silentRun = 0
 
     public init() {}
 

@@ -30,11 +30,14 @@ public final class CommandRecognizer {
     /// with the command language's phrases favoured (`PhraseBias`, built from the same sentences
     /// as the command n-gram model, the answers, and the wake phrase). `confidence.acceptance`
     /// is the bar on Moonshine's geometric-mean token probability.
+    /// `decoderThreadCount`: Moonshine's decoder's threads (`MoonshineTranscriber.decoderThreadCount`; 0: ONNX Runtime's default).
     public init(neural files: SpeechModelFiles, language: CommandLanguage, extraPhrases: [String] = [],
-                confidence: RecognitionConfidence = .neural, bias: Bool = true) throws {
+                confidence: RecognitionConfidence = .neural, bias: Bool = true,
+                decoderThreadCount: Int = MoonshineTranscriber.decoderThreadCount) throws {
         let detector = try SileroSpeechDetector(modelAt: files.voiceActivity)
         let phrases = language.languageModelSentences().map { $0.words.joined(separator: " ") } + language.answerPhrases + extraPhrases
-        let transcriber = try MoonshineTranscriber(files: files, bias: bias ? PhraseBias(phrases: phrases) : .none)
+        let transcriber = try MoonshineTranscriber(files: files, bias: bias ? PhraseBias(phrases: phrases) : .none,
+                                                   decoderThreadCount: decoderThreadCount)
         pronunciationCheck = PronunciationCheck(addedWords: [:], missingWords: [], emptiedRules: [], usableGrammar: RecognitionGrammar(commandJSGF: "", words: []))
         self.confidence = confidence
         path = .neural
@@ -112,7 +115,11 @@ public final class CommandRecognizer {
         let second = utterance.companion.flatMap { $0.isConfident && !$0.text.isEmpty ? $0.text : nil }
         switch path {
         case .grammar: return HeardTranscripts(grammar: first, openSpeech: second)
-        case .languageModel, .neural: return HeardTranscripts(grammar: nil, openSpeech: first)
+        case .languageModel: return HeardTranscripts(grammar: nil, openSpeech: first)
+        case .neural:
+            var heard = HeardTranscripts(grammar: nil, openSpeech: first)
+            heard.neuralConfidence = first == nil ? nil : utterance.confidence
+            return heard
         }
     }
 }

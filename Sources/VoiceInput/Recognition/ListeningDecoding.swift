@@ -63,13 +63,29 @@ public enum ListeningDecoding: String, CaseIterable, Sendable {
         }
     }
 
+    /// The neural recogniser's confidence at and above which its words are taken as said: its
+    /// transcript is then decided as a typed line is, except that what would hide things still
+    /// needs a certain meaning (`InputChannel.spoken(certain: true)`). Below it, the words may
+    /// be a near miss of what was said, and `OpenSpeechUnderstanding` asks about what the
+    /// phrase patterns do not take outright. Chosen on a development set, never on the held-out
+    /// ones (BENCHMARKS.md, "Issue 35 (twenty-first session)").
+    public static let neuralCertainWords = 0.8
+
     /// What is done with one utterance's transcripts (spoken, so what would hide things is asked about).
-    public func decide(_ heard: HeardTranscripts, understanding: CommandUnderstanding) -> CommandDecision {
+    /// `neuralCertainWords`: the bar above (`ListeningDecoding.neuralCertainWords` unless measuring another).
+    public func decide(_ heard: HeardTranscripts, understanding: CommandUnderstanding,
+                       neuralCertainWords: Double = ListeningDecoding.neuralCertainWords) -> CommandDecision {
         let notUnderstood = CommandDecision.refuse(understanding.language.reply(to: .notUnderstood))
         switch self {
         case .grammar:
             return heard.grammar.map { understanding.decide($0, channel: .spoken(certain: false)) } ?? notUnderstood
-        case .openSpeech, .neural:
+        case .neural:
+            guard let text = heard.openSpeech else { return notUnderstood }
+            if let confidence = heard.neuralConfidence, confidence >= neuralCertainWords {
+                return understanding.decide(text, channel: .spoken(certain: true))
+            }
+            return OpenSpeechUnderstanding(understanding: understanding).decide(text)
+        case .openSpeech:
             return heard.openSpeech.map { OpenSpeechUnderstanding(understanding: understanding).decide($0) } ?? notUnderstood
         case .agreement:
             return Self.agree(grammar: heard.grammar.map { understanding.decide($0, channel: .spoken(certain: false)) },
@@ -107,6 +123,9 @@ public enum ListeningDecoding: String, CaseIterable, Sendable {
 public struct HeardTranscripts: Sendable, Equatable {
     public var grammar: String?
     public var openSpeech: String?
+    /// The neural recogniser's confidence in `openSpeech` (Moonshine's geometric-mean token
+    /// probability); nil for pocketsphinx, whose posteriors are on another scale.
+    public var neuralConfidence: Double?
 
     public init(grammar: String?, openSpeech: String?) {
         self.grammar = grammar
@@ -130,6 +149,8 @@ public struct HeardTranscripts: Sendable, Equatable {
             guard let text else { return nil }
             return text.hasPrefix(prefix + " ") ? String(text.dropFirst(prefix.count + 1)) : text
         }
-        return HeardTranscripts(grammar: strip(grammar), openSpeech: strip(openSpeech))
+        var stripped = HeardTranscripts(grammar: strip(grammar), openSpeech: strip(openSpeech))
+        stripped.neuralConfidence = neuralConfidence
+        return stripped
     }
 }

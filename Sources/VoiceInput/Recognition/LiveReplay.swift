@@ -47,6 +47,7 @@ public struct LiveReplay {
                                               finishingSeconds: u.finishingSeconds,
                                               signalToNoiseDecibels: u.signalToNoiseDecibels)
             shifted.companion = u.companion
+            shifted.transcription = u.transcription
             return ReplayedUtterance(utterance: shifted, readySeconds: replayed.readySeconds)
         }
     }

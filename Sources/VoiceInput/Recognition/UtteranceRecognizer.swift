@@ -22,6 +22,9 @@ public struct RecognizedUtterance: Sendable, Equatable {
     /// The second decoder's reading of the same audio, when two decode each utterance
     /// (`ListeningDecoding.agreement`); nil otherwise.
     public var companion: CompanionTranscript?
+    /// The neural recogniser's transcription of it: where its time went, and whether it was
+    /// made ahead, during the silence before the end was confirmed (nil for pocketsphinx).
+    public var transcription: TranscriptionReport?
 
     public init(text: String, confidence: Double, hypothesis: DecoderHypothesis, speechStartSeconds: Double,
                 endDetectedSeconds: Double, finishingSeconds: Double, signalToNoiseDecibels: Double, syllables: Int? = nil) {
@@ -33,6 +36,18 @@ public struct RecognizedUtterance: Sendable, Equatable {
         self.finishingSeconds = finishingSeconds
         self.signalToNoiseDecibels = signalToNoiseDecibels
         self.syllables = syllables
+    }
+}
+
+/// How the neural recogniser's transcript of an utterance was made (for the latency benchmark).
+public struct TranscriptionReport: Sendable, Equatable, Codable {
+    public var timing: TranscriptionTiming
+    /// Made while the silence after the speech was still being waited out (`NeuralUtteranceRecognizer.transcribesAhead`).
+    public var madeAhead: Bool
+
+    public init(timing: TranscriptionTiming, madeAhead: Bool) {
+        self.timing = timing
+        self.madeAhead = madeAhead
     }
 }
 
