@@ -135,8 +135,8 @@ public final class NaturalVoice: TextToSpeech, @unchecked Sendable {
 
     /// The most words given to the model at once. Piper synthesises a text sentence by sentence;
     /// this voice goes clause by clause (the clause keeps its comma, so the model still pauses and
-    /// intones by it), and cuts a longer clause after this many words. OpenVINO's CPU plugin keeps
-    /// buffers sized by the audio it has made and never gives them back, so a paragraph in one
+    /// intones by it), and cuts a longer clause after this many words. On OpenVINO (the voice's first
+    /// runtime), whose CPU plugin keeps buffers sized by the audio it has made, a paragraph in one
     /// input cost hundreds of megabytes (`assist say` of a 54-word paragraph: 864 MB resident with
     /// sentences of up to 30 words, 761 MB with clauses of up to 8); 8 words are under 3 s at the
     /// voice's own pace. Each inference also holds the model only briefly, so a sentence prepared

@@ -7,10 +7,11 @@ import ONNXRuntime
 ///
 /// ONNX Runtime is the default because its memory levels off and OpenVINO's does not: OpenVINO's
 /// CPU plugin keeps what it prepared for every shape, and a VITS voice's audio has a new length
-/// for nearly every sentence (about 1 GB after 60 clauses, still growing), while ONNX Runtime
-/// with its memory pattern off held the same 60 clauses in about 190 MB, flat after 20, and ran
-/// them faster (BENCHMARKS.md, "Issue 37 (twenty-first session)"). With noise off, both give the
-/// same audio to within 5·10⁻⁵ of full scale. OpenVINO stays selectable
+/// for nearly every sentence. `assist say` of 1, 10, 50 and 200 product sentences peaked at 512,
+/// 823, 1 143 and 1 514 MB on OpenVINO and 220, 239, 272 and 331 MB on ONNX Runtime (the fast
+/// voice: 102, 104, 114, 167 MB, the rest being the audio `say` holds), and ONNX Runtime made the
+/// audio in half the time (BENCHMARKS.md, "Issue 37 (twenty-first session)"). With noise off,
+/// both give the same audio to within 5·10⁻⁵ of full scale. OpenVINO stays selectable
 /// (`ASSIST_NATURAL_VOICE_RUNTIME=openvino`) so that the two can be measured in one build.
 public enum NaturalVoiceRuntime: String, Sendable, CaseIterable {
     /// ONNX Runtime, its CPU arena on, its memory pattern off (the default).
@@ -61,8 +62,9 @@ final class ONNXRuntimeVoiceModel: VoiceModel {
 
     init(_ model: URL, threadCount: Int, memoryArena: Bool) throws(ONNXRuntimeError) {
         // The memory pattern plans each run's buffers for its input shape and keeps the plan; a
-        // voice's shapes change with every clause, so it only grows (240 MB after 200 clauses
-        // against 189 MB without it, in Python, same library).
+        // voice's shapes change with every clause, so it only grows (in Python, same library: 240 MB
+        // after 200 clauses with it, 189 MB without). The arena stays on: without it each run
+        // allocates afresh, slower (real-time factor 0.26 against 0.17) and no smaller.
         session = try ONNXSession(modelAt: model, options: ONNXSessionOptions(threadCount: threadCount, memoryArena: memoryArena,
                                                                                 memoryPattern: false))
     }
