@@ -85,7 +85,7 @@ let package = Package(
         .target(name: "Guidance", dependencies: ["AssistCore", "Perception"],
                 resources: [.copy("Templates")]),
         // Spoken output: text-to-speech (espeak-ng, and the natural voice on OpenVINO), the utterance queue, tones, stereo placement, vibration.
-        .target(name: "Speech", dependencies: ["AssistCore", "Media", "Inference", "CEspeakNG", "CLinuxInput"]),
+        .target(name: "Speech", dependencies: ["AssistCore", "Media", "Inference", "ONNXRuntime", "CEspeakNG", "CLinuxInput"]),
         // Hearing-aid processing chain.
         .target(name: "Hearing", dependencies: ["AssistCore", "CFFTW"]),
         // Accuracy measurement (mAP on labelled image sets, distance error on RGB-D frames).

@@ -123,10 +123,13 @@ def run(assist, video, out, sample_every, voice=None):
         analysed += 1
         first_frame_wall = first_frame_wall if first_frame_wall is not None else now
         last_frame_wall = now
-        latency = (report.get("timings") or {}).get("captureToFirstAudioMilliseconds")
+        timings = report.get("timings") or {}
+        latency = timings.get("captureToFirstAudioMilliseconds")
         if latency is not None:
             latencies.append(latency)
-            cycles.append((report.get("time", 0.0), latency))
+            # Due: when the frame's analysis and guidance were done and its sentences queued.
+            due = latency - sum(timings.get(k, 0.0) for k in ("captureMilliseconds", "analysisMilliseconds", "guidanceMilliseconds"))
+            cycles.append((report.get("time", 0.0), latency, max(0.0, due)))
     stderr = process.stderr.read()
     process.wait()
     done.set()
@@ -138,7 +141,10 @@ def run(assist, video, out, sample_every, voice=None):
     # pipeline's own latency is the one of cycles captured while nothing was being said
     # (by the transcript's entries, on the same input clock).
     heard = transcript_spans(srt)
-    idle = [ms for capture, ms in cycles if not any(start <= capture < end for start, end in heard)]
+    idle_cycles = [c for c in cycles if not any(start <= c[0] < end for start, end in heard)]
+    idle = [c[1] for c in idle_cycles]
+    due = [c[2] for c in cycles]
+    idle_due = [c[2] for c in idle_cycles]
     rss = [s[2] for s in samples]
     fifth = max(1, len(rss) // 5)
     return {
@@ -155,6 +161,10 @@ def run(assist, video, out, sample_every, voice=None):
         "idleChannelCycles": len(idle),
         "idleLatencyMedianMilliseconds": statistics.median(idle) if idle else None,
         "idleLatencyP95Milliseconds": percentile(idle, 0.95),
+        "dueToFirstAudioMedianMilliseconds": statistics.median(due) if due else None,
+        "dueToFirstAudioP95Milliseconds": percentile(due, 0.95),
+        "idleDueToFirstAudioMedianMilliseconds": statistics.median(idle_due) if idle_due else None,
+        "idleDueToFirstAudioP95Milliseconds": percentile(idle_due, 0.95),
         "rssSamples": [{"wallSeconds": round(w, 1), "inputSeconds": round(t, 1), "megabytes": round(m, 1)} for w, t, m in samples],
         "rssPeakMegabytes": max(rss) if rss else None,
         "rssGrowthMegabytes": (statistics.median(rss[-fifth:]) - statistics.median(rss[:fifth])) if len(rss) >= 5 else None,
@@ -172,6 +182,9 @@ def summary(result):
         f"p95 {number(result['latencyP95Milliseconds'], ' ms')}, max {number(result['latencyMaxMilliseconds'], ' ms')} (target: median <= 200 ms)",
         f"    of which {result['idleChannelCycles']} captured while nothing was being said: median {number(result['idleLatencyMedianMilliseconds'], ' ms')}, "
         f"p95 {number(result['idleLatencyP95Milliseconds'], ' ms')}",
+        f"  announcement due (frame analysed, its sentences queued) -> first audio: median {number(result['dueToFirstAudioMedianMilliseconds'], ' ms')}, "
+        f"p95 {number(result['dueToFirstAudioP95Milliseconds'], ' ms')}; while nothing was being said: median "
+        f"{number(result['idleDueToFirstAudioMedianMilliseconds'], ' ms')}, p95 {number(result['idleDueToFirstAudioP95Milliseconds'], ' ms')}",
         f"  sustained: {result['analysedFrames']} frames analysed, {number(result['framesPerSecond'], ' frames/s')}",
         f"  resident memory: peak {number(result['rssPeakMegabytes'], ' MB')}, growth first fifth -> last fifth "
         f"{number(result['rssGrowthMegabytes'], ' MB')} (target: <= 300 MB, no growth)",

@@ -1,14 +1,22 @@
 #!/usr/bin/env python3
 """Intelligibility of each voice, by a round trip through the product's own recogniser.
 
-Product sentences (object announcements and a few answers, made from templates with a fixed seed)
-are said by each voice at each rate with `assist say --speak-to`, joined into one recording per
-voice and rate with 1.5 s of silence between sentences, and transcribed by `assist listen --file
---decode neural --json` (Silero VAD + Moonshine). The word error rate is the edit distance between
-all the reference words and all the recognised words, over the number of reference words: counted
-over the whole recording, so it does not matter how the detector cut it into segments. Digits are
-written as words on both sides ("3" and "three" are the same word), British and American spellings
-alike ("metres"), punctuation and case ignored.
+Product sentences (drawn with a fixed seed from the product's own sentence files: object
+announcements in every form, hazards, find, explore and navigation sentences, the session's and
+picture answers' fixed messages; see `sentences`) are said by each voice at each rate with `assist
+say --speak-to`, joined into one recording per voice and rate with 1.5 s of silence between
+sentences, and transcribed by `assist listen --file --decode neural --json` (Silero VAD +
+Moonshine). The word error rate is the edit distance between all the reference words and all the
+recognised words, over the number of reference words: counted over the whole recording, so it does
+not matter how the detector cut it into segments.
+
+Two scorings, both applied alike to the reference and the transcript:
+- "simple": lower case, punctuation dropped, digits up to 20 written as words, "metres" = "meters";
+- "whisper": Whisper's English text normaliser (the `whisper-normalizer` package, the one Whisper's
+  and most published English WERs use: numbers as digits, spellings made American, contractions
+  expanded, punctuation and fillers dropped), when that package is installed.
+The most frequent confusions (reference word -> recognised word, "-" for nothing) are printed and
+written with every transcript to DIR/errors-VOICE-RATE.json.
 
 Usage: voice_wer.py [--assist BIN] [--count 200] [--voices fast,natural] [--rates 175,262] [--work DIR]
 (262 words a minute is 1.5 times the default rate.)
@@ -23,27 +31,94 @@ import sys
 import tempfile
 import wave
 
-OBJECTS = ["person", "car", "bicycle", "chair", "door", "bench", "bus", "dog", "traffic light", "stop sign",
-           "bottle", "cup", "table", "stairs", "pole", "two people", "truck", "motorcycle", "cat", "backpack"]
-DIRECTIONS = ["ahead", "on your left", "on your right", "slightly left", "slightly right", "straight ahead"]
-ANSWERS = ["The door is open.", "Nothing is in front of you.", "Your cup is on the table.",
-           "The light for pedestrians is red.", "Guidance stopped.", "Navigation mode.", "Speaking faster.",
-           "The bus stop is on your right.", "There is a step down ahead.", "Battery at sixty percent."]
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
                 "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
                 "nineteen", "twenty"]
 
 
+def load_templates():
+    """The product's own sentence files: what guidance, the modes, the session and picture answers say."""
+    def read(path):
+        with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+            return json.load(f)
+    return (read("Sources/Guidance/Templates/en.json"), read("Sources/LiveGuidance/Templates/en.modes.json"),
+            read("Sources/LiveGuidance/Templates/en.session.json"), read("Sources/PictureAnswers/Templates/en.json"))
+
+
+def fixed_messages(node):
+    """Every sentence of a template file that has no placeholder (said as it is)."""
+    if isinstance(node, str):
+        return [node] if "{" not in node and node.rstrip().endswith((".", "?", "!")) else []
+    if isinstance(node, dict):
+        return [m for key, value in node.items() if key not in ("language", "about") for m in fixed_messages(value)]
+    return []
+
+
 def sentences(count):
+    """`count` sentences the product says, drawn with a fixed seed from its sentence files: object
+    announcements in both forms (brief and full, one object or a group, every detector class, the
+    distances SpokenDistance gives, directions, clock directions, high/low), approaching hazards,
+    find, explore and navigation sentences, and the fixed messages of the session, the modes and
+    picture answers. Nothing is chosen for being easy to recognise."""
+    guidance, modes, session, answers = load_templates()
     rng = random.Random(37)
+    objects = guidance["objects"]
+    directions = list(guidance["directions"].values())
+    fixed = sorted(set(fixed_messages(modes) + fixed_messages(session) + fixed_messages(answers) + fixed_messages(guidance["messages"])))
+
+    def fill(template, **values):
+        text = template
+        for key, value in values.items():
+            text = text.replace("{" + key + "}", value)
+        return text[0].upper() + text[1:]
+
+    def thing():
+        name = rng.choice(sorted(objects))
+        if rng.random() < 0.25:
+            n = rng.randint(2, 4)
+            return fill(guidance["group"], count=str(n), objects=objects[name]["other"]).lower(), True, name
+        return objects[name]["one"], False, name
+
+    def distance():
+        # SpokenDistance: whole meters below 10, then steps of 5.
+        meters = rng.choice(list(range(1, 10)) + [10, 15, 20])
+        said = guidance["distance"]["meters"]["one" if meters == 1 else "other"].replace("{count}", str(meters))
+        return fill(guidance["distance"]["lessThan"], distance=said).lower() if meters == 1 and rng.random() < 0.5 else said
+
+    def direction():
+        r = rng.random()
+        if r < 0.1:
+            return guidance["clock"].replace("{hour}", str(rng.choice([9, 10, 11, 12, 1, 2, 3])))
+        if r < 0.2:
+            return fill(guidance["directionWithVertical"], direction=rng.choice(directions),
+                        vertical=rng.choice(list(guidance["vertical"].values()))).lower()
+        return rng.choice(directions)
+
     result = []
     while len(result) < count:
-        if rng.random() < 0.15:
-            result.append(rng.choice(ANSWERS))
+        r = rng.random()
+        if r < 0.55:
+            what, group, _ = thing()
+            form = guidance["sentences"]["brief" if rng.random() < 0.7 else "full"]
+            if rng.random() < 0.08:
+                key = "groupUnknownDistance" if group else "oneUnknownDistance"
+                result.append(fill(form[key], object=what, distance=guidance["distance"]["unknown"], direction=direction()))
+            else:
+                result.append(fill(form["group" if group else "one"], object=what, distance=distance(), direction=direction()))
+        elif r < 0.63:
+            result.append(fill(modes["hazardApproaching"], object=thing()[0], distance=distance(), direction=direction()))
+        elif r < 0.68:
+            result.append(fill(modes["find"]["found"], object=thing()[0], distance=distance(), direction=direction()))
+        elif r < 0.72:
+            items = [fill(modes["explore"]["item"], object=thing()[0], distance=distance(), direction=direction()).lower()
+                     for _ in range(rng.randint(2, 3))]
+            counted = modes["explore"]["count"]["other"].replace("{count}", str(len(items)))
+            result.append(fill(modes["explore"]["summary"], count=counted, items=modes["explore"]["itemSeparator"].join(items)))
+        elif r < 0.76:
+            result.append(fill(modes["navigation"]["obstacle"], distance=distance()))
         else:
-            meters = rng.randint(1, 12)
-            unit = "meter" if meters == 1 else "meters"
-            result.append(f"{rng.choice(OBJECTS).capitalize()}, {meters} {unit}, {rng.choice(DIRECTIONS)}.")
+            result.append(rng.choice(fixed))
     return result
 
 
@@ -56,14 +131,41 @@ def words(text):
     return [SPELLINGS.get(w, w) for w in re.sub(r"[^a-z0-9' ]+", " ", text).split()]
 
 
-def edit_distance(reference, hypothesis):
-    previous = list(range(len(hypothesis) + 1))
-    for i, r in enumerate(reference, 1):
-        current = [i]
-        for j, h in enumerate(hypothesis, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (r != h)))
-        previous = current
-    return previous[-1]
+def alignment(reference, hypothesis):
+    """The word errors of the cheapest alignment: (reference word or "-", recognised word or "-")."""
+    rows, cols = len(reference) + 1, len(hypothesis) + 1
+    cost = [[0] * cols for _ in range(rows)]
+    for i in range(rows):
+        cost[i][0] = i
+    for j in range(cols):
+        cost[0][j] = j
+    for i in range(1, rows):
+        for j in range(1, cols):
+            cost[i][j] = min(cost[i - 1][j] + 1, cost[i][j - 1] + 1,
+                             cost[i - 1][j - 1] + (reference[i - 1] != hypothesis[j - 1]))
+    errors, i, j = [], rows - 1, cols - 1
+    while i > 0 or j > 0:
+        if i > 0 and j > 0 and cost[i][j] == cost[i - 1][j - 1] + (reference[i - 1] != hypothesis[j - 1]):
+            if reference[i - 1] != hypothesis[j - 1]:
+                errors.append((reference[i - 1], hypothesis[j - 1]))
+            i, j = i - 1, j - 1
+        elif i > 0 and cost[i][j] == cost[i - 1][j] + 1:
+            errors.append((reference[i - 1], "-"))
+            i -= 1
+        else:
+            errors.append(("-", hypothesis[j - 1]))
+            j -= 1
+    return errors[::-1]
+
+
+def whisper_words():
+    """Whisper's English normaliser as a word splitter, or None when the package is missing."""
+    try:
+        from whisper_normalizer.english import EnglishTextNormalizer
+    except ImportError:
+        return None
+    normalise = EnglishTextNormalizer()
+    return lambda text: normalise(text).split()
 
 
 def render(assist, texts, voice, rate, work):
@@ -112,14 +214,31 @@ def main():
     work = args.work or tempfile.mkdtemp(prefix="voice-wer-")
     os.makedirs(work, exist_ok=True)
     texts = sentences(args.count)
-    reference = [w for text in texts for w in words(text)]
+    scorings = {"simple": words}
+    if (normalised := whisper_words()) is not None:
+        scorings["whisper"] = normalised
+    else:
+        print("whisper-normalizer is not installed: only the simple scoring (pip install whisper-normalizer==0.1.15)", flush=True)
     for voice in args.voices.split(","):
         for rate in (int(r) for r in args.rates.split(",")):
-            hypothesis = words(transcribe(args.assist, render(args.assist, texts, voice, rate, work)))
-            errors = edit_distance(reference, hypothesis)
-            print(f"voice {voice}, {rate} words a minute: word error rate {100 * errors / len(reference):.1f} % "
-                  f"({errors} errors in {len(reference)} words, {len(texts)} sentences; {len(hypothesis)} words recognised)",
-                  flush=True)
+            transcript = transcribe(args.assist, render(args.assist, texts, voice, rate, work))
+            report = {"voice": voice, "rate": rate, "sentences": texts, "transcript": transcript}
+            for name, split in scorings.items():
+                reference = [w for text in texts for w in split(text)]
+                hypothesis = split(transcript)
+                errors = alignment(reference, hypothesis)
+                confusions = {}
+                for pair in errors:
+                    confusions[pair] = confusions.get(pair, 0) + 1
+                top = sorted(confusions.items(), key=lambda item: -item[1])[:15]
+                report[name] = {"errors": len(errors), "words": len(reference),
+                                "confusions": [[r, h, n] for (r, h), n in sorted(confusions.items(), key=lambda item: -item[1])]}
+                print(f"voice {voice}, {rate} words a minute, {name} scoring: word error rate {100 * len(errors) / len(reference):.1f} % "
+                      f"({len(errors)} errors in {len(reference)} words, {len(texts)} sentences; {len(hypothesis)} words recognised)",
+                      flush=True)
+                print("  most frequent: " + "; ".join(f"{r} -> {h} ({n})" for (r, h), n in top), flush=True)
+            with open(os.path.join(work, f"errors-{voice}-{rate}.json"), "w", encoding="utf-8") as f:
+                json.dump(report, f, indent=1)
     return 0
 
 

@@ -245,12 +245,22 @@ public final class ONNXTensor {
     }
 }
 
-/// How a session runs: its thread count (0 lets ONNX Runtime use every core).
+/// How a session runs: its thread count (0 lets ONNX Runtime use every core), and how it keeps
+/// memory between runs.
 public struct ONNXSessionOptions: Sendable, Equatable {
     public var threadCount: Int
+    /// ONNX Runtime's CPU arena: buffers freed by a run are kept for the next (the C API's
+    /// `DisableCpuMemArena` when false).
+    public var memoryArena: Bool
+    /// The memory pattern: each run's buffers planned by its input shapes, the plan kept per
+    /// shape (`DisableMemPattern` when false). A model whose shapes change with every run (a
+    /// voice: one per sentence's length) gains nothing from it and keeps a plan for each.
+    public var memoryPattern: Bool
 
-    public init(threadCount: Int = 0) {
+    public init(threadCount: Int = 0, memoryArena: Bool = true, memoryPattern: Bool = true) {
         self.threadCount = threadCount
+        self.memoryArena = memoryArena
+        self.memoryPattern = memoryPattern
     }
 }
 
@@ -294,6 +304,8 @@ public final class ONNXSession: @unchecked Sendable {
             try check(table.SetIntraOpNumThreads(sessionOptions, Int32(options.threadCount)), "set its thread count")
             try check(table.SetInterOpNumThreads(sessionOptions, 1), "set its thread count")
         }
+        if !options.memoryArena { try check(table.DisableCpuMemArena(sessionOptions), "turn off its memory arena") }
+        if !options.memoryPattern { try check(table.DisableMemPattern(sessionOptions), "turn off its memory pattern") }
         // Threads that spin waiting for work would cost a core while the listener waits for speech.
         try check(table.AddSessionConfigEntry(sessionOptions, "session.intra_op.allow_spinning", "0"), "turn off spinning")
         var session: OpaquePointer?

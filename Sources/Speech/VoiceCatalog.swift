@@ -83,7 +83,8 @@ public enum VoiceCatalog {
         }
         espeak.voice = fastEspeakVoice
         do {
-            return ChosenVoice(voice: try NaturalVoice(folder: naturalFolder ?? naturalVoiceFolder(), settings: settings), fallbackNotice: nil)
+            return ChosenVoice(voice: try NaturalVoice(folder: naturalFolder ?? naturalVoiceFolder(), settings: settings,
+                                                       runtime: try NaturalVoiceRuntime.chosen()), fallbackNotice: nil)
         } catch let error as SpeechError {
             throw error
         } catch {

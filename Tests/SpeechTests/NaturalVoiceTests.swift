@@ -24,7 +24,7 @@ enum InstalledNaturalVoice {
     }
 }
 
-@Suite("The natural voice (Piper en_US-joe-medium on OpenVINO)", .serialized)
+@Suite("The natural voice (Piper en_US-joe-medium on ONNX Runtime)", .serialized)
 struct NaturalVoiceTests {
     @Test("phoneme ids follow Piper's layout: start, padding after every phoneme, end")
     func phonemeIdLayout() throws {
@@ -121,6 +121,38 @@ struct NaturalVoiceTests {
             // Not silent: the fast voice says the sentence.
             #expect(try chosen.voice.synthesize(notice).durationSeconds > 1)
         }
+    }
+
+    @Test("ONNX Runtime, with or without its arena, and OpenVINO make the same audio from the same ids when the noise is off")
+    func runtimesAgree() throws {
+        let json = try Data(contentsOf: InstalledNaturalVoice.folder.appendingPathComponent(NaturalVoice.modelFileName + ".json"))
+        let config = try PiperVoiceConfig(json: json)
+        let ids = config.ids(forPhonemes: try PiperPhonemes.phonemes(of: "The bus stop is on your right.", espeakVoice: "en-us"))
+        let model = InstalledNaturalVoice.folder.appendingPathComponent(NaturalVoice.modelFileName)
+        // Noise 0 and noise_w 0 make the model deterministic; with noise each run differs.
+        var outputs: [NaturalVoiceRuntime: [Float]] = [:]
+        for runtime in NaturalVoiceRuntime.allCases {
+            try runtime.load(model, threadCount: 1).speak(ids: ids, scales: [0, 1, 0]) { outputs[runtime] = Array($0) }
+        }
+        let reference = try #require(outputs[.openVINO])
+        #expect(reference.count > 22050 / 2 && (reference.map(abs).max() ?? 0) > 0.1)
+        for runtime in [NaturalVoiceRuntime.onnxRuntime, .onnxRuntimeWithoutArena] {
+            let audio = try #require(outputs[runtime])
+            #expect(audio.count == reference.count)
+            let worst = zip(audio, reference).map { abs($0 - $1) }.max() ?? 1
+            #expect(worst < 1e-3, "\(runtime): \(worst)")
+        }
+    }
+
+    @Test("the runtime is ONNX Runtime unless the environment names another; an unknown name is one sentence and the fast voice speaks")
+    func runtimeChoice() throws {
+        #expect(try NaturalVoiceRuntime.chosen(environment: [:]) == .onnxRuntime)
+        #expect(try NaturalVoiceRuntime.chosen(environment: [NaturalVoiceRuntime.environmentKey: "OpenVINO"]) == .openVINO)
+        #expect(throws: NaturalVoiceError.self) {
+            try NaturalVoiceRuntime.chosen(environment: [NaturalVoiceRuntime.environmentKey: "tensorflow"])
+        }
+        let error = NaturalVoiceError.unknownRuntime(name: "tensorflow", known: NaturalVoiceRuntime.allCases.map(\.rawValue))
+        #expect(error.userMessage.contains("tensorflow") && error.userMessage.contains("onnxruntime, onnxruntime-without-arena, openvino"))
     }
 
     @Test("every voice is named with its licence, the natural one with the lessac note; names choose the right voice")

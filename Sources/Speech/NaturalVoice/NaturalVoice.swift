@@ -1,6 +1,5 @@
 import AssistCore
 import Foundation
-import Inference
 import Synchronization
 
 /// Why the natural voice could not start, told as one sentence (the caller adds that the fast
@@ -9,6 +8,7 @@ public enum NaturalVoiceError: UserFacingError, Equatable {
     case voiceMissing(folder: String)
     case damagedConfig(reason: String)
     case modelUnusable(detail: String)
+    case unknownRuntime(name: String, known: [String])
 
     public var userMessage: String {
         switch self {
@@ -18,11 +18,13 @@ public enum NaturalVoiceError: UserFacingError, Equatable {
             return "The natural voice's description \(NaturalVoice.modelFileName).json is damaged: \(reason)."
         case .modelUnusable(let detail):
             return "The natural voice's model is damaged or unreadable: \(detail)."
+        case .unknownRuntime(let name, let known):
+            return "\(NaturalVoiceRuntime.environmentKey) names no runtime called \(name) (known: \(known.joined(separator: ", ")))."
         }
     }
 }
 
-/// The natural voice: Piper's en_US-joe-medium (a VITS model) on OpenVINO. Text becomes espeak-ng
+/// The natural voice: Piper's en_US-joe-medium (a VITS model) on ONNX Runtime (`NaturalVoiceRuntime`). Text becomes espeak-ng
 /// phonemes (the one espeak-ng wrapper), then Piper's phoneme ids, then 22 050 Hz audio.
 ///
 /// It is slower than espeak-ng (on 2 cores a 2 s sentence takes several hundred milliseconds or
@@ -46,17 +48,18 @@ public final class NaturalVoice: TextToSpeech, @unchecked Sendable {
     public let config: PiperVoiceConfig
     /// Says hazard warnings whose natural audio is not ready; same rate and volume.
     private let fast: SpeechSynthesizer
-    // `TokenInferenceRequest` is for one thread at a time; `compiled` outlives it.
-    private let compiled: CompiledModel
-    private let request: TokenInferenceRequest
+    public let runtime: NaturalVoiceRuntime
+    /// One inference at a time, under `inferenceLock`.
+    private let model: any VoiceModel
     private let inferenceLock = NSLock()
     private let cache = Mutex(SpeechCache(capacitySeconds: 120))
     private let background = DispatchQueue(label: "natural-voice-preparation", qos: .utility)
     private let statistics = Mutex(NaturalVoiceStatistics())
     private let lastFastAudio = Mutex<(text: String, audio: SpeechAudio)?>(nil)
 
-    /// Loads the voice from `folder` (the model and its `.json`); `threadCount` 0 lets OpenVINO use every core.
-    public init(folder: URL, settings: SpeechVoiceSettings = SpeechVoiceSettings(), threadCount: Int = 0) throws {
+    /// Loads the voice from `folder` (the model and its `.json`); `threadCount` 0 lets the runtime use every core.
+    public init(folder: URL, settings: SpeechVoiceSettings = SpeechVoiceSettings(), runtime: NaturalVoiceRuntime = .onnxRuntime,
+                threadCount: Int = 0) throws {
         let model = folder.appendingPathComponent(Self.modelFileName)
         let description = folder.appendingPathComponent(Self.modelFileName + ".json")
         guard FileManager.default.fileExists(atPath: model.path),
@@ -69,7 +72,10 @@ public final class NaturalVoice: TextToSpeech, @unchecked Sendable {
         fast = try SpeechSynthesizer(settings: fastSettings)   // checks the rate, pitch and volume ranges
         self.settings = settings
         sampleRate = config.sampleRateHz
-        (compiled, request) = try Self.load(model, threadCount: threadCount)
+        self.runtime = runtime
+        do { self.model = try runtime.load(model, threadCount: threadCount) } catch {
+            throw NaturalVoiceError.modelUnusable(detail: Self.clause(userMessage(for: error)))
+        }
         // A model that reads and compiles can still be wrong inside (weights cut short): one
         // short word proves it speaks before anyone relies on it.
         try checkItSpeaks()
@@ -79,22 +85,6 @@ public final class NaturalVoice: TextToSpeech, @unchecked Sendable {
         let probe: SpeechAudio
         do { probe = try render("Yes.") } catch { throw .modelUnusable(detail: Self.clause(error.userMessage)) }
         guard probe.samples.contains(where: { $0 != 0 }) else { throw .modelUnusable(detail: "it gives only silence") }
-    }
-
-    private static func load(_ model: URL, threadCount: Int) throws(NaturalVoiceError) -> (CompiledModel, TokenInferenceRequest) {
-        do {
-            let core = try InferenceCore()
-            let read = try core.readModel(at: model)
-            // f32: the CPU plugin's default bf16 on these CPUs costs a VITS decoder audible noise.
-            // OpenVINO's per-shape cache (CPU_RUNTIME_CACHE_CAPACITY) is left at its default: every
-            // clause makes audio of a new length and the cache grows with each, but a capacity of 0
-            // or 32 crashed OpenVINO 2026.4.1's CPU plugin in 3 of 6 benchmark runs (BENCHMARKS.md,
-            // "Issue 37 (twentieth session)").
-            let compiled = try core.compile(read, options: InferenceOptions(threadCount: threadCount, precision: .f32))
-            return (compiled, try compiled.makeTokenRequest())
-        } catch {
-            throw .modelUnusable(detail: clause(error.userMessage))
-        }
     }
 
     public func synthesize(_ text: String) throws(SpeechError) -> SpeechAudio {
@@ -145,8 +135,8 @@ public final class NaturalVoice: TextToSpeech, @unchecked Sendable {
 
     /// The most words given to the model at once. Piper synthesises a text sentence by sentence;
     /// this voice goes clause by clause (the clause keeps its comma, so the model still pauses and
-    /// intones by it), and cuts a longer clause after this many words. OpenVINO's CPU plugin keeps
-    /// buffers sized by the audio it has made and never gives them back, so a paragraph in one
+    /// intones by it), and cuts a longer clause after this many words. On OpenVINO (the voice's first
+    /// runtime), whose CPU plugin keeps buffers sized by the audio it has made, a paragraph in one
     /// input cost hundreds of megabytes (`assist say` of a 54-word paragraph: 864 MB resident with
     /// sentences of up to 30 words, 761 MB with clauses of up to 8); 8 words are under 3 s at the
     /// voice's own pace. Each inference also holds the model only briefly, so a sentence prepared
@@ -164,16 +154,10 @@ public final class NaturalVoice: TextToSpeech, @unchecked Sendable {
                                          maximumWords: Self.maximumWordsPerInference) {
             let ids = config.ids(forPhonemes: try PiperPhonemes.phonemes(of: sentence, espeakVoice: config.espeakVoice))
             guard ids.count > 3 else { continue }   // start, pad, end: nothing to say
-            let inputs = [
-                TokenInferenceRequest.Input(name: "input", dimensions: [1, ids.count], values: ids),
-                TokenInferenceRequest.Input(name: "input_lengths", dimensions: [1], values: [Int64(ids.count)]),
-                TokenInferenceRequest.Input(name: "scales", dimensions: [3], floats: [config.noiseScale, lengthScale, config.noiseW]),
-            ]
             do {
                 inferenceLock.lock()
                 defer { inferenceLock.unlock() }
-                try request.infer(inputs)
-                try request.withOutput(at: 0) { _, all in
+                try model.speak(ids: ids, scales: [config.noiseScale, lengthScale, config.noiseW]) { all in
                     // Each clause starts with the model's own leading silence: after the first it
                     // would lengthen the pause at the comma, so it is cut to 2 ms, as the queue cuts
                     // the first (−60 dB below full scale, about the model's peak).
