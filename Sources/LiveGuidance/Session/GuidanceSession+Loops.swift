@@ -50,7 +50,7 @@ extension GuidanceSession {
             guard let cost = measured else { continue }
             // Rest as the pacing asks (an interval, the battery saver), but wake for a command due sooner.
             var advance = cost + pacing.waitSeconds(sinceLastFrame: cost, consumerWorkedSeconds: cost)
-            if let next = scheduled.first?.atSeconds, next > now { advance = max(cost, min(advance, next - now)) }
+            if let next = inbox.nextScheduledSeconds, next > now { advance = max(cost, min(advance, next - now)) }
             advanceSeconds = advance
         }
     }
@@ -137,9 +137,9 @@ extension GuidanceSession {
         // A camera takes a moment to send its first frame: the detector is compiled for the
         // format's size meanwhile (0.2–0.3 s for a 4:3 shape from a warm cache here), so that
         // frame costs inference alone, while "activated" waits for nothing more.
-        if let size = input.expectedFrameSize, size.width > 0, size.height > 0, let analyzer {
+        if let size = input.expectedFrameSize, size.width > 0, size.height > 0 {
             let stand = Frame(image: RGBImage(width: size.width, height: size.height, filledWith: (0, 0, 0)), sourceName: input.name)
-            _ = await prepare(analyzer, for: stand)
+            _ = await preparedAnalyzer(for: stand)
         }
         while ending == nil {
             deliverRequests(upTo: nowSeconds)
@@ -164,7 +164,7 @@ extension GuidanceSession {
                                               consumerWorkedSeconds: lastWorkSeconds)
                 if wait > 0 {
                     let due = nowSeconds + wait
-                    while nowSeconds < due && !controls.hasWaitingItems && !requestDue {
+                    while nowSeconds < due && !inbox.hasArrivals(by: nowSeconds) {
                         await wallClock.rest(seconds: min(0.02, max(0.001, due - nowSeconds)))
                     }
                     if nowSeconds < due { continue }
@@ -210,38 +210,19 @@ extension GuidanceSession {
         if ending == nil && feed.live === frames { endOfInput() }
     }
 
-    private var requestDue: Bool {
-        guard let first = scheduled.first else { return false }
-        return first.atSeconds <= nowSeconds
-    }
-
     // MARK: One analysed frame
 
-    /// Prepares `analyzer` for frames of this size when it is new (compiling the model for the
-    /// size takes seconds on a slow machine: the first frame would otherwise be taken for a hung
-    /// inference and end guidance with "Detection failed."). On its own thread, so "exit" still
-    /// acts at once; its own limit only catches a hang. nil when ready; true when the frame gives
-    /// nothing (abandoned, hung); false when preparing failed, which was handled as a failed analysis.
-    private func prepare(_ analyzer: any SceneAnalyzing, for frame: Frame) async -> Bool? {
-        let size = (analyzer: ObjectIdentifier(analyzer), width: frame.image.width, height: frame.image.height)
-        if let preparedFor, preparedFor == size { return nil }
-        switch await AnalysisWatchdog(limitSeconds: Self.preparingLimitSeconds, clock: wallClock).run(abandonedBy: quitting, { try analyzer.prepare(for: frame) }) {
-        case .finished(.success):
-            preparedFor = size
-            return nil
-        case .finished(.failure(let error)):
-            analysisFailed(error, analyzer: analyzer)
-            return false
-        case .timedOut:
-            detectionFailed()
-            return true
-        case .abandoned:
-            return true
+    /// The analyzer, prepared for frames of this size (`AnalysisRunner.prepare`); nil when there is
+    /// none, or preparing failed (handled as a failed analysis) or hung (detection failed).
+    private func preparedAnalyzer(for frame: Frame) async -> (any SceneAnalyzing)? {
+        switch await analysis.prepare(for: frame) {
+        case .ready(let analyzer): return analyzer
+        case .failed(let error, let analyzer): analysisFailed(error, analyzer: analyzer)
+        case .hung: detectionFailed()
+        case .abandoned, .unloaded: break
         }
+        return nil
     }
-
-    /// Compiling a model takes seconds, not minutes: longer than this is a hang.
-    static let preparingLimitSeconds = 300.0
 
     /// Analyses `frame` under the watchdog, tracks, asks the policy, speaks. Returns the
     /// processing seconds (as `cost` maps the measured ones) or nil when the frame gave nothing.
@@ -258,37 +239,26 @@ extension GuidanceSession {
         if readingShortText && !requestPending { return await readShortText(in: frame, cost: cost) }
         // The light detector needs no detector; "scan now" meanwhile still gets a description.
         if policy.mode == .light && !requestPending { return followLight(in: frame, cost: cost) }
-        guard let analyzer else { return answered?.processing }
-        let wantsCorridor = policy.wantsCorridor
-        let corridorCue = corridor
+        guard analysis.isLoaded else { return answered?.processing }
         // "How many faces" may have analysed this very frame already: its report is used, not made again.
         let analysedForQuestion = answered?.report
-        let workStart = wallClock.seconds
-        if let stop = await prepare(analyzer, for: frame) { return stop ? nil : cost(wallClock.seconds - workStart) }
-        let outcome = await AnalysisWatchdog(limitSeconds: configuration.watchdogSeconds, clock: wallClock).run(abandonedBy: quitting) {
-            let report = try analysedForQuestion ?? analyzer.analyze(frame)
-            let corridor = wantsCorridor ? Self.corridorReading(for: frame, corridor: corridorCue) : nil
-            return (report, corridor)
-        }
-        // A report made for the question took its time there, before this cycle's own work.
-        let analysisSeconds = (wallClock.seconds - workStart) + (analysedForQuestion == nil ? 0 : answered?.workSeconds ?? 0)
         let report: SceneReport
         let corridor: CorridorReading?
-        switch outcome {
-        case .timedOut:
-            analyzer.cancel()
+        let workSeconds: Double
+        switch await analysis.analyse(frame, corridor: policy.wantsCorridor ? self.corridor : nil, reusing: analysedForQuestion) {
+        case .hung:
             detectionFailed()
             return nil
-        case .abandoned:
-            analyzer.cancel()
+        case .abandoned, .unloaded:
             return nil
-        case .finished(.failure(let error)):
+        case .failed(let error, let analyzer, let seconds):
             analysisFailed(error, analyzer: analyzer)
-            return cost(analysisSeconds)
-        case .finished(.success(let result)):
-            (report, corridor) = result
+            return cost(seconds)
+        case .analysed(let made, let reading, let seconds):
+            (report, corridor, workSeconds) = (made, reading, seconds)
         }
-        failedDetectionsInARow = 0
+        // A report made for the question took its time there, before this cycle's own work.
+        let analysisSeconds = workSeconds + (analysedForQuestion == nil ? 0 : answered?.workSeconds ?? 0)
         framesAnalysed += 1
         let processing = cost(analysisSeconds)
         let guidanceStart = wallClock.seconds
@@ -356,25 +326,9 @@ extension GuidanceSession {
         // frame, as `assist see --faces` does (the last analysed frame may be a moment old, and
         // an on-demand session may not have analysed any); a question about the things in view
         // ("what colour is the bus") is answered about this frame's findings likewise.
-        var peopleFinder: (any SceneAnalyzing)?
-        if questions.contains(where: \.needsObjects), let analyzer, await prepare(analyzer, for: frame) == nil { peopleFinder = analyzer }
-        let describer = policy.describer
-        let outcome = await AnalysisWatchdog(limitSeconds: configuration.questionWatchdogSeconds, clock: wallClock).run(abandonedBy: quitting) { [peopleFinder] in
-            var context = FrameContext.pixelsOnly
-            let report = peopleFinder.flatMap { try? $0.analyze(frame) }
-            if let finder = peopleFinder, let report {
-                let people = report.objects.filter { $0.label == FaceDetector.personLabel }
-                nonisolated(unsafe) let locating = finder
-                context = FrameContext(people: people.map(\.detection.box), objects: report.objects, describer: describer) { found in
-                    guard let located = try? locating.locate(found, in: frame) else { return [] }
-                    return describer.sentences(forFaces: FaceDetector.atTheirPeoplesDistance(located, people: people))
-                }
-            }
-            let answers = questions.map { question in
-                (question, Result { () throws(PictureQuestionError) -> [String] in try answering.answer(question, about: frame, context: context) })
-            }
-            return (answers, report)
-        }
+        let peopleFinder = questions.contains(where: \.needsObjects) ? await preparedAnalyzer(for: frame) : nil
+        let outcome = await analysis.answer(questions, about: frame, with: answering, peopleFinder: peopleFinder,
+                                            describer: policy.describer)
         let workSeconds = wallClock.seconds - workStart
         let processing = cost(workSeconds)
         // Offline, the answer is heard after its processing, on the input clock.
@@ -407,18 +361,5 @@ extension GuidanceSession {
         }
         publishSnapshot()
         return AnsweredQuestions(processing: processing, workSeconds: workSeconds, report: report)
-    }
-
-    /// The class-free obstacle cue: the depth image when the frame has one, else free floor.
-    static func corridorReading(for frame: Frame, corridor: WalkingCorridor) -> CorridorReading? {
-        if let depth = frame.depth {
-            let cue = DepthCorridorObstacle(corridor: corridor)
-            guard let result = try? cue.detect(in: depth) else { return nil }
-            return CorridorReading(nearestObstacleMeters: result.nearestObstacleMeters,
-                                   examinedToMeters: cue.settings.maximumRangeMeters, source: .depthImage)
-        }
-        guard let result = try? FreeFloorDetector(corridor: corridor).detect(in: frame.image) else { return nil }
-        return CorridorReading(nearestObstacleMeters: result.nearestObstacleMeters,
-                               examinedToMeters: result.farthestExaminedFloorMeters, source: .freeFloor)
     }
 }

@@ -8,48 +8,28 @@ import Speech
 extension GuidanceSession {
     // MARK: Commands and settings
 
-    /// Hands the session every scheduled command due by `seconds` (offline, the speech is
-    /// rendered up to each command's own moment first) and everything sent through `controls`.
+    /// Acts on everything due by `seconds` (`RequestInbox.deliver`): offline, the speech is
+    /// rendered up to each scheduled item's own moment first.
     func deliverRequests(upTo seconds: Double) {
-        while let next = scheduled.first, next.atSeconds <= seconds, ending == nil {
-            scheduled.removeFirst()
-            renderAudio(upTo: next.atSeconds)
-            let time = configuration.isOffline ? next.atSeconds : nowSeconds
-            switch next.action {
-            case .request(let command): handle(command, at: time)
-            case .line(let text):
-                // What the line sends (commands, settings) is handled now, at the line's moment.
-                carryOutLine?(text)
-                handleControls(at: time)
-            case .call(let action):
-                action()
-                handleControls(at: time)
-            }
-        }
-        handleControls(at: seconds)
+        inbox.deliver(upTo: seconds, ended: { ending != nil }, moment: { [self] due in
+            renderAudio(upTo: due)
+            return configuration.isOffline ? due : nowSeconds
+        }, act: act(on:at:))
     }
 
-    private func handleControls(at time: Double) {
-        var items = controls.takeAll()
-        // "Exit" goes before everything sent with it: what they would say is never heard anyway.
-        if let quit = items.firstIndex(where: { if case .request(.quit, _) = $0 { return true } else { return false } }) {
-            for case .request(let command, let answer?) in items where command != .quit { answer(.notCarriedOut(sentences.goodbye)) }
-            items = [items[quit]]
-        }
-        for item in items {
-            switch item {
-            case .request(let command, let answer):
-                // An "exit" sent meanwhile: nothing else is carried out (see `SessionControls.send`).
-                if ending != nil || (quitting.isAbandoned && command != .quit) {
-                    answer?(.notCarriedOut(closingSentence?.utterance.text ?? sentences.goodbye))
-                    continue
-                }
-                requestFailure = nil
-                handle(command, at: time)
-                answer?(requestFailure.map { .failed($0) } ?? .carriedOut)
-            case .settings(let update):
-                if ending == nil { apply(update) }
+    private func act(on arrival: RequestInbox.Arrival, at time: Double) {
+        switch arrival {
+        case .request(let command, let answer):
+            // An "exit" sent meanwhile: nothing else is carried out (see `SessionControls.send`).
+            if ending != nil || (analysis.quitting.isAbandoned && command != .quit) {
+                answer?(.notCarriedOut(closingSentence?.utterance.text ?? sentences.goodbye))
+                return
             }
+            requestFailure = nil
+            handle(command, at: time)
+            answer?(requestFailure.map { .failed($0) } ?? .carriedOut)
+        case .settings(let update):
+            if ending == nil { apply(update) }
         }
     }
 
@@ -139,19 +119,12 @@ extension GuidanceSession {
         feedback.apply(update)
         if let guidance = update.guidance { policy.settings = guidance }
         if let describer = update.describer { policy.describer = describer }
-        if var wanted = update.analyzer {
-            // A depth model that failed stays off for the rest of the run.
-            wanted.depthModel = wanted.depthModel && requirements.depthModel
-            if wanted != requirements {
-                if wanted.camera != requirements.camera {
-                    corridor = WalkingCorridor(camera: wanted.camera, widthMeters: corridor.widthMeters)
-                }
-                requirements = wanted
-                if analyzer != nil {
-                    do { analyzer = try analyzers.make(requirements) } catch {
-                        feedback.alert("The new settings could not be applied: \(userMessage(for: error))")
-                    }
-                }
+        if let wanted = update.analyzer {
+            if wanted.camera != analysis.requirements.camera {
+                corridor = WalkingCorridor(camera: wanted.camera, widthMeters: corridor.widthMeters)
+            }
+            do { try analysis.require(wanted) } catch {
+                feedback.alert("The new settings could not be applied: \(userMessage(for: error))")
             }
         }
         if let seconds = update.intervalSeconds {
@@ -229,8 +202,7 @@ extension GuidanceSession {
         guard let limit = configuration.afterUseSeconds, state != .afterUse, ending == nil, !requestPending,
               pendingQuestions.isEmpty, !readingShortText,
               !analysesContinuously, nowSeconds - lastRequestSeconds >= limit else { return }
-        analyzer = nil
-        analyzers.release()
+        analysis.release()
         let closesInput = input.kind != .recording && !configuration.isOffline
         if closesInput {
             feed.stopLive()
@@ -247,7 +219,7 @@ extension GuidanceSession {
     func wakeFromAfterUse(at time: Double) -> Bool {
         guard state == .afterUse else { return true }
         do {
-            analyzer = try analyzers.make(requirements)
+            try analysis.load()
             if feed.live == nil && !configuration.isOffline { try openInput() }
             enter(degradedReasons.isEmpty ? .active : .degraded)
             say(Utterance(sentences.reactivated, priority: .answer, contentKey: "session:activated", earcon: .started), at: time)
@@ -290,21 +262,10 @@ extension GuidanceSession {
     }
 
     func analysisFailed(_ error: any Error, analyzer failed: any SceneAnalyzing) {
-        if failed.usesDepthModel && requirements.depthModel {
-            var withoutDepth = requirements
-            withoutDepth.depthModel = false
-            if let replacement = try? analyzers.make(withoutDepth) {
-                requirements = withoutDepth
-                analyzer = replacement
-                degrade("depth model", saying: sentences.depthModelFailed)
-                return
-            }
-        }
-        failedDetectionsInARow += 1
-        if failedDetectionsInARow >= configuration.failedDetectionsBeforeStop {
-            detectionFailed()
-        } else {
-            degrade("detection errors", saying: sentences.detectionError)
+        switch analysis.noteFailure(of: failed) {
+        case .withoutDepthModel: degrade("depth model", saying: sentences.depthModelFailed)
+        case .failedAgain: degrade("detection errors", saying: sentences.detectionError)
+        case .tooManyInARow: detectionFailed()
         }
     }
 

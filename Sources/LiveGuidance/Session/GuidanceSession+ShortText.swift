@@ -38,9 +38,7 @@ extension GuidanceSession {
         }
         let silencedBefore = silenceRequests.value
         let workStart = wallClock.seconds
-        let outcome = await AnalysisWatchdog(limitSeconds: configuration.questionWatchdogSeconds, clock: wallClock).run(abandonedBy: quitting) {
-            try answering.shortText(in: frame)
-        }
+        let outcome = await analysis.readShortText(in: frame, with: answering)
         let processing = cost(wallClock.seconds - workStart)
         // Offline, what was read is heard after its processing, on the input clock.
         let spokenAt = configuration.isOffline ? nowSeconds + processing : nowSeconds

@@ -33,13 +33,12 @@ public final class GuidanceSession {
     /// Frames the analysis schedule let pass (the tracker carried the scene over them).
     public internal(set) var framesPassedOver = 0
 
-    let analyzers: AnalyzerSupply
-    var requirements: AnalyzerRequirements
+    /// Frames in, scene reports out: the analyzer, its preparation and the watchdog.
+    let analysis: AnalysisRunner
     let feedback: Feedback
     let sentences: SessionSentences
     let onEvent: (SessionEvent) -> Void
 
-    var analyzer: (any SceneAnalyzing)?
     var tracker = ObjectTracker()
     var input: FrameInput
     let feed: FrameFeed
@@ -65,23 +64,22 @@ public final class GuidanceSession {
     var lastCommandSeconds: Double?
     var schedule: AnalysisSchedule
     var degradedReasons: Set<String> = []
-    var failedDetectionsInARow = 0
-    /// The analyzer and frame size last prepared for (`SceneAnalyzing.prepare`).
-    var preparedFor: (analyzer: ObjectIdentifier, width: Int, height: Int)?
     var closingSentence: (utterance: Utterance, event: String)?
     /// A folder of pictures described one scene at a time (see `FrameInput.picturesAreScenes`).
     /// In navigation and find the pictures are a walk instead: followed frame by frame, tracked.
     let picturesAsScenes: Bool
-    /// Set when the user quits: an analysis under way is no longer waited for.
-    let quitting = AnalysisAbandonment()
     /// The last analysed frame held object announcements back (the channel was busy): the first
     /// frame seen once it is free is analysed, whatever the schedule says (`plannedAnalysis`).
     var announcementsHeldBack = false
     var cameraRetries = CameraRetries()
-    var scheduled: [ScheduledItem]
+    /// Scheduled items and what `controls` were sent, in the order the session acts on them.
+    let inbox: RequestInbox
     /// Carries out a scheduled typed line (the command language), driving the session through
     /// `controls`; set before `run`. Without it, scheduled lines are ignored.
-    public var carryOutLine: ((String) -> Void)?
+    public var carryOutLine: ((String) -> Void)? {
+        get { inbox.carryOutLine }
+        set { inbox.carryOutLine = newValue }
+    }
 
     /// What was queued, heard and taken out when, and the reports waiting for their first audio.
     let speechTimeline = SpeechTimeline()
@@ -94,14 +92,16 @@ public final class GuidanceSession {
                 policy: GuidancePolicy, feedback: Feedback, sentences: SessionSentences,
                 onEvent: @escaping (SessionEvent) -> Void = { _ in }) {
         self.configuration = configuration
-        self.analyzers = analyzers
-        self.requirements = requirements
         self.policy = policy
         self.feedback = feedback
         self.sentences = sentences
         self.onEvent = onEvent
         input = configuration.input
         wallClock = ElapsedClock(configuration.wallClock, executor: configuration.taskExecutor)
+        analysis = AnalysisRunner(supply: analyzers, requirements: requirements, clock: wallClock,
+                                  watchdogSeconds: configuration.watchdogSeconds,
+                                  questionWatchdogSeconds: configuration.questionWatchdogSeconds,
+                                  failuresBeforeStop: configuration.failedDetectionsBeforeStop)
         switch policy.mode {
         case .continuous, .onDemand, .explore: picturesAsScenes = configuration.input.picturesAreScenes
         case .navigate, .find, .light: picturesAsScenes = false
@@ -113,11 +113,9 @@ public final class GuidanceSession {
         schedule = AnalysisSchedule(policy: configuration.analysisSchedule)
         pacing = FramePacing(rate: configuration.intervalSeconds.map { .fixedInterval(seconds: $0) } ?? .asFastAsPossible,
                              batterySaving: configuration.batterySaver)
-        let items = configuration.scheduledRequests.map { ScheduledItem(atSeconds: $0.atSeconds, action: .request($0.request)) }
-            + configuration.scheduledLines.map { ScheduledItem(atSeconds: $0.atSeconds, action: .line($0.text)) }
-        // Stable: items given for the same moment keep their order.
-        scheduled = items.enumerated().sorted { ($0.element.atSeconds, $0.offset) < ($1.element.atSeconds, $1.offset) }.map(\.element)
-        let queue = feedback.queue, quitting = quitting, silenceRequests = silenceRequests
+        inbox = RequestInbox(controls: controls, requests: configuration.scheduledRequests, lines: configuration.scheduledLines,
+                             goodbye: sentences.goodbye)
+        let queue = feedback.queue, quitting = analysis.quitting, silenceRequests = silenceRequests
         controls.actImmediately { command in
             switch command {
             case .stopTalking:
@@ -166,9 +164,7 @@ public final class GuidanceSession {
     /// Set before `run`: what an input knows ahead of time (a recording of spoken commands in an
     /// offline render) then happens at its time on the input's clock, however fast the render goes.
     public func schedule(atSeconds seconds: Double, _ action: @escaping () -> Void) {
-        let item = ScheduledItem(atSeconds: seconds, action: .call(action))
-        // After what is already due at the same moment: items keep the order they were given in.
-        scheduled.insert(item, at: scheduled.firstIndex { $0.atSeconds > seconds } ?? scheduled.endIndex)
+        inbox.schedule(atSeconds: seconds, action)
     }
 
     /// The transcript of everything heard so far (times on the session clock).
@@ -180,7 +176,7 @@ public final class GuidanceSession {
 
     private func start() async throws(SessionStartupError) {
         do {
-            analyzer = try analyzers.make(requirements)
+            try analysis.load()
         } catch {
             try await failStartup(userMessage(for: error), kind: .model)
         }
@@ -191,7 +187,7 @@ public final class GuidanceSession {
         }
         enter(.active)
         say(Utterance(sentences.activated, priority: .status, contentKey: "session:activated", earcon: .started))
-        emitEvent("activated", analysisSchedule: schedule.policy, precision: analyzer?.precision)
+        emitEvent("activated", analysisSchedule: schedule.policy, precision: analysis.analyzer?.precision)
         lastRequestSeconds = nowSeconds
     }
 
