@@ -116,6 +116,41 @@ struct SessionLiveTests {
         #expect(session.transcript().contains { $0.text.hasSuffix(sentences.depthModelFailed) })
         #expect(fallback.analysedFrameTimes.count > 5, "the frames after the failure are analysed without the depth model")
     }
+
+    @Test("switch camera, and a camera stored while running, are read from then on and said; one that cannot be opened leaves the last")
+    func camerasChangedWhileRunning() async throws {
+        let opened = Mutex<[String]>([])
+        let camera: @Sendable (String) -> FrameInput = { device in
+            FrameInput(name: device, kind: .camera(devicePath: device)) { _ in
+                if device == "/dev/video7" { throw VideoInputError.failed(name: device, reason: "no such device") }
+                opened.withLock { $0.append(device) }
+                // A camera that never ends (read on its own thread, newest frame first).
+                return ScriptedFrameSource(frameCount: 1_000_000, framesPerSecond: 20)
+            }
+        }
+        let harness = SessionHarness { ScriptedFrameSource(frameCount: 0) }
+        harness.configuration.input = camera("/dev/video9")
+        harness.configuration.cameraInput = camera
+        harness.configuration.availableCameras = { ["/dev/video9", "/dev/video2"] }
+        harness.configuration.cameraRetries = 0
+        harness.configuration.scheduledRequests = [ScheduledRequest(atSeconds: 0.3, request: .switchCamera),
+                                                   ScheduledRequest(atSeconds: 2, request: .quit)]
+        try harness.playLive()
+        // On demand: the session rests on the test's clock between requests, so that clock moves.
+        let session = try harness.makeSession(mode: .onDemand)
+        let controls = session.controls
+        // The camera setting, as the settings follower sends it: the one being read changes nothing.
+        for (seconds, device) in [(0.8, "/dev/video4"), (1.3, "/dev/video4"), (1.5, "/dev/video7")] {
+            session.schedule(atSeconds: seconds) { controls.update(SessionSettingsUpdate(camera: camera(device))) }
+        }
+        #expect(try await harness.run(session) == .userQuit)
+        #expect(opened.withLock { $0 } == ["/dev/video9", "/dev/video2", "/dev/video4", "/dev/video4"])
+        let said = session.transcript().map(\.text)
+        let switches = said.filter { $0.contains("/dev/video") }
+        #expect(switches == [SentenceFiles.fill(sentences.cameraSwitched, ["camera": "/dev/video2"]),
+                             SentenceFiles.fill(sentences.cameraSwitched, ["camera": "/dev/video4"]),
+                             SentenceFiles.fill(sentences.cameraSwitchFailed, ["camera": "/dev/video7"])])
+    }
 }
 
 /// Fails as a broken depth model would, on every frame.

@@ -246,6 +246,22 @@ struct LiveSettingsTests {
         #expect(before > 10 && after > before + 20, "said at \(before)° with a 70° view, then \(after)° with a 150° view")
     }
 
+    @Test("a camera stored while running is sent to the session opened as `assist see camera` would; an unchanged one is not")
+    func cameraFromStore() throws {
+        var before = Storage.Settings()
+        before.camera.device = "default"
+        var after = before
+        after.camera.device = "/dev/video3"
+        let wording = DescriptionChoice()
+        let voice = SpeechVoiceSettings(voice: "en-us")
+        let changed = wording.sessionUpdate(from: after, previous: before, voice: voice, depthModel: false)
+        #expect(changed.camera?.kind == .camera(devicePath: "/dev/video3"))
+        #expect(changed.camera?.expectedFrameSize?.width == CameraFormat.standard.widthPixels)
+        #expect(wording.sessionUpdate(from: after, previous: after, voice: voice, depthModel: false).camera == nil)
+        // The first settings a run is given are the ones it started with: no camera to switch to.
+        #expect(wording.sessionUpdate(from: after, previous: nil, voice: voice, depthModel: false).camera == nil)
+    }
+
     @Test("a mode stored by another program is the session's mode from then on")
     func modeFromStore() async throws {
         let run = try LiveSettingsSession(seconds: 8)

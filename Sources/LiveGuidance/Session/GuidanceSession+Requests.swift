@@ -131,6 +131,7 @@ extension GuidanceSession {
             // From the next wait on; the battery saver still doubles it.
             pacing.rate = .fixedInterval(seconds: seconds)
         }
+        if let camera = update.camera { followCamera(camera) }
         if let saver = update.batterySaver, saver != batterySaving.byUser {
             batterySaving.byUser = saver
             applyBatterySaving(announceAt: nowSeconds, lowBattery: false)
@@ -166,6 +167,7 @@ extension GuidanceSession {
 
     // MARK: Camera
 
+    /// "Switch camera": the next of the cameras connected.
     private func switchCamera(at time: Double) {
         guard case .camera(let current) = input.kind, !configuration.isOffline else {
             requestFailure = sentences.switchNeedsCamera
@@ -178,19 +180,30 @@ extension GuidanceSession {
             say(Utterance(sentences.onlyOneCamera, priority: .answer, contentKey: "session:switch"), at: time)
             return
         }
-        let next = cameras[((cameras.firstIndex(of: current) ?? -1) + 1) % cameras.count]
-        let previous = input
-        input = configuration.cameraInput(next)
+        useCamera(configuration.cameraInput(cameras[((cameras.firstIndex(of: current) ?? -1) + 1) % cameras.count]), at: time)
+    }
+
+    /// The camera setting changed while a camera is read: that camera from now on. A file or a
+    /// stream is read on; the setting is for the next start.
+    private func followCamera(_ camera: FrameInput) {
+        guard case .camera = input.kind, !configuration.isOffline, camera.name != input.name else { return }
+        useCamera(camera, at: nowSeconds)
+    }
+
+    /// Reads `camera` from now on, said; when it cannot be opened, the camera before stays on, said.
+    private func useCamera(_ camera: FrameInput, at time: Double) {
+        let previous = input, device = camera.name
+        input = camera
         do {
             try openInput()
             tracker = ObjectTracker()
-            say(Utterance(SentenceFiles.fill(sentences.cameraSwitched, ["camera": next]), priority: .answer,
-                          contentKey: "session:switch"), at: time)
+            say(Utterance(SentenceFiles.fill(sentences.cameraSwitched, ["camera": device]), priority: .answer,
+                          contentKey: "session:switch@\(time)"), at: time)
         } catch {
             input = previous
-            requestFailure = SentenceFiles.fill(sentences.cameraSwitchFailed, ["camera": next])
-            say(Utterance(SentenceFiles.fill(sentences.cameraSwitchFailed, ["camera": next]), priority: .answer,
-                          contentKey: "session:switch"), at: time)
+            requestFailure = SentenceFiles.fill(sentences.cameraSwitchFailed, ["camera": device])
+            say(Utterance(SentenceFiles.fill(sentences.cameraSwitchFailed, ["camera": device]), priority: .answer,
+                          contentKey: "session:switch@\(time)"), at: time)
             try? openInput()
         }
     }

@@ -181,11 +181,15 @@ public struct SessionSettingsUpdate: Sendable {
     public var directionalSound: Bool?
     /// Time between scans, from the next wait on.
     public var intervalSeconds: Double?
+    /// The camera the settings name now, as the command line's "camera" would open it: a session
+    /// reading a camera switches to it at once, as "switch camera" does. A session reading a file
+    /// or a stream keeps its input (the setting is for the next start).
+    public var camera: FrameInput?
 
     public init(analyzer: AnalyzerRequirements? = nil, guidance: GuidanceSettings? = nil,
                 describer: SceneDescriber? = nil, batterySaver: Bool? = nil,
                 voice: SpeechVoiceSettings? = nil, haptics: HapticPreferences? = nil,
-                directionalSound: Bool? = nil, intervalSeconds: Double? = nil) {
+                directionalSound: Bool? = nil, intervalSeconds: Double? = nil, camera: FrameInput? = nil) {
         self.analyzer = analyzer
         self.guidance = guidance
         self.describer = describer
@@ -194,6 +198,7 @@ public struct SessionSettingsUpdate: Sendable {
         self.haptics = haptics
         self.directionalSound = directionalSound
         self.intervalSeconds = intervalSeconds
+        self.camera = camera
     }
 }
 

@@ -2,6 +2,7 @@ import AssistCore
 import Foundation
 import Guidance
 import LiveGuidance
+import Media
 import Perception
 import Speech
 import Storage
@@ -102,7 +103,8 @@ public struct DescriptionChoice: Sendable, Equatable {
     /// `stored`: the stages' settings (`stages(from:depthModel:camera:)`: the analysis with its
     /// overlap threshold and camera, the wording), the voice to speak with (`voice`, nil:
     /// unchanged), and each of the vibration, the directional sound (never under `--mono`), the
-    /// time between scans and the battery saver when it changed (`--battery-saver` keeps winning).
+    /// time between scans, the battery saver (`--battery-saver` keeps winning) and the camera
+    /// when it changed.
     public func sessionUpdate(from stored: Storage.Settings, previous: Storage.Settings?, voice: SpeechVoiceSettings?,
                               depthModel: Bool, camera: CameraChoice = CameraChoice(), mono: Bool = false) -> SessionSettingsUpdate {
         var update = SessionSettingsUpdate(guidance: GuidanceSettings(stored: stored), voice: voice)
@@ -115,6 +117,13 @@ public struct DescriptionChoice: Sendable, Equatable {
         // the session then analyses as fast as it can (as at start).
         if let previous, stored.scanning.intervalSeconds != previous.scanning.intervalSeconds {
             update.intervalSeconds = stored.scanning.intervalSeconds
+        }
+        // The camera itself: opened as `assist see camera` would open the stored one.
+        if let previous, stored.camera.device != previous.camera.device,
+           let input = LiveInputArgument.classify("camera", storedCamera: stored.camera.device,
+                                                  cameraFormat: LiveInputArgument.cameraFormat(batterySaver: stored.batterySaver),
+                                                  folderRate: 1) {
+            update.camera = FrameInput.video(input)
         }
         if let stages = try? stages(from: stored, depthModel: depthModel, camera: camera) {
             update.analyzer = stages.analyzer

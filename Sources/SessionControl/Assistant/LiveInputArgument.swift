@@ -31,8 +31,12 @@ public enum LiveInputArgument {
     /// The live input a command line names, or nil for pictures: "camera" is the stored
     /// `camera.device`; with the battery saver the camera gives a smaller picture.
     public static func resolve(_ argument: String, batterySaver: Bool, folderRate: Double) -> VideoInput? {
-        let format = batterySaver ? CameraFormat.standard.batterySaving : CameraFormat.standard
         let storedCamera = argument == "camera" ? StoredVoiceSpeech.storedSettings()?.camera.device : nil
-        return classify(argument, storedCamera: storedCamera, cameraFormat: format, folderRate: folderRate)
+        return classify(argument, storedCamera: storedCamera, cameraFormat: cameraFormat(batterySaver: batterySaver), folderRate: folderRate)
+    }
+
+    /// The picture a camera is asked for: smaller with the battery saver.
+    public static func cameraFormat(batterySaver: Bool) -> CameraFormat {
+        batterySaver ? CameraFormat.standard.batterySaving : CameraFormat.standard
     }
 }
