@@ -96,6 +96,8 @@ public enum ControlSentence: String, CaseIterable, Sendable {
     case volumeRange
     /// "{percent}": the threshold, already at the lowest (or highest) of its range.
     case confidenceAtMinimum, confidenceAtMaximum
+    /// "{language}": a language no sentences are written in yet; "{available}": the ones there are.
+    case languageNotAvailable
     /// Said for "what am I looking for" when not in find mode.
     case notFinding
     /// The answer to "are hazard alerts on" when they are off.

@@ -89,6 +89,12 @@ public struct CommandLanguage: Sendable {
         SentenceFiles.languages(folder: "Languages", in: .module)
     }
 
+    /// The language `code` names, as this language's file names it ("en" → "English"); the code
+    /// itself for one the file does not name.
+    public func name(ofLanguage code: String) -> String {
+        languages.values.first { $0.code == code }?.name ?? code
+    }
+
     // MARK: Understanding
 
     /// What `text` (typed, or the recogniser's words) asks for.

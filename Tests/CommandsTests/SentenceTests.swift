@@ -18,7 +18,7 @@ struct SentenceTests {
         #expect(confirm("find an umbrella") == "Looking for umbrellas.")
         #expect(confirm("is there a bus ahead") == "Checking for buses ahead.")
         #expect(confirm("set confidence threshold to fifty percent") == "Confidence threshold set to 50 percent.")
-        #expect(confirm("change language to french") == "Language set to French from the next start.")
+        #expect(confirm("change language to english") == "Language set to English.")
         #expect(confirm("volume up", ["volume": "80"]) == "Volume 80 percent.")
         #expect(confirm("set a loud tone for knives") == "Knives will sound a loud tone.")
         #expect(confirm("enable scene navigation") == "Scene navigation on.")

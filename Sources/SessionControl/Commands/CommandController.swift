@@ -308,8 +308,8 @@ public final class CommandController: Sendable {
             guard let changes = SettingChanges.changes(for: command, in: current, language: language) else {
                 return Outcome(sentence: language.confirmation(for: command))
             }
-            if let end = changes.atRangeEnd {
-                return Outcome(sentence: language.sentence(end, changes.values), accepted: false)
+            if let refused = changes.notWritten {
+                return Outcome(sentence: language.sentence(refused, changes.values), accepted: false)
             }
             for write in changes.writes { try storage.settings.set(write.key, value: write.value) }
             if !changes.writes.isEmpty, let follower { follower.follow(try storage.settings.current()) }

@@ -1,5 +1,6 @@
 import AssistCore
 import Commands
+import Guidance
 import Speech
 import Storage
 
@@ -16,9 +17,9 @@ struct SettingChanges {
     var writes: [Write] = []
     /// Values for the confirmation's placeholders ({volume}, {rate}, {confidence}).
     var values: [String: String] = [:]
-    /// The confidence threshold was asked to move past the end of its range: nothing written;
-    /// the sentence that says so.
-    var atRangeEnd: ControlSentence?
+    /// Nothing is written, and this sentence says why: the confidence threshold was asked to
+    /// move past the end of its range, or a language was asked for that nothing is written in.
+    var notWritten: ControlSentence?
     /// Categories the command named that it must leave alone, and why (hazards asked to be ignored).
     var refusedHazards: CategorySelection?
     /// Prioritised categories asked to be ignored: refused as the settings store refuses them.
@@ -106,7 +107,7 @@ struct SettingChanges {
             let moved = ((current + step) * 100).rounded() / 100
             let threshold = min(confidenceRange.upperBound, max(confidenceRange.lowerBound, moved))
             if abs(threshold - current) < 0.005 {
-                result.atRangeEnd = command.intent == .raiseConfidence ? .confidenceAtMaximum : .confidenceAtMinimum
+                result.notWritten = command.intent == .raiseConfidence ? .confidenceAtMaximum : .confidenceAtMinimum
                 result.values["percent"] = String(Int((current * 100).rounded()))
                 return result
             }
@@ -137,7 +138,17 @@ struct SettingChanges {
             let voice = command.intent == .useNaturalVoice ? VoiceCatalog.naturalNames[0] : VoiceCatalog.fastName
             result.writes.append(Write(key: "speech.voice", value: .string(voice)))
         case .changeLanguage:
-            guard let language = command.language else { return nil }
+            guard let wanted = command.language else { return nil }
+            // Only a language the sentences and the commands are written in: another language's
+            // voice reading English sentences would not be what the user asked for.
+            let available = Set(Phrasebook.bundledLanguages()).intersection(CommandLanguage.bundledLanguages()).sorted()
+            guard available.contains(wanted.code) else {
+                result.notWritten = .languageNotAvailable
+                result.values["language"] = wanted.name
+                result.values["available"] = available.map(language.name(ofLanguage:)).joined(separator: ", ")
+                return result
+            }
+            let language = wanted
             result.writes.append(Write(key: "speech.language", value: .string(language.code)))
             // espeak-ng names its voices by language; American English is this product's English.
             result.writes.append(Write(key: "speech.voice", value: .string(language.code == "en" ? "en-us" : language.code)))
