@@ -186,7 +186,11 @@ public final class GuidanceSession {
             try await failStartup(userMessage(for: error), kind: .input)
         }
         enter(.active)
-        say(Utterance(sentences.activated, priority: .status, contentKey: "session:activated", earcon: .started))
+        // Told to exit before it started (Ctrl-C while the models loaded): "Goodbye." alone, not
+        // "activated" and "Goodbye." in one breath.
+        if !analysis.quitting.isAbandoned {
+            say(Utterance(sentences.activated, priority: .status, contentKey: "session:activated", earcon: .started))
+        }
         emitEvent("activated", analysisSchedule: schedule.policy, precision: analysis.analyzer?.precision)
         lastRequestSeconds = nowSeconds
     }
