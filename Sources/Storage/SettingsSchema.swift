@@ -130,6 +130,10 @@ public struct SettingDefinition: Sendable {
             guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter }),
                   parts.dropFirst().allSatisfy({ (2...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } })
             else { throw refused }
+            if let languages = validator?.languages, !languages.contains(first.lowercased()) {
+                throw StorageError.invalidSetting(key: key, allowed: "one of \(languages.joined(separator: ", ")) (the languages sentences are written in)",
+                                                  given: value.jsonText)
+            }
             return .string(text)
         case .categories:
             let names: [JSONValue]

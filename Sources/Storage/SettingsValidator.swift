@@ -9,8 +9,14 @@ public struct SettingsValidator: Sendable {
     public let knownCategories: [String]
     /// Group name → member categories, keeping only members the detector knows.
     public let categoryGroups: [String: [String]]
+    /// The languages sentences and commands are written in ("en"), handed in by the caller like
+    /// the categories: a language outside them is refused rather than stored and never spoken.
+    /// nil: any well-formed language tag (Storage on its own, reading a backup).
+    public let languages: [String]?
 
-    public init(knownCategories: [String], categoryGroups: [String: [String]] = SettingsValidator.standardGroups) {
+    public init(knownCategories: [String], categoryGroups: [String: [String]] = SettingsValidator.standardGroups,
+                languages: [String]? = nil) {
+        self.languages = languages
         let known = knownCategories.map { $0.lowercased() }
         self.knownCategories = known
         let knownSet = Set(known)

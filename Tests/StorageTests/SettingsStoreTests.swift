@@ -92,6 +92,25 @@ struct SettingsStoreTests {
         #expect(try store.current() == Settings.defaults)
     }
 
+    @Test("a language no sentences are written in is refused with the ones there are; a regional tag of one is kept")
+    func languages() throws {
+        let storage = try TemporaryStorage()
+        defer { storage.remove() }
+        let store = SettingsStore(database: try storage.open(),
+                                  validator: SettingsValidator(knownCategories: SettingsValidator.cocoCategories, languages: ["en"]))
+        let error = storageError { try store.set("speech.language", text: "fr") }
+        guard case .invalidSetting("speech.language", let allowed, _)? = error else {
+            Issue.record("expected invalidSetting, got \(String(describing: error))")
+            return
+        }
+        #expect(allowed.hasPrefix("one of en"))
+        #expect(try store.current().speech.language == Settings.defaults.speech.language)
+        try store.set("speech.language", text: "en-GB")
+        #expect(try store.current().speech.language == "en-GB")
+        // Storage on its own (a backup read back) takes any well-formed tag.
+        try settingsStore(try storage.open()).set("speech.language", text: "fr")
+    }
+
     @Test("an unknown category is refused with the closest valid names suggested",
           arguments: [("persn", "person"), ("bycicle", "bicycle"), ("trafic light", "traffic light"), ("Vehicels", "vehicles")])
     func unknownCategory(typed: String, suggested: String) throws {

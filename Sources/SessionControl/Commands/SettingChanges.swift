@@ -1,6 +1,5 @@
 import AssistCore
 import Commands
-import Guidance
 import Speech
 import Storage
 
@@ -141,7 +140,7 @@ struct SettingChanges {
             guard let wanted = command.language else { return nil }
             // Only a language the sentences and the commands are written in: another language's
             // voice reading English sentences would not be what the user asked for.
-            let available = Set(Phrasebook.bundledLanguages()).intersection(CommandLanguage.bundledLanguages()).sorted()
+            let available = SettingsStorageAccess.writtenLanguages()
             guard available.contains(wanted.code) else {
                 result.notWritten = .languageNotAvailable
                 result.values["language"] = wanted.name

@@ -1,5 +1,7 @@
 import AssistCore
+import Commands
 import Foundation
+import Guidance
 import Perception
 import Speech
 import Storage
@@ -14,7 +16,8 @@ public final class UserData: @unchecked Sendable {
     public let usage: UsageStatistics
 
     private init(database: UserDatabase, knownCategories: [String]) {
-        settings = SettingsStore(database: database, validator: SettingsValidator(knownCategories: knownCategories))
+        settings = SettingsStore(database: database, validator: SettingsValidator(knownCategories: knownCategories,
+                                                                                   languages: SettingsStorageAccess.writtenLanguages()))
         history = DetectionHistory(database: database)
         usage = UsageStatistics(database: database)
     }
@@ -88,9 +91,15 @@ public enum SettingsStorageAccess {
     public static func validator() -> SettingsValidator {
         if let model = try? ModelLocator().defaultDetector(),
            let names = try? ClassNames.find(forModel: model), !names.names.isEmpty {
-            return SettingsValidator(knownCategories: names.names)
+            return SettingsValidator(knownCategories: names.names, languages: writtenLanguages())
         }
-        return SettingsValidator(knownCategories: SettingsValidator.cocoCategories)
+        return SettingsValidator(knownCategories: SettingsValidator.cocoCategories, languages: writtenLanguages())
+    }
+
+    /// The languages both the sentences and the command language are written in: the ones a
+    /// user can choose ("en").
+    public static func writtenLanguages() -> [String] {
+        Set(Phrasebook.bundledLanguages()).intersection(CommandLanguage.bundledLanguages()).sorted()
     }
 }
 
