@@ -30,8 +30,7 @@ public enum NaturalVoiceError: UserFacingError, Equatable {
 /// It is slower than espeak-ng (on 2 cores a 2 s sentence takes several hundred milliseconds or
 /// more), so it keeps what it said: a sentence said before (the same object, the same hazard)
 /// comes back at once. A hazard warning never waits for the model: when its sentence is not ready,
-/// it is said with the fast voice this once, and the natural one is made ready for next time
-/// (after the warning has been said, so that its synthesis does not slow the warning).
+/// it is said with the fast voice this once, and the natural one is made ready for next time.
 ///
 /// Settings: the rate sets Piper's length scale (175 words a minute is the voice's own pace), the
 /// volume scales the samples; the model has no pitch control, so the pitch setting is ignored.
@@ -104,12 +103,9 @@ public final class NaturalVoice: TextToSpeech, @unchecked Sendable {
             // one is the other's, so a warning costs one espeak-ng call and is counted once.
             if let last = lastFastAudio.withLock({ $0 }), last.text == text { return last.audio }
             statistics.withLock { $0.saidByFastVoice += 1 }
+            prepare([text])
             let audio = try fast.synthesize(text)
             lastFastAudio.withLock { $0 = (text, audio) }
-            // The natural one is made once the warning has been said, not now: on 2 cores its
-            // inference would take both from the warning's own synthesis and first buffers
-            // (BENCHMARKS.md, "Issue 37 (twenty-second session)").
-            prepare([text], afterSeconds: audio.durationSeconds)
             return audio
         }
         let audio = try render(text)
@@ -126,10 +122,8 @@ public final class NaturalVoice: TextToSpeech, @unchecked Sendable {
 
     /// Makes these sentences ready in the background (the sentences of objects in view, a hazard
     /// said by the fast voice once), so that when they are due they come from the cache.
-    public func prepare(_ texts: [String]) { prepare(texts, afterSeconds: 0) }
-
-    private func prepare(_ texts: [String], afterSeconds delay: Double) {
-        background.asyncAfter(deadline: .now() + delay) { [self] in
+    public func prepare(_ texts: [String]) {
+        background.async { [self] in
             for text in texts where cache.withLock({ $0.audio(for: text) }) == nil {
                 guard let audio = try? render(text) else { continue }
                 cache.withLock { $0.store(audio, for: text) }
