@@ -131,7 +131,9 @@ def run(assist, video, out, sample_every, voice=None):
             due = latency - sum(timings.get(k, 0.0) for k in ("captureMilliseconds", "analysisMilliseconds", "guidanceMilliseconds"))
             cycles.append((report.get("time", 0.0), latency, max(0.0, due)))
     stderr = process.stderr.read()
-    process.wait()
+    # The process's own CPU time (user + system, all its threads), for the CPU the voice takes.
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
     done.set()
     wall = time.monotonic() - start
     if process.returncode != 0:
@@ -153,6 +155,7 @@ def run(assist, video, out, sample_every, voice=None):
         "wallSeconds": wall,
         "activatedAfterSeconds": activated_wall,
         "analysedFrames": analysed,
+        "cpuSeconds": usage.ru_utime + usage.ru_stime,
         "framesPerSecond": (analysed - 1) / span if span > 0 else None,
         "announcingCycles": len(latencies),
         "latencyMedianMilliseconds": statistics.median(latencies) if latencies else None,
@@ -185,7 +188,8 @@ def summary(result):
         f"  announcement due (frame analysed, its sentences queued) -> first audio: median {number(result['dueToFirstAudioMedianMilliseconds'], ' ms')}, "
         f"p95 {number(result['dueToFirstAudioP95Milliseconds'], ' ms')}; while nothing was being said: median "
         f"{number(result['idleDueToFirstAudioMedianMilliseconds'], ' ms')}, p95 {number(result['idleDueToFirstAudioP95Milliseconds'], ' ms')}",
-        f"  sustained: {result['analysedFrames']} frames analysed, {number(result['framesPerSecond'], ' frames/s')}",
+        f"  sustained: {result['analysedFrames']} frames analysed, {number(result['framesPerSecond'], ' frames/s')}; "
+        f"CPU {number(result['cpuSeconds'], ' s')} (user + system, all threads)",
         f"  resident memory: peak {number(result['rssPeakMegabytes'], ' MB')}, growth first fifth -> last fifth "
         f"{number(result['rssGrowthMegabytes'], ' MB')} (target: <= 300 MB, no growth)",
         "  RSS samples (input s: MB): " + ", ".join(f"{s['inputSeconds']:.0f}: {s['megabytes']:.0f}" for s in result["rssSamples"]),
