@@ -147,10 +147,9 @@ struct SettingChanges {
                 result.values["available"] = available.map(language.name(ofLanguage:)).joined(separator: ", ")
                 return result
             }
-            let language = wanted
-            result.writes.append(Write(key: "speech.language", value: .string(language.code)))
+            result.writes.append(Write(key: "speech.language", value: .string(wanted.code)))
             // espeak-ng names its voices by language; American English is this product's English.
-            result.writes.append(Write(key: "speech.voice", value: .string(language.code == "en" ? "en-us" : language.code)))
+            result.writes.append(Write(key: "speech.voice", value: .string(wanted.code == "en" ? "en-us" : wanted.code)))
         case .enableHaptics, .disableHaptics:
             result.writes.append(Write(key: "feedback.hapticsEnabled", value: .bool(command.intent == .enableHaptics)))
         case .enableBatterySaver, .disableBatterySaver:
