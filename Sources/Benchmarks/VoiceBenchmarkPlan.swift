@@ -31,6 +31,8 @@ public struct VoiceBenchmarkPlan: Sendable {
     /// A part of the plan that is not allowed, told as one sentence; the command line names its option.
     public enum Problem: UserFacingError, Equatable, CaseIterable {
         case conditions, snr, voices, decode, decoderOption, rates
+        /// The neural recogniser's settings measured by hand (`VoiceBenchmarkRun.neural…`).
+        case certainWords, aheadAfter, endSilence
 
         /// The part as the user knows it, at the start of a sentence.
         public var name: String {
@@ -41,6 +43,9 @@ public struct VoiceBenchmarkPlan: Sendable {
             case .decode: return "The ways of decoding"
             case .decoderOption: return "Each decoder option"
             case .rates: return "The speaking rates"
+            case .certainWords: return "The confidence for certain words"
+            case .aheadAfter: return "The silence before transcribing ahead"
+            case .endSilence: return "The silence that ends an utterance"
             }
         }
 
@@ -54,6 +59,9 @@ public struct VoiceBenchmarkPlan: Sendable {
                 return "must be a comma-separated list of neural, neural-baseline, grammar, open-speech (or ngram), agreement and ngram:WEIGHT (the general model's weight, 0 to 1)."
             case .decoderOption: return "must look like -name=value, such as -cmn=live."
             case .rates: return "must be comma-separated numbers between 0.3 and 3, such as 0.8,1.0,1.25."
+            case .certainWords: return "must be between 0 and 1."
+            case .aheadAfter: return "must be 1 to 4 windows."
+            case .endSilence: return "must be 1 to 62 windows (32 ms to 2 s)."
             }
         }
 
@@ -67,6 +75,15 @@ public struct VoiceBenchmarkPlan: Sendable {
         guard !voiceNames.isEmpty, voiceNames.allSatisfy({ EspeakTestVoice.named($0) != nil }) else { return .voices }
         guard !decodePaths.isEmpty, decodePaths.allSatisfy({ decoding($0) != nil }) else { return .decode }
         guard decoderOptions.allSatisfy({ $0.hasPrefix("-") && $0.contains("=") }) else { return .decoderOption }
+        return nil
+    }
+
+    /// What is wrong with the neural recogniser's settings given by hand (each nil: its default);
+    /// nil when all is well.
+    public static func neuralProblem(certainWords: Double?, aheadAfterWindows: Int?, endSilenceWindows: Int?) -> Problem? {
+        if let certainWords, !(0...1).contains(certainWords) { return .certainWords }
+        if let aheadAfterWindows, !(1...4).contains(aheadAfterWindows) { return .aheadAfter }
+        if let endSilenceWindows, !(1...62).contains(endSilenceWindows) { return .endSilence }
         return nil
     }
 

@@ -103,9 +103,10 @@ struct BenchVoice: ParsableCommand {
             throw ValidationError("--phrases-per-command must be at least 1 (0 only with --non-commands).")
         }
         if let problem = plan.rateProblem { throw ValidationError(FailureReport.sentence(for: problem)) }
-        if let neuralCertainWords, !(0...1).contains(neuralCertainWords) { throw ValidationError("--neural-certain-words must be between 0 and 1.") }
-        if let neuralAheadAfter, !(1...4).contains(neuralAheadAfter) { throw ValidationError("--neural-ahead-after must be 1 to 4 windows.") }
-        if let neuralEndSilence, !(1...62).contains(neuralEndSilence) { throw ValidationError("--neural-end-silence must be 1 to 62 windows (32 ms to 2 s).") }
+        if let problem = VoiceBenchmarkPlan.neuralProblem(certainWords: neuralCertainWords, aheadAfterWindows: neuralAheadAfter,
+                                                          endSilenceWindows: neuralEndSilence) {
+            throw ValidationError(FailureReport.sentence(for: problem))
+        }
     }
 
     func run() throws {

@@ -139,6 +139,9 @@ enum FailureReport {
         case .decode: return "--decode"
         case .decoderOption: return "--decoder-option"
         case .rates: return "--rates"
+        case .certainWords: return "--neural-certain-words"
+        case .aheadAfter: return "--neural-ahead-after"
+        case .endSilence: return "--neural-end-silence"
         }
     }
 

@@ -130,6 +130,12 @@ struct FailureReportTests {
                 == "--intrinsics takes four numbers in pixels: fx,fy,cx,cy (for example 525,525,319.5,239.5).")
         #expect(FailureReport.sentence(for: VoiceBenchmarkPlan.Problem.rates)
                 == "--rates must be comma-separated numbers between 0.3 and 3, such as 0.8,1.0,1.25.")
+        #expect(FailureReport.sentence(for: VoiceBenchmarkPlan.Problem.endSilence)
+                == "--neural-end-silence must be 1 to 62 windows (32 ms to 2 s).")
+        #expect(VoiceBenchmarkPlan.neuralProblem(certainWords: 1.2, aheadAfterWindows: nil, endSilenceWindows: nil) == .certainWords)
+        #expect(VoiceBenchmarkPlan.neuralProblem(certainWords: 0.8, aheadAfterWindows: 5, endSilenceWindows: nil) == .aheadAfter)
+        #expect(VoiceBenchmarkPlan.neuralProblem(certainWords: nil, aheadAfterWindows: 2, endSilenceWindows: 0) == .endSilence)
+        #expect(VoiceBenchmarkPlan.neuralProblem(certainWords: 0, aheadAfterWindows: 4, endSilenceWindows: 62) == nil)
         for problem in VoiceBenchmarkPlan.Problem.allCases {
             #expect(FailureReport.sentence(for: problem).hasPrefix("--"))
         }
