@@ -70,8 +70,8 @@ public final class MoonshineTranscriber {
             // (`ONNXModelExport`: a decoder step 3-4 times faster); the `.ort` files themselves
             // when no copy can be made (slower, same results), and for their errors.
             let encoderFile = onnxCopies ? (try? ONNXModelExport.onnxCopy(of: files.encoder)) ?? files.encoder : files.encoder
-            let decoderFile = onnxCopies ? (try? ONNXModelExport.onnxCopy(of: files.decoder)) ?? files.decoder : files.decoder
             encoder = try ONNXSession(modelAt: encoderFile, options: ONNXSessionOptions(threadCount: threadCount))
+            let decoderFile = onnxCopies ? (try? ONNXModelExport.onnxCopy(of: files.decoder)) ?? files.decoder : files.decoder
             decoder = try ONNXSession(modelAt: decoderFile, options: ONNXSessionOptions(threadCount: decoderThreadCount))
         } catch { throw .model(error) }
         self.bias = bias
