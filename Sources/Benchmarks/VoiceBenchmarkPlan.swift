@@ -56,7 +56,7 @@ public struct VoiceBenchmarkPlan: Sendable {
             case .snr: return "must be comma-separated decibels between -20 and 80, such as 10,20,30."
             case .voices: return "must be a comma-separated list of festival, espeak-en-us, espeak-en-gb, piper and piper-fast."
             case .decode:
-                return "must be a comma-separated list of neural, neural-baseline, grammar, open-speech (or ngram), agreement and ngram:WEIGHT (the general model's weight, 0 to 1)."
+                return "must be a comma-separated list of neural, neural-ort, neural-baseline, grammar, open-speech (or ngram), agreement and ngram:WEIGHT (the general model's weight, 0 to 1)."
             case .decoderOption: return "must look like -name=value, such as -cmn=live."
             case .rates: return "must be comma-separated numbers between 0.3 and 3, such as 0.8,1.0,1.25."
             case .certainWords: return "must be between 0 and 1."
@@ -114,6 +114,9 @@ public struct VoiceBenchmarkPlan: Sendable {
         /// every transcript the phrase patterns do not take outright asked about, however sure
         /// Moonshine was of the words (`ListeningDecoding.neuralCertainWords` out of reach).
         case neuralBaseline
+        /// This recogniser with Moonshine run from its `.ort` files as they are (before the
+        /// twenty-second session: every step expands the 8-bit weights again), for comparison in one run.
+        case neuralORTFiles
     }
 
     /// "grammar", "ngram" (or "open-speech"), "agreement": the listener's; "ngram:W": the n-gram
@@ -121,6 +124,7 @@ public struct VoiceBenchmarkPlan: Sendable {
     public func decoding(_ name: String) -> Decoding? {
         if let listening = ListeningDecoding(choice: name) { return .listening(listening) }
         if name == "neural-baseline" { return .neuralBaseline }
+        if name == "neural-ort" { return .neuralORTFiles }
         if case .languageModel(let weight)? = CommandDecodePath(name) { return .languageModel(generalWeight: weight) }
         return nil
     }

@@ -107,6 +107,11 @@ public struct VoiceBenchmarkRun {
                                                    extraPhrases: vocabulary.grammar.wakePhrase.map { [$0] } ?? [], decoderThreadCount: 0)
                 (recognizer.utterances as? NeuralUtteranceRecognizer)?.transcribesAhead = false
                 certainWords = .infinity
+            case .neuralORTFiles?:
+                listening = .neural
+                recognizer = try CommandRecognizer(neural: try SpeechModelFiles.installed(), language: vocabulary.language,
+                                                   extraPhrases: vocabulary.grammar.wakePhrase.map { [$0] } ?? [], onnxCopies: false)
+                if let neuralCertainWords { certainWords = neuralCertainWords }
             case nil: continue
             }
             if let neural = recognizer.utterances as? NeuralUtteranceRecognizer {

@@ -25,6 +25,8 @@ public enum ONNXRuntimeError: UserFacingError, Equatable {
     case modelUnreadable(path: String, detail: String)
     case unknownTensor(name: String, model: String)
     case unexpectedElementType(tensor: String, expected: String)
+    /// An ORT-format model could not be saved as an `.onnx` file (`ONNXModelExport`).
+    case modelNotConverted(path: String, detail: String)
     /// The process is exiting: ONNX Runtime is no longer called (`RuntimeUse`).
     case processEnding
 
@@ -42,6 +44,8 @@ public enum ONNXRuntimeError: UserFacingError, Equatable {
             return "The model \(model) has no tensor named \(name); it is not the model this version of AssistiveKit expects."
         case .unexpectedElementType(let tensor, let expected):
             return "The model's tensor \(tensor) does not hold \(expected) as expected."
+        case .modelNotConverted(let path, let detail):
+            return "The model \(path) could not be prepared for fast use (\(detail)); check that its folder or the temporary folder can be written to."
         case .processEnding:
             return "ONNX Runtime was not used because the program is ending."
         }
@@ -257,10 +261,19 @@ public struct ONNXSessionOptions: Sendable, Equatable {
     /// voice: one per sentence's length) gains nothing from it and keeps a plan for each.
     public var memoryPattern: Bool
 
-    public init(threadCount: Int = 0, memoryArena: Bool = true, memoryPattern: Bool = true) {
+    /// ONNX Runtime's graph optimisations (constant folding, fusions) when loading: on by
+    /// default; `ONNXModelExport` turns them off to save a model as it was read.
+    public var optimizeGraph: Bool
+    /// Where to write the model as loaded, as an `.onnx` file (`SetOptimizedModelFilePath`).
+    public var saveLoadedModelTo: URL?
+
+    public init(threadCount: Int = 0, memoryArena: Bool = true, memoryPattern: Bool = true,
+                optimizeGraph: Bool = true, saveLoadedModelTo: URL? = nil) {
         self.threadCount = threadCount
         self.memoryArena = memoryArena
         self.memoryPattern = memoryPattern
+        self.optimizeGraph = optimizeGraph
+        self.saveLoadedModelTo = saveLoadedModelTo
     }
 }
 
@@ -306,6 +319,12 @@ public final class ONNXSession: @unchecked Sendable {
         }
         if !options.memoryArena { try check(table.DisableCpuMemArena(sessionOptions), "turn off its memory arena") }
         if !options.memoryPattern { try check(table.DisableMemPattern(sessionOptions), "turn off its memory pattern") }
+        if !options.optimizeGraph {
+            try check(table.SetSessionGraphOptimizationLevel(sessionOptions, ORT_DISABLE_ALL), "turn off its graph optimisations")
+        }
+        if let saved = options.saveLoadedModelTo {
+            try check(table.SetOptimizedModelFilePath(sessionOptions, saved.path), "name the file to save the model in")
+        }
         // Threads that spin waiting for work would cost a core while the listener waits for speech.
         try check(table.AddSessionConfigEntry(sessionOptions, "session.intra_op.allow_spinning", "0"), "turn off spinning")
         var session: OpaquePointer?

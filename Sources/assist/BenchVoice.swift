@@ -51,7 +51,7 @@ struct BenchVoice: ParsableCommand {
     @Option(help: "Voices saying the commands, comma-separated: festival, espeak-en-us, espeak-en-gb, piper (the natural voice, Piper joe), piper-fast (it a quarter faster).")
     var voices: String = "festival"
 
-    @Option(help: "Decoding, comma-separated, named as assist listen --decode names them: neural (Moonshine), neural-baseline (the recogniser as it was before transcribing ahead and the certain-words rule: the before-and-after comparison), grammar, open-speech (also ngram: the command n-gram model), agreement (both; act when they agree); and ngram:W (interpolated with general English at weight W).")
+    @Option(help: "Decoding, comma-separated, named as assist listen --decode names them: neural (Moonshine), neural-ort (the same with Moonshine run from its .ort files as they are, slower: the twenty-second session's before-and-after), neural-baseline (the recogniser as it was before transcribing ahead and the certain-words rule: the before-and-after comparison), grammar, open-speech (also ngram: the command n-gram model), agreement (both; act when they agree); and ngram:W (interpolated with general English at weight W).")
     var decode: String = "grammar"
 
     @Option(help: "The n-gram path's least decoder posterior (0…1) for acting on a transcript.")

@@ -135,6 +135,23 @@ struct NeuralRecognitionTests {
         }
     }
 
+    @Test("Moonshine from the .onnx copies of its models writes the same words, as sure, as from the .ort files")
+    func onnxCopiesSameWords() throws {
+        let folder = try TemporaryFolder.make("neural-onnx-copies")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let samples = try spokenSamples("please tell me what is in front of me", in: folder, sampleRateHz: 16_000)
+        let files = try SpeechModelFiles.installed()
+        let fromCopies = try MoonshineTranscriber(files: files).transcribe(samples)
+        let fromORT = try MoonshineTranscriber(files: files, onnxCopies: false).transcribe(samples)
+        #expect(fromCopies.tokens == fromORT.tokens)
+        #expect(!fromCopies.tokens.isEmpty)
+        #expect(abs(fromCopies.meanLogProbability - fromORT.meanLogProbability) < 1e-3)
+        // The copies are made next to the models and reused.
+        let copy = try ONNXModelExport.onnxCopy(of: files.decoder)
+        #expect(copy.pathExtension == "onnx")
+        #expect(FileManager.default.fileExists(atPath: copy.path))
+    }
+
     @Test("a missing model and a cut-off tokenizer are typed errors")
     func missingFiles() throws {
         let folder = try TemporaryFolder.make("neural-missing")

@@ -60,12 +60,19 @@ public final class MoonshineTranscriber {
     public static let decoderThreadCount = 1
 
     /// `threadCount`: the encoder's (0: ONNX Runtime's default, every core); `decoderThreadCount`: the decoder's.
+    /// `onnxCopies`: run the `.onnx` copies of the models (`ONNXModelExport`); false runs the
+    /// `.ort` files as they are, only for the benchmark's before-and-after (`neural-ort`).
     public init(files: SpeechModelFiles, bias: PhraseBias = .none, threadCount: Int = 0,
-                decoderThreadCount: Int = MoonshineTranscriber.decoderThreadCount) throws(SpeechRecognitionError) {
+                decoderThreadCount: Int = MoonshineTranscriber.decoderThreadCount, onnxCopies: Bool = true) throws(SpeechRecognitionError) {
         tokenizer = try MoonshineTokenizer(contentsOf: files.tokenizer)
         do {
-            encoder = try ONNXSession(modelAt: files.encoder, options: ONNXSessionOptions(threadCount: threadCount))
-            decoder = try ONNXSession(modelAt: files.decoder, options: ONNXSessionOptions(threadCount: decoderThreadCount))
+            // The `.onnx` copies, whose expansion of the 8-bit weights ONNX Runtime folds at load
+            // (`ONNXModelExport`: a decoder step 3-4 times faster); the `.ort` files themselves
+            // when no copy can be made (slower, same results), and for their errors.
+            let encoderFile = onnxCopies ? (try? ONNXModelExport.onnxCopy(of: files.encoder)) ?? files.encoder : files.encoder
+            encoder = try ONNXSession(modelAt: encoderFile, options: ONNXSessionOptions(threadCount: threadCount))
+            let decoderFile = onnxCopies ? (try? ONNXModelExport.onnxCopy(of: files.decoder)) ?? files.decoder : files.decoder
+            decoder = try ONNXSession(modelAt: decoderFile, options: ONNXSessionOptions(threadCount: decoderThreadCount))
         } catch { throw .model(error) }
         self.bias = bias
         var inputs: [String] = []

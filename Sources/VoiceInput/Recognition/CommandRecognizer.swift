@@ -31,13 +31,14 @@ public final class CommandRecognizer {
     /// as the command n-gram model, the answers, and the wake phrase). `confidence.acceptance`
     /// is the bar on Moonshine's geometric-mean token probability.
     /// `decoderThreadCount`: Moonshine's decoder's threads (`MoonshineTranscriber.decoderThreadCount`; 0: ONNX Runtime's default).
+    /// `onnxCopies`: `MoonshineTranscriber`'s (false only for the benchmark's `neural-ort`).
     public init(neural files: SpeechModelFiles, language: CommandLanguage, extraPhrases: [String] = [],
                 confidence: RecognitionConfidence = .neural, bias: Bool = true,
-                decoderThreadCount: Int = MoonshineTranscriber.decoderThreadCount) throws {
+                decoderThreadCount: Int = MoonshineTranscriber.decoderThreadCount, onnxCopies: Bool = true) throws {
         let detector = try SileroSpeechDetector(modelAt: files.voiceActivity)
         let phrases = language.languageModelSentences().map { $0.words.joined(separator: " ") } + language.answerPhrases + extraPhrases
         let transcriber = try MoonshineTranscriber(files: files, bias: bias ? PhraseBias(phrases: phrases) : .none,
-                                                   decoderThreadCount: decoderThreadCount)
+                                                   decoderThreadCount: decoderThreadCount, onnxCopies: onnxCopies)
         pronunciationCheck = PronunciationCheck(addedWords: [:], missingWords: [], emptiedRules: [], usableGrammar: RecognitionGrammar(commandJSGF: "", words: []))
         self.confidence = confidence
         path = .neural

@@ -1,0 +1,183 @@
+import Foundation
+
+/// An ORT-format model (`.ort`) saved once as an `.onnx` file, so that ONNX Runtime can
+/// optimise it when loading.
+///
+/// Why: ONNX Runtime applies no graph optimisation to a model in its own format, and Moonshine's
+/// `.ort` files keep their weights as 8-bit integers expanded by Cast, Mul and Add nodes. Run as
+/// they are, every decoder step expands all 42 million weights again (and transposes the
+/// 32,768 × 416 embedding for the output projection): about 150 ms of each 160 ms step on the
+/// development machine. The same graph loaded from an `.onnx` file has those nodes folded into
+/// constants once at load (ONNX Runtime's constant folding), and a step takes 30–50 ms
+/// (BENCHMARKS.md, "Issue 35 (twenty-second session)").
+///
+/// ONNX Runtime writes the model as it read it (`SetOptimizedModelFilePath` with optimisations
+/// off) but leaves the names of an `If` node's subgraphs empty, which its own loader then
+/// refuses; `namingSubgraphs` gives them names. Nothing else in the file is changed.
+public enum ONNXModelExport {
+    /// The `.onnx` copy of `ortModel`: made next to it if that folder can be written, else in
+    /// `fallbackFolder`; reused while newer than the model.
+    public static func onnxCopy(of ortModel: URL,
+                                fallbackFolder: URL = FileManager.default.temporaryDirectory
+                                    .appendingPathComponent("assistivekit-models")) throws(ONNXRuntimeError) -> URL {
+        guard FileManager.default.fileExists(atPath: ortModel.path) else { throw .modelFileMissing(path: ortModel.path) }
+        let name = ortModel.deletingPathExtension().lastPathComponent + ".onnx"
+        let folders = [ortModel.deletingLastPathComponent(), fallbackFolder.appendingPathComponent(sourceTag(ortModel))]
+        for folder in folders {
+            let copy = folder.appendingPathComponent(name)
+            if isCurrent(copy, for: ortModel) { return copy }
+        }
+        var lastFailure = ""
+        for folder in folders {
+            let copy = folder.appendingPathComponent(name)
+            do throws(ONNXRuntimeError) {
+                try export(ortModel, to: copy)
+                return copy
+            } catch {
+                guard case .modelNotConverted(_, let detail) = error else { throw error }
+                lastFailure = detail
+            }
+        }
+        throw .modelNotConverted(path: ortModel.path, detail: lastFailure)
+    }
+
+    /// The fallback copies of models with the same file name in different folders are kept apart.
+    private static func sourceTag(_ model: URL) -> String {
+        let path = model.deletingLastPathComponent().standardizedFileURL.path
+        var hash: UInt64 = 14_695_981_039_346_656_037
+        for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211 }
+        return String(hash, radix: 16)
+    }
+
+    private static func isCurrent(_ copy: URL, for model: URL) -> Bool {
+        guard let copied = try? FileManager.default.attributesOfItem(atPath: copy.path),
+              let original = try? FileManager.default.attributesOfItem(atPath: model.path),
+              let copiedDate = copied[.modificationDate] as? Date, let originalDate = original[.modificationDate] as? Date,
+              let size = copied[.size] as? NSNumber, size.intValue > 0 else { return false }
+        return copiedDate >= originalDate
+    }
+
+    private static func export(_ model: URL, to copy: URL) throws(ONNXRuntimeError) {
+        let folder = copy.deletingLastPathComponent()
+        let raw = folder.appendingPathComponent(".\(copy.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).raw")
+        defer { try? FileManager.default.removeItem(at: raw) }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch { throw .modelNotConverted(path: model.path, detail: error.localizedDescription) }
+        guard FileManager.default.isWritableFile(atPath: folder.path) else {
+            throw .modelNotConverted(path: model.path, detail: "\(folder.path) cannot be written to")
+        }
+        // Loading with optimisations off and a file to save to writes the graph as read.
+        _ = try ONNXSession(modelAt: model, options: ONNXSessionOptions(threadCount: 1, optimizeGraph: false, saveLoadedModelTo: raw))
+        do {
+            let named = try namingSubgraphs(Data(contentsOf: raw))
+            // Atomic: another process loading the model at the same time sees a whole file or none.
+            try named.write(to: copy, options: .atomic)
+        } catch let error as ONNXRuntimeError {
+            throw error
+        } catch {
+            throw .modelNotConverted(path: model.path, detail: error.localizedDescription)
+        }
+    }
+
+    // MARK: The subgraphs' names (protocol buffers, only as far as ModelProto → GraphProto →
+    // NodeProto → AttributeProto → GraphProto).
+
+    /// `model` (an ONNX ModelProto) with every unnamed subgraph (an attribute's GraphProto)
+    /// named `subgraph_N`; the main graph named `main` if it has no name.
+    static func namingSubgraphs(_ model: Data) throws(ONNXRuntimeError) -> Data {
+        var counter = 0
+        let bytes = [UInt8](model)
+        let rewritten = try rewrite(bytes[...]) { (field: UInt64, payload: ArraySlice<UInt8>) throws(ONNXRuntimeError) -> [UInt8]? in
+            field == 7 ? try graph(payload, name: "main", counter: &counter) : nil   // ModelProto.graph
+        }
+        return Data(rewritten)
+    }
+
+    private static func graph(_ bytes: ArraySlice<UInt8>, name: String, counter: inout Int) throws(ONNXRuntimeError) -> [UInt8] {
+        var named = false
+        var out = try rewrite(bytes) { (field: UInt64, payload: ArraySlice<UInt8>) throws(ONNXRuntimeError) -> [UInt8]? in
+            switch field {
+            case 1: return try node(payload, counter: &counter)     // GraphProto.node
+            case 2: if payload.isEmpty { return [] }; named = true; return nil   // GraphProto.name
+            default: return nil
+            }
+        }
+        if !named { out += lengthDelimited(field: 2, Array(name.utf8)) }
+        return out
+    }
+
+    private static func node(_ bytes: ArraySlice<UInt8>, counter: inout Int) throws(ONNXRuntimeError) -> [UInt8] {
+        try rewrite(bytes) { (field: UInt64, payload: ArraySlice<UInt8>) throws(ONNXRuntimeError) -> [UInt8]? in
+            guard field == 5 else { return nil }   // NodeProto.attribute
+            return try rewrite(payload) { (field: UInt64, payload: ArraySlice<UInt8>) throws(ONNXRuntimeError) -> [UInt8]? in
+                guard field == 6 else { return nil }   // AttributeProto.g
+                counter += 1
+                return try graph(payload, name: "subgraph_\(counter)", counter: &counter)
+            }
+        }
+    }
+
+    /// Copies a message field by field; for a length-delimited field, `replace` may return the
+    /// new payload (re-framed with its length; an empty array drops the field) or nil to keep it.
+    private static func rewrite(_ bytes: ArraySlice<UInt8>,
+                                _ replace: (UInt64, ArraySlice<UInt8>) throws(ONNXRuntimeError) -> [UInt8]?) throws(ONNXRuntimeError) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 16)
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let start = index
+            let key = try varint(bytes, &index)
+            let field = key >> 3
+            switch key & 7 {
+            case 0: _ = try varint(bytes, &index)
+            case 1: index += 8
+            case 5: index += 4
+            case 2:
+                let length = Int(try varint(bytes, &index))
+                guard length <= bytes.endIndex - index else { throw malformed }
+                let payload = bytes[index..<(index + length)]
+                index += length
+                if let replacement = try replace(field, payload) {
+                    if replacement.isEmpty { continue }
+                    out += lengthDelimited(field: field, replacement)
+                    continue
+                }
+            default: throw malformed
+            }
+            guard index <= bytes.endIndex else { throw malformed }
+            out += bytes[start..<index]
+        }
+        return out
+    }
+
+    private static let malformed = ONNXRuntimeError.modelNotConverted(path: "the saved model", detail: "ONNX Runtime wrote a file that is not a well-formed ONNX model")
+
+    private static func varint(_ bytes: ArraySlice<UInt8>, _ index: inout Int) throws(ONNXRuntimeError) -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while index < bytes.endIndex, shift < 64 {
+            let byte = bytes[index]
+            index += 1
+            value |= UInt64(byte & 0x7f) << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+        throw malformed
+    }
+
+    private static func encodeVarint(_ value: UInt64) -> [UInt8] {
+        var value = value
+        var out: [UInt8] = []
+        repeat {
+            let byte = UInt8(value & 0x7f)
+            value >>= 7
+            out.append(value == 0 ? byte : byte | 0x80)
+        } while value != 0
+        return out
+    }
+
+    private static func lengthDelimited(field: UInt64, _ payload: [UInt8]) -> [UInt8] {
+        encodeVarint(field << 3 | 2) + encodeVarint(UInt64(payload.count)) + payload
+    }
+}
