@@ -98,6 +98,9 @@ public enum ControlSentence: String, CaseIterable, Sendable {
     case confidenceAtMinimum, confidenceAtMaximum
     /// "{language}": a language no sentences are written in yet; "{available}": the ones there are.
     case languageNotAvailable
+    /// Said at start when the stored language has no sentences written (stored before such a
+    /// language was refused, or by another version): "{language}" it, "{available}" the one spoken.
+    case storedLanguageNotAvailable
     /// Said for "what am I looking for" when not in find mode.
     case notFinding
     /// The answer to "are hazard alerts on" when they are off.

@@ -27,7 +27,7 @@ public enum SettingKind: Sendable {
         case .onOff: return "on or off"
         case .choice(let options, _): return "one of \(options.joined(separator: ", "))"
         case .name: return "a name of 1 to 100 characters"
-        case .languageTag: return "a language tag such as en, en-GB or pt-BR"
+        case .languageTag: return "a language tag such as en or en-GB"
         case .categories: return "a comma-separated list of detector categories or groups (people, vehicles, animals, furniture)"
         case .hazards:
             return "a comma-separated list of category:tone:intensity, with tone one of \(HazardTone.allCases.map(\.rawValue).joined(separator: ", ")) and intensity from 0 to 1"
@@ -50,6 +50,15 @@ public struct SettingDefinition: Sendable {
 
     /// The value's allowed form, in words.
     public var allowed: String { kind.allowed }
+
+    /// The allowed form where the store's validator narrows it: a language, only those the
+    /// sentences are written in (the web app's form, `assist settings show`, and the refusal).
+    public func allowed(by validator: SettingsValidator?) -> String {
+        if case .languageTag = kind, let languages = validator?.languages {
+            return "one of \(languages.joined(separator: ", ")) (the languages sentences are written in)"
+        }
+        return allowed
+    }
 
     /// The help of a command-line option that stands in for this setting for one run:
     /// "`what`: a number from 0.05 to 0.95 (default: the stored setting, 0.6)."
@@ -97,7 +106,7 @@ public struct SettingDefinition: Sendable {
     /// choices, groups expanded, duplicates dropped). Categories are checked against
     /// `validator`'s names; with no validator (reading back stored rows) they are only normalised.
     public func validate(_ value: JSONValue, validator: SettingsValidator?) throws -> JSONValue {
-        let refused = StorageError.invalidSetting(key: key, allowed: allowed, given: value.jsonText)
+        let refused = StorageError.invalidSetting(key: key, allowed: allowed(by: validator), given: value.jsonText)
         switch kind {
         case .number(let range, _):
             guard case .number(let number) = value, number.isFinite, range.contains(number) else { throw refused }
@@ -131,8 +140,7 @@ public struct SettingDefinition: Sendable {
                   parts.dropFirst().allSatisfy({ (2...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } })
             else { throw refused }
             if let languages = validator?.languages, !languages.contains(first.lowercased()) {
-                throw StorageError.invalidSetting(key: key, allowed: "one of \(languages.joined(separator: ", ")) (the languages sentences are written in)",
-                                                  given: value.jsonText)
+                throw StorageError.invalidSetting(key: key, allowed: allowed(by: validator), given: value.jsonText)
             }
             return .string(text)
         case .categories:
@@ -290,13 +298,14 @@ public struct SettingEntry: Encodable, Sendable {
 
     enum CodingKeys: String, CodingKey { case key, label, value, defaultValue = "default", changed, allowed, help }
 
-    public init(_ definition: SettingDefinition, in settings: Settings) {
+    /// `validator`: the store's, so the allowed values are the ones it accepts (`allowed(by:)`).
+    public init(_ definition: SettingDefinition, in settings: Settings, validator: SettingsValidator? = nil) {
         key = definition.key
         label = definition.label
         value = definition.value(in: settings)
         defaultValue = definition.value(in: .defaults)
         changed = value != defaultValue
-        allowed = definition.allowed
+        allowed = definition.allowed(by: validator)
         help = definition.help
     }
 

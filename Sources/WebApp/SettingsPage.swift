@@ -136,7 +136,7 @@ struct SettingsPage: Sendable {
         <input type="hidden" name="\(AccessGuard.formField)" value="\(formToken)">
         <input type="hidden" name="key" value="\(escaped(definition.key))">
         <label for="\(id)">\(escaped(definition.label))</label>
-        <p id="\(id)-help" class="help">\(escaped(definition.help)) Allowed: \(escaped(definition.allowed)). \(escaped(defaultNote)) \
+        <p id="\(id)-help" class="help">\(escaped(definition.help)) Allowed: \(escaped(definition.allowed(by: store.validator))). \(escaped(defaultNote)) \
         Its name for <code>assist settings</code>: <code>\(escaped(definition.key))</code>.</p>
         \(error)
         <div class="row">\(control)

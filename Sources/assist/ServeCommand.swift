@@ -57,9 +57,9 @@ struct ServeCommand: AsyncParsableCommand {
         let database = try SettingsStorageAccess.open()
         let validator = SettingsStorageAccess.validator()
         let store = SettingsStore(database: database, validator: validator)
-        let wanted = (try? store.current().speech.language) ?? "en"
-        let language = try CommandLanguage(language: CommandLanguage.bundledLanguages().contains(wanted) ? wanted : "en",
-                                           categories: validator.knownCategories)
+        let stored = (try? store.current().speech.language) ?? Storage.Settings.defaults.speech.language
+        let (language, note) = try SettingsStorageAccess.commandLanguage(stored: stored, categories: validator.knownCategories)
+        if let note { UserData.warn(note) }
         let control = ControlClient()
         let view = LiveViewClient()
         let app = WebApp(store: store, history: DetectionHistory(database: database), language: language,

@@ -1,4 +1,5 @@
 import AssistCore
+import Commands
 import Perception
 import SessionControl
 import Storage
@@ -23,6 +24,26 @@ struct SettingRangesTests {
         #expect(throws: StorageError.self) { try definition.validate(.number(180), validator: nil) }
         #expect(throws: CameraSettingsError.fieldOfViewOutOfRange(degrees: 180)) {
             try Perception.CameraSettings(lens: .horizontalFieldOfView(degrees: 180))
+        }
+    }
+
+    @Test("a stored language no sentences are written in (French, stored before it was refused) is spoken over in English, and said so; English and en-GB are English without a word")
+    func storedLanguageNotWritten() throws {
+        let categories = SettingsValidator.cocoCategories
+        let french = try SettingsStorageAccess.commandLanguage(stored: "fr", categories: categories)
+        #expect(french.language.language == "en")
+        #expect(french.note == "I cannot speak French yet, so I speak English.")
+        // "change language to English", which mends the setting, is understood in the language spoken.
+        let understanding = CommandUnderstanding(language: french.language, classifier: nil)
+        guard case .act(let command) = understanding.decide("change language to English", channel: .typed) else {
+            Issue.record("the advice is not understood as a command")
+            return
+        }
+        #expect(command.language?.code == "en")
+        for stored in ["en", "en-GB", "EN-us"] {
+            let english = try SettingsStorageAccess.commandLanguage(stored: stored, categories: categories)
+            #expect(english.language.language == "en")
+            #expect(english.note == nil)
         }
     }
 

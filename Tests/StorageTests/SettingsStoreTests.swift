@@ -104,6 +104,15 @@ struct SettingsStoreTests {
             return
         }
         #expect(allowed.hasPrefix("one of en"))
+        // What the form and `assist settings show` say is allowed is what the refusal says, for a malformed tag too.
+        let definition = try SettingsSchema.definition(for: "speech.language")
+        #expect(definition.allowed(by: store.validator) == allowed)
+        #expect(SettingEntry(definition, in: .defaults, validator: store.validator).allowed == allowed)
+        guard case .invalidSetting(_, let malformed, _)? = storageError({ try store.set("speech.language", text: "english please") }) else {
+            Issue.record("a malformed tag was not refused")
+            return
+        }
+        #expect(malformed == allowed)
         #expect(try store.current().speech.language == Settings.defaults.speech.language)
         try store.set("speech.language", text: "en-GB")
         #expect(try store.current().speech.language == "en-GB")

@@ -35,11 +35,15 @@ public struct SessionAdapters: Sendable {
                             sentenceModel: SentenceModelLoading? = nil,
                             settings follower: SessionSettingsFollower? = nil) -> SessionAdapters {
         let storedSettings = follower.flatMap { follower in userData.map { SessionAdapter.storedSettings($0.settings, follower: follower) } }
-        let storedLanguage = userData?.currentSettings()?.speech.language ?? "en"
+        let storedLanguage = userData?.currentSettings()?.speech.language ?? Storage.Settings.defaults.speech.language
         let language: CommandLanguage
         do {
-            language = try (try? CommandLanguage(language: storedLanguage, categories: classNames))
-                ?? CommandLanguage(language: "en", categories: classNames)
+            let chosen = try SettingsStorageAccess.commandLanguage(stored: storedLanguage, categories: classNames)
+            language = chosen.language
+            if let note = chosen.note {
+                UserData.warn(note)
+                session.send(.say(note))
+            }
         } catch {
             UserData.warn("Commands are unavailable: \(userMessage(for: error))")
             return SessionAdapters(controller: nil, adapters: storedSettings.map { [$0] } ?? [])

@@ -15,9 +15,10 @@ extension SettingsStorageAccess {
     /// `assist settings show [KEY]`: every setting, or one, with its value and what it accepts.
     public static func showSettings(key: String?, json: Bool) throws {
         let database = try open()
-        let settings = try SettingsStore(database: database, validator: validator()).current()
+        let store = SettingsStore(database: database, validator: validator())
+        let settings = try store.current()
         let definitions = try key.map { [try SettingsSchema.definition(for: $0)] } ?? SettingsSchema.definitions
-        let entries = definitions.map { SettingEntry($0, in: settings) }
+        let entries = definitions.map { SettingEntry($0, in: settings, validator: store.validator) }
         if json {
             if key != nil { try printJSON(entries[0]) } else { try printJSON(entries) }
             return

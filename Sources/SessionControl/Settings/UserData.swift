@@ -101,6 +101,21 @@ public enum SettingsStorageAccess {
     public static func writtenLanguages() -> [String] {
         Set(Phrasebook.bundledLanguages()).intersection(CommandLanguage.bundledLanguages()).sorted()
     }
+
+    /// The command language a session speaks for the stored `speech.language` ("en-GB" is
+    /// English), and, when sentences are not written in the stored one, the sentence that says
+    /// so. Setting such a language is refused (`SettingsValidator.languages`), but one stored
+    /// before that rule, or by another version, is still read: spoken over, never silently.
+    public static func commandLanguage(stored: String, categories: [String]) throws -> (language: CommandLanguage, note: String?) {
+        let wanted = stored.split(separator: "-").first.map { $0.lowercased() } ?? ""
+        if writtenLanguages().contains(wanted) {
+            return (try CommandLanguage(language: wanted, categories: categories), nil)
+        }
+        let language = try CommandLanguage(language: Storage.Settings.defaults.speech.language, categories: categories)
+        let note = language.sentence(.storedLanguageNotAvailable, ["language": language.name(ofLanguage: wanted),
+                                                                   "available": language.name(ofLanguage: language.language)])
+        return (language, note)
+    }
 }
 
 /// The user's stored voice, for every command that speaks (options on the command line win).
