@@ -14,12 +14,70 @@ import Foundation
 /// ONNX Runtime writes the model as it read it (`SetOptimizedModelFilePath` with optimisations
 /// off) but leaves the names of an `If` node's subgraphs empty, which its own loader then
 /// refuses; `namingSubgraphs` gives them names. Nothing else in the file is changed.
+///
+/// Loaded as `.onnx`, though, the folded weights sat beside their 8-bit originals and their
+/// prepacked copies: `assist listen` peaked at 1.06 GB against 385 MB before. So the `.onnx`
+/// copy is only a step: `foldedCopy` has ONNX Runtime fold it once (its basic level, the same on
+/// every CPU) and save the result in its own format, which loads with nothing left to fold and
+/// one copy of each weight (BENCHMARKS.md, "The recogniser's memory (twenty-third session)").
 public enum ONNXModelExport {
+    /// `ortModel` with its weight expansion folded into float weights, saved as
+    /// `NAME.folded.ort` next to it (or in `fallbackFolder`) and reused while newer than it.
+    /// Load it with optimisations off and prepacking off (`foldedSessionOptions`).
+    public static func foldedCopy(of ortModel: URL,
+                                  fallbackFolder: URL = defaultFallbackFolder) throws(ONNXRuntimeError) -> URL {
+        guard FileManager.default.fileExists(atPath: ortModel.path) else { throw .modelFileMissing(path: ortModel.path) }
+        let name = ortModel.deletingPathExtension().lastPathComponent + ".folded.ort"
+        let folders = [ortModel.deletingLastPathComponent(), fallbackFolder.appendingPathComponent(sourceTag(ortModel))]
+        for folder in folders {
+            let copy = folder.appendingPathComponent(name)
+            if isCurrent(copy, for: ortModel) { return copy }
+        }
+        var lastFailure = ""
+        for folder in folders {
+            let copy = folder.appendingPathComponent(name)
+            // Both steps' files are this call's own, so that two loads at once do not share one.
+            // The `.onnx` step is not kept: the folded copy is what is loaded.
+            let unfolded = folder.appendingPathComponent(".\(name).\(UUID().uuidString).onnx")
+            let raw = folder.appendingPathComponent(".\(name).\(UUID().uuidString).ort")
+            defer {
+                try? FileManager.default.removeItem(at: unfolded)
+                try? FileManager.default.removeItem(at: raw)
+            }
+            do {
+                try export(ortModel, to: unfolded)
+                // ONNX Runtime's basic level folds the expansion and saves the graph it would run.
+                _ = try ONNXSession(modelAt: unfolded, options: ONNXSessionOptions(threadCount: 1, memoryArena: false, optimization: .basic,
+                                                                                  saveLoadedModelTo: raw, weightPrepacking: false))
+                // Atomic (rename over the old one): another process loading the model at the same
+                // time sees a whole file or none.
+                guard rename(raw.path, copy.path) == 0 else {
+                    throw ONNXRuntimeError.modelNotConverted(path: ortModel.path, detail: String(cString: strerror(errno)))
+                }
+                return copy
+            } catch let error as ONNXRuntimeError {
+                lastFailure = String(describing: error)
+            } catch {
+                lastFailure = error.localizedDescription
+            }
+        }
+        throw .modelNotConverted(path: ortModel.path, detail: lastFailure)
+    }
+
+    /// How a folded copy is loaded: nothing left to optimise, no second, prepacked copy of its
+    /// float weights, and the file read in place rather than copied while loading (the
+    /// decoder's 275 MB would otherwise be held two or three times over at once).
+    public static func foldedSessionOptions(threadCount: Int) -> ONNXSessionOptions {
+        ONNXSessionOptions(threadCount: threadCount, memoryArena: false, optimization: .off, weightPrepacking: false,
+                           mapModelFile: true)
+    }
+
+    public static let defaultFallbackFolder = FileManager.default.temporaryDirectory.appendingPathComponent("assistivekit-models")
+
     /// The `.onnx` copy of `ortModel`: made next to it if that folder can be written, else in
     /// `fallbackFolder`; reused while newer than the model.
     public static func onnxCopy(of ortModel: URL,
-                                fallbackFolder: URL = FileManager.default.temporaryDirectory
-                                    .appendingPathComponent("assistivekit-models")) throws(ONNXRuntimeError) -> URL {
+                                fallbackFolder: URL = defaultFallbackFolder) throws(ONNXRuntimeError) -> URL {
         guard FileManager.default.fileExists(atPath: ortModel.path) else { throw .modelFileMissing(path: ortModel.path) }
         let name = ortModel.deletingPathExtension().lastPathComponent + ".onnx"
         let folders = [ortModel.deletingLastPathComponent(), fallbackFolder.appendingPathComponent(sourceTag(ortModel))]
@@ -59,7 +117,7 @@ public enum ONNXModelExport {
 
     private static func export(_ model: URL, to copy: URL) throws(ONNXRuntimeError) {
         let folder = copy.deletingLastPathComponent()
-        let raw = folder.appendingPathComponent(".\(copy.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).raw")
+        let raw = folder.appendingPathComponent(".\(copy.lastPathComponent).\(UUID().uuidString).raw")
         defer { try? FileManager.default.removeItem(at: raw) }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -68,7 +126,7 @@ public enum ONNXModelExport {
             throw .modelNotConverted(path: model.path, detail: "\(folder.path) cannot be written to")
         }
         // Loading with optimisations off and a file to save to writes the graph as read.
-        _ = try ONNXSession(modelAt: model, options: ONNXSessionOptions(threadCount: 1, optimizeGraph: false, saveLoadedModelTo: raw))
+        _ = try ONNXSession(modelAt: model, options: ONNXSessionOptions(threadCount: 1, optimization: .off, saveLoadedModelTo: raw))
         do {
             let named = try namingSubgraphs(Data(contentsOf: raw))
             // Atomic: another process loading the model at the same time sees a whole file or none.

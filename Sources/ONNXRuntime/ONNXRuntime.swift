@@ -261,20 +261,45 @@ public struct ONNXSessionOptions: Sendable, Equatable {
     /// voice: one per sentence's length) gains nothing from it and keeps a plan for each.
     public var memoryPattern: Bool
 
-    /// ONNX Runtime's graph optimisations (constant folding, fusions) when loading: on by
-    /// default; `ONNXModelExport` turns them off to save a model as it was read.
-    public var optimizeGraph: Bool
-    /// Where to write the model as loaded, as an `.onnx` file (`SetOptimizedModelFilePath`).
+    /// ONNX Runtime's graph optimisations when loading (`all` unless told otherwise).
+    public var optimization: GraphOptimization
+    /// Where to write the model as loaded (`SetOptimizedModelFilePath`): in ONNX Runtime's own
+    /// format when the name ends in `.ort`, else as an `.onnx` file.
     public var saveLoadedModelTo: URL?
+    /// ONNX Runtime's weight prepacking: each constant matrix of a product also kept in the
+    /// layout its kernel reads fastest. False (`session.disable_prepacking`) keeps one copy: for
+    /// a model whose weights are already unpacked floats (`ONNXModelExport.foldedCopy`) that
+    /// copy is most of its memory, and a one-token decoder step gains little from the layout.
+    public var weightPrepacking: Bool
+    /// An ORT-format file used where it lies: mapped read-only into memory, its weights read
+    /// from the mapping (`session.use_ort_model_bytes_directly` and `…_for_initializers`), not
+    /// read into a buffer and copied out of it. Loading then holds one copy, not two, and the
+    /// weights are pages of the file, which the system can drop and read again when memory is short.
+    public var mapModelFile: Bool
 
     public init(threadCount: Int = 0, memoryArena: Bool = true, memoryPattern: Bool = true,
-                optimizeGraph: Bool = true, saveLoadedModelTo: URL? = nil) {
+                optimization: GraphOptimization = .all, saveLoadedModelTo: URL? = nil, weightPrepacking: Bool = true,
+                mapModelFile: Bool = false) {
+        self.mapModelFile = mapModelFile
         self.threadCount = threadCount
         self.memoryArena = memoryArena
         self.memoryPattern = memoryPattern
-        self.optimizeGraph = optimizeGraph
+        self.optimization = optimization
         self.saveLoadedModelTo = saveLoadedModelTo
+        self.weightPrepacking = weightPrepacking
     }
+}
+
+/// How much ONNX Runtime rewrites a model's graph when it loads it.
+public enum GraphOptimization: Sendable, Equatable {
+    /// Nothing: the graph run as read (`ONNXModelExport` saving a model as it was read; a saved
+    /// model whose folding is done).
+    case off
+    /// Constant folding and the removal of redundant nodes: the same result on every CPU, so a
+    /// model saved after it may be loaded anywhere (`ONNXModelExport.foldedCopy`).
+    case basic
+    /// Every optimisation, some of them for this CPU's instructions (ONNX Runtime's default).
+    case all
 }
 
 /// A model loaded by ONNX Runtime (an `.onnx` or `.ort` file), ready to run.
@@ -288,6 +313,8 @@ public final class ONNXSession: @unchecked Sendable {
     public let outputNames: [String]
     /// The file's name, for errors.
     public let modelName: String
+    /// The model file's mapping, when the session reads it in place (`mapModelFile`).
+    private let mapping: MappedModelFile?
 
     /// Runs taken so far, up to `runsBeforeLastExitHandler`: the first runs make statics of
     /// their own, after which `RuntimeUse.closeAtExit()` is registered again.
@@ -298,15 +325,17 @@ public final class ONNXSession: @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: url.path) else { throw .modelFileMissing(path: url.path) }
         let environment = try ONNXEnvironment.shared.get()
         self.environment = environment
+        let mapping = options.mapModelFile ? try MappedModelFile(url) : nil
+        self.mapping = mapping
         (handle, inputNames, outputNames) = try RuntimeUse.process.call { () throws(ONNXRuntimeError) in
-            try Self.load(url, options: options, environment: environment)
+            try Self.load(url, mapping: mapping, options: options, environment: environment)
         }
         modelName = url.lastPathComponent
         RuntimeUse.closeAtExit()
     }
 
     /// The session and its input and output names.
-    private static func load(_ url: URL, options: ONNXSessionOptions,
+    private static func load(_ url: URL, mapping: MappedModelFile?, options: ONNXSessionOptions,
                              environment: ONNXEnvironment) throws(ONNXRuntimeError) -> (OpaquePointer, [String], [String]) {
         let table = try api()
         var sessionOptions: OpaquePointer?
@@ -319,16 +348,32 @@ public final class ONNXSession: @unchecked Sendable {
         }
         if !options.memoryArena { try check(table.DisableCpuMemArena(sessionOptions), "turn off its memory arena") }
         if !options.memoryPattern { try check(table.DisableMemPattern(sessionOptions), "turn off its memory pattern") }
-        if !options.optimizeGraph {
-            try check(table.SetSessionGraphOptimizationLevel(sessionOptions, ORT_DISABLE_ALL), "turn off its graph optimisations")
+        switch options.optimization {
+        case .off: try check(table.SetSessionGraphOptimizationLevel(sessionOptions, ORT_DISABLE_ALL), "turn off its graph optimisations")
+        case .basic: try check(table.SetSessionGraphOptimizationLevel(sessionOptions, ORT_ENABLE_BASIC), "set its graph optimisations")
+        case .all: break
         }
         if let saved = options.saveLoadedModelTo {
             try check(table.SetOptimizedModelFilePath(sessionOptions, saved.path), "name the file to save the model in")
+            if saved.pathExtension == "ort" {
+                try check(table.AddSessionConfigEntry(sessionOptions, "session.save_model_format", "ORT"), "save it in ONNX Runtime's format")
+            }
+        }
+        if !options.weightPrepacking {
+            try check(table.AddSessionConfigEntry(sessionOptions, "session.disable_prepacking", "1"), "turn off weight prepacking")
         }
         // Threads that spin waiting for work would cost a core while the listener waits for speech.
         try check(table.AddSessionConfigEntry(sessionOptions, "session.intra_op.allow_spinning", "0"), "turn off spinning")
         var session: OpaquePointer?
-        if let status = table.CreateSession(environment.handle, url.path, sessionOptions, &session) {
+        let status: OpaquePointer?
+        if let mapping {
+            try check(table.AddSessionConfigEntry(sessionOptions, "session.use_ort_model_bytes_directly", "1"), "use the model file in place")
+            try check(table.AddSessionConfigEntry(sessionOptions, "session.use_ort_model_bytes_for_initializers", "1"), "use the model file in place")
+            status = table.CreateSessionFromArray(environment.handle, mapping.address, mapping.length, sessionOptions, &session)
+        } else {
+            status = table.CreateSession(environment.handle, url.path, sessionOptions, &session)
+        }
+        if let status {
             let detail = table.GetErrorMessage(status).map { String(cString: $0) } ?? ""
             table.ReleaseStatus(status)
             throw .modelUnreadable(path: url.path, detail: shortReason(detail))
@@ -345,7 +390,11 @@ public final class ONNXSession: @unchecked Sendable {
 
     deinit {
         guard let table = try? api() else { return }
-        RuntimeUse.process.release { table.ReleaseSession(handle) }
+        // The mapping outlives the session that reads its weights; at exit neither is released.
+        RuntimeUse.process.release {
+            table.ReleaseSession(handle)
+            mapping?.unmap()
+        }
     }
 
     private static func names(_ session: OpaquePointer, table: OrtApi, environment: ONNXEnvironment,
@@ -452,4 +501,30 @@ public final class ONNXSession: @unchecked Sendable {
         }
         return (dims.map { Int($0) }, type)
     }
+}
+
+/// A model file mapped read-only into memory for ONNX Runtime to read in place; unmapped by
+/// its session after the session is released.
+final class MappedModelFile: @unchecked Sendable {
+    // Sendable: the mapping is read-only and never changes until `unmap`, called once by the
+    // session's deinit, after ONNX Runtime has let go of it.
+    let address: UnsafeMutableRawPointer
+    let length: Int
+
+    init(_ url: URL) throws(ONNXRuntimeError) {
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .modelUnreadable(path: url.path, detail: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_size > 0 else {
+            throw .modelUnreadable(path: url.path, detail: "the file is empty or cannot be read")
+        }
+        length = Int(status.st_size)
+        guard let mapped = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED else {
+            throw .modelUnreadable(path: url.path, detail: String(cString: strerror(errno)))
+        }
+        address = mapped
+    }
+
+    func unmap() { munmap(address, length) }
 }

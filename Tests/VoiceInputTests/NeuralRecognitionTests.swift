@@ -135,7 +135,7 @@ struct NeuralRecognitionTests {
         }
     }
 
-    @Test("Moonshine from the .onnx copies of its models writes the same words, as sure, as from the .ort files")
+    @Test("Moonshine from the folded copies of its models writes the same words, as sure, as from the .ort files")
     func onnxCopiesSameWords() throws {
         let folder = try TemporaryFolder.make("neural-onnx-copies")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -146,10 +146,38 @@ struct NeuralRecognitionTests {
         #expect(fromCopies.tokens == fromORT.tokens)
         #expect(!fromCopies.tokens.isEmpty)
         #expect(abs(fromCopies.meanLogProbability - fromORT.meanLogProbability) < 1e-3)
-        // The copies are made next to the models and reused.
-        let copy = try ONNXModelExport.onnxCopy(of: files.decoder)
-        #expect(copy.pathExtension == "onnx")
-        #expect(FileManager.default.fileExists(atPath: copy.path))
+        // The folded copies are made next to the models and reused; the `.onnx` step is not left behind.
+        for model in [files.encoder, files.decoder] {
+            let name = model.deletingPathExtension().lastPathComponent
+            let folder = model.deletingLastPathComponent()
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(name + ".folded.ort").path))
+            #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(name + ".onnx").path))
+        }
+    }
+
+    @Test("a folded copy that does not load (cut short) is made again, and the words are the same")
+    func damagedFoldedCopyRemade() throws {
+        let folder = try TemporaryFolder.make("neural-folded-damaged")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let installed = try SpeechModelFiles.installed()
+        let moonshine = folder.appendingPathComponent("moonshine-base-en")
+        try FileManager.default.createDirectory(at: moonshine, withIntermediateDirectories: true)
+        for file in [installed.encoder, installed.decoder, installed.tokenizer] {
+            try FileManager.default.copyItem(at: file, to: moonshine.appendingPathComponent(file.lastPathComponent))
+        }
+        let files = SpeechModelFiles(moonshineFolder: moonshine, voiceActivity: installed.voiceActivity)
+        let samples = try spokenSamples("turn the volume up", in: folder, sampleRateHz: 16_000)
+        let expected = try MoonshineTranscriber(files: installed).transcribe(samples)
+        // Newer than the model, so taken as current, but only the first kilobyte of a real one.
+        let folded = moonshine.appendingPathComponent("decoder_model_merged.folded.ort")
+        let real = try Data(contentsOf: installed.decoder.deletingLastPathComponent().appendingPathComponent("decoder_model_merged.folded.ort"))
+        try real.prefix(1024).write(to: folded)
+
+        let heard = try MoonshineTranscriber(files: files).transcribe(samples)
+
+        #expect(heard.tokens == expected.tokens)
+        let size = try FileManager.default.attributesOfItem(atPath: folded.path)[.size] as? NSNumber
+        #expect((size?.intValue ?? 0) > 1024)
     }
 
     @Test("a missing model and a cut-off tokenizer are typed errors")

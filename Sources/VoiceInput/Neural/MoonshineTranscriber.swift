@@ -60,19 +60,29 @@ public final class MoonshineTranscriber {
     public static let decoderThreadCount = 1
 
     /// `threadCount`: the encoder's (0: ONNX Runtime's default, every core); `decoderThreadCount`: the decoder's.
-    /// `onnxCopies`: run the `.onnx` copies of the models (`ONNXModelExport`); false runs the
+    /// `onnxCopies`: run the folded copies of the models (`ONNXModelExport.foldedCopy`); false runs the
     /// `.ort` files as they are, only for the benchmark's before-and-after (`neural-ort`).
     public init(files: SpeechModelFiles, bias: PhraseBias = .none, threadCount: Int = 0,
                 decoderThreadCount: Int = MoonshineTranscriber.decoderThreadCount, onnxCopies: Bool = true) throws(SpeechRecognitionError) {
         tokenizer = try MoonshineTokenizer(contentsOf: files.tokenizer)
         do {
-            // The `.onnx` copies, whose expansion of the 8-bit weights ONNX Runtime folds at load
+            // The folded copies, whose expansion of the 8-bit weights ONNX Runtime did once
             // (`ONNXModelExport`: a decoder step 3-4 times faster); the `.ort` files themselves
             // when no copy can be made (slower, same results), and for their errors.
-            let encoderFile = onnxCopies ? (try? ONNXModelExport.onnxCopy(of: files.encoder)) ?? files.encoder : files.encoder
-            encoder = try ONNXSession(modelAt: encoderFile, options: ONNXSessionOptions(threadCount: threadCount))
-            let decoderFile = onnxCopies ? (try? ONNXModelExport.onnxCopy(of: files.decoder)) ?? files.decoder : files.decoder
-            decoder = try ONNXSession(modelAt: decoderFile, options: ONNXSessionOptions(threadCount: decoderThreadCount))
+            func session(_ model: URL, threads: Int) throws(ONNXRuntimeError) -> ONNXSession {
+                for _ in 0..<(onnxCopies ? 2 : 0) {
+                    guard let folded = try? ONNXModelExport.foldedCopy(of: model) else { break }
+                    if let session = try? ONNXSession(modelAt: folded, options: ONNXModelExport.foldedSessionOptions(threadCount: threads)) {
+                        return session
+                    }
+                    // A copy that does not load (cut short by a full disk, or from another ONNX
+                    // Runtime) is made again, once.
+                    try? FileManager.default.removeItem(at: folded)
+                }
+                return try ONNXSession(modelAt: model, options: ONNXSessionOptions(threadCount: threads))
+            }
+            encoder = try session(files.encoder, threads: threadCount)
+            decoder = try session(files.decoder, threads: decoderThreadCount)
         } catch { throw .model(error) }
         self.bias = bias
         var inputs: [String] = []
