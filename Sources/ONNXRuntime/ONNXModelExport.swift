@@ -33,35 +33,32 @@ public enum ONNXModelExport {
             let copy = folder.appendingPathComponent(name)
             if isCurrent(copy, for: ortModel) { return copy }
         }
-        var lastFailure = ""
-        for folder in folders {
-            let copy = folder.appendingPathComponent(name)
-            // Both steps' files are this call's own, so that two loads at once do not share one.
-            // The `.onnx` step is not kept: the folded copy is what is loaded.
-            let unfolded = folder.appendingPathComponent(".\(name).\(UUID().uuidString).onnx")
-            let raw = folder.appendingPathComponent(".\(name).\(UUID().uuidString).ort")
-            defer {
-                try? FileManager.default.removeItem(at: unfolded)
-                try? FileManager.default.removeItem(at: raw)
-            }
-            do {
-                try export(ortModel, to: unfolded)
-                // ONNX Runtime's basic level folds the expansion and saves the graph it would run.
-                _ = try ONNXSession(modelAt: unfolded, options: ONNXSessionOptions(threadCount: 1, memoryArena: false, optimization: .basic,
-                                                                                  saveLoadedModelTo: raw, weightPrepacking: false))
-                // Atomic (rename over the old one): another process loading the model at the same
-                // time sees a whole file or none.
-                guard rename(raw.path, copy.path) == 0 else {
-                    throw ONNXRuntimeError.modelNotConverted(path: ortModel.path, detail: String(cString: strerror(errno)))
-                }
-                return copy
-            } catch let error as ONNXRuntimeError {
-                lastFailure = String(describing: error)
-            } catch {
-                lastFailure = error.localizedDescription
-            }
+        // The model's own folder, or the fallback when that cannot be written (a read-only install).
+        guard let folder = folders.first(where: { folder in
+            (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil
+                && FileManager.default.isWritableFile(atPath: folder.path)
+        }) else {
+            throw .modelNotConverted(path: ortModel.path, detail: "neither \(folders[0].path) nor \(folders[1].path) can be written to")
         }
-        throw .modelNotConverted(path: ortModel.path, detail: lastFailure)
+        let copy = folder.appendingPathComponent(name)
+        // Both steps' files are this call's own, so that two loads at once do not share one.
+        // The `.onnx` step is not kept: the folded copy is what is loaded.
+        let unfolded = folder.appendingPathComponent(".\(name).\(UUID().uuidString).onnx")
+        let raw = folder.appendingPathComponent(".\(name).\(UUID().uuidString).ort")
+        defer {
+            try? FileManager.default.removeItem(at: unfolded)
+            try? FileManager.default.removeItem(at: raw)
+        }
+        try export(ortModel, to: unfolded)
+        // ONNX Runtime's basic level folds the expansion and saves the graph it would run.
+        _ = try ONNXSession(modelAt: unfolded, options: ONNXSessionOptions(threadCount: 1, memoryArena: false, optimization: .basic,
+                                                                          saveLoadedModelTo: raw, weightPrepacking: false))
+        // Atomic (rename over the old one): another process loading the model at the same time
+        // sees a whole file or none.
+        guard rename(raw.path, copy.path) == 0 else {
+            throw .modelNotConverted(path: ortModel.path, detail: String(cString: strerror(errno)))
+        }
+        return copy
     }
 
     /// How a folded copy is loaded: nothing left to optimise, no second, prepacked copy of its
