@@ -96,9 +96,17 @@ public final class CommandUnderstanding: Sendable {
     /// the bus going", "who is the man on the left", "how many calories is that"), and a line only
     /// nearly understood as such a question (asking "Did you mean: what is his name?" would make
     /// the user repeat a question whose answer is no answer). An exact phrase is what it says.
+    /// Likewise a question that would be asked back but names no property measured ("is the bench
+    /// wet" is not "where is the bench", "is the music loud in there" not "decrease volume"), and a
+    /// count of things by what they do out of view ("how many people live in this building").
     private func declineUnmeasured(_ decision: CommandDecision, reading: Reading) -> CommandDecision {
         if case .confirm(_, let pending) = decision, pending.intent == .cannotTell { return .act(Command(.cannotTell)) }
         if reading.exact, case .understood = reading.interpretation { return decision }
+        // A question about the session itself ("is the hazard alert on or off") is asked back as itself.
+        if case .confirm(_, let pending) = decision, !pending.intent.asksAboutSession,
+           language.asksUnmeasuredProperty(reading.words) {
+            return .act(Command(.cannotTell))
+        }
         var intents: [CommandIntent] = []
         switch decision {
         case .act(let command), .confirm(_, let command): intents.append(command.intent)
@@ -109,8 +117,10 @@ public final class CommandUnderstanding: Sendable {
         case .unknownValue(let intent, _, _): intents.append(intent)
         default: break
         }
-        guard intents.contains(where: Self.asksAboutThingInView), language.asksUnmeasured(reading.words) else { return decision }
-        return .act(Command(.cannotTell))
+        guard intents.contains(where: Self.asksAboutThingInView) else { return decision }
+        if language.asksUnmeasured(reading.words) { return .act(Command(.cannotTell)) }
+        if intents.contains(.countThings), language.countsWhatIsNotInView(reading.words) { return .act(Command(.cannotTell)) }
+        return decision
     }
 
     /// Questions answered from what was measured of the things in view (not searches, not modes).
