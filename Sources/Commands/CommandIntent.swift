@@ -49,12 +49,6 @@ public enum CommandIntent: String, CaseIterable, Sendable, Codable {
         }
     }
 
-    /// Whether this is a question about the session's own state (its mode, volume, alerts, what it
-    /// looks for), answered from the session, not from the picture.
-    public var asksAboutSession: Bool {
-        [.askMode, .askVolume, .askFindTarget, .askHazardAlerts].contains(self)
-    }
-
     /// The slot a phrase of this intent must fill, if any: a phrase file cannot give `find`
     /// a number, and the matcher refuses a phrase whose slot does not fit.
     public var slot: SlotKind? {

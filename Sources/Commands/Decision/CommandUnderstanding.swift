@@ -97,15 +97,19 @@ public final class CommandUnderstanding: Sendable {
     /// nearly understood as such a question (asking "Did you mean: what is his name?" would make
     /// the user repeat a question whose answer is no answer). An exact phrase is what it says.
     /// Likewise a question that would be asked back but names no property measured ("is the bench
-    /// wet" is not "where is the bench", "is the music loud in there" not "decrease volume"), and a
+    /// wet" is not "where is the bench", "is the music loud in there" not "decrease volume"), or
+    /// refused for naming a thing the detector lacks ("is the door locked"), and a
     /// count of things by what they do out of view ("how many people live in this building").
     private func declineUnmeasured(_ decision: CommandDecision, reading: Reading) -> CommandDecision {
         if case .confirm(_, let pending) = decision, pending.intent == .cannotTell { return .act(Command(.cannotTell)) }
         if reading.exact, case .understood = reading.interpretation { return decision }
-        // A question about the session itself ("is the hazard alert on or off") is asked back as itself.
-        if case .confirm(_, let pending) = decision, !pending.intent.asksAboutSession,
-           language.asksUnmeasuredProperty(reading.words) {
-            return .act(Command(.cannotTell))
+        if language.asksUnmeasuredProperty(reading.words) {
+            switch decision {
+            case .confirm: return .act(Command(.cannotTell))
+            // "Is the door locked": that doors are not recognised is true, but it is not what was asked.
+            case .refuse where language.vocabularyUndetectable(reading.words) != nil: return .act(Command(.cannotTell))
+            default: break
+            }
         }
         var intents: [CommandIntent] = []
         switch decision {

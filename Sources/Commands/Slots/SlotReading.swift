@@ -245,14 +245,14 @@ extension CommandLanguage {
         return rest.contains(where: rule.references.contains)
     }
 
-    /// Whether the line is a question about the picture (`asksAboutPicture`) that names none of the
-    /// properties measured ("is the bench wet", "what time does the next bus come", "is the music
-    /// loud in there"): whatever command or question its other words resemble, it asks what
-    /// nothing here measures.
+    /// Whether the line is a question about the picture (`asksAboutPicture`), not a request of the
+    /// speaker's ("can I hear that again"), that names nothing `answerable` (no property measured,
+    /// nor the assistant's own state): "is the bench wet", "what time does the next bus come", "is
+    /// the music loud in there". Whatever its other words resemble, it asks what nothing measures.
     func asksUnmeasuredProperty(_ words: [String]) -> Bool {
         guard let rule = file.pictureQuestions, asksAboutPicture(words) else { return false }
         if words.dropFirst().prefix(2).contains(where: rule.speaker.contains) { return false }
-        return !says(rule.measured, in: words)
+        return !says(rule.answerable, in: words)
     }
 
     /// Whether the line counts things by something the picture cannot show: "how many ⟨things⟩"
