@@ -122,7 +122,8 @@ public final class CommandUnderstanding: Sendable {
         default: break
         }
         guard intents.contains(where: Self.asksAboutThingInView) else { return decision }
-        if language.asksUnmeasured(reading.words) { return .act(Command(.cannotTell)) }
+        // "What time does the bus arrive" is no "how far is the bus", however sure the meaning.
+        if language.asksUnmeasured(reading.words) || language.asksUnmeasuredProperty(reading.words) { return .act(Command(.cannotTell)) }
         if intents.contains(.countThings), language.countsWhatIsNotInView(reading.words) { return .act(Command(.cannotTell)) }
         return decision
     }
