@@ -114,20 +114,13 @@ struct SceneQuestionCommandTests {
         }
     }
 
-    /// The rule names what can be answered: a question that says one is answered, or asked back
-    /// as itself; a request of the speaker's and a question about the assistant's own settings
-    /// are not questions about the picture.
-    @Test("questions naming a measured property, requests and questions about the settings are not declined",
-          arguments: ["is the bench near me", "can i hear that again", "is the hazard alert on or off",
-                      "what colour is the bus on the left", "is it dark in here"])
-    func answerableNamedNotDeclined(line: String) throws {
-        let decision = try Self.understanding.get().decide(line, channel: .typed)
-        #expect(decision.command?.intent != .cannotTell, "\(line): \(decision)")
-    }
-
-    @Test("questions to a person, and lines that point at nothing, are not taken for questions about the picture",
+    /// The last five: the asked-back rule names what can be answered, so a question that says one
+    /// is answered or asked back as itself, and a request of the speaker's ("can I …") and a
+    /// question about the assistant's own settings are not declined.
+    @Test("questions to a person, lines that point at nothing, requests, and questions naming a measured property or a setting are not declined",
           arguments: ["did you watch the match last night", "how was your weekend", "are you coming to the party",
-                      "is dinner ready yet", "what a lovely day"])
+                      "is dinner ready yet", "what a lovely day", "is the bench near me", "can i hear that again",
+                      "is the hazard alert on or off", "what colour is the bus on the left", "is it dark in here"])
     func notAboutThePicture(line: String) throws {
         let decision = try Self.understanding.get().decide(line, channel: .typed)
         #expect(decision.command?.intent != .cannotTell, "\(line): \(decision)")
