@@ -153,6 +153,21 @@ struct LanguageFile: Sendable, Decodable {
         /// Words that, close after the opener, make the listener the one asked about ("did you
         /// watch the match", "how was your weekend"): talk to a person, not about the picture.
         var addressee: [String]
+        /// Words that name what can be answered: what the picture's measurements give (a count, a
+        /// place or direction, a distance, a colour, what text says, a description, the light) and
+        /// the assistant's own state (its alerts, mode, volume, voice). A question asked back ("Did
+        /// you mean …?") that says none of them asks about a property nothing measures ("is the
+        /// bench wet", "is the music loud in there") and is declined instead.
+        var answerable: [String]
+        /// Words that, close after the opener, make the line a request of the speaker's ("can I
+        /// hear that again", "could we go back"): asked back as the command it resembles, as before.
+        var speaker: [String]
+        /// Words that open a count ("how many"): the things counted follow them.
+        var counting: [String]
+        /// Words that may follow the things counted when the count is of those in view ("how many
+        /// cars are parked", "how many dogs can you spot"); any other ("how many people live in
+        /// this building", "how many cars does he own") counts what the picture cannot show.
+        var countedInView: [String]
     }
 
     struct Contrast: Sendable, Decodable {

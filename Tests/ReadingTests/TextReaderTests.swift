@@ -107,9 +107,66 @@ struct TextReaderTests {
         #expect(text.contains("parking") && text.contains("prohibited"), "\(text)")
     }
 
+    /// Scribbled strokes (short lines at every angle, drawn here from a fixed seed) are no text,
+    /// but Tesseract reads some of their shapes as words. `assist read` reads a file through
+    /// `PictureReading` (decode, `TextReader` with its `PlausibleText` filter, print and speak):
+    /// none of those words may be printed or said, only "No text found.".
+    @Test("strokes that Tesseract reads as words are neither printed nor said by the reading path")
+    func strokesAreNotRead() throws {
+        let folder = try TemporaryFolder.make("reading-tests")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let strokes = Self.scribbles(width: 640, height: 480, seed: 38)
+        let raw = folder.appendingPathComponent("strokes.rgb")
+        try Data(strokes.pixels).write(to: raw)
+        let file = folder.appendingPathComponent("strokes.png")
+        try Program.ffmpeg(["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "640x480", "-i", raw.path, file.path])
+        // Unfiltered, the engine finds "words" here: without them this test would show nothing.
+        let engine = try TesseractEngine()
+        let unfiltered = try engine.recognize(GrayImage(try ImageFile(file).decode()), segmentation: .sparseText)
+        #expect(unfiltered.contains { $0.text.contains(where: \.isLetter) }, "\(unfiltered.map(\.text))")
+        let phrases = try ReadingPhrases.bundled()
+        let voice = RecordingVoice()
+        let reading = PictureReading(reader: reader, phrases: phrases, effort: .thorough, wordsPerMinute: 175)
+        let results = reading.read([file.path], voice: voice) { _ in }
+        #expect(results.count == 1 && results[0].error == nil)
+        #expect(results.first?.reading?.isEmpty == true, "\(results.first?.reading?.text ?? "")")
+        #expect(voice.said == [[phrases.noText]])
+    }
+
+    /// A light sheet with `count` dark strokes 2–3 pixels wide and 8–40 long, at random angles.
+    static func scribbles(width: Int, height: Int, seed: UInt64, count: Int = 600) -> RGBImage {
+        var pixels = [UInt8](repeating: 235, count: width * height * 3)
+        var state = seed
+        func next() -> Double {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        for _ in 0..<count {
+            let (x0, y0) = (next() * Double(width), next() * Double(height))
+            let angle = next() * .pi, length = 8 + next() * 32, thickness = 2 + Int(next() * 2)
+            for step in 0..<Int(length) {
+                let x = Int(x0 + cos(angle) * Double(step)), y = Int(y0 + sin(angle) * Double(step))
+                for dy in 0..<thickness {
+                    for dx in 0..<thickness where (0..<width).contains(x + dx) && (0..<height).contains(y + dy) {
+                        let at = ((y + dy) * width + x + dx) * 3
+                        pixels[at] = 20; pixels[at + 1] = 20; pixels[at + 2] = 20
+                    }
+                }
+            }
+        }
+        return RGBImage(width: width, height: height, pixels: pixels)
+    }
+
     @Test("a missing language is a typed error that names the package")
     func missingLanguage() {
         #expect(throws: TextRecognitionError.languageUnavailable("xxx")) { try TextReader(language: "xxx") }
         #expect(TextRecognitionError.languageUnavailable("xxx").userMessage.contains("tesseract-ocr-xxx"))
     }
+}
+
+/// Says nothing; keeps what it was given, in order.
+private final class RecordingVoice: AnswerVoice {
+    private(set) var said: [[String]] = []
+    func sayAnswer(_ parts: [String], key: String) { said.append(parts) }
+    func finish() throws {}
 }

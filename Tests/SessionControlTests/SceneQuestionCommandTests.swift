@@ -87,9 +87,40 @@ struct SceneQuestionCommandTests {
         #expect(decision.command?.intent == .cannotTell, "\(line): \(decision)")
     }
 
-    @Test("questions to a person, and lines that point at nothing, are not taken for questions about the picture",
+    /// Each of these was asked back before the rule ("is the cup full" → "Where is the cup?", "is
+    /// the radio too quiet" → "Increase volume?", "is the train coming soon" → "Enable train
+    /// alert?") or answered as another question ("what time does the bus arrive" → how far is the
+    /// bus): a question that names none of the properties measured, nor the assistant's own state.
+    @Test("a question asked back or answered as a nearby one, that names no measured property, is declined",
+          arguments: ["is the bus crowded", "is the dog hungry", "when does the bus leave", "is the car clean", "is the tv loud",
+                      "is the radio too quiet", "is the cup full", "is the train coming soon", "is the umbrella new",
+                      "is the song loud", "what time does the bus arrive"])
+    func askedBackAboutUnmeasuredProperty(line: String) throws {
+        let decision = try Self.understanding.get().decide(line, channel: .typed)
+        #expect(decision == .act(Command(.cannotTell)), "\(line): \(decision)")
+    }
+
+    @Test("a count of things by what they do out of view is declined; a count of those in view is answered",
+          arguments: [("how many people work here", nil), ("how many cars does he own", nil), ("how many books has she read", nil),
+                      ("how many red cars are there", "car"), ("how many chairs", "chair"), ("how many dogs can you spot", "dog"),
+                      ("how many people in the queue", "person"), ("how many traffic lights are there", "traffic light")])
+    func countOutOfView(line: String, counted: String?) throws {
+        let decision = try Self.understanding.get().decide(line, channel: .typed)
+        let command = try #require(decision.command, "\(line): \(decision)")
+        if let counted {
+            #expect(command.intent == .countThings && command.categories?.categories == [counted], "\(line): \(command)")
+        } else {
+            #expect(command.intent == .cannotTell, "\(line): \(command)")
+        }
+    }
+
+    /// The last five: the asked-back rule names what can be answered, so a question that says one
+    /// is answered or asked back as itself, and a request of the speaker's ("can I …") and a
+    /// question about the assistant's own settings are not declined.
+    @Test("questions to a person, lines that point at nothing, requests, and questions naming a measured property or a setting are not declined",
           arguments: ["did you watch the match last night", "how was your weekend", "are you coming to the party",
-                      "is dinner ready yet", "what a lovely day"])
+                      "is dinner ready yet", "what a lovely day", "is the bench near me", "can i hear that again",
+                      "is the hazard alert on or off", "what colour is the bus on the left", "is it dark in here"])
     func notAboutThePicture(line: String) throws {
         let decision = try Self.understanding.get().decide(line, channel: .typed)
         #expect(decision.command?.intent != .cannotTell, "\(line): \(decision)")

@@ -96,9 +96,21 @@ public final class CommandUnderstanding: Sendable {
     /// the bus going", "who is the man on the left", "how many calories is that"), and a line only
     /// nearly understood as such a question (asking "Did you mean: what is his name?" would make
     /// the user repeat a question whose answer is no answer). An exact phrase is what it says.
+    /// Likewise a question that would be asked back but names no property measured ("is the bench
+    /// wet" is not "where is the bench", "is the music loud in there" not "decrease volume"), or
+    /// refused for naming a thing the detector lacks ("is the door locked"), and a
+    /// count of things by what they do out of view ("how many people live in this building").
     private func declineUnmeasured(_ decision: CommandDecision, reading: Reading) -> CommandDecision {
         if case .confirm(_, let pending) = decision, pending.intent == .cannotTell { return .act(Command(.cannotTell)) }
         if reading.exact, case .understood = reading.interpretation { return decision }
+        if language.asksUnmeasuredProperty(reading.words) {
+            switch decision {
+            case .confirm: return .act(Command(.cannotTell))
+            // "Is the door locked": that doors are not recognised is true, but it is not what was asked.
+            case .refuse where language.vocabularyUndetectable(reading.words) != nil: return .act(Command(.cannotTell))
+            default: break
+            }
+        }
         var intents: [CommandIntent] = []
         switch decision {
         case .act(let command), .confirm(_, let command): intents.append(command.intent)
@@ -109,8 +121,11 @@ public final class CommandUnderstanding: Sendable {
         case .unknownValue(let intent, _, _): intents.append(intent)
         default: break
         }
-        guard intents.contains(where: Self.asksAboutThingInView), language.asksUnmeasured(reading.words) else { return decision }
-        return .act(Command(.cannotTell))
+        guard intents.contains(where: Self.asksAboutThingInView) else { return decision }
+        // "What time does the bus arrive" is no "how far is the bus", however sure the meaning.
+        if language.asksUnmeasured(reading.words) || language.asksUnmeasuredProperty(reading.words) { return .act(Command(.cannotTell)) }
+        if intents.contains(.countThings), language.countsWhatIsNotInView(reading.words) { return .act(Command(.cannotTell)) }
+        return decision
     }
 
     /// Questions answered from what was measured of the things in view (not searches, not modes).

@@ -73,17 +73,12 @@ extension CommandLanguage {
         var names: [(selection: CategorySelection, start: Int)] = []
         var start = 0
         while start < words.count {
-            var found: (CategorySelection, Int)?
-            for end in stride(from: min(words.count, start + 8), to: start, by: -1) {
-                let span = words[start..<end]
-                // A list word alone, or at the edge of a span, is not part of a name.
-                guard !vocabulary.listWords.contains(span.first!), !vocabulary.listWords.contains(span.last!) else { continue }
-                if let reading = vocabulary.read(span, single: false, memo: memo), reading.cost == 0 {
-                    found = (reading.selection, end)
-                    break
-                }
+            if let (selection, end) = exactNames(in: words, from: start, memo: memo) {
+                names.append((selection, start))
+                start = end
+            } else {
+                start += 1
             }
-            if let (selection, end) = found { names.append((selection, start)); start = end } else { start += 1 }
         }
         if !names.isEmpty {
             if single { return .value(.categories(names.last!.selection)) }
@@ -104,6 +99,20 @@ extension CommandLanguage {
             }
         }
         return .missing
+    }
+
+    /// The longest run of words from `start` that names detector categories exactly ("dining
+    /// table", "cars and people"), and where it ends; nil when none starts there.
+    private func exactNames(in words: [String], from start: Int, memo: CategoryVocabulary.LookupMemo) -> (CategorySelection, Int)? {
+        for end in stride(from: min(words.count, start + 8), to: start, by: -1) {
+            let span = words[start..<end]
+            // A list word alone, or at the edge of a span, is not part of a name.
+            guard !vocabulary.listWords.contains(span.first!), !vocabulary.listWords.contains(span.last!) else { continue }
+            if let reading = vocabulary.read(span, single: false, memo: memo), reading.cost == 0 {
+                return (reading.selection, end)
+            }
+        }
+        return nil
     }
 
     /// The command for `intent` with `value` in its slot.
@@ -234,6 +243,46 @@ extension CommandLanguage {
             if rest.dropFirst().prefix(2).contains(where: rule.addressee.contains) { return false }
         }
         return rest.contains(where: rule.references.contains)
+    }
+
+    /// Whether the line is a question about the picture (`asksAboutPicture`), not a request of the
+    /// speaker's ("can I hear that again"), that names nothing `answerable` (no property measured,
+    /// nor the assistant's own state): "is the bench wet", "what time does the next bus come", "is
+    /// the music loud in there". Whatever its other words resemble, it asks what nothing measures.
+    func asksUnmeasuredProperty(_ words: [String]) -> Bool {
+        guard let rule = file.pictureQuestions, asksAboutPicture(words) else { return false }
+        if words.dropFirst().prefix(2).contains(where: rule.speaker.contains) { return false }
+        return !says(rule.answerable, in: words)
+    }
+
+    /// Whether the line counts things by something the picture cannot show: "how many ⟨things⟩"
+    /// followed by words that are not about their being there ("how many people live in this
+    /// building", "how many cars does the family own"). "How many cars are parked outside", "how
+    /// many dogs can you spot" and "how many chairs" count what is in view. Only things named
+    /// exactly are judged (a slip is asked about as before).
+    func countsWhatIsNotInView(_ words: [String]) -> Bool {
+        guard let rule = file.pictureQuestions else { return false }
+        let memo = CategoryVocabulary.LookupMemo()
+        for counting in rule.counting.map({ $0.split(separator: " ").map(String.init) }) where counting.count < words.count {
+            for opening in 0...(words.count - counting.count) where Array(words[opening..<(opening + counting.count)]) == counting {
+                // The things counted, perhaps after a word that describes them ("how many red cars").
+                let first = opening + counting.count
+                for start in first..<min(words.count, first + 2) {
+                    guard let (_, end) = exactNames(in: words, from: start, memo: memo) else { continue }
+                    let after = Array(words[end...])
+                    return !after.isEmpty && !startsWith(rule.countedInView, after)
+                }
+            }
+        }
+        return false
+    }
+
+    /// Whether `words` begin with one of `markers` (each one or more words).
+    private func startsWith(_ markers: [String], _ words: [String]) -> Bool {
+        markers.contains { marker in
+            let markerWords = marker.split(separator: " ").map(String.init)
+            return markerWords.count <= words.count && Array(words.prefix(markerWords.count)) == markerWords
+        }
     }
 
     /// The words `text` is compared in (lower case, contractions expanded, politeness removed).
