@@ -21,8 +21,9 @@ struct RecognitionTests {
         let recognizer = try DictationRecognizer(files: try SpeechModelFiles.installed())
         let heard = try recognizer.transcribe(RecognizerAudio.samples(from: try AudioFile.read(testData.appendingPathComponent("cards/005.wav"))))
         let errors = WordErrorCount(reference: "eight of spades four of clubs seven of hearts", hypothesis: heard)
-        // Counted as written: a number written as digits ("8 of spades") counts as an error.
-        #expect(errors.rate <= 0.34, "heard “\(heard)”")
+        // Counted as written: a number written as digits ("8 of spades") counts as an error. At
+        // most two of the nine words wrong (the old recogniser's general model made three).
+        #expect(errors.errors <= 2, "heard “\(heard)”")
     }
 
     @Test("synthesised commands are understood: at least 9 of 10 clean, each closed by the detector")
