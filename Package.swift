@@ -65,8 +65,6 @@ let package = Package(
                        providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CQREncode", path: "Sources/C/CQREncode", pkgConfig: "libqrencode",
                        providers: [.apt(["libqrencode-dev"])]),
-        .systemLibrary(name: "CPocketSphinx", path: "Sources/C/CPocketSphinx", pkgConfig: "pocketsphinx",
-                       providers: [.apt(["libpocketsphinx-dev"])]),
         .systemLibrary(name: "CTesseract", path: "Sources/C/CTesseract", pkgConfig: "tesseract",
                        providers: [.apt(["libtesseract-dev", "tesseract-ocr-eng", "tesseract-ocr-osd"])]),
 
@@ -109,8 +107,8 @@ let package = Package(
         // The command language: intents and slots from typed or recognised text, one data file per language.
         .target(name: "Commands", dependencies: ["AssistCore", "Inference", .product(name: "Crypto", package: "swift-crypto")],
                 resources: [.copy("Languages")]),
-        // Speech recognition of commands (pocketsphinx, grammar from the command language), and media keys (evdev).
-        .target(name: "VoiceInput", dependencies: ["AssistCore", "Media", "Commands", "ONNXRuntime", "CPocketSphinx", "CLinuxInput"]),
+        // Speech recognition of commands (Silero VAD and Moonshine through ONNX Runtime), and media keys (evdev).
+        .target(name: "VoiceInput", dependencies: ["AssistCore", "Media", "Commands", "ONNXRuntime", "CLinuxInput"]),
 
         // The live hearing session's rules: typed commands, what is said, a prescription expiring, on an injected clock.
         .target(name: "LiveHearing", dependencies: ["AssistCore", "Hearing", "Prescription", "Speech", "Media"]),

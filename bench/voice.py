@@ -6,7 +6,7 @@ us_slt_hts voice at three speaking rates, mixes white noise or six-talker babble
 (active-speech RMS over noise RMS), replays the audio through the recogniser as live 20 ms chunks
 and checks what the listener did: acted on the right command, acted on a wrong one, refused the
 speech as too noisy, or asked to repeat. It also transcribes Debian's pocketsphinx-testdata
-recordings (human speech) with the general language model. This script only runs it and formats
+recordings (human speech) with no command phrase favoured. This script only runs it and formats
 the numbers; it is not a test. Standard library only.
 """
 import argparse
@@ -99,7 +99,7 @@ def markdown(report, quick):
     errors = {"errors": sum(r["wordErrors"]["errors"] for r in recordings),
               "referenceWords": sum(r["wordErrors"]["referenceWords"] for r in recordings)}
     if errors["referenceWords"]:
-        lines += ["", f"Recorded human speech (pocketsphinx-testdata, general language model, not the command grammar): "
+        lines += ["", f"Recorded human speech (pocketsphinx-testdata, no command phrase favoured): "
                       f"word error rate {100 * errors['errors'] / errors['referenceWords']:.1f} % over "
                       f"{errors['referenceWords']} words in {len(human.get('recordings', []))} recordings."]
     lines += ["<!-- /voice-bench -->", ""]

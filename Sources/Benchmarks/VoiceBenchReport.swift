@@ -5,19 +5,14 @@ import VoiceInput
 public struct VoiceBenchReport: Encodable {
     public let trials: [RecognitionTrial]
     public let human: HumanSpeechResult
-    public let missingWords: [String]
-    public let addedWords: [String: String]
     public let summaries: [String: RecognitionSummary]
     /// Said once (e.g. that the sentence model is missing and only exact phrases were understood).
     public let notes: [String]
 
-    public init(trials: [RecognitionTrial], human: HumanSpeechResult, missingWords: [String], addedWords: [String: String],
-                notes: [String] = []) {
+    public init(trials: [RecognitionTrial], human: HumanSpeechResult, notes: [String] = []) {
         self.notes = notes
-        self.addedWords = addedWords
         self.trials = trials
         self.human = human
-        self.missingWords = missingWords
         // Commands by decoding, voice and condition, and over all voices; non-commands by decoding
         // and condition over all voices (there, a "wrong command acted on" is any action at all).
         let commands = trials.filter(\.isCommand), others = trials.filter { !$0.isCommand }
@@ -63,13 +58,9 @@ public struct VoiceBenchReport: Encodable {
                 lines.append("  [\(trial.decoding), \(trial.voice)] “\(trial.said)” ×\(trial.speakingRate), \(trial.condition): acted as \(trial.understoodAs ?? "?"), heard “\(trial.heard)” (confidence \(String(format: "%.2f", trial.confidence)), \(trial.estimatedSNRDecibels.map { String(format: "%.1f dB", $0) } ?? "∞"))")
             }
         }
-        if !addedWords.isEmpty {
-            lines.append("Pronunciations built for words the dictionary lacks: " + addedWords.sorted { $0.key < $1.key }.map { "\($0.key) [\($0.value)]" }.joined(separator: ", "))
-        }
         let refused = trials.filter(\.refusedAsTooNoisy).count
         if refused > 0 { lines.append("Refused as too noisy (the user hears so, nothing is done): \(refused) trials, not listed.") }
-        if !missingWords.isEmpty { lines.append("Words without a pronunciation (left out of the grammar): \(missingWords.joined(separator: ", "))") }
-        lines.append(String(format: "Recorded human speech (pocketsphinx-testdata, general language model): WER %.1f %% over %d words in %d recordings",
+        lines.append(String(format: "Recorded human speech (Debian's pocketsphinx-testdata recordings, no phrase favoured): WER %.1f %% over %d words in %d recordings",
                             human.wordErrors.rate * 100, human.wordErrors.referenceWords, human.recordings.count))
         for recording in human.recordings {
             lines.append("  \(recording.name): “\(recording.heard)” (\(recording.wordErrors.errors)/\(recording.wordErrors.referenceWords) errors)")

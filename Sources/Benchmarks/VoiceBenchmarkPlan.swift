@@ -3,21 +3,19 @@ import Foundation
 import VoiceInput
 
 /// What `assist bench voice` runs, from its comma-separated options: the speaking rates, the
-/// listening conditions (clean, white noise and babble at each SNR) and further decoder options.
+/// listening conditions (clean, white noise and babble at each SNR), the voices and the decodings.
 public struct VoiceBenchmarkPlan: Sendable {
     public let rateTexts: [Substring]
     public let rates: [Double]
     public let conditionNames: [String]
     public let snrTexts: [Substring]
     public let snrs: [Double]
-    public let decoderOptions: [String]
     /// The voices saying the commands (`EspeakTestVoice.named`).
     public let voiceNames: [String]
-    /// How speech is decoded: neural, grammar, ngram (open speech), agreement (`ListeningDecoding`), ngram:0.3.
+    /// How speech is decoded: neural (`ListeningDecoding`), neural-ort, neural-baseline.
     public let decodePaths: [String]
 
-    public init(rates: String, snr: String, conditions: String, decoderOptions: [String],
-                voices: String = "festival", decode: String = "grammar") {
+    public init(rates: String, snr: String, conditions: String, voices: String = "festival", decode: String = "neural") {
         voiceNames = voices.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         decodePaths = decode.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         rateTexts = rates.split(separator: ",")
@@ -25,12 +23,11 @@ public struct VoiceBenchmarkPlan: Sendable {
         conditionNames = conditions.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         snrTexts = snr.split(separator: ",")
         snrs = snrTexts.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-        self.decoderOptions = decoderOptions
     }
 
     /// A part of the plan that is not allowed, told as one sentence; the command line names its option.
     public enum Problem: UserFacingError, Equatable, CaseIterable {
-        case conditions, snr, voices, decode, decoderOption, rates
+        case conditions, snr, voices, decode, rates
         /// The neural recogniser's settings measured by hand (`VoiceBenchmarkRun.neural…`).
         case certainWords, aheadAfter, endSilence
 
@@ -41,7 +38,6 @@ public struct VoiceBenchmarkPlan: Sendable {
             case .snr: return "The signal-to-noise ratios"
             case .voices: return "The voices"
             case .decode: return "The ways of decoding"
-            case .decoderOption: return "Each decoder option"
             case .rates: return "The speaking rates"
             case .certainWords: return "The confidence for certain words"
             case .aheadAfter: return "The silence before transcribing ahead"
@@ -56,8 +52,7 @@ public struct VoiceBenchmarkPlan: Sendable {
             case .snr: return "must be comma-separated decibels between -20 and 80, such as 10,20,30."
             case .voices: return "must be a comma-separated list of festival, espeak-en-us, espeak-en-gb, piper and piper-fast."
             case .decode:
-                return "must be a comma-separated list of neural, neural-ort, neural-baseline, grammar, open-speech (or ngram), agreement and ngram:WEIGHT (the general model's weight, 0 to 1)."
-            case .decoderOption: return "must look like -name=value, such as -cmn=live."
+                return "must be a comma-separated list of neural, neural-ort and neural-baseline (grammar, open-speech, ngram and agreement were the old recogniser's, which has been removed)."
             case .rates: return "must be comma-separated numbers between 0.3 and 3, such as 0.8,1.0,1.25."
             case .certainWords: return "must be between 0 and 1."
             case .aheadAfter: return "must be 1 to 4 windows."
@@ -74,7 +69,6 @@ public struct VoiceBenchmarkPlan: Sendable {
         guard !snrs.isEmpty, snrs.count == snrTexts.count, snrs.allSatisfy({ $0 > -20 && $0 < 80 }) else { return .snr }
         guard !voiceNames.isEmpty, voiceNames.allSatisfy({ EspeakTestVoice.named($0) != nil }) else { return .voices }
         guard !decodePaths.isEmpty, decodePaths.allSatisfy({ decoding($0) != nil }) else { return .decode }
-        guard decoderOptions.allSatisfy({ $0.hasPrefix("-") && $0.contains("=") }) else { return .decoderOption }
         return nil
     }
 
@@ -105,10 +99,9 @@ public struct VoiceBenchmarkPlan: Sendable {
     }
 
     public var voices: [any TestVoice] { voiceNames.compactMap(EspeakTestVoice.named) }
-    /// A decoding the listener has, or the n-gram path interpolated with general English.
+    /// A decoding the listener has, or one of the neural recogniser's earlier forms.
     public enum Decoding: Equatable {
         case listening(ListeningDecoding)
-        case languageModel(generalWeight: Double)
         /// The neural recogniser as it was before the twenty-first session, for comparison in one
         /// run: its transcript made only once the end is confirmed (`transcribesAhead` off), and
         /// every transcript the phrase patterns do not take outright asked about, however sure
@@ -119,21 +112,11 @@ public struct VoiceBenchmarkPlan: Sendable {
         case neuralORTFiles
     }
 
-    /// "grammar", "ngram" (or "open-speech"), "agreement": the listener's; "ngram:W": the n-gram
-    /// model interpolated with general English at weight W.
+    /// "neural": the listener's; "neural-baseline", "neural-ort": its earlier forms.
     public func decoding(_ name: String) -> Decoding? {
         if let listening = ListeningDecoding(choice: name) { return .listening(listening) }
         if name == "neural-baseline" { return .neuralBaseline }
         if name == "neural-ort" { return .neuralORTFiles }
-        if case .languageModel(let weight)? = CommandDecodePath(name) { return .languageModel(generalWeight: weight) }
         return nil
-    }
-
-    /// `-name=value` options as pocketsphinx's argument pairs.
-    public var extraDecoderArguments: [String] {
-        decoderOptions.flatMap { option -> [String] in
-            let parts = option.split(separator: "=", maxSplits: 1).map(String.init)
-            return [parts[0], parts.count > 1 ? parts[1] : ""]
-        }
     }
 }

@@ -5,27 +5,17 @@ import VoiceInput
 /// One `bench voice` run: the command vocabulary synthesised and recognised under the plan's rates
 /// and conditions, then the recorded human speech, as one report.
 public struct VoiceBenchmarkRun {
-    public enum Outcome {
-        /// The grammar the recogniser would use and the pronunciations built for it, one line each.
-        case grammar([String])
-        case report(VoiceBenchReport)
-    }
-
     public var plan: VoiceBenchmarkPlan
-    public var tuning: DecoderTuning
     public var phrasesPerCommand: Int
     public var pushToTalk: Bool
     public var skipsHumanSpeech: Bool
     /// Where the synthetic audio is kept; nil: a temporary folder, removed afterwards.
     public var keptAudioFolder: URL?
-    public var logFile: URL?
     /// Lines that are no command ("… => none" or plain), said by every voice; nil: none.
     public var nonCommandsFile: URL?
     /// Labelled lines (`LabelledPhrase`: "<text> => <intent> [slot]") said instead of the language
     /// file's phrasings, judged against their labels: held-out phrasings; nil: the language's own.
     public var labelledCommandsFile: URL?
-    /// The n-gram path's bar on the decoder's posterior (`RecognitionConfidence.openSpeech`'s by default).
-    public var openSpeechAcceptance = RecognitionConfidence.openSpeech.acceptance
     /// The neural decoding's bar for taking Moonshine's words as said (nil: `ListeningDecoding.neuralCertainWords`).
     public var neuralCertainWords: Double?
     /// The neural decodings' silence that ends a command, in 32 ms windows (nil: `SpeechEndpointer`'s).
@@ -33,15 +23,13 @@ public struct VoiceBenchmarkRun {
     /// After how many 32 ms windows of silence the neural decoding transcribes ahead (nil: the recogniser's).
     public var neuralAheadAfterWindows: Int?
 
-    public init(plan: VoiceBenchmarkPlan, tuning: DecoderTuning, phrasesPerCommand: Int, pushToTalk: Bool,
-                skipsHumanSpeech: Bool, keptAudioFolder: URL?, logFile: URL?) {
+    public init(plan: VoiceBenchmarkPlan, phrasesPerCommand: Int, pushToTalk: Bool,
+                skipsHumanSpeech: Bool, keptAudioFolder: URL?) {
         self.plan = plan
-        self.tuning = tuning
         self.phrasesPerCommand = phrasesPerCommand
         self.pushToTalk = pushToTalk
         self.skipsHumanSpeech = skipsHumanSpeech
         self.keptAudioFolder = keptAudioFolder
-        self.logFile = logFile
     }
 
     /// The lines of a non-command file: blank lines and # comments skipped, a " => none" label removed.
@@ -54,19 +42,12 @@ public struct VoiceBenchmarkRun {
         }
     }
 
-    /// Runs it; `categories` are the object categories commands may name, `printsGrammar` stops after the grammar.
-    public func run(categories: [String], printsGrammar: Bool) throws -> Outcome {
+    /// Runs it; `categories` are the object categories commands may name.
+    public func run(categories: [String]) throws -> VoiceBenchReport {
         let folder = keptAudioFolder
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("assist-bench-voice-\(getpid())")
         defer { if keptAudioFolder == nil { try? FileManager.default.removeItem(at: folder) } }
         let vocabulary = VoiceCommandVocabulary(language: try CommandLanguage(language: "en", categories: categories))
-        var tuning = tuning
-        tuning.extraArguments = plan.extraDecoderArguments
-        if printsGrammar {
-            let recognizer = try CommandRecognizer(grammar: vocabulary.grammar, tuning: tuning, logFile: logFile)
-            return .grammar([recognizer.pronunciationCheck.usableGrammar.jsgf]
-                + recognizer.pronunciationCheck.addedWords.sorted(by: { $0.key < $1.key }).map { "// \($0.key) \($0.value)" })
-        }
         // What the product does with a transcript: the understanding (patterns, then meaning),
         // spoken, so that what would hide things is asked about rather than done.
         var notes: [String] = []
@@ -81,36 +62,27 @@ public struct VoiceBenchmarkRun {
         }
         if let nonCommandsFile { commands += try Self.nonCommands(in: nonCommandsFile) }
         var trials: [RecognitionTrial] = []
-        var check: PronunciationCheck?
-        var openSpeechConfidence = RecognitionConfidence.openSpeech
-        openSpeechConfidence.acceptance = openSpeechAcceptance
         for name in plan.decodePaths {
             // What the live listener does (`ListeningDecoding`): the recogniser it builds and its
-            // decision on each utterance's transcripts; ngram:W is the open-speech decision over
-            // a model interpolated with general English.
+            // decision on each utterance's transcript; or the recogniser as it was before.
             let recognizer: CommandRecognizer
             let listening: ListeningDecoding
             var certainWords = ListeningDecoding.neuralCertainWords
             switch plan.decoding(name) {
             case .listening(let decoding)?:
                 listening = decoding
-                recognizer = try decoding.recognizer(vocabulary: vocabulary, tuning: tuning, openSpeechConfidence: openSpeechConfidence,
-                                                     logFile: logFile)
+                recognizer = try decoding.recognizer(vocabulary: vocabulary)
                 if decoding == .neural, let neuralCertainWords { certainWords = neuralCertainWords }
-            case .languageModel(let weight)?:
-                listening = .openSpeech
-                recognizer = try CommandRecognizer(languageModelOf: vocabulary.language, generalWeight: weight, tuning: tuning,
-                                                   confidence: openSpeechConfidence, logFile: logFile)
             case .neuralBaseline?:
                 listening = .neural
                 recognizer = try CommandRecognizer(neural: try SpeechModelFiles.installed(), language: vocabulary.language,
-                                                   extraPhrases: vocabulary.grammar.wakePhrase.map { [$0] } ?? [], decoderThreadCount: 0)
+                                                   extraPhrases: vocabulary.wakePhrase.map { [$0] } ?? [], decoderThreadCount: 0)
                 (recognizer.utterances as? NeuralUtteranceRecognizer)?.transcribesAhead = false
                 certainWords = .infinity
             case .neuralORTFiles?:
                 listening = .neural
                 recognizer = try CommandRecognizer(neural: try SpeechModelFiles.installed(), language: vocabulary.language,
-                                                   extraPhrases: vocabulary.grammar.wakePhrase.map { [$0] } ?? [], onnxCopies: false)
+                                                   extraPhrases: vocabulary.wakePhrase.map { [$0] } ?? [], onnxCopies: false)
                 if let neuralCertainWords { certainWords = neuralCertainWords }
             case nil: continue
             }
@@ -118,7 +90,6 @@ public struct VoiceBenchmarkRun {
                 if let neuralEndSilenceWindows { neural.endpointer.silenceWindows = neuralEndSilenceWindows }
                 if let neuralAheadAfterWindows { neural.transcribesAheadAfterSilentWindows = neuralAheadAfterWindows }
             }
-            if recognizer.path == .grammar { check = recognizer.pronunciationCheck }
             let decide: (HeardTranscripts) -> CommandDecision = { [certainWords] in
                 listening.decide($0, understanding: understanding, neuralCertainWords: certainWords)
             }
@@ -134,7 +105,6 @@ public struct VoiceBenchmarkRun {
             trials += try benchmark.run(recognizer: recognizer, workFolder: folder)
         }
         let human = skipsHumanSpeech ? HumanSpeechResult(recordings: []) : try HumanSpeechBenchmark().run()
-        return .report(VoiceBenchReport(trials: trials, human: human, missingWords: check?.missingWords ?? [],
-                                        addedWords: check?.addedWords ?? [:], notes: notes))
+        return VoiceBenchReport(trials: trials, human: human, notes: notes)
     }
 }

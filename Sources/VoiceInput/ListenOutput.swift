@@ -121,30 +121,25 @@ public struct ListenOutput: Encodable, Sendable {
 public struct CommandListening {
     public let language: CommandLanguage
     public let listener: CommandListener<CommandDecision>
-    /// Words the grammar needs that have no pronunciation (left out, so never recognised).
-    public let missingWords: [String]
 
-    public init(language: CommandLanguage, wakePhrase: String?, pushToTalk: Bool, decoding: ListeningDecoding = .standard,
-                logFile: URL?) throws {
+    public init(language: CommandLanguage, wakePhrase: String?, pushToTalk: Bool, decoding: ListeningDecoding = .standard) throws {
         self.language = language
         let understanding = CommandUnderstanding.loadOrPhrasesOnly(language: language) {
             FileHandle.standardError.write(Data(($0 + "\n").utf8))
         }
         let trigger: ListeningTrigger = pushToTalk ? .pushToTalk : wakePhrase.map { .wakePhrase($0) } ?? .always
         listener = try Self.listener(language: language, understanding: understanding, wakePhrase: wakePhrase, trigger: trigger,
-                                     decoding: decoding, logFile: logFile)
-        missingWords = listener.recognizer.pronunciationCheck.missingWords
+                                     decoding: decoding)
     }
 
     /// The one set-up of the command listener, for `assist listen` and the live session alike:
-    /// the recogniser `decoding` names (its decoders started once, here), and each utterance's
-    /// transcripts decided by `decoding`'s rule.
+    /// the recogniser `decoding` names (its models loaded once, here), and each utterance's
+    /// transcript decided by `decoding`'s rule.
     public static func listener(language: CommandLanguage, understanding: CommandUnderstanding, wakePhrase: String?,
-                                trigger: ListeningTrigger, decoding: ListeningDecoding, logFile: URL? = nil) throws -> CommandListener<CommandDecision> {
+                                trigger: ListeningTrigger, decoding: ListeningDecoding) throws -> CommandListener<CommandDecision> {
         let vocabulary = VoiceCommandVocabulary(language: language, wakePhrase: wakePhrase)
-        let tuning = DecoderTuning()
-        let recognizer = try decoding.recognizer(vocabulary: vocabulary, tuning: tuning, logFile: logFile)
-        return CommandListener<CommandDecision>(recognizer: recognizer, trigger: trigger, tuning: tuning,
+        let recognizer = try decoding.recognizer(vocabulary: vocabulary)
+        return CommandListener<CommandDecision>(recognizer: recognizer, trigger: trigger,
                                                 decide: { decoding.decide($0, understanding: understanding) })
     }
 }
@@ -153,13 +148,9 @@ extension CommandListening {
     /// `assist listen`: listens to `file` (or the microphone) and prints each event as it comes, one line
     /// (or JSON object) each; `categories` are the object categories commands may name.
     public static func printEvents(categories: [String], file: String?, microphone: String?, wakePhrase: String?,
-                                   pushToTalk: Bool, decoding: ListeningDecoding = .standard, logFile: String?, json: Bool) throws {
+                                   pushToTalk: Bool, decoding: ListeningDecoding = .standard, json: Bool) throws {
         let language = try CommandLanguage(language: "en", categories: categories)
-        let listening = try CommandListening(language: language, wakePhrase: wakePhrase, pushToTalk: pushToTalk, decoding: decoding,
-                                             logFile: logFile.map { URL(fileURLWithPath: $0) })
-        if !listening.missingWords.isEmpty {
-            FileHandle.standardError.write(Data("Words that cannot be recognised (no pronunciation): \(listening.missingWords.joined(separator: ", ")).\n".utf8))
-        }
+        let listening = try CommandListening(language: language, wakePhrase: wakePhrase, pushToTalk: pushToTalk, decoding: decoding)
         let listener = listening.listener
         let source: SpeechAudioSource
         if let file {

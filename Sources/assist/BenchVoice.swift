@@ -9,19 +9,20 @@ import VoiceInput
 struct BenchVoice: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "voice",
-        abstract: "Measures command recognition: synthesised commands (festival, espeak-ng) by grammar or n-gram, clean and in noise, and recorded human speech.",
+        abstract: "Measures command recognition: synthesised commands (festival, espeak-ng, Piper), clean and in noise, and recorded human speech.",
         discussion: """
         Every command phrase is synthesised with each --voices voice (festival's cmu_us_slt_arctic_hts, \
-        espeak-ng en-us, espeak-ng en-gb) at each --rates speed, decoded each --decode way (grammar, ngram, agreement: the live listener's decodings), then replayed through the recogniser as live 20 ms chunks: clean, with white noise and \
+        espeak-ng en-us, espeak-ng en-gb, Piper) at each --rates speed, then replayed through the recogniser (Silero VAD and \
+        Moonshine, as the live listener uses them; --decode adds its earlier forms for comparison) as live 20 ms chunks: clean, with white noise and \
         with six-talker babble at --snr dB (active-speech RMS over noise RMS). A trial is correct when \
         exactly one confident utterance is heard and it means the command said. Latency runs from the \
         end of the speech in the audio to the command being in hand (the detector's silence wait plus \
-        processing). The recordings in Debian's pocketsphinx-testdata are transcribed with the general \
-        language model and scored by word error rate. Build with -c release for representative times.
+        processing). Debian's recordings of human speech (/usr/share/pocketsphinx/test/data) are transcribed \
+        with no phrase favoured and scored by word error rate. Build with -c release for representative times.
 
         Example:
           scripts/assist bench voice --json
-          scripts/assist bench voice --voices festival,espeak-en-us,espeak-en-gb --decode grammar,ngram --snr 20
+          scripts/assist bench voice --voices festival,espeak-en-us,espeak-en-gb --decode neural,neural-baseline --snr 20
         """ + DocsPage.benchmarks.seeAlso)
 
     @Option(help: "Speaking rates for festival's HTS engine (1 is the voice's own, 1.25 a quarter faster).")
@@ -30,20 +31,8 @@ struct BenchVoice: ParsableCommand {
     @Option(help: "Signal-to-noise ratios of the noisy conditions, in dB, comma-separated (each noise is run at each).")
     var snr: String = "10"
 
-    @Option(help: "Voice-activity threshold (log ratio of signal to noise level; pocketsphinx's default is 2, ours 3).")
-    var vadThreshold: Double = DecoderTuning().vadThreshold
-
-    @Option(help: "Silence (10 ms frames) after speech before a command counts as finished.")
-    var postSpeechFrames: Int = DecoderTuning().postSpeechFrames
-
     @Option(help: "Phrasings said per command (intent), the first ones of the language file (0: the non-commands alone).")
     var phrasesPerCommand: Int = 1
-
-    @Option(help: "Search beam as a power of ten (pocketsphinx's -beam and -pbeam; its default is -48).")
-    var beam: Int = DecoderTuning().beamExponent
-
-    @Option(help: "Word beam as a power of ten (pocketsphinx's -wbeam; its default is -29).")
-    var wordBeam: Int = DecoderTuning().wordBeamExponent
 
     @Option(help: "Listening conditions to run, comma-separated: clean, white, babble.")
     var conditions: String = "clean,white,babble"
@@ -51,11 +40,8 @@ struct BenchVoice: ParsableCommand {
     @Option(help: "Voices saying the commands, comma-separated: festival, espeak-en-us, espeak-en-gb, piper (the natural voice, Piper joe), piper-fast (it a quarter faster).")
     var voices: String = "festival"
 
-    @Option(help: "Decoding, comma-separated, named as assist listen --decode names them: neural (Moonshine), neural-ort (the same with Moonshine run from its .ort files as they are, slower: the twenty-second session's before-and-after), neural-baseline (the recogniser as it was before transcribing ahead and the certain-words rule: the before-and-after comparison), grammar, open-speech (also ngram: the command n-gram model), agreement (both; act when they agree); and ngram:W (interpolated with general English at weight W).")
-    var decode: String = "grammar"
-
-    @Option(help: "The n-gram path's least decoder posterior (0…1) for acting on a transcript.")
-    var openSpeechAcceptance = RecognitionConfidence.openSpeech.acceptance
+    @Option(help: "Decoding, comma-separated: neural (the listener's: Silero VAD and Moonshine), neural-ort (the same with Moonshine run from its .ort files as they are, slower: the twenty-second session's before-and-after), neural-baseline (the recogniser as it was before transcribing ahead and the certain-words rule: the before-and-after comparison).")
+    var decode: String = ListeningDecoding.standard.rawValue
 
     @Option(help: "The neural decoding's bar on Moonshine's confidence (0…1) at and above which its words are decided as said, like a typed line (default: the listener's).")
     var neuralCertainWords: Double?
@@ -72,29 +58,20 @@ struct BenchVoice: ParsableCommand {
     @Option(help: "A file of labelled lines (\"<text> => <intent> [slot]\", e.g. bench/commands/spoken-held-out.txt) said instead of the language file's phrasings, each judged against its label.")
     var commands: String?
 
-    @Option(help: ArgumentHelp("A further pocketsphinx option as name=value (e.g. -cmn=live); repeatable.", valueName: "name=value"))
-    var decoderOption: [String] = []
-
     @Flag(help: "Push-to-talk: each trial's whole audio is one utterance, instead of the detector ending it.")
     var pushToTalk = false
 
-    @Flag(help: "Skip the recorded human speech (pocketsphinx-testdata).")
+    @Flag(help: "Skip the recorded human speech (/usr/share/pocketsphinx/test/data).")
     var skipHuman = false
 
     @Option(help: "Keep the synthetic audio in this folder (default: a temporary folder, removed afterwards).")
     var keepAudio: String?
 
-    @Option(help: "Write pocketsphinx's own log (configuration, grammar, timings) to this file.")
-    var logFile: String?
-
     @Flag(help: "Print every trial and the summary as JSON.")
     var json = false
 
-    @Flag(help: "Print the recognition grammar (JSGF, after the pronunciation check) and the pronunciations built for it, then stop.")
-    var printGrammar = false
-
     private var plan: VoiceBenchmarkPlan {
-        VoiceBenchmarkPlan(rates: rates, snr: snr, conditions: conditions, decoderOptions: decoderOption, voices: voices, decode: decode)
+        VoiceBenchmarkPlan(rates: rates, snr: snr, conditions: conditions, voices: voices, decode: decode)
     }
 
     func validate() throws {
@@ -111,18 +88,14 @@ struct BenchVoice: ParsableCommand {
 
     func run() throws {
         var run = VoiceBenchmarkRun(
-            plan: plan, tuning: DecoderTuning(postSpeechFrames: postSpeechFrames, vadThreshold: vadThreshold, beamExponent: beam, wordBeamExponent: wordBeam),
-            phrasesPerCommand: phrasesPerCommand, pushToTalk: pushToTalk, skipsHumanSpeech: skipHuman,
-            keptAudioFolder: keepAudio.map { URL(fileURLWithPath: $0) }, logFile: logFile.map { URL(fileURLWithPath: $0) })
-        run.openSpeechAcceptance = openSpeechAcceptance
+            plan: plan, phrasesPerCommand: phrasesPerCommand, pushToTalk: pushToTalk, skipsHumanSpeech: skipHuman,
+            keptAudioFolder: keepAudio.map { URL(fileURLWithPath: $0) })
         run.neuralCertainWords = neuralCertainWords
         run.neuralEndSilenceWindows = neuralEndSilence
         run.neuralAheadAfterWindows = neuralAheadAfter
         run.nonCommandsFile = nonCommands.map { URL(fileURLWithPath: $0) }
         run.labelledCommandsFile = commands.map { URL(fileURLWithPath: $0) }
-        switch try run.run(categories: SettingsStorageAccess.validator().knownCategories, printsGrammar: printGrammar) {
-        case .grammar(let lines): lines.forEach { print($0) }
-        case .report(let report): try print(json ? JSONReport.text(report) : report.table())
-        }
+        let report = try run.run(categories: SettingsStorageAccess.validator().knownCategories)
+        try print(json ? JSONReport.text(report) : report.table())
     }
 }

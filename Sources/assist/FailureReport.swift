@@ -137,7 +137,6 @@ enum FailureReport {
         case .snr: return "--snr"
         case .voices: return "--voices"
         case .decode: return "--decode"
-        case .decoderOption: return "--decoder-option"
         case .rates: return "--rates"
         case .certainWords: return "--neural-certain-words"
         case .aheadAfter: return "--neural-ahead-after"

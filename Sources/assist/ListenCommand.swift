@@ -13,11 +13,9 @@ struct Listen: ParsableCommand {
         Each command heard is printed with the words recognised, the command they mean, the sentence that \
         confirms it, the recogniser's confidence and the latency (the silence the detector waits for to know \
         the command is over, plus processing). Speech that could not be made out prints "Please repeat.", or, when it \
-        was less than 15 dB above the background (20 dB with pocketsphinx, which is not acted on there at all), \
-        that it is too noisy (--json gives snr_db). A command asked about first ("Ignore chairs? Say yes or no.") is shown \
+        was less than 15 dB above the background, that it is too noisy (--json gives snr_db). A command asked about first ("Ignore chairs? Say yes or no.") is shown \
         carried out only after a yes within 10 seconds of the audio, as in a live session. Recognition runs \
-        offline: by default a speech detector (Silero VAD) and a neural recogniser (Moonshine); --decode chooses \
-        pocketsphinx instead (the command language's grammar, its n-gram model, or both in agreement).
+        offline: a speech detector (Silero VAD) and a neural recogniser (Moonshine).
 
         Examples:
           assist listen --file command.wav
@@ -37,17 +35,14 @@ struct Listen: ParsableCommand {
     @Option(help: "Part of the microphone's name (see assist devices); the default microphone otherwise.")
     var microphone: String?
 
-    @Option(help: ArgumentHelp("How speech is decoded: \(ListeningDecoding.choicesHelp).", valueName: "neural|grammar|open-speech|agreement"))
+    @Option(help: ArgumentHelp("How speech is decoded: \(ListeningDecoding.choicesHelp) (the only choice).", valueName: "neural"))
     var decode = ListeningDecoding.standard.rawValue
-
-    @Option(help: "Write pocketsphinx's own log to this file (it is silent otherwise).")
-    var logFile: String?
 
     @Flag(help: "Print one JSON object per line for each event.")
     var json = false
 
     func validate() throws {
-        guard ListeningDecoding(choice: decode) != nil else { throw ValidationError("--decode must be neural, grammar, open-speech or agreement.") }
+        guard ListeningDecoding(choice: decode) != nil else { throw ValidationError("--decode \(decode)" + ListeningDecoding.problem(withChoice: decode)) }
         if file != nil, pushToTalk { throw ValidationError("--push-to-talk needs the microphone; leave out --file.") }
         if file != nil, microphone != nil { throw ValidationError("--microphone and --file cannot be used together.") }
         if let wakePhrase, wakePhrase.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -58,6 +53,6 @@ struct Listen: ParsableCommand {
     func run() throws {
         try CommandListening.printEvents(categories: SettingsStorageAccess.validator().knownCategories, file: file, microphone: microphone,
                                          wakePhrase: wakePhrase, pushToTalk: pushToTalk, decoding: ListeningDecoding(choice: decode) ?? .standard,
-                                         logFile: logFile, json: json)
+                                         json: json)
     }
 }

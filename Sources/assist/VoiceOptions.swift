@@ -8,7 +8,7 @@ import VoiceInput
 
 /// `assist see`/`assist console` options for spoken commands.
 struct VoiceOptions: ParsableArguments, Sendable {
-    @Flag(help: "Listen for spoken commands on the microphone (\"scan now\", \"find a chair\", …), recognised offline. For quiet places: speech less than 20 dB above the background is not acted on (you hear that it is too noisy); type commands with assist console or assist ctl there.")
+    @Flag(help: "Listen for spoken commands on the microphone (\"scan now\", \"find a chair\", …), recognised offline. Speech that cannot be made out over loud noise is not acted on (you hear that it is too noisy); type commands with assist console or assist ctl there.")
     var listen = false
 
     @Option(help: ArgumentHelp("Take spoken commands from this recording instead of the microphone, played as if spoken live (for demonstrations and tests). With --speak-to it is heard on the input's clock: its start is the input's start, and each command is carried out when it was said, however fast the render runs.", valueName: "audio"))
@@ -20,7 +20,7 @@ struct VoiceOptions: ParsableArguments, Sendable {
     @Option(help: "With --listen: part of the microphone's name (see assist devices).")
     var microphone: String?
 
-    @Option(help: ArgumentHelp("With --listen: how speech is decoded: \(ListeningDecoding.choicesHelp).", valueName: "neural|grammar|open-speech|agreement"))
+    @Option(help: ArgumentHelp("With --listen: how speech is decoded: \(ListeningDecoding.choicesHelp) (the only choice).", valueName: "neural"))
     var decode = ListeningDecoding.standard.rawValue
 
     @Option(help: ArgumentHelp("Take commands from a headset's or keyboard's media keys on this evdev device (or a recording of its events): play/pause scans, next explores, previous repeats, holding play/pause silences.", valueName: "device"))
@@ -37,7 +37,7 @@ struct VoiceOptions: ParsableArguments, Sendable {
     }
 
     func validate() throws {
-        guard ListeningDecoding(choice: decode) != nil else { throw ValidationError("--decode must be neural, grammar, open-speech or agreement.") }
+        guard ListeningDecoding(choice: decode) != nil else { throw ValidationError("--decode \(decode)" + ListeningDecoding.problem(withChoice: decode)) }
         if listen && listenFile != nil { throw ValidationError("Use either --listen (the microphone) or --listen-file, not both.") }
         if let keyMap { do { _ = try MediaKeyMap(setting: keyMap) } catch { throw ValidationError(error.userMessage) } }
         if keyMap != nil && keys == nil { throw ValidationError("--key-map goes with --keys.") }

@@ -45,8 +45,8 @@ struct SpokenCommandTests {
     }
 
     /// festival's "exit" with a second of silence each side, clean and with white noise mixed in
-    /// about 10 dB below the voice (at 17 dB pocketsphinx heard this very recording as "find
-    /// bed", fully confident; issue 35 asks for ≥ 75 % right at 10 dB).
+    /// about 10 dB below the voice (at 17 dB the old recogniser heard this very recording as
+    /// "find bed", fully confident; issue 35 asks for ≥ 75 % right at 10 dB).
     static func exitRecordings(in folder: URL) throws -> (clean: URL, noisy: URL) {
         let said = folder.appendingPathComponent("exit.wav"), clean = folder.appendingPathComponent("padded.wav")
         let noisy = folder.appendingPathComponent("noisy.wav")
@@ -115,6 +115,19 @@ struct SpokenCommandTests {
         try sox.run()
         sox.waitUntilExit()
         try #require(sox.terminationStatus == 0, "sox \(arguments.joined(separator: " ")) failed")
+    }
+
+    @Test("a decoding of the removed recogniser (--decode grammar, agreement, ngram) is one sentence and exit 64, wherever it is given")
+    func removedDecodings() throws {
+        for arguments in [["listen", "--file", "x.wav", "--decode", "grammar"],
+                          ["see", AssistBinary.image("bus.jpg"), "--listen-file", "x.wav", "--decode", "agreement"],
+                          ["bench", "voice", "--decode", "neural,ngram"]] {
+            let output = try AssistBinary.run(arguments)
+            #expect(output.status == 64, "\(arguments): \(output.standardError)")
+            #expect(output.standardError.contains("has been removed"), "\(arguments): \(output.standardError)")
+            #expect(!output.standardError.contains("Fatal error"), "\(arguments)")
+        }
+        #expect(try AssistBinary.run(["listen", "--file", "x.wav", "--decode", "both"]).standardError.contains("neural is the only choice"))
     }
 
     @Test("a command recording in pictures mode is refused with a sentence")

@@ -11,7 +11,7 @@ struct LatencySummaryTests {
         timing.decoderSeconds = decoder
         timing.decoderSteps = 5
         return RecognitionTrial(said: "scan now", voice: "festival slt", decoding: "neural", isCommand: true, speakingRate: 1,
-                                condition: "clean", isClean: true, heard: "scan now", confidence: 0.9, scorePerFrame: nil,
+                                condition: "clean", isClean: true, heard: "scan now", confidence: 0.9,
                                 understoodAs: correct ? "scanNow" : nil, correct: correct, askedAboutRightCommand: false,
                                 actedOnWrongCommand: false, refusedAsTooNoisy: false, recognizedCorrectly: correct,
                                 estimatedSNRDecibels: nil, latencyMilliseconds: latency, endDetectionMilliseconds: endDetection,

@@ -4,7 +4,7 @@ import Testing
 
 /// What the listener would hand over for `text`, heard ending at `seconds` of the audio's clock.
 private func heard(_ text: String, at seconds: Double, meaning: CommandDecision?) -> ListenerEvent<CommandDecision> {
-    .heard(HeardCommand(text: text, transcripts: HeardTranscripts(grammar: text, openSpeech: text), meaning: meaning,
+    .heard(HeardCommand(text: text, transcripts: HeardTranscripts(text, confidence: 1), meaning: meaning,
                         confidence: 0.9, signalToNoiseDecibels: 30, latencyMilliseconds: 250, endOfSpeechSeconds: seconds))
 }
 

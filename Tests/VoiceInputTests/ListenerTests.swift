@@ -7,10 +7,12 @@ import Testing
 
 @Suite("Command listener", .serialized)
 struct ListenerTests {
-    /// "assistant scan now", then silence, then "scan now" alone, as one recording.
+    /// "computer, scan now", then silence, then "scan now" alone, as one recording. (Not
+    /// "assistant": Moonshine writes festival's "assistant, scan now" as "assistance can now",
+    /// which starts with no wake phrase; the wake phrase's own benchmark measures phrases.)
     static func recording(in folder: URL) throws -> URL {
         let first = folder.appendingPathComponent("wake.wav"), second = folder.appendingPathComponent("plain.wav")
-        try FestivalVoice().synthesize([SynthesisRequest(text: "assistant, scan now", speakingRate: 1, output: first),
+        try FestivalVoice().synthesize([SynthesisRequest(text: "computer, scan now", speakingRate: 1, output: first),
                                         SynthesisRequest(text: "scan now", speakingRate: 1, output: second)])
         let silence = [Float](repeating: 0, count: 12_000)
         let samples = try silence + AudioFile.read(first).samples + silence + silence + AudioFile.read(second).samples + silence
@@ -20,9 +22,10 @@ struct ListenerTests {
     }
 
     func events(trigger: ListeningTrigger, file: URL, pressButton: Bool? = nil) throws -> [String] {
-        var vocabulary = englishVocabulary.grammar
-        if case .wakePhrase(let phrase, _) = trigger { vocabulary.wakePhrase = phrase }
-        let listener = CommandListener(recognizer: try CommandRecognizer(grammar: vocabulary), trigger: trigger,
+        var wakePhrase: String?
+        if case .wakePhrase(let phrase, _) = trigger { wakePhrase = phrase }
+        let vocabulary = VoiceCommandVocabulary(language: englishVocabulary.language, wakePhrase: wakePhrase)
+        let listener = CommandListener(recognizer: try ListeningDecoding.standard.recognizer(vocabulary: vocabulary), trigger: trigger,
                                        understand: englishVocabulary.meaning(of:))
         if let pressButton { listener.setTalkButton(pressed: pressButton) }
         var seen: [String] = []
@@ -43,8 +46,8 @@ struct ListenerTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = try Self.recording(in: folder)
         let scanNow = try #require(englishVocabulary.meaning(of: "scan now"))
-        #expect(try events(trigger: .wakePhrase("assistant"), file: file) == ["scan now → \(scanNow)"])
-        // Without a wake phrase in the grammar, "assistant, scan now" is heard as something else, then "scan now".
+        #expect(try events(trigger: .wakePhrase("computer"), file: file) == ["scan now → \(scanNow)"])
+        // Without a wake phrase, "computer, scan now" is one more utterance, then "scan now".
         let always = try events(trigger: .always, file: file)
         #expect(always.count == 2 && always.last == "scan now → \(scanNow)", "\(always)")
     }

@@ -65,7 +65,6 @@ struct RepetitionGuardTests {
 struct NeuralVerdictTests {
     func utterance(_ text: String, confidence: Double, snr: Double, speechWindows: Int = 20) -> RecognizedUtterance {
         RecognizedUtterance(text: text, confidence: confidence,
-                            hypothesis: DecoderHypothesis(text: text, posterior: confidence, acousticScorePerFrame: 0, frameCount: 100),
                             speechStartSeconds: 0, endDetectedSeconds: 1, finishingSeconds: 0, signalToNoiseDecibels: snr,
                             syllables: speechWindows)
     }

@@ -9,9 +9,10 @@ let cocoNames = COCOClasses.names
 
 let englishVocabulary = VoiceCommandVocabulary(language: try! CommandLanguage(language: "en", categories: cocoNames))
 
+/// Debian's recordings of human speech (the pocketsphinx-testdata package).
 let testData = URL(fileURLWithPath: "/usr/share/pocketsphinx/test/data")
 
-/// pocketsphinx-testdata's raw files: 16 kHz mono little-endian 16-bit, no header.
+/// The package's raw files: 16 kHz mono little-endian 16-bit, no header.
 func rawSamples(_ name: String) throws -> [Int16] {
     let data = try Data(contentsOf: testData.appendingPathComponent(name))
     return data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }.map { Int16(littleEndian: $0) }

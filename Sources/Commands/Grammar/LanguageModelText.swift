@@ -1,4 +1,4 @@
-/// A sentence for training a speech recogniser's statistical language model, with how much it counts.
+/// A sentence of the command language, for the recogniser to favour (`PhraseBias`), with how much it counts.
 public struct LanguageModelSentence: Sendable, Equatable {
     /// Lower-case words (letters and apostrophes only).
     public let words: [String]
@@ -11,12 +11,13 @@ public struct LanguageModelSentence: Sendable, Equatable {
 }
 
 extension CommandLanguage {
-    /// The text an n-gram language model of the command language is counted from: every example
-    /// phrasing of every intent (weight 1 each), and every concrete phrase the patterns allow with
-    /// each slot filled by each of its values (the values of one phrase share a weight of 1, so
-    /// that an intent with a category slot does not outweigh the others by the number of
-    /// categories). Speech is decoded with it, then understood by meaning, so the model only has
-    /// to make the command language's word sequences likely, not to describe every one.
+    /// The command language's sentences, which the recogniser favours (`PhraseBias`): every
+    /// example phrasing of every intent (weight 1 each), and every concrete phrase the patterns
+    /// allow with each slot filled by each of its values (the values of one phrase share a weight
+    /// of 1, so that an intent with a category slot does not outweigh the others by the number of
+    /// categories; the weights were the removed command n-gram model's counts). Speech is
+    /// transcribed, then understood by meaning, so these only make the command language's word
+    /// sequences likelier, not describe every one.
     public func languageModelSentences() -> [LanguageModelSentence] {
         var result: [LanguageModelSentence] = []
         var seen = Set<[String]>()

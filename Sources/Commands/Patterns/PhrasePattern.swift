@@ -1,6 +1,6 @@
 /// One phrase pattern from a language file, parsed: `find [a | an | the] {category}`,
 /// `(increase | raise) [the] volume`. The same tree is matched against what the user said and
-/// written out as a JSGF rule for the recogniser, so both always accept the same phrases.
+/// expanded into the concrete phrases the recogniser favours and the benchmark says.
 indirect enum PhrasePattern: Sendable, Equatable {
     case word(String)
     case slot(SlotKind)

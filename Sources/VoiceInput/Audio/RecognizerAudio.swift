@@ -1,10 +1,10 @@
 import Foundation
 import Media
 
-/// Audio as the recogniser wants it: 16 kHz, mono, 16-bit. Files and microphones deliver other
+/// Audio as the recogniser wants it: 16 kHz (what Silero VAD and Moonshine were trained on), mono, 16-bit. Files and microphones deliver other
 /// rates (22.05, 32, 44.1, 48 kHz) and stereo; they pass through here first.
 public enum RecognizerAudio {
-    public static let sampleRateHz = Double(PocketSphinxDecoder.sampleRateHz)
+    public static let sampleRateHz = Double(MoonshineTranscriber.sampleRateHz)
 
     /// Mono 16 kHz 16-bit samples from any buffer: channels averaged, then resampled.
     public static func samples(from buffer: AudioBuffer) -> [Int16] {

@@ -36,7 +36,7 @@ public struct RecognitionTrial: Sendable, Codable {
     public let said: String
     /// The synthetic voice that said it (`TestVoice.name`).
     public let voice: String
-    /// How the speech was decoded (`CommandDecodePath`'s description).
+    /// How the speech was decoded (`assist bench voice --decode`'s name).
     public let decoding: String
     /// Said as a command (false: speech that must do nothing).
     public let isCommand: Bool
@@ -46,8 +46,6 @@ public struct RecognitionTrial: Sendable, Codable {
     /// What was recognised (utterances joined by " | " when the detector split the speech).
     public let heard: String
     public let confidence: Double
-    /// The decoder's acoustic score per frame of the best utterance (natural log; see `RecognitionConfidence`).
-    public let scorePerFrame: Double?
     public let understoodAs: String?
     /// The command understood and acted on is the one said (for a non-command: nothing was done).
     public let correct: Bool
@@ -68,7 +66,7 @@ public struct RecognitionTrial: Sendable, Codable {
     /// and its lag in hearing the speech stop); the rest is processing.
     public var endDetectionMilliseconds: Double? = nil
     /// How the neural recogniser made the transcript acted on: its encoder and decoder times,
-    /// and whether it was made ahead of the end (nil for pocketsphinx).
+    /// and whether it was made ahead of the end.
     public var transcription: TranscriptionReport? = nil
     /// The understanding's time to decide on the transcript (patterns, then the sentence model),
     /// after `latencyMilliseconds`: the command is carried out only then.
@@ -82,15 +80,15 @@ public struct CommandRecognitionBenchmark {
     public var commands: [SpokenCommand]
     public var speakingRates: [Double]
     public var conditions: [TestCondition]
-    /// Each decoder's words → meaning acted on (the listening decision); nil when nothing is done.
+    /// The recogniser's words → meaning acted on (the listening decision); nil when nothing is done.
     public var understand: (HeardTranscripts) -> String?
-    /// Each decoder's words → meaning asked about before acting (nil: none asked).
+    /// The recogniser's words → meaning asked about before acting (nil: none asked).
     public var askedAbout: (HeardTranscripts) -> String? = { _ in nil }
     /// The voices saying every command; babble is always festival's.
     public var voices: [any TestVoice] = [FestivalVoice()]
     public var babbleVoice = FestivalVoice()
-    /// The recogniser's decode path, as trials name it.
-    public var decoding = "grammar"
+    /// The recogniser's decoding, as trials name it.
+    public var decoding = "neural"
     /// Push-to-talk: each trial's whole audio is one utterance (the key held from before the
     /// speech to after it), so the detector's end-of-speech decision is taken out of the measure.
     public var pushToTalk = false
@@ -147,9 +145,9 @@ public struct CommandRecognitionBenchmark {
         }
         var trials: [RecognitionTrial] = []
         var trialNumber: UInt64 = 0
-        // One condition at a time, as a user stays in one place: the decoder's cepstral mean
-        // adapts to the room across utterances, and interleaving clean and noisy trials would
-        // start every trial mis-adapted.
+        // One condition at a time, as a user stays in one place: the recogniser's measure of
+        // the background carries across utterances, and interleaving clean and noisy trials
+        // would start every trial with another room's.
         for condition in conditions {
             for (voice, request, command, speech) in spoken {
                 trialNumber += 1
@@ -186,10 +184,9 @@ public struct CommandRecognitionBenchmark {
                 trials.append(RecognitionTrial(
                     said: command.text, voice: voice, decoding: decoding, isCommand: command.expected != nil, speakingRate: request.speakingRate, condition: condition.description,
                     isClean: condition.noise == nil,
-                    heard: heard.map { heard in heard.utterance.companion.map { "\(heard.utterance.text) / \($0.text)" } ?? heard.utterance.text }
+                    heard: heard.map(\.utterance.text)
                         .joined(separator: " | "),
                     confidence: heard.map(\.utterance.confidence).max() ?? 0,
-                    scorePerFrame: heard.map(\.utterance.hypothesis.acousticScorePerFrame).max(),
                     understoodAs: understood, correct: understood == command.expected,
                     askedAboutRightCommand: asked != nil && asked == command.expected,
                     actedOnWrongCommand: accepted.contains { heard in understand(words(heard)).map { $0 != command.expected } ?? false },

@@ -20,7 +20,15 @@ public enum NoiseMixer {
             let level = rms(speech[start..<min(start + frame, speech.count)])
             return level * level
         }
-        return (SpeechLevelMeter.activePower(ofFrames: framePowers) ?? 0).squareRoot()
+        return (activePower(ofFrames: framePowers) ?? 0).squareRoot()
+    }
+
+    /// Mean power of the active frames: those within 40 dB of the loudest (ITU-T P.56's idea of
+    /// active speech); nil when every frame is silent.
+    static func activePower(ofFrames powers: [Double]) -> Double? {
+        guard let loudest = powers.max(), loudest > 0 else { return nil }
+        let active = powers.filter { $0 >= loudest * 1e-4 }
+        return active.reduce(0, +) / Double(active.count)
     }
 
     public static func rms<C: Collection>(_ samples: C) -> Double where C.Element == Float {

@@ -27,9 +27,9 @@ public enum ListenerEvent<Meaning: Sendable>: Sendable {
 }
 
 public struct HeardCommand<Meaning: Sendable>: Sendable {
-    /// What was heard, as printed: under agreement both decoders' words when they differ.
+    /// What was heard, as printed.
     public let text: String
-    /// Each decoder's words (wake phrase removed).
+    /// The recogniser's words and its confidence in them (wake phrase removed).
     public let transcripts: HeardTranscripts
     public let meaning: Meaning?
     public let confidence: Double
@@ -46,7 +46,7 @@ public struct HeardCommand<Meaning: Sendable>: Sendable {
 
 /// Listens for spoken commands: pulls audio from a source, finds utterances, rejects unclear
 /// ones, applies the trigger (push-to-talk, wake phrase), and turns the text into a meaning
-/// with `understand` (the command language's parser), or the transcripts of every decoder
+/// with `understand` (the command language's parser), or the transcript and its confidence
 /// into one with `decide` (`ListeningDecoding`).
 public final class CommandListener<Meaning: Sendable> {
     /// The sentence for an unclear utterance.
@@ -63,12 +63,12 @@ public final class CommandListener<Meaning: Sendable> {
     /// Push-to-talk's button: hand it to whatever presses it (a key reader, a control socket).
     public let talkButton = TalkButton()
 
-    public convenience init(recognizer: CommandRecognizer, trigger: ListeningTrigger = .always, tuning: DecoderTuning = DecoderTuning(),
+    public convenience init(recognizer: CommandRecognizer, trigger: ListeningTrigger = .always,
                 understand: @escaping (String) -> Meaning?) {
-        self.init(recognizer: recognizer, trigger: trigger, tuning: tuning, decide: { understand($0.answerText) })
+        self.init(recognizer: recognizer, trigger: trigger, decide: { understand($0.answerText) })
     }
 
-    public init(recognizer: CommandRecognizer, trigger: ListeningTrigger = .always, tuning: DecoderTuning = DecoderTuning(),
+    public init(recognizer: CommandRecognizer, trigger: ListeningTrigger = .always,
                 decide: @escaping (HeardTranscripts) -> Meaning?) {
         self.recognizer = recognizer
         self.trigger = trigger
@@ -76,7 +76,7 @@ public final class CommandListener<Meaning: Sendable> {
         if let neural = recognizer.utterances as? NeuralUtteranceRecognizer {
             silenceWaitMilliseconds = Double(neural.endpointer.silenceWindows * SileroSpeechDetector.windowSamples) * 1000 / RecognizerAudio.sampleRateHz
         } else {
-            silenceWaitMilliseconds = Double(tuning.postSpeechFrames) * 10
+            silenceWaitMilliseconds = 0  // another utterance finder: its silence wait is not known
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
-/// What the listener pushes audio into and gets utterances out of, whichever recogniser
-/// delimits and decodes them (pocketsphinx's `UtteranceRecognizer`, or the neural one).
+/// What the listener pushes audio into and gets utterances out of (`NeuralUtteranceRecognizer`;
+/// a protocol so that tests and benchmarks may replay or stand in for it).
 public protocol UtteranceFinding: AnyObject {
     /// Seconds of audio pushed so far (the audio's own clock).
     var audioSeconds: Double { get }
@@ -22,8 +22,6 @@ extension UtteranceFinding {
         try chunk.withUnsafeBufferPointer { try push($0) }
     }
 }
-
-extension UtteranceRecognizer: UtteranceFinding {}
 
 /// Utterances found by Silero VAD (`SpeechEndpointer`) and transcribed by Moonshine. Keeps
 /// `preRollWindows` of audio from before the detector opened, so that a first syllable the
@@ -196,10 +194,8 @@ public final class NeuralUtteranceRecognizer: UtteranceFinding {
         } else {
             ratio = .infinity  // nothing heard before it but speech or digital silence
         }
-        let hypothesis = DecoderHypothesis(text: text, posterior: transcript.confidence, acousticScorePerFrame: transcript.meanLogProbability,
-                                           frameCount: audio.count / 160)
         var heard = RecognizedUtterance(
-            text: text, confidence: text.isEmpty ? 0 : transcript.confidence, hypothesis: hypothesis,
+            text: text, confidence: text.isEmpty ? 0 : transcript.confidence,
             speechStartSeconds: start, endDetectedSeconds: audioSeconds,
             finishingSeconds: Double(finishing.components.seconds) + Double(finishing.components.attoseconds) / 1e18,
             signalToNoiseDecibels: ratio, syllables: speechWindows)

@@ -1,19 +1,15 @@
 import Commands
 import Foundation
 
-/// How the live listener (`assist listen`, `assist see --listen`) turns speech into a decision:
-/// the one definition both use. The closed grammar gets more commands right but acts on wrong
-/// ones (it can only ever hear some command); open speech (the command n-gram model, then
-/// `OpenSpeechUnderstanding`) acts wrongly far less; agreement decodes every utterance both ways
-/// and acts only when both understand the same command (BENCHMARKS.md, "Which decoding the
-/// listener uses").
+/// How the live listener (`assist listen`, `assist see --listen`) and the benchmarks turn speech
+/// into a decision: the one definition all use. One recogniser remains (issue 35 item 5): the
+/// old recogniser's grammar, command n-gram and agreement decodings were removed, the neural
+/// recogniser carrying out more than twice as many held-out spoken commands with no more wrong
+/// actions (BENCHMARKS.md, "Issue 35 item 5 (twenty-third session): one recogniser").
 public enum ListeningDecoding: String, CaseIterable, Sendable {
     /// Silero VAD and Moonshine base-en, the command language's phrases favoured; the
     /// transcript judged as open speech is (issue 35).
     case neural
-    case grammar
-    case openSpeech = "open-speech"
-    case agreement
 
     /// The decoding used unless one is chosen, by the rule written down in BENCHMARKS.md before
     /// the measurement: fewest wrong actions first, then most right, then latency. The neural
@@ -27,9 +23,6 @@ public enum ListeningDecoding: String, CaseIterable, Sendable {
     public var explanation: String {
         switch self {
         case .neural: return "neural: a neural speech recogniser (Moonshine) that writes what was said, judged by meaning; acts only when certain, asks otherwise"
-        case .grammar: return "grammar: only the command language's exact phrases can be heard; most right, but it acts on misheard commands"
-        case .openSpeech: return "open-speech: open speech (the command n-gram model) judged by meaning; acts only when certain, asks otherwise"
-        case .agreement: return "agreement: both decoders on every utterance; acts only when both understand the same command, else asks or refuses (twice the CPU)"
         }
     }
 
@@ -38,28 +31,31 @@ public enum ListeningDecoding: String, CaseIterable, Sendable {
         allCases.map(\.explanation).joined(separator: ". ")
     }
 
-    /// "grammar", "open-speech" (also "ngram"), "agreement".
+    /// "neural"; nil for anything else (see `removedChoices` for the old recogniser's names).
     public init?(choice: String) {
-        if choice == "ngram" { self = .openSpeech; return }
         self.init(rawValue: choice)
     }
 
-    /// The recogniser for this decoding: its decoders are started once here (the n-gram model
-    /// counted, the grammar checked), not per utterance.
-    public func recognizer(vocabulary: VoiceCommandVocabulary, tuning: DecoderTuning = DecoderTuning(),
-                           openSpeechConfidence: RecognitionConfidence = .openSpeech, logFile: URL? = nil) throws -> CommandRecognizer {
+    /// The names the old recogniser's decodings had (its grammar, command n-gram and agreement,
+    /// removed in issue 35), which a user may have scripted.
+    public static let removedChoices: Set<String> = ["grammar", "open-speech", "ngram", "agreement"]
+
+    /// Why `choice` is no decoding, the end of one sentence that the caller starts with its
+    /// option ("--decode grammar" + this).
+    public static func problem(withChoice choice: String) -> String {
+        let name = choice.split(separator: ":").first.map(String.init) ?? choice
+        if removedChoices.contains(name) {
+            return " was a decoding of the old recogniser, which has been removed; speech is recognised by the neural recogniser, and neural is the only choice."
+        }
+        return " is no decoding; neural is the only choice."
+    }
+
+    /// The recogniser for this decoding: its models are loaded once here, not per utterance.
+    public func recognizer(vocabulary: VoiceCommandVocabulary) throws -> CommandRecognizer {
         switch self {
         case .neural:
             return try CommandRecognizer(neural: try SpeechModelFiles.installed(), language: vocabulary.language,
-                                         extraPhrases: vocabulary.grammar.wakePhrase.map { [$0] } ?? [])
-        case .grammar:
-            return try CommandRecognizer(grammar: vocabulary.grammar, tuning: tuning, logFile: logFile)
-        case .openSpeech:
-            return try CommandRecognizer(languageModelOf: vocabulary.language, generalWeight: 0, tuning: tuning,
-                                         confidence: openSpeechConfidence, logFile: logFile)
-        case .agreement:
-            return try CommandRecognizer(agreementOf: vocabulary, tuning: tuning, openSpeechConfidence: openSpeechConfidence,
-                                         logFile: logFile)
+                                         extraPhrases: vocabulary.wakePhrase.map { [$0] } ?? [])
         }
     }
 
@@ -77,80 +73,38 @@ public enum ListeningDecoding: String, CaseIterable, Sendable {
                        neuralCertainWords: Double = ListeningDecoding.neuralCertainWords) -> CommandDecision {
         let notUnderstood = CommandDecision.refuse(understanding.language.reply(to: .notUnderstood))
         switch self {
-        case .grammar:
-            return heard.grammar.map { understanding.decide($0, channel: .spoken(certain: false)) } ?? notUnderstood
         case .neural:
             guard let text = heard.openSpeech else { return notUnderstood }
             if let confidence = heard.neuralConfidence, confidence >= neuralCertainWords {
                 return understanding.decide(text, channel: .spoken(certain: true))
             }
             return OpenSpeechUnderstanding(understanding: understanding).decide(text)
-        case .openSpeech:
-            return heard.openSpeech.map { OpenSpeechUnderstanding(understanding: understanding).decide($0) } ?? notUnderstood
-        case .agreement:
-            return Self.agree(grammar: heard.grammar.map { understanding.decide($0, channel: .spoken(certain: false)) },
-                              openSpeech: heard.openSpeech.map { OpenSpeechUnderstanding(understanding: understanding).decide($0) },
-                              language: understanding.language)
         }
-    }
-
-    /// The agreement rule over the two paths' decisions (nil: that decoder heard nothing it was
-    /// sure of). Act only when both paths would act on the same command. Otherwise ask about
-    /// open speech's command, the path that measured fewer wrong actions; with none, refuse.
-    /// (Acting also when open speech only asked, its meaning not certain, acted on 4 of 255
-    /// non-commands rather than open speech's own 3: BENCHMARKS.md.)
-    /// The grammar's command alone is never asked about: the grammar can only hear commands, so
-    /// its command when open speech heard none is the mishearing this rule exists to stop.
-    public static func agree(grammar: CommandDecision?, openSpeech: CommandDecision?, language: CommandLanguage) -> CommandDecision {
-        let candidate: Command?
-        switch openSpeech {
-        case .act(let command)?, .confirm(_, let command)?: candidate = command
-        case .refuse?, nil: candidate = nil
-        }
-        if case .act(let heard)? = grammar, case .act(let understood)? = openSpeech, heard == understood { return .act(heard) }
-        if let candidate {
-            if case .confirm? = openSpeech { return openSpeech! }
-            return .confirm(question: language.confirmationQuestion(for: candidate), pending: candidate)
-        }
-        if case .refuse? = openSpeech { return openSpeech! }
-        if case .refuse? = grammar { return grammar! }
-        return .refuse(language.reply(to: .notUnderstood))
     }
 }
 
-/// The words each decoder made out of one utterance, when it was sure enough of them (nil: it
-/// heard nothing it was sure of, or did not decode this utterance).
+/// The words the recogniser made out of one utterance, when it was sure enough of them (nil: it
+/// heard nothing it was sure of), and how sure it was.
 public struct HeardTranscripts: Sendable, Equatable {
-    public var grammar: String?
+    /// The recogniser's words (named for open speech, judged by meaning, as the neural path's are).
     public var openSpeech: String?
-    /// The neural recogniser's confidence in `openSpeech` (Moonshine's geometric-mean token
-    /// probability); nil for pocketsphinx, whose posteriors are on another scale.
+    /// The recogniser's confidence in `openSpeech` (Moonshine's geometric-mean token probability).
     public var neuralConfidence: Double?
 
-    public init(grammar: String?, openSpeech: String?) {
-        self.grammar = grammar
-        self.openSpeech = openSpeech
+    public init(_ words: String?, confidence: Double? = nil) {
+        openSpeech = words
+        neuralConfidence = confidence
     }
 
-    /// What is printed as heard: the one transcript, or both when they differ ("a | b", grammar first).
-    public var text: String {
-        switch (grammar, openSpeech) {
-        case let (g?, o?) where g != o: return "\(g) | \(o)"
-        default: return grammar ?? openSpeech ?? ""
-        }
-    }
+    /// What is printed as heard.
+    public var text: String { openSpeech ?? "" }
 
-    /// The words a yes or no is read from: the grammar's (it knows the answer words) when it was sure.
-    public var answerText: String { grammar ?? openSpeech ?? "" }
+    /// The words a yes or no is read from.
+    public var answerText: String { openSpeech ?? "" }
 
-    /// Both with a leading phrase (the wake phrase) taken off where present.
+    /// With a leading phrase (the wake phrase) taken off where present.
     func removingPrefix(_ prefix: String) -> HeardTranscripts {
-        func strip(_ text: String?) -> String? {
-            guard let text else { return nil }
-            return text.hasPrefix(prefix + " ") ? String(text.dropFirst(prefix.count + 1)) : text
-        }
-        var stripped = HeardTranscripts(grammar: strip(grammar), openSpeech: strip(openSpeech))
-        stripped.neuralConfidence = neuralConfidence
-        return stripped
+        guard let words = openSpeech, words.hasPrefix(prefix + " ") else { return self }
+        return HeardTranscripts(String(words.dropFirst(prefix.count + 1)), confidence: neuralConfidence)
     }
 }

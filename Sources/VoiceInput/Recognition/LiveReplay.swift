@@ -41,12 +41,11 @@ public struct LiveReplay {
         // Times relative to this replay's first sample.
         return heard.map { replayed in
             let u = replayed.utterance
-            var shifted = RecognizedUtterance(text: u.text, confidence: u.confidence, hypothesis: u.hypothesis,
+            var shifted = RecognizedUtterance(text: u.text, confidence: u.confidence,
                                               speechStartSeconds: u.speechStartSeconds - startAudio,
                                               endDetectedSeconds: u.endDetectedSeconds - startAudio,
                                               finishingSeconds: u.finishingSeconds,
                                               signalToNoiseDecibels: u.signalToNoiseDecibels)
-            shifted.companion = u.companion
             shifted.transcription = u.transcription
             return ReplayedUtterance(utterance: shifted, readySeconds: replayed.readySeconds)
         }

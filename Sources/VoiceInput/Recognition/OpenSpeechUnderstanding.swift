@@ -1,11 +1,11 @@
 import Commands
 
-/// What is done with a transcript of open speech (the n-gram path). An n-gram model lets the
-/// decoder return any word sequence, near-misses of commands included ("find a tour" for
-/// "find a chair"), so its transcripts are acted on only when the exact phrase patterns
-/// understand them, or when the meaning is certain (`UnderstandingThresholds.certainSimilarity`
-/// and `certainMargin`, the bars for acting on speech that hides things); the decoder's lattice
-/// posterior was checked before (`RecognitionConfidence.openSpeech`). Anything else the understanding would act on
+/// What is done with a transcript of open speech (the recogniser's words it was not sure enough
+/// of to take as said). The recogniser writes any word sequence, near-misses of commands included
+/// ("find a tour" for "find a chair"), so such transcripts are acted on only when the exact phrase
+/// patterns understand them, or when the meaning is certain (`UnderstandingThresholds.certainSimilarity`
+/// and `certainMargin`, the bars for acting on speech that hides things); the recogniser's own
+/// confidence was checked before (`RecognitionConfidence.acceptance`). Anything else the understanding would act on
 /// is asked about instead ("…? Say yes or no."): a question costs a word, a wrong action costs trust.
 public struct OpenSpeechUnderstanding: Sendable {
     public let understanding: CommandUnderstanding
