@@ -52,9 +52,11 @@ public struct CommandLanguage: Sendable {
         self.file = file
         language = file.language
         knownCategories = categories.map { $0.lowercased() }
-        normalizer = TextNormalizer(contractions: file.contractions, percentWord: file.numbers.percent.first ?? "percent",
+        var normalizer = TextNormalizer(contractions: file.contractions, percentWord: file.numbers.percent.first ?? "percent",
                                     leadingFillers: file.fillers.leading.map { $0.split(separator: " ").map(String.init) },
                                     anywhereFillers: Set(file.fillers.anywhere))
+        normalizer.address = (file.fillers.address ?? []).map { $0.split(separator: " ").map(String.init) }
+        self.normalizer = normalizer
         vocabulary = CategoryVocabulary(knownCategories: knownCategories, rules: file.categories)
         numbers = NumberReader(words: file.numbers)
         languages = Dictionary(uniqueKeysWithValues: file.languages.map { name, code in

@@ -8,6 +8,10 @@ struct LanguageFile: Sendable, Decodable {
         var leading: [String]
         /// Removed wherever it stands ("please").
         var anywhere: [String]
+        /// The names the user calls the assistant by ("assistive vision", "assistant"): removed
+        /// at the start, even when nothing is left. A name is who is spoken to, not what is asked:
+        /// "assistant" alone was carried out as "exit" (it resembles "shut down the assistant").
+        var address: [String]?
     }
 
     struct Numbers: Sendable, Decodable {

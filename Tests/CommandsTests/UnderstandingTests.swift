@@ -42,6 +42,25 @@ struct UnderstandingTests {
         #expect(!english.normalizedWords(text).contains { ["um", "uh", "er", "please", "like", "so"].contains($0) })
     }
 
+    @Test("the assistant's name is who is spoken to, not a command: said alone it is not carried out (it was 'exit'), before a command it is left out",
+          arguments: ["assistant", "assistive vision", "assistive visions", "assistant please", "hey assistant"])
+    func nameAlone(_ text: String) {
+        for channel in [InputChannel.typed, .spoken(certain: true), .spoken(certain: false)] {
+            #expect(understanding.decide(text, channel: channel).command == nil, "\(text)")
+        }
+    }
+
+    @Test("a command after the assistant's name is the command; 'exit assistive vision' is still exit",
+          arguments: [("assistive vision, scan now", Expected(.scanNow)), ("assistant, what is ahead", Expected(.describeAhead)),
+                      ("hey assistive vision, exit", Expected(.exit)), ("exit assistive vision", Expected(.exit))])
+    func nameThenCommand(_ text: String, _ expected: Expected) {
+        #expect(expected.matches(understanding.decide(text, channel: .typed).command), "\(text)")
+        // A mishearing that runs the name into the command is asked about, never carried out as something else.
+        if case .act(let command) = understanding.decide("assistive visions can now", channel: .spoken(certain: true)) {
+            Issue.record("\"assistive visions can now\" was carried out as \(command.intent)")
+        }
+    }
+
     @Test("what is seen now is not what was seen before, and 'first' is no 'again'",
           arguments: [("what do you see right now", Expected(.describeAhead)), ("what have you seen so far", Expected(.recentDetections)),
                       ("tell me about dogs first", Expected(.prioritise, ["dog"])), ("tell me about dogs again", Expected(.stopIgnoring, ["dog"])),

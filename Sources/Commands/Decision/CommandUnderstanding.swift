@@ -83,8 +83,11 @@ public final class CommandUnderstanding: Sendable {
         let (interpretation, exact, valueExact) = language.patternMatch(words)
         var needsMeaning = !words.isEmpty
         if exact, case .understood = interpretation { needsMeaning = false }
+        // The meaning of what was asked, without the name it was asked of: "assistive vision,
+        // scan now" is compared as "scan now", lest the name pull it towards "exit assistive vision".
+        let meant = language.startsWithAddress(text) ? words.joined(separator: " ") : text
         return Reading(words: words, interpretation: interpretation, exact: exact, valueExact: valueExact,
-                       ranking: needsMeaning ? (try? classifier?.rank(text)) ?? nil : nil)
+                       ranking: needsMeaning ? (try? classifier?.rank(meant)) ?? nil : nil)
     }
 
     public func decide(_ reading: Reading, channel: InputChannel) -> CommandDecision {

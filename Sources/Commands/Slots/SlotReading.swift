@@ -288,6 +288,9 @@ extension CommandLanguage {
     /// The words `text` is compared in (lower case, contractions expanded, politeness removed).
     func normalizedWords(_ text: String) -> [String] { normalizer.words(text) }
 
+    /// Whether `text` begins by naming the assistant ("assistive vision, scan now").
+    func startsWithAddress(_ text: String) -> Bool { normalizer.words(text, removingAddress: false) != normalizer.words(text) }
+
     /// Every phrase that answers a question ("yes", "no thanks", …): what a recogniser must be
     /// able to hear for a spoken question to be answered by voice.
     public var answerPhrases: [String] { (file.answers?.yes ?? []) + (file.answers?.no ?? []) }

@@ -10,8 +10,11 @@ struct TextNormalizer: Sendable {
     let leadingFillers: [[String]]
     /// Removed wherever they stand.
     let anywhereFillers: Set<String>
+    /// The assistant's names, removed at the start even when nothing is left (`LanguageFile.Fillers.address`).
+    var address: [[String]] = []
 
-    func words(_ text: String) -> [String] {
+    /// `removingAddress`: false keeps a leading name (to tell whether there was one).
+    func words(_ text: String, removingAddress: Bool = true) -> [String] {
         let cleaned = text.lowercased()
             .replacingOccurrences(of: "\u{2019}", with: "'")
             .replacingOccurrences(of: "%", with: " \(percentWord) ")
@@ -25,6 +28,10 @@ struct TextNormalizer: Sendable {
             removed = false
             for filler in leadingFillers where tokens.count > filler.count && Array(tokens.prefix(filler.count)) == filler {
                 tokens.removeFirst(filler.count)
+                removed = true
+            }
+            for name in address where removingAddress && tokens.count >= name.count && Array(tokens.prefix(name.count)) == name {
+                tokens.removeFirst(name.count)
                 removed = true
             }
         }
