@@ -46,7 +46,7 @@ struct BenchVoice: ParsableCommand {
     @Option(help: "The neural decoding's bar on Moonshine's confidence (0…1) at and above which its words are decided as said, like a typed line (default: the listener's).")
     var neuralCertainWords: Double?
 
-    @Option(help: "The neural decodings' silence that ends a command, in 32 ms windows of the speech detector (default: the listener's, 12).")
+    @Option(help: "The neural decodings' silence that ends a command, in 32 ms windows of the speech detector (default: the listener's, 11).")
     var neuralEndSilence: Int?
 
     @Option(help: "After how many 32 ms windows of silence the neural decoding transcribes ahead, 1 to 4 (4: of exactly the audio transcribed after the wait; fewer: sooner, the rest of the kept silence stood in for by digital silence; default: the listener's).")

@@ -253,6 +253,14 @@ struct PhrasingTests {
         ("is the shop open", Expected(.cannotTell)),
     ]
 
+    @Test("a decimal said in words is the number it spells, exactly", arguments: [
+        ("set confidence threshold to zero point six", 0.6), ("set confidence threshold to zero point three", 0.3),
+        ("change the threshold to point seven five", 0.75),
+    ])
+    func spokenDecimal(_ text: String, _ value: Double) {
+        #expect(english.interpret(text).command?.number == value, "\"\(text)\" gave \(english.interpret(text))")
+    }
+
     @Test("every command is understood in each of its phrasings, with the right slot", arguments: cases)
     func phrasing(_ text: String, _ expected: Expected) {
         let result = english.interpret(text)

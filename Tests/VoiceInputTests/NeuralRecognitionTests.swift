@@ -84,7 +84,7 @@ struct NeuralRecognitionTests {
         let speechStart = 1.5, speechEnd = 1.5 + Double(speech.count) / 16_000
         // Festival's file has a little silence of its own around the words.
         #expect(utterance.speechStartSeconds >= speechStart - 0.05 && utterance.speechStartSeconds <= speechStart + 0.4)
-        // Closed by the detector after its silence wait (0.38 s), well before the recording ends.
+        // Closed by the detector after its silence wait (0.35 s), well before the recording ends.
         #expect(utterance.endDetectedSeconds > speechEnd - 0.3 && utterance.endDetectedSeconds <= speechEnd + 0.8)
         #expect(utterance.text == "describe the scene")
     }
@@ -249,8 +249,8 @@ struct TranscribingAheadTests {
     func pauseInsideCommand() throws {
         let folder = try TemporaryFolder.make("neural-ahead-pause")
         defer { try? FileManager.default.removeItem(at: folder) }
-        // A quarter of a second: more than the 0.13 s after which a transcript is made ahead,
-        // less than the 0.38 s that ends a command.
+        // A quarter of a second: more than the first silent window (32 ms), after which a
+        // transcript is made ahead, less than the 0.35 s that ends a command.
         let audio = silence(1) + (try words("stop", in: folder)) + silence(0.25) + (try words("detecting", in: folder)) + silence(1)
         let recognizer = try recognizer(ahead: true)
         let heard = try LiveReplay().run(RecognizerAudio.toInt16(audio), through: recognizer)

@@ -42,6 +42,22 @@ struct PhraseBiasTests {
         #expect(!endpointer.isOpen)
     }
 
+    @Test("a pause of 0.3 s inside a command (after \"um,\") does not end it; the default wait does")
+    func pauseAfterFiller() {
+        var endpointer = SpeechEndpointer()
+        #expect(endpointer.add(probability: 0.9) == .started)
+        for _ in 0..<5 { #expect(endpointer.add(probability: 0.9) == nil) }
+        // 0.3 s: 9 windows of 32 ms below the end probability, then the words go on.
+        for _ in 0..<9 { #expect(endpointer.add(probability: 0.05) == nil) }
+        #expect(endpointer.add(probability: 0.9) == nil)
+        #expect(endpointer.isOpen)
+        for _ in 0..<(endpointer.silenceWindows - 1) { #expect(endpointer.add(probability: 0.05) == nil) }
+        #expect(endpointer.add(probability: 0.05) == .ended(windows: 16 + endpointer.silenceWindows, speechWindows: 7,
+                                                            trailingSilenceWindows: endpointer.silenceWindows))
+        // Ended within half a second of silence: the latency target leaves no more.
+        #expect(Double(endpointer.silenceWindows) * 0.032 < 0.5)
+    }
+
     @Test("the transcript is taken in the command language's spelling")
     func spokenText() {
         #expect(NeuralUtteranceRecognizer.spokenText("Stop detecting.") == "stop detecting")

@@ -39,13 +39,15 @@ struct NumberReader: Sendable {
         if let pointIndex {
             let digits = tokens[(pointIndex + 1)...]
             guard !digits.isEmpty else { return nil }
-            var scale = 0.1
+            var decimals = ""
             for digit in digits {
                 guard let value = words.units[digit] ?? Int(digit).flatMap({ (0...9).contains($0) ? $0 : nil }),
                       (0...9).contains(value) else { return nil }
-                result += Double(value) * scale
-                scale /= 10
+                decimals += String(value)
             }
+            // Read as the decimal it spells ("zero point six" is 0.6), not summed digit by digit,
+            // which gave 0.6000000000000001 (then set and announced as such).
+            return Double("\(Int(result)).\(decimals)")
         }
         return result
     }

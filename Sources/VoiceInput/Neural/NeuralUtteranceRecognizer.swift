@@ -45,9 +45,15 @@ public final class NeuralUtteranceRecognizer: UtteranceFinding {
     /// After how many windows of silence the transcript is made ahead (1…`keptTrailingWindows`).
     /// At `keptTrailingWindows` it is made of exactly the audio that would be transcribed after
     /// the wait; earlier, the silence still to come is stood in for by digital silence, so the
-    /// transcript is of nearly the same audio and ready sooner (measured, not assumed equal:
-    /// BENCHMARKS.md, "Issue 35 (twenty-first session)").
-    public var transcribesAheadAfterSilentWindows = keptTrailingWindows
+    /// transcript is of nearly the same audio and ready sooner. The first silent window: a
+    /// transcription (encoder and 7-12 decoder steps) took 370-460 ms median in a release build
+    /// on the busy 2-core machine, as long as the whole silence wait, so starting it 3 windows
+    /// (96 ms) earlier is what brings the words in hand nearer the end of the wait. Measured on
+    /// the development set (`bench/commands/spoken-dev.txt`, festival, espeak-ng en-us, Piper):
+    /// 108/180 right against 106/180 from the 4th window, no more wrong actions, the differences
+    /// single trials either way (BENCHMARKS.md, "Issue 35 (twenty-third session)"). What it costs:
+    /// a transcript thrown away at every pause inside a command (CPU while someone speaks only).
+    public var transcribesAheadAfterSilentWindows = 1
 
     private static let window = SileroSpeechDetector.windowSamples
     private var pending: [Float] = []
