@@ -35,3 +35,22 @@ struct WakePhraseTests {
         #expect(try wakeTimes(saying: ["the weather is nice today", "scan now", "television is on"]).isEmpty)
     }
 }
+
+@Suite("The wake benchmark runs end to end on synthesised speech", .serialized)
+struct WakeBenchmarkRunTests {
+    @Test("the phrase said alone wakes it once; other speech with noise between wakes it never")
+    func runs() throws {
+        let folder = try TemporaryFolder.make("voice-tests-wake-bench")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let benchmark = WakeBenchmark(voices: [FestivalVoice()],
+                                      renderings: [WakeRendering(text: "assistive vision", speakingRate: 1, condition: .clean)],
+                                      sentences: ["turn the television off please", "the weather is nice today", "thank you for your assistance"])
+        let result = try benchmark.run(spotter: try WakePhraseSpotter(files: try SpeechModelFiles.installed()), workFolder: folder)
+        #expect(result.trials.map(\.wakes) == [1], "\(result.trials)")
+        #expect((result.trials.first?.endDetectionMilliseconds ?? -1) > 0)
+        #expect(result.falseAlarms.count == 1)
+        #expect(result.falseAlarms.first?.falseWakes == [], "\(result.falseAlarms)")
+        #expect((result.falseAlarms.first?.utterancesTranscribed ?? 0) > 0)
+        #expect((result.falseAlarms.first?.audioSeconds ?? 0) > 6)
+    }
+}

@@ -25,17 +25,31 @@ public final class WakePhraseSpotter {
             || words.replacingOccurrences(of: " ", with: "").contains(phrase.replacingOccurrences(of: " ", with: ""))
     }
 
+    /// Told every utterance transcribed, woken or not (the wake benchmark's record of what was heard).
+    public var onUtterance: ((RecognizedUtterance) -> Void)?
+
     /// Reads `source` until it ends or `onWake` returns false; `onWake` gets the audio time (in
     /// seconds from the start) at which the phrase was heard (the end of its utterance).
     public func listen(to source: SpeechAudioSource, onWake: (Double) -> Bool) throws {
+        try listen(to: source, heard: { seconds, _ in onWake(seconds) })
+    }
+
+    /// As `listen(to:onWake:)`, `heard` also given the transcript that woke it.
+    public func listen(to source: SpeechAudioSource, heard: (Double, String) -> Bool) throws {
         try utterances.reset()
         while let chunk = try source.nextChunk() {
-            if let heard = try utterances.push(chunk), contains(heard.text) {
-                guard onWake(heard.endDetectedSeconds) else { return }
-                try utterances.reset()
+            if let utterance = try utterances.push(chunk) {
+                onUtterance?(utterance)
+                if contains(utterance.text) {
+                    guard heard(utterance.endDetectedSeconds, utterance.text) else { return }
+                    try utterances.reset()
+                }
             }
         }
         // The phrase said at the very end of a recording is only closed here.
-        if let last = try utterances.finish(), contains(last.text) { _ = onWake(last.endDetectedSeconds) }
+        if let last = try utterances.finish() {
+            onUtterance?(last)
+            if contains(last.text) { _ = heard(last.endDetectedSeconds, last.text) }
+        }
     }
 }
