@@ -37,11 +37,13 @@ public final class WakePhraseSpotter {
     /// As `listen(to:onWake:)`, `heard` also given the transcript that woke it.
     public func listen(to source: SpeechAudioSource, heard: (Double, String) -> Bool) throws {
         try utterances.reset()
+        // The recogniser's clock runs on across sources; times are told from this source's start.
+        let origin = utterances.audioSeconds
         while let chunk = try source.nextChunk() {
             if let utterance = try utterances.push(chunk) {
                 onUtterance?(utterance)
                 if contains(utterance.text) {
-                    guard heard(utterance.endDetectedSeconds, utterance.text) else { return }
+                    guard heard(utterance.endDetectedSeconds - origin, utterance.text) else { return }
                     try utterances.reset()
                 }
             }
@@ -49,7 +51,7 @@ public final class WakePhraseSpotter {
         // The phrase said at the very end of a recording is only closed here.
         if let last = try utterances.finish() {
             onUtterance?(last)
-            if contains(last.text) { _ = heard(last.endDetectedSeconds, last.text) }
+            if contains(last.text) { _ = heard(last.endDetectedSeconds - origin, last.text) }
         }
     }
 }
