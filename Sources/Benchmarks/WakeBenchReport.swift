@@ -36,8 +36,8 @@ public struct WakeBenchReport: Encodable {
                                 summary.audioMinutes, summary.speechMinutes, summary.falseWakes,
                                 (summary.neverFalselyWoken ? "met" : summary.falseWakes == 0 ? "none, but under 30 minutes" : "not met") as NSString))
             for run in falseAlarms {
-                lines.append(String(format: "  %@: %d sentences, %.1f min, %d utterances transcribed, %d false wakes, CPU %.0f s (%.1f %% of one core)",
-                                    run.voice as NSString, run.sentences, run.audioSeconds / 60, run.utterancesTranscribed, run.falseWakes.count,
+                lines.append(String(format: "  %@: %d sentences, %.1f min, %d utterances transcribed (%d checked against the phrase), %d false wakes, CPU %.0f s (%.1f %% of one core)",
+                                    run.voice as NSString, run.sentences, run.audioSeconds / 60, run.utterancesTranscribed, run.checked.count, run.falseWakes.count,
                                     run.cpuSeconds, run.audioSeconds > 0 ? run.cpuSeconds / run.audioSeconds * 100 : 0))
                 for wake in run.falseWakes {
                     lines.append(String(format: "    at %.1f s: heard “%@” (said “%@”)", wake.audioSeconds, wake.heard as NSString, wake.said as NSString))

@@ -52,7 +52,7 @@ struct WakeBenchmarkScoringTests {
     }
 
     func stream(minutes: Double, falseWakes: Int) -> WakeFalseAlarmRun {
-        WakeFalseAlarmRun(voice: "v", sentences: 10, audioSeconds: minutes * 60, speechSeconds: minutes * 30, utterancesTranscribed: 10,
+        WakeFalseAlarmRun(voice: "v", sentences: 10, audioSeconds: minutes * 60, speechSeconds: minutes * 30, utterancesTranscribed: 10, checked: [],
                           falseWakes: (0..<falseWakes).map { FalseWake(voice: "v", audioSeconds: Double($0), heard: "assistive vision", said: "x") },
                           cpuSeconds: minutes * 6)
     }

@@ -102,6 +102,8 @@ public struct WakeFalseAlarmRun: Sendable, Codable, Equatable {
     public let speechSeconds: Double
     public let utterancesTranscribed: Int
     public let falseWakes: [FalseWake]
+    /// The utterances checked against the phrase (`WakePhraseCheck`), woken or not, as heard and weighed.
+    public let checked: [String]
     /// Process CPU time (all threads, ONNX Runtime's included) spent listening to the stream.
     public let cpuSeconds: Double
 }
@@ -180,7 +182,7 @@ public struct WakeBenchmark {
                 let replay = TimedReplay(RecognizerAudio.toInt16(audio))
                 var heard: [String] = []
                 var wakes: [(audioSeconds: Double, processingSeconds: Double)] = []
-                spotter.onUtterance = { heard.append($0.text) }
+                spotter.onUtterance = { heard.append(Self.described($0)) }
                 try spotter.listen(to: replay) { seconds in
                     wakes.append((seconds, replay.secondsSinceHandingOut(audioSeconds: speechEnd)))
                     return true
@@ -201,19 +203,30 @@ public struct WakeBenchmark {
             }
             var heardCount = 0
             var woken: [FalseWake] = []
-            spotter.onUtterance = { _ in heardCount += 1 }
+            var checked: [String] = []
+            spotter.onUtterance = { utterance in
+                heardCount += 1
+                if utterance.alternative != nil { checked.append(Self.described(utterance)) }
+            }
             let cpuStart = Self.processCPUSeconds()
             try spotter.listen(to: TimedReplay(RecognizerAudio.toInt16(stream)), heard: { seconds, text in
                 let said = starts.last(where: { $0.seconds <= seconds })?.text ?? ""
-                woken.append(FalseWake(voice: voice.name, audioSeconds: seconds, heard: text, said: said))
+                woken.append(FalseWake(voice: voice.name, audioSeconds: seconds, heard: checked.last ?? text, said: said))
                 return true
             })
             falseAlarms.append(WakeFalseAlarmRun(voice: voice.name, sentences: sentences.count, audioSeconds: Double(stream.count) / rate,
                                                  speechSeconds: speechSeconds, utterancesTranscribed: heardCount, falseWakes: woken,
+                                                 checked: checked,
                                                  cpuSeconds: Self.processCPUSeconds() - cpuStart))
             spotter.onUtterance = nil
         }
         return Result(trials: trials, falseAlarms: falseAlarms)
+    }
+
+    /// An utterance as heard, with the phrase's reading and its weight when one was checked.
+    static func described(_ utterance: RecognizedUtterance) -> String {
+        guard let alternative = utterance.alternative, alternative.text != utterance.text else { return utterance.text }
+        return utterance.text + String(format: " [as “%@”: %.1f nats]", alternative.text, alternative.logProbabilityGap)
     }
 
     /// The sentences' speaking rates in turn, three sentences each: 1, 0.9, 1.15.

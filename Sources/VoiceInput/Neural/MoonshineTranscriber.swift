@@ -12,9 +12,20 @@ public struct Transcript: Sendable, Equatable {
     public let meanLogProbability: Double
     /// Where the transcription's time went (for the latency benchmark).
     public var timing = TranscriptionTiming()
+    /// The reading asked for by `MoonshineTranscriber.alternative`, weighed by the model.
+    public var alternative: AlternativeReading?
 
     /// 0…1: the geometric mean of the chosen tokens' probabilities.
     public var confidence: Double { exp(meanLogProbability) }
+}
+
+/// Another reading of the same audio and how much less likely the model finds it than what it
+/// wrote: the sum of its own log-probabilities per token (end of text included) of the reading,
+/// held to those words, less that of the transcript. 0: the same words; −∞: the model could not
+/// spell it among its likely tokens.
+public struct AlternativeReading: Sendable, Equatable {
+    public let text: String
+    public let logProbabilityGap: Double
 }
 
 /// Where one transcription's time went: the encoder over the whole audio, then the decoder one
@@ -49,6 +60,9 @@ public final class MoonshineTranscriber {
     private let decoder: ONNXSession
     public let tokenizer: MoonshineTokenizer
     public var bias: PhraseBias
+    /// Given the words of each transcript, another reading of the same audio to weigh against it
+    /// (nil: none); the transcript then carries the model's preference between them (`AlternativeReading`).
+    public var alternative: ((String) -> String?)?
     private let cacheInputs: [String]
     private let cacheOutputs: [String]
 
@@ -106,9 +120,37 @@ public final class MoonshineTranscriber {
         let seconds = Double(samples.count) / Double(Self.sampleRateHz)
         let maximumTokens = max(4, Int((seconds * Self.maximumTokensPerSecond).rounded(.up)))
 
-        // The first step runs without cache (use_cache_branch false) on empty past tensors and
-        // computes the cross-attention keys and values once; later steps reuse those, and feed
-        // back the self-attention cache, which grows by one position per token.
+        let greedy = try runDecoder(hidden: hidden, maximumTokens: maximumTokens, stopsRepeating: true) { logits, text in
+            choose(from: logits, text: text)
+        }
+        let tokens = greedy.tokens, logProbabilitySum = greedy.logProbabilitySum, step = greedy.steps
+        var transcript = Transcript(text: tokenizer.text(of: tokens), tokens: tokens,
+                                    meanLogProbability: logProbabilitySum / Double(max(1, step)))
+        transcript.timing.encoderSeconds = (encoded - began).seconds
+        transcript.timing.decoderSeconds = (clock.now - encoded).seconds
+        transcript.timing.decoderSteps = step
+        transcript.timing.encodedAudioSeconds = Double(audio.count) / Double(Self.sampleRateHz)
+        if let alternative = alternative?(NeuralUtteranceRecognizer.spokenText(transcript.text)) {
+            let target = NeuralUtteranceRecognizer.spokenText(alternative)
+            let held = target == NeuralUtteranceRecognizer.spokenText(transcript.text) ? greedy
+                : try runDecoder(hidden: hidden, maximumTokens: maximumTokens + 4, stopsRepeating: false) { logits, text in
+                    chooseSpelling(target, from: logits, text: text)
+                }
+            let spelled = held.finished && NeuralUtteranceRecognizer.spokenText(tokenizer.text(of: held.tokens)) == target
+            transcript.alternative = AlternativeReading(
+                text: target, logProbabilityGap: spelled ? held.logProbabilitySum - logProbabilitySum : -.infinity)
+        }
+        return transcript
+    }
+
+    /// The decoder run one token at a time from the start of text until `choose` picks the end
+    /// (finished) or gives up (nil), or `maximumTokens` pass. The first step runs without cache
+    /// (use_cache_branch false) on empty past tensors and computes the cross-attention keys and
+    /// values once; later steps reuse those, and feed back the self-attention cache, which grows
+    /// by one position per token.
+    private func runDecoder(hidden: ONNXTensor, maximumTokens: Int, stopsRepeating: Bool,
+                            choose: (UnsafeBufferPointer<Float>, String) -> (Int, Float)?) throws(ONNXRuntimeError)
+        -> (tokens: [Int], logProbabilitySum: Double, steps: Int, finished: Bool) {
         var cache: [String: ONNXTensor] = [:]
         let empty = try ONNXTensor(shape: [1, Self.heads, 0, Self.headSize], floats: [])
         for name in cacheInputs { cache[name] = empty }
@@ -129,27 +171,57 @@ public final class MoonshineTranscriber {
             for (index, name) in cacheInputs.enumerated() where step == 0 || name.contains(".decoder.") {
                 cache[name] = outputs[index + 1]
             }
-            let (token, logProbability) = try outputs[0].withFloats { choose(from: $0, text: text) }
+            guard let (token, logProbability) = try outputs[0].withFloats({ choose($0, text) }) else { break }
             logProbabilitySum += Double(logProbability)
             step += 1
-            if token == MoonshineTokenizer.endOfText { break }
+            if token == MoonshineTokenizer.endOfText { return (tokens, logProbabilitySum, step, true) }
             tokens.append(token)
             text += tokenizer.pieceText(token)
             previous = token
             // Over noise after the words Moonshine can fall into saying the last words again and
             // again ("exit exit exit …"): once a run repeats a third time, the repeats are dropped.
-            if let period = Self.repetitionPeriod(tokens) {
+            if stopsRepeating, let period = Self.repetitionPeriod(tokens) {
                 tokens.removeLast(2 * period)
                 break
             }
         }
-        var transcript = Transcript(text: tokenizer.text(of: tokens), tokens: tokens,
-                                    meanLogProbability: logProbabilitySum / Double(max(1, step)))
-        transcript.timing.encoderSeconds = (encoded - began).seconds
-        transcript.timing.decoderSeconds = (clock.now - encoded).seconds
-        transcript.timing.decoderSteps = step
-        transcript.timing.encodedAudioSeconds = Double(audio.count) / Double(Self.sampleRateHz)
-        return transcript
+        return (tokens, logProbabilitySum, step, false)
+    }
+
+    /// How many of the model's most probable tokens a held reading may choose from at each step:
+    /// a spelling the model does not rank this high is one it does not hear.
+    static let spellingCandidates = 64
+
+    /// The next token of a reading held to `target` (spoken words): the model's most probable
+    /// token among its `spellingCandidates` best that keeps the words on the way to the target
+    /// (the end of text only once it is reached); nil when none does. Returns the token and the
+    /// model's log-probability of it.
+    private func chooseSpelling(_ target: String, from logits: UnsafeBufferPointer<Float>, text: String) -> (Int, Float)? {
+        let count = min(logits.count, tokenizer.pieces.count)
+        var best = 0
+        for index in 1..<count where logits[index] > logits[best] { best = index }
+        var sum: Double = 0
+        var top: [Int] = []
+        var floor = -Float.infinity
+        for index in 0..<count {
+            sum += exp(Double(logits[index] - logits[best]))
+            guard logits[index] > floor || top.count < Self.spellingCandidates else { continue }
+            top.insert(index, at: top.firstIndex { logits[$0] < logits[index] } ?? top.count)
+            if top.count > Self.spellingCandidates { top.removeLast() }
+            if top.count == Self.spellingCandidates { floor = logits[top.last!] }
+        }
+        let logNormalizer = logits[best] + Float(log(sum))
+        let sofar = NeuralUtteranceRecognizer.spokenText(text)
+        for token in top {
+            if token == MoonshineTokenizer.endOfText {
+                if sofar == target { return (token, logits[token] - logNormalizer) }
+                continue
+            }
+            let next = NeuralUtteranceRecognizer.spokenText(text + tokenizer.pieceText(token))
+            // Punctuation and capitals are the model's to choose: only the words are held.
+            if target.hasPrefix(next) { return (token, logits[token] - logNormalizer) }
+        }
+        return nil
     }
 
     /// The length of a run of 1–8 tokens that ends `tokens` three times over, if any.

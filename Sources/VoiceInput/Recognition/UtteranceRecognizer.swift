@@ -25,6 +25,8 @@ public struct RecognizedUtterance: Sendable, Equatable {
     /// The neural recogniser's transcription of it: where its time went, and whether it was
     /// made ahead, during the silence before the end was confirmed (nil for pocketsphinx).
     public var transcription: TranscriptionReport?
+    /// Another reading of the same audio weighed by the model (`MoonshineTranscriber.alternative`); nil when none was asked for.
+    public var alternative: AlternativeReading?
 
     public init(text: String, confidence: Double, hypothesis: DecoderHypothesis, speechStartSeconds: Double,
                 endDetectedSeconds: Double, finishingSeconds: Double, signalToNoiseDecibels: Double, syllables: Int? = nil) {
