@@ -15,13 +15,19 @@ public struct WakePhraseCheck: Sendable {
     /// than the model's own transcript.
     public var maximumGap: Double
 
-    public init(phrase: String = WakePhraseSpotter.defaultPhrase, nearMissShare: Double = 0.4, maximumGap: Double = 4) {
+    public init(phrase: String = WakePhraseSpotter.defaultPhrase, nearMissShare: Double = 0.4, maximumGap: Double = 8) {
         self.phrase = NeuralUtteranceRecognizer.spokenText(phrase)
         self.nearMissShare = nearMissShare
         self.maximumGap = maximumGap
     }
 
     private var letters: String { phrase.replacingOccurrences(of: " ", with: "") }
+
+    /// Words that make what follows them a thing talked about ("an artistic vision", "my
+    /// vision"), where a name called out stands alone: the phrase is not read in after them,
+    /// nor in place of a run of words that starts with one.
+    static let determiners: Set<String> = ["a", "an", "the", "this", "that", "these", "those", "my", "your", "his", "her", "its",
+                                           "our", "their", "of", "some", "no", "any", "every", "each", "whose"]
 
     /// Whether the words hold the phrase: as words, or run together ("assistivevision").
     public func contains(_ transcript: String) -> Bool {
@@ -35,14 +41,20 @@ public struct WakePhraseCheck: Sendable {
     public func reading(of transcript: String) -> String? {
         let words = NeuralUtteranceRecognizer.spokenText(transcript).split(separator: " ").map(String.init)
         guard !words.isEmpty else { return nil }
-        if contains(transcript) { return words.joined(separator: " ") }
+        if contains(transcript) {
+            let spoken = words.joined(separator: " ")
+            guard let found = (" " + spoken + " ").range(of: " " + phrase + " ") else { return spoken }  // run together
+            let before = (" " + spoken + " ")[..<found.lowerBound].split(separator: " ").last.map(String.init)
+            return before.map(Self.determiners.contains) == true ? nil : spoken
+        }
         let allowed = Int((Double(letters.count) * nearMissShare).rounded(.down))
         var nearest: (distance: Int, range: Range<Int>)?
         for start in words.indices {
             for end in (start + 1)...min(start + 4, words.count) {
                 let run = words[start..<end].joined()
                 // Cheap bound first: the difference in length is at least the distance.
-                guard abs(run.count - letters.count) <= allowed else { continue }
+                guard abs(run.count - letters.count) <= allowed, !Self.determiners.contains(words[start]),
+                      start == 0 || !Self.determiners.contains(words[start - 1]) else { continue }
                 let distance = EditDistance.between(run, letters)
                 if distance <= allowed, distance < nearest?.distance ?? .max { nearest = (distance, start..<end) }
             }

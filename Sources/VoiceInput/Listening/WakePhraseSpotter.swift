@@ -32,9 +32,9 @@ public final class WakePhraseSpotter {
     public func contains(_ transcript: String) -> Bool { check.contains(transcript) }
 
     /// Whether an utterance wakes it: its transcript holds the phrase, or the phrase read in
-    /// place of the words near it is nearly as likely to the model.
+    /// place of the words near it is nearly as likely to the model (`WakePhraseCheck`).
     public func wakes(_ utterance: RecognizedUtterance) -> Bool {
-        contains(utterance.text) || utterance.alternative.map(check.accepts) ?? false
+        utterance.alternative.map(check.accepts) ?? false
     }
 
     /// Told every utterance transcribed, woken or not (the wake benchmark's record of what was heard).

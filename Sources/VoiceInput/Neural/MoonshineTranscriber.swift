@@ -120,10 +120,7 @@ public final class MoonshineTranscriber {
         let seconds = Double(samples.count) / Double(Self.sampleRateHz)
         let maximumTokens = max(4, Int((seconds * Self.maximumTokensPerSecond).rounded(.up)))
 
-        let greedy = try runDecoder(hidden: hidden, maximumTokens: maximumTokens, stopsRepeating: true) { logits, text in
-            choose(from: logits, text: text)
-        }
-        let tokens = greedy.tokens, logProbabilitySum = greedy.logProbabilitySum, step = greedy.steps
+        let (tokens, logProbabilitySum, step) = try greedyDecoding(hidden: hidden, maximumTokens: maximumTokens)
         var transcript = Transcript(text: tokenizer.text(of: tokens), tokens: tokens,
                                     meanLogProbability: logProbabilitySum / Double(max(1, step)))
         transcript.timing.encoderSeconds = (encoded - began).seconds
@@ -132,71 +129,111 @@ public final class MoonshineTranscriber {
         transcript.timing.encodedAudioSeconds = Double(audio.count) / Double(Self.sampleRateHz)
         if let alternative = alternative?(NeuralUtteranceRecognizer.spokenText(transcript.text)) {
             let target = NeuralUtteranceRecognizer.spokenText(alternative)
-            let held = target == NeuralUtteranceRecognizer.spokenText(transcript.text) ? greedy
-                : try runDecoder(hidden: hidden, maximumTokens: maximumTokens + 4, stopsRepeating: false) { logits, text in
-                    chooseSpelling(target, from: logits, text: text)
-                }
-            let spelled = held.finished && NeuralUtteranceRecognizer.spokenText(tokenizer.text(of: held.tokens)) == target
-            transcript.alternative = AlternativeReading(
-                text: target, logProbabilityGap: spelled ? held.logProbabilitySum - logProbabilitySum : -.infinity)
+            let gap = target == NeuralUtteranceRecognizer.spokenText(transcript.text) ? 0
+                : try heldReading(target, hidden: hidden, maximumTokens: maximumTokens + 4).map { $0 - logProbabilitySum } ?? -.infinity
+            transcript.alternative = AlternativeReading(text: target, logProbabilityGap: gap)
         }
         return transcript
     }
 
-    /// The decoder run one token at a time from the start of text until `choose` picks the end
-    /// (finished) or gives up (nil), or `maximumTokens` pass. The first step runs without cache
-    /// (use_cache_branch false) on empty past tensors and computes the cross-attention keys and
-    /// values once; later steps reuse those, and feed back the self-attention cache, which grows
-    /// by one position per token.
-    private func runDecoder(hidden: ONNXTensor, maximumTokens: Int, stopsRepeating: Bool,
-                            choose: (UnsafeBufferPointer<Float>, String) -> (Int, Float)?) throws(ONNXRuntimeError)
-        -> (tokens: [Int], logProbabilitySum: Double, steps: Int, finished: Bool) {
-        var cache: [String: ONNXTensor] = [:]
-        let empty = try ONNXTensor(shape: [1, Self.heads, 0, Self.headSize], floats: [])
-        for name in cacheInputs { cache[name] = empty }
-        let noCache = try ONNXTensor(shape: [1], bools: [false])
-        let withCache = try ONNXTensor(shape: [1], bools: [true])
-
+    /// Greedy decoding (biased by `bias`, if any), one token a step from the start of text until
+    /// the end of text or `maximumTokens`.
+    private func greedyDecoding(hidden: ONNXTensor, maximumTokens: Int) throws(ONNXRuntimeError)
+        -> (tokens: [Int], logProbabilitySum: Double, steps: Int) {
+        var cache = try emptyCache()
         var tokens: [Int] = []
         var text = ""
         var logProbabilitySum = 0.0
         var previous = MoonshineTokenizer.startOfText
         var step = 0
         while step <= maximumTokens {
-            var inputs = cache
-            inputs["input_ids"] = try ONNXTensor(shape: [1, 1], int64s: [Int64(previous)])
-            inputs["encoder_hidden_states"] = hidden
-            inputs["use_cache_branch"] = step == 0 ? noCache : withCache
-            let outputs = try decoder.run(inputs, outputs: ["logits"] + cacheOutputs)
-            for (index, name) in cacheInputs.enumerated() where step == 0 || name.contains(".decoder.") {
-                cache[name] = outputs[index + 1]
-            }
-            guard let (token, logProbability) = try outputs[0].withFloats({ choose($0, text) }) else { break }
+            let outputs = try advance(cache: &cache, previous: previous, first: step == 0, hidden: hidden)
+            let (token, logProbability) = try outputs[0].withFloats { choose(from: $0, text: text) }
             logProbabilitySum += Double(logProbability)
             step += 1
-            if token == MoonshineTokenizer.endOfText { return (tokens, logProbabilitySum, step, true) }
+            if token == MoonshineTokenizer.endOfText { break }
             tokens.append(token)
             text += tokenizer.pieceText(token)
             previous = token
             // Over noise after the words Moonshine can fall into saying the last words again and
             // again ("exit exit exit …"): once a run repeats a third time, the repeats are dropped.
-            if stopsRepeating, let period = Self.repetitionPeriod(tokens) {
+            if let period = Self.repetitionPeriod(tokens) {
                 tokens.removeLast(2 * period)
                 break
             }
         }
-        return (tokens, logProbabilitySum, step, false)
+        return (tokens, logProbabilitySum, step)
+    }
+
+    /// The decoder's cache before the first step: empty past tensors.
+    private func emptyCache() throws(ONNXRuntimeError) -> [String: ONNXTensor] {
+        let empty = try ONNXTensor(shape: [1, Self.heads, 0, Self.headSize], floats: [])
+        return Dictionary(uniqueKeysWithValues: cacheInputs.map { ($0, empty) })
+    }
+
+    /// One decoder step fed `previous`: its outputs (logits first), the cache moved on. The
+    /// first step runs without cache (use_cache_branch false) on empty past tensors and computes
+    /// the cross-attention keys and values once; later steps reuse those, and feed back the
+    /// self-attention cache, which grows by one position per token.
+    private func advance(cache: inout [String: ONNXTensor], previous: Int, first: Bool,
+                         hidden: ONNXTensor) throws(ONNXRuntimeError) -> [ONNXTensor] {
+        var inputs = cache
+        inputs["input_ids"] = try ONNXTensor(shape: [1, 1], int64s: [Int64(previous)])
+        inputs["encoder_hidden_states"] = hidden
+        inputs["use_cache_branch"] = try ONNXTensor(shape: [1], bools: [!first])
+        let outputs = try decoder.run(inputs, outputs: ["logits"] + cacheOutputs)
+        for (index, name) in cacheInputs.enumerated() where first || name.contains(".decoder.") {
+            cache[name] = outputs[index + 1]
+        }
+        return outputs
     }
 
     /// How many of the model's most probable tokens a held reading may choose from at each step:
     /// a spelling the model does not rank this high is one it does not hear.
     static let spellingCandidates = 64
+    /// How many partial readings are kept at each step: the best spelling of a word is not
+    /// always the one whose first piece the model prefers ("Assistiv" + "e" against "Assist" + "ive").
+    static let heldReadingBeam = 4
 
-    /// The next token of a reading held to `target` (spoken words): the model's most probable
-    /// token among its `spellingCandidates` best that keeps the words on the way to the target
-    /// (the end of text only once it is reached); nil when none does. Returns the token and the
-    /// model's log-probability of it.
-    private func chooseSpelling(_ target: String, from logits: UnsafeBufferPointer<Float>, text: String) -> (Int, Float)? {
+    /// The model's log-probability (summed over the tokens, end of text included) of the best
+    /// spelling of `target` (spoken words) it can find by a small beam search, each token among
+    /// its `spellingCandidates` most probable; nil when no spelling reaches the end.
+    private func heldReading(_ target: String, hidden: ONNXTensor, maximumTokens: Int) throws(ONNXRuntimeError) -> Double? {
+        struct Reading { var cache: [String: ONNXTensor]; var previous: Int; var text: String; var logProbability: Double }
+        var readings = [Reading(cache: try emptyCache(), previous: MoonshineTokenizer.startOfText, text: "", logProbability: 0)]
+        var best: Double?
+        for step in 0...maximumTokens {
+            var extended: [(from: Int, token: Int, logProbability: Double)] = []
+            var outputs: [[String: ONNXTensor]] = []
+            for (index, reading) in readings.enumerated() {
+                var cache = reading.cache
+                let stepOutputs = try advance(cache: &cache, previous: reading.previous, first: step == 0, hidden: hidden)
+                outputs.append(cache)
+                for (token, logProbability) in try stepOutputs[0].withFloats({ spellings(target, from: $0, text: reading.text) }) {
+                    let total = reading.logProbability + Double(logProbability)
+                    if token == MoonshineTokenizer.endOfText {
+                        best = max(best ?? -.infinity, total)
+                    } else {
+                        extended.append((index, token, total))
+                    }
+                }
+            }
+            // Log-probabilities only fall: a partial reading below the best finished one cannot win.
+            extended = extended.filter { $0.logProbability > best ?? -.infinity }.sorted { $0.logProbability > $1.logProbability }
+            guard !extended.isEmpty else { break }
+            readings = extended.prefix(Self.heldReadingBeam).map { next in
+                Reading(cache: outputs[next.from], previous: next.token, text: readings[next.from].text + tokenizer.pieceText(next.token),
+                        logProbability: next.logProbability)
+            }
+        }
+        return best
+    }
+
+    /// The tokens that may come next in a reading held to `target` (spoken words), with the
+    /// model's log-probability of each, most probable first: those among its
+    /// `spellingCandidates` best that keep the words on the way to the target, the end of text
+    /// only once it is reached.
+    private func spellings(_ target: String, from logits: UnsafeBufferPointer<Float>, text: String) -> [(Int, Float)] {
         let count = min(logits.count, tokenizer.pieces.count)
         var best = 0
         for index in 1..<count where logits[index] > logits[best] { best = index }
@@ -212,16 +249,26 @@ public final class MoonshineTranscriber {
         }
         let logNormalizer = logits[best] + Float(log(sum))
         let sofar = NeuralUtteranceRecognizer.spokenText(text)
+        var allowed: [(Int, Float)] = []
         for token in top {
             if token == MoonshineTokenizer.endOfText {
-                if sofar == target { return (token, logits[token] - logNormalizer) }
+                if sofar == target { allowed.append((token, logits[token] - logNormalizer)) }
                 continue
             }
-            let next = NeuralUtteranceRecognizer.spokenText(text + tokenizer.pieceText(token))
-            // Punctuation and capitals are the model's to choose: only the words are held.
-            if target.hasPrefix(next) { return (token, logits[token] - logNormalizer) }
+            let piece = tokenizer.pieceText(token)
+            let next = NeuralUtteranceRecognizer.spokenText(text + piece)
+            // Punctuation and capitals are the model's to choose: only the words are held. A
+            // token that adds no word (punctuation, a bare space, a special token) only as one
+            // mark after a letter, never two in a row: else the reading could mark time forever.
+            if next == sofar {
+                if piece.contains(where: { $0.isPunctuation }), text.last.map({ $0.isLetter || $0.isNumber }) ?? false {
+                    allowed.append((token, logits[token] - logNormalizer))
+                }
+            } else if target.hasPrefix(next) {
+                allowed.append((token, logits[token] - logNormalizer))
+            }
         }
-        return nil
+        return allowed
     }
 
     /// The length of a run of 1–8 tokens that ends `tokens` three times over, if any.
