@@ -52,9 +52,9 @@ struct WakeBenchmarkScoringTests {
     }
 
     func stream(minutes: Double, falseWakes: Int) -> WakeFalseAlarmRun {
-        WakeFalseAlarmRun(voice: "v", sentences: 10, audioSeconds: minutes * 60, speechSeconds: minutes * 30, utterancesTranscribed: 10, checked: [],
+        WakeFalseAlarmRun(voice: "v", sentences: 10, audioSeconds: minutes * 60, speechSeconds: minutes * 30, utterancesTranscribed: 10,
                           falseWakes: (0..<falseWakes).map { FalseWake(voice: "v", audioSeconds: Double($0), heard: "assistive vision", said: "x") },
-                          cpuSeconds: minutes * 6)
+                          checked: [], cpuSeconds: minutes * 6)
     }
 
     @Test("woken on 38 of 40 meets the 95 % target; 37 of 40 does not")
@@ -98,5 +98,44 @@ struct WakeBenchmarkScoringTests {
         #expect(sizes == [320, 320, 60])
         #expect(replay.secondsSinceHandingOut(audioSeconds: 0.03) >= 0)
         #expect(replay.secondsSinceHandingOut(audioSeconds: 1) == 0)
+    }
+}
+
+@Suite("The wake phrase's second check picks the reading to weigh and judges the model's weighing")
+struct WakePhraseCheckTests {
+    let check = WakePhraseCheck()
+
+    @Test("a transcript that holds the phrase is weighed as it is, said alone, after other words or run together")
+    func holdsThePhrase() {
+        #expect(check.reading(of: "Assistive Vision.") == "assistive vision")
+        #expect(check.reading(of: "Okay, assistive vision, what's ahead?") == "okay assistive vision what's ahead")
+        #expect(check.reading(of: "assistivevision") == "assistivevision")
+    }
+
+    @Test("the words nearest the phrase in spelling are read as the phrase", arguments: [
+        ("assisted vision", "assistive vision"),
+        ("Hello, assist a vision.", "hello assistive vision"),
+        ("assess the vision start guidance", "assistive vision start guidance"),
+        ("well then assist division", "well then assistive vision"),
+    ])
+    func nearMisses(heard: String, reading: String) {
+        #expect(check.reading(of: heard) == reading)
+    }
+
+    @Test("nothing is weighed for words far from the phrase, nor after or from a determiner", arguments: [
+        "the weather is nice today", "turn the television off", "thank you for your assistance", "assisted living",
+        "an artistic vision of the city", "a positive vision", "my assistive vision", "",
+    ])
+    func nothingToWeigh(heard: String) {
+        #expect(check.reading(of: heard) == nil)
+    }
+
+    @Test("the phrase's reading wakes it only when the model finds it within the gap of its own transcript")
+    func accepts() {
+        #expect(check.accepts(AlternativeReading(text: "assistive vision", logProbabilityGap: 0)))
+        #expect(check.accepts(AlternativeReading(text: "okay assistive vision", logProbabilityGap: -check.maximumGap)))
+        #expect(!check.accepts(AlternativeReading(text: "assistive vision", logProbabilityGap: -check.maximumGap - 0.1)))
+        #expect(!check.accepts(AlternativeReading(text: "assistive vision", logProbabilityGap: -.infinity)))
+        #expect(!check.accepts(AlternativeReading(text: "assisted vision", logProbabilityGap: 0)))
     }
 }
