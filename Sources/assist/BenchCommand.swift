@@ -12,7 +12,7 @@ struct Bench: AsyncParsableCommand {
         abstract: "Measures the speed of the vision pipeline stage by stage (build with -c release).",
         discussion: DocsPage.benchmarks.reference,
         shouldDisplay: false,
-        subcommands: [BenchVision.self, BenchHearingFile.self, BenchVoice.self, BenchCommands.self, BenchQuestions.self])
+        subcommands: [BenchVision.self, BenchHearingFile.self, BenchVoice.self, BenchCommands.self, BenchQuestions.self, BenchWake.self])
 }
 
 struct BenchVision: AsyncParsableCommand {

@@ -30,8 +30,45 @@ struct WakePhraseTests {
         #expect((times.first ?? 0) > 2)
     }
 
+    @Test("the model weighs the phrase read in place of other words: its own words cost nothing, other words something")
+    func weighsReadings() throws {
+        let folder = try TemporaryFolder.make("voice-tests-wake-reading")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("phrase.wav")
+        try FestivalVoice().synthesize([SynthesisRequest(text: "hello, assistive vision", speakingRate: 1, output: url)])
+        let samples = RecognizerAudio.samples(from: try AudioFile.read(url)).map { Float($0) / 32_768 }
+        let transcriber = try MoonshineTranscriber(files: try SpeechModelFiles.installed())
+        transcriber.alternative = { _ in "hello assistive vision" }
+        let own = try transcriber.transcribe(samples)
+        #expect(own.alternative?.text == "hello assistive vision")
+        #expect((own.alternative?.logProbabilityGap ?? -.infinity) > -8, "\(own)")
+        transcriber.alternative = { _ in "turn the radio off" }
+        let other = try transcriber.transcribe(samples)
+        #expect((other.alternative?.logProbabilityGap ?? 0) < -8, "\(other)")
+        #expect(other.text == own.text)
+    }
+
     @Test("speech without the phrase does not wake it")
     func notSpotted() throws {
         #expect(try wakeTimes(saying: ["the weather is nice today", "scan now", "television is on"]).isEmpty)
+    }
+}
+
+@Suite("The wake benchmark runs end to end on synthesised speech", .serialized)
+struct WakeBenchmarkRunTests {
+    @Test("the phrase said alone wakes it once; other speech with noise between wakes it never")
+    func runs() throws {
+        let folder = try TemporaryFolder.make("voice-tests-wake-bench")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let benchmark = WakeBenchmark(voices: [FestivalVoice()],
+                                      renderings: [WakeRendering(text: "assistive vision", speakingRate: 1, condition: .clean)],
+                                      sentences: ["turn the television off please", "the weather is nice today", "thank you for your assistance"])
+        let result = try benchmark.run(spotter: try WakePhraseSpotter(files: try SpeechModelFiles.installed()), workFolder: folder)
+        #expect(result.trials.map(\.wakes) == [1], "\(result.trials)")
+        #expect((result.trials.first?.endDetectionMilliseconds ?? -1) > 0)
+        #expect(result.falseAlarms.count == 1)
+        #expect(result.falseAlarms.first?.falseWakes == [], "\(result.falseAlarms)")
+        #expect((result.falseAlarms.first?.utterancesTranscribed ?? 0) > 0)
+        #expect((result.falseAlarms.first?.audioSeconds ?? 0) > 6)
     }
 }

@@ -85,30 +85,9 @@ extension FindTarget {
         let singular = spellings(of: name).last ?? name
         let scored = unique.enumerated().map { index, candidate -> (Int, Int, Int) in
             let prefix = candidate.lowercased().hasPrefix(String(singular.prefix(3))) ? 0 : 1
-            return (prefix, editDistance(singular, candidate.lowercased()), index)
+            return (prefix, EditDistance.between(singular, candidate.lowercased()), index)
         }
         return scored.sorted { $0 < $1 }.prefix(suggestionCount).map { unique[$0.2] }
-    }
-
-    /// Edit distance with adjacent transpositions (optimal string alignment, Damerau's extension
-    /// of Levenshtein): a swapped pair of letters, the commonest typing slip ("chiar"), costs 1.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        guard !a.isEmpty else { return b.count }
-        guard !b.isEmpty else { return a.count }
-        var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
-        for i in 0...a.count { table[i][0] = i }
-        for j in 0...b.count { table[0][j] = j }
-        for i in 1...a.count {
-            for j in 1...b.count {
-                let substitution = a[i - 1] == b[j - 1] ? 0 : 1
-                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + substitution)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
-                }
-            }
-        }
-        return table[a.count][b.count]
     }
 }
 

@@ -96,7 +96,7 @@ public struct CommandRecognitionBenchmark {
     static let leadSeconds = 1.5, trailSeconds = 1.0
 
     /// Sentences said by the babble talkers (the Harvard sentences' style: none is a command).
-    static let babbleSentences = [
+    public static let babbleSentences = [
         "The birch canoe slid on the smooth planks.", "Glue the sheet to the dark blue background.",
         "It's easy to tell the depth of a well.", "These days a chicken leg is a rare dish.",
         "Rice is often served in round bowls.", "The juice of lemons makes fine punch.",

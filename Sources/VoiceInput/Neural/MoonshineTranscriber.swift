@@ -12,9 +12,20 @@ public struct Transcript: Sendable, Equatable {
     public let meanLogProbability: Double
     /// Where the transcription's time went (for the latency benchmark).
     public var timing = TranscriptionTiming()
+    /// The reading asked for by `MoonshineTranscriber.alternative`, weighed by the model.
+    public var alternative: AlternativeReading?
 
     /// 0…1: the geometric mean of the chosen tokens' probabilities.
     public var confidence: Double { exp(meanLogProbability) }
+}
+
+/// Another reading of the same audio and how much less likely the model finds it than what it
+/// wrote: the sum of its own log-probabilities per token (end of text included) of the reading,
+/// held to those words, less that of the transcript. 0: the same words; −∞: the model could not
+/// spell it among its likely tokens.
+public struct AlternativeReading: Sendable, Equatable {
+    public let text: String
+    public let logProbabilityGap: Double
 }
 
 /// Where one transcription's time went: the encoder over the whole audio, then the decoder one
@@ -49,6 +60,9 @@ public final class MoonshineTranscriber {
     private let decoder: ONNXSession
     public let tokenizer: MoonshineTokenizer
     public var bias: PhraseBias
+    /// Given the words of each transcript, another reading of the same audio to weigh against it
+    /// (nil: none); the transcript then carries the model's preference between them (`AlternativeReading`).
+    public var alternative: ((String) -> String?)?
     private let cacheInputs: [String]
     private let cacheOutputs: [String]
 
@@ -116,29 +130,34 @@ public final class MoonshineTranscriber {
         let seconds = Double(samples.count) / Double(Self.sampleRateHz)
         let maximumTokens = max(4, Int((seconds * Self.maximumTokensPerSecond).rounded(.up)))
 
-        // The first step runs without cache (use_cache_branch false) on empty past tensors and
-        // computes the cross-attention keys and values once; later steps reuse those, and feed
-        // back the self-attention cache, which grows by one position per token.
-        var cache: [String: ONNXTensor] = [:]
-        let empty = try ONNXTensor(shape: [1, Self.heads, 0, Self.headSize], floats: [])
-        for name in cacheInputs { cache[name] = empty }
-        let noCache = try ONNXTensor(shape: [1], bools: [false])
-        let withCache = try ONNXTensor(shape: [1], bools: [true])
+        let (tokens, logProbabilitySum, step) = try greedyDecoding(hidden: hidden, maximumTokens: maximumTokens)
+        var transcript = Transcript(text: tokenizer.text(of: tokens), tokens: tokens,
+                                    meanLogProbability: logProbabilitySum / Double(max(1, step)))
+        transcript.timing.encoderSeconds = (encoded - began).seconds
+        transcript.timing.decoderSeconds = (clock.now - encoded).seconds
+        transcript.timing.decoderSteps = step
+        transcript.timing.encodedAudioSeconds = Double(audio.count) / Double(Self.sampleRateHz)
+        if let alternative = alternative?(NeuralUtteranceRecognizer.spokenText(transcript.text)) {
+            let target = NeuralUtteranceRecognizer.spokenText(alternative)
+            let gap = target == NeuralUtteranceRecognizer.spokenText(transcript.text) ? 0
+                : try heldReading(target, hidden: hidden, maximumTokens: maximumTokens + 4).map { $0 - logProbabilitySum } ?? -.infinity
+            transcript.alternative = AlternativeReading(text: target, logProbabilityGap: gap)
+        }
+        return transcript
+    }
 
+    /// Greedy decoding (biased by `bias`, if any), one token a step from the start of text until
+    /// the end of text or `maximumTokens`.
+    private func greedyDecoding(hidden: ONNXTensor, maximumTokens: Int) throws(ONNXRuntimeError)
+        -> (tokens: [Int], logProbabilitySum: Double, steps: Int) {
+        var cache = try emptyCache()
         var tokens: [Int] = []
         var text = ""
         var logProbabilitySum = 0.0
         var previous = MoonshineTokenizer.startOfText
         var step = 0
         while step <= maximumTokens {
-            var inputs = cache
-            inputs["input_ids"] = try ONNXTensor(shape: [1, 1], int64s: [Int64(previous)])
-            inputs["encoder_hidden_states"] = hidden
-            inputs["use_cache_branch"] = step == 0 ? noCache : withCache
-            let outputs = try decoder.run(inputs, outputs: ["logits"] + cacheOutputs)
-            for (index, name) in cacheInputs.enumerated() where step == 0 || name.contains(".decoder.") {
-                cache[name] = outputs[index + 1]
-            }
+            let outputs = try advance(cache: &cache, previous: previous, first: step == 0, hidden: hidden)
             let (token, logProbability) = try outputs[0].withFloats { choose(from: $0, text: text) }
             logProbabilitySum += Double(logProbability)
             step += 1
@@ -153,13 +172,113 @@ public final class MoonshineTranscriber {
                 break
             }
         }
-        var transcript = Transcript(text: tokenizer.text(of: tokens), tokens: tokens,
-                                    meanLogProbability: logProbabilitySum / Double(max(1, step)))
-        transcript.timing.encoderSeconds = (encoded - began).seconds
-        transcript.timing.decoderSeconds = (clock.now - encoded).seconds
-        transcript.timing.decoderSteps = step
-        transcript.timing.encodedAudioSeconds = Double(audio.count) / Double(Self.sampleRateHz)
-        return transcript
+        return (tokens, logProbabilitySum, step)
+    }
+
+    /// The decoder's cache before the first step: empty past tensors.
+    private func emptyCache() throws(ONNXRuntimeError) -> [String: ONNXTensor] {
+        let empty = try ONNXTensor(shape: [1, Self.heads, 0, Self.headSize], floats: [])
+        return Dictionary(uniqueKeysWithValues: cacheInputs.map { ($0, empty) })
+    }
+
+    /// One decoder step fed `previous`: its outputs (logits first), the cache moved on. The
+    /// first step runs without cache (use_cache_branch false) on empty past tensors and computes
+    /// the cross-attention keys and values once; later steps reuse those, and feed back the
+    /// self-attention cache, which grows by one position per token.
+    private func advance(cache: inout [String: ONNXTensor], previous: Int, first: Bool,
+                         hidden: ONNXTensor) throws(ONNXRuntimeError) -> [ONNXTensor] {
+        var inputs = cache
+        inputs["input_ids"] = try ONNXTensor(shape: [1, 1], int64s: [Int64(previous)])
+        inputs["encoder_hidden_states"] = hidden
+        inputs["use_cache_branch"] = try ONNXTensor(shape: [1], bools: [!first])
+        let outputs = try decoder.run(inputs, outputs: ["logits"] + cacheOutputs)
+        for (index, name) in cacheInputs.enumerated() where first || name.contains(".decoder.") {
+            cache[name] = outputs[index + 1]
+        }
+        return outputs
+    }
+
+    /// How many of the model's most probable tokens a held reading may choose from at each step:
+    /// a spelling the model does not rank this high is one it does not hear.
+    static let spellingCandidates = 64
+    /// How many partial readings are kept at each step: the best spelling of a word is not
+    /// always the one whose first piece the model prefers ("Assistiv" + "e" against "Assist" + "ive").
+    static let heldReadingBeam = 4
+
+    /// The model's log-probability (summed over the tokens, end of text included) of the best
+    /// spelling of `target` (spoken words) it can find by a small beam search, each token among
+    /// its `spellingCandidates` most probable; nil when no spelling reaches the end.
+    private func heldReading(_ target: String, hidden: ONNXTensor, maximumTokens: Int) throws(ONNXRuntimeError) -> Double? {
+        struct Reading { var cache: [String: ONNXTensor]; var previous: Int; var text: String; var logProbability: Double }
+        var readings = [Reading(cache: try emptyCache(), previous: MoonshineTokenizer.startOfText, text: "", logProbability: 0)]
+        var best: Double?
+        for step in 0...maximumTokens {
+            var extended: [(from: Int, token: Int, logProbability: Double)] = []
+            var outputs: [[String: ONNXTensor]] = []
+            for (index, reading) in readings.enumerated() {
+                var cache = reading.cache
+                let stepOutputs = try advance(cache: &cache, previous: reading.previous, first: step == 0, hidden: hidden)
+                outputs.append(cache)
+                for (token, logProbability) in try stepOutputs[0].withFloats({ spellings(target, from: $0, text: reading.text) }) {
+                    let total = reading.logProbability + Double(logProbability)
+                    if token == MoonshineTokenizer.endOfText {
+                        best = max(best ?? -.infinity, total)
+                    } else {
+                        extended.append((index, token, total))
+                    }
+                }
+            }
+            // Log-probabilities only fall: a partial reading below the best finished one cannot win.
+            extended = extended.filter { $0.logProbability > best ?? -.infinity }.sorted { $0.logProbability > $1.logProbability }
+            guard !extended.isEmpty else { break }
+            readings = extended.prefix(Self.heldReadingBeam).map { next in
+                Reading(cache: outputs[next.from], previous: next.token, text: readings[next.from].text + tokenizer.pieceText(next.token),
+                        logProbability: next.logProbability)
+            }
+        }
+        return best
+    }
+
+    /// The tokens that may come next in a reading held to `target` (spoken words), with the
+    /// model's log-probability of each, most probable first: those among its
+    /// `spellingCandidates` best that keep the words on the way to the target, the end of text
+    /// only once it is reached.
+    private func spellings(_ target: String, from logits: UnsafeBufferPointer<Float>, text: String) -> [(Int, Float)] {
+        let count = min(logits.count, tokenizer.pieces.count)
+        var best = 0
+        for index in 1..<count where logits[index] > logits[best] { best = index }
+        var sum: Double = 0
+        var top: [Int] = []
+        var floor = -Float.infinity
+        for index in 0..<count {
+            sum += exp(Double(logits[index] - logits[best]))
+            guard logits[index] > floor || top.count < Self.spellingCandidates else { continue }
+            top.insert(index, at: top.firstIndex { logits[$0] < logits[index] } ?? top.count)
+            if top.count > Self.spellingCandidates { top.removeLast() }
+            if top.count == Self.spellingCandidates { floor = logits[top.last!] }
+        }
+        let logNormalizer = logits[best] + Float(log(sum))
+        let sofar = NeuralUtteranceRecognizer.spokenText(text)
+        var allowed: [(Int, Float)] = []
+        for token in top {
+            if token == MoonshineTokenizer.endOfText {
+                if sofar == target { allowed.append((token, logits[token] - logNormalizer)) }
+                continue
+            }
+            let piece = tokenizer.pieceText(token)
+            let next = NeuralUtteranceRecognizer.spokenText(text + piece)
+            // Punctuation and capitals are the model's to choose: only the words are held. A
+            // token that adds no word (punctuation, a bare space, a special token) only as one
+            // mark after a letter, never two in a row: else the reading could mark time forever.
+            if next == sofar {
+                if piece.contains(where: { $0.isPunctuation }), text.last.map({ $0.isLetter || $0.isNumber }) ?? false {
+                    allowed.append((token, logits[token] - logNormalizer))
+                }
+            } else if target.hasPrefix(next) {
+                allowed.append((token, logits[token] - logNormalizer))
+            }
+        }
+        return allowed
     }
 
     /// The length of a run of 1–8 tokens that ends `tokens` three times over, if any.

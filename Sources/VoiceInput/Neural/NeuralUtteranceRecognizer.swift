@@ -206,6 +206,7 @@ public final class NeuralUtteranceRecognizer: UtteranceFinding {
             finishingSeconds: Double(finishing.components.seconds) + Double(finishing.components.attoseconds) / 1e18,
             signalToNoiseDecibels: ratio, syllables: speechWindows)
         heard.transcription = TranscriptionReport(timing: transcript.timing, madeAhead: madeAhead != nil)
+        heard.alternative = transcript.alternative
         return heard
     }
 

@@ -22,6 +22,8 @@ public struct RecognizedUtterance: Sendable, Equatable {
     /// The recogniser's transcription of it: where its time went, and whether it was made
     /// ahead, during the silence before the end was confirmed (nil when made up by hand).
     public var transcription: TranscriptionReport?
+    /// Another reading of the same audio weighed by the model (`MoonshineTranscriber.alternative`); nil when none was asked for.
+    public var alternative: AlternativeReading?
 
     public init(text: String, confidence: Double, speechStartSeconds: Double,
                 endDetectedSeconds: Double, finishingSeconds: Double, signalToNoiseDecibels: Double, syllables: Int? = nil) {
