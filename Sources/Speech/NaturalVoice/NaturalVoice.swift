@@ -58,7 +58,7 @@ public final class NaturalVoice: TextToSpeech, @unchecked Sendable {
     private let lastFastAudio = Mutex<(text: String, audio: SpeechAudio)?>(nil)
 
     /// Loads the voice from `folder` (the model and its `.json`); `threadCount` 0 lets the runtime use every core.
-    public init(folder: URL, settings: SpeechVoiceSettings = SpeechVoiceSettings(), runtime: NaturalVoiceRuntime = .onnxRuntime,
+    public init(folder: URL, settings: SpeechVoiceSettings = SpeechVoiceSettings(), runtime: NaturalVoiceRuntime = .standard,
                 threadCount: Int = 0) throws {
         let model = folder.appendingPathComponent(Self.modelFileName)
         let description = folder.appendingPathComponent(Self.modelFileName + ".json")
