@@ -144,9 +144,10 @@ struct NaturalVoiceTests {
         }
     }
 
-    @Test("the runtime is ONNX Runtime unless the environment names another; an unknown name is one sentence and the fast voice speaks")
+    @Test("the runtime is ONNX Runtime without its arena unless the environment names another; an unknown name is one sentence and the fast voice speaks")
     func runtimeChoice() throws {
-        #expect(try NaturalVoiceRuntime.chosen(environment: [:]) == .onnxRuntime)
+        #expect(try NaturalVoiceRuntime.chosen(environment: [:]) == .onnxRuntimeWithoutArena)
+        #expect(try NaturalVoiceRuntime.chosen(environment: [NaturalVoiceRuntime.environmentKey: "onnxruntime"]) == .onnxRuntime)
         #expect(try NaturalVoiceRuntime.chosen(environment: [NaturalVoiceRuntime.environmentKey: "OpenVINO"]) == .openVINO)
         #expect(throws: NaturalVoiceError.self) {
             try NaturalVoiceRuntime.chosen(environment: [NaturalVoiceRuntime.environmentKey: "tensorflow"])

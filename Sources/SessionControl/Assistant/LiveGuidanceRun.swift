@@ -94,6 +94,9 @@ public struct LiveGuidanceRun: Sendable {
     /// down), also when asked before the session existed.
     func run(endedBy ender: SessionEnder) async throws(LiveRunError) -> LiveRunResult {
         let warn: @Sendable (String) -> Void = { UserData.warn($0) }
+        // Before any model loads: buffers freed by the detector's and the voice's runs go back to
+        // the system instead of staying in the heaps (BENCHMARKS.md, "Issue 37 (twenty-third session)").
+        FreedMemory.mapLargeBlocksSeparately()
         let wording = description
         // A model that cannot be loaded is said through the speech output like any start-up
         // failure (the rendered WAV and transcript included), so the output is made first.

@@ -58,7 +58,7 @@ public final class NaturalVoice: TextToSpeech, @unchecked Sendable {
     private let lastFastAudio = Mutex<(text: String, audio: SpeechAudio)?>(nil)
 
     /// Loads the voice from `folder` (the model and its `.json`); `threadCount` 0 lets the runtime use every core.
-    public init(folder: URL, settings: SpeechVoiceSettings = SpeechVoiceSettings(), runtime: NaturalVoiceRuntime = .onnxRuntime,
+    public init(folder: URL, settings: SpeechVoiceSettings = SpeechVoiceSettings(), runtime: NaturalVoiceRuntime = .standard,
                 threadCount: Int = 0) throws {
         let model = folder.appendingPathComponent(Self.modelFileName)
         let description = folder.appendingPathComponent(Self.modelFileName + ".json")
@@ -73,13 +73,17 @@ public final class NaturalVoice: TextToSpeech, @unchecked Sendable {
         self.settings = settings
         sampleRate = config.sampleRateHz
         self.runtime = runtime
+        // Each clause's buffers (tens of megabytes for the decoder) are given back when freed
+        // instead of staying in the heaps: 8–12 MB less in a live session (BENCHMARKS.md,
+        // "Issue 37 (twenty-third session)").
+        FreedMemory.mapLargeBlocksSeparately()
         do { self.model = try runtime.load(model, threadCount: threadCount) } catch {
             throw NaturalVoiceError.modelUnusable(detail: Self.clause(userMessage(for: error)))
         }
         // A model that reads and compiles can still be wrong inside (weights cut short): one
         // short word proves it speaks before anyone relies on it.
         try checkItSpeaks()
-        Self.returnFreedMemory()
+        FreedMemory.returnToSystem()
     }
 
     private func checkItSpeaks() throws(NaturalVoiceError) {
@@ -128,22 +132,8 @@ public final class NaturalVoice: TextToSpeech, @unchecked Sendable {
                 guard let audio = try? render(text) else { continue }
                 cache.withLock { $0.store(audio, for: text) }
             }
-            Self.returnFreedMemory()
+            FreedMemory.returnToSystem()
         }
-    }
-
-    /// Gives the heap's free pages back to the system. glibc keeps what is freed (the model file's
-    /// copy read while loading, buffers of each sentence made) in the heaps of the threads that
-    /// freed it; in a live session those pages stayed resident (BENCHMARKS.md, "Issue 37
-    /// (twenty-second session)"). Called after loading and after background preparation, never
-    /// on the way to a sentence being heard.
-    static func returnFreedMemory() {
-        #if canImport(Glibc)
-        // malloc.h is not in Swift's Glibc module; the function is glibc's own.
-        typealias MallocTrim = @convention(c) (Int) -> Int32
-        guard let trim = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
-        _ = unsafeBitCast(trim, to: MallocTrim.self)(0)
-        #endif
     }
 
     /// How often sentences came from the cache, the model, or (hazards) the fast voice.

@@ -13,20 +13,28 @@ import ONNXRuntime
 /// audio in half the time (BENCHMARKS.md, "Issue 37 (twenty-first session)"). With noise off,
 /// both give the same audio to within 5·10⁻⁵ of full scale. OpenVINO stays selectable
 /// (`ASSIST_NATURAL_VOICE_RUNTIME=openvino`) so that the two can be measured in one build.
+///
+/// Without its arena by default: each clause's buffers are then malloc's, and with large blocks
+/// mapped separately (`FreedMemory.mapLargeBlocksSeparately`) they are given back after every
+/// clause instead of being kept at the size of the longest clause so far. A 10-minute live
+/// session then peaked at 398.9 MB (BENCHMARKS.md, "Issue 37 (twenty-third session)").
 public enum NaturalVoiceRuntime: String, Sendable, CaseIterable {
-    /// ONNX Runtime, its CPU arena on, its memory pattern off (the default).
+    /// ONNX Runtime, its CPU arena on, its memory pattern off.
     case onnxRuntime = "onnxruntime"
-    /// ONNX Runtime with neither its CPU arena nor its memory pattern: every buffer from malloc.
+    /// ONNX Runtime with neither its CPU arena nor its memory pattern: every buffer from malloc (the default).
     case onnxRuntimeWithoutArena = "onnxruntime-without-arena"
     /// OpenVINO's CPU plugin, f32 (the voice's first runtime).
     case openVINO = "openvino"
+
+    /// The runtime used unless the environment names another.
+    public static let standard = NaturalVoiceRuntime.onnxRuntimeWithoutArena
 
     /// The environment variable that names a runtime other than the default, for benchmarks.
     public static let environmentKey = "ASSIST_NATURAL_VOICE_RUNTIME"
 
     /// The runtime `$ASSIST_NATURAL_VOICE_RUNTIME` names, or the default when unset.
     public static func chosen(environment: [String: String] = ProcessInfo.processInfo.environment) throws(NaturalVoiceError) -> Self {
-        guard let name = environment[environmentKey], !name.isEmpty else { return .onnxRuntime }
+        guard let name = environment[environmentKey], !name.isEmpty else { return .standard }
         guard let runtime = Self(rawValue: name.lowercased()) else {
             throw .unknownRuntime(name: name, known: allCases.map(\.rawValue))
         }
@@ -63,8 +71,9 @@ final class ONNXRuntimeVoiceModel: VoiceModel {
     init(_ model: URL, threadCount: Int, memoryArena: Bool) throws(ONNXRuntimeError) {
         // The memory pattern plans each run's buffers for its input shape and keeps the plan; a
         // voice's shapes change with every clause, so it only grows (in Python, same library: 240 MB
-        // after 200 clauses with it, 189 MB without). The arena stays on: without it each run
-        // allocates afresh, slower (real-time factor 0.26 against 0.17) and no smaller.
+        // after 200 clauses with it, 189 MB without). The arena is off by default
+        // (`NaturalVoiceRuntime.standard`): it kept the longest clause's buffers, 4 + 8 + 16 MB in a
+        // live session, and grew with a longer one; without it each run allocates afresh.
         session = try ONNXSession(modelAt: model, options: ONNXSessionOptions(threadCount: threadCount, memoryArena: memoryArena,
                                                                                 memoryPattern: false))
     }
