@@ -78,4 +78,20 @@ struct SentenceModelReleaseTests {
         }
         #expect(throws: MeaningModelError.self) { try SentenceEmbedder(model: copy) }
     }
+
+    @Test("a model whose weights are cut short is reported at start, though not compiled until a line needs it: its examples' vectors are kept by the files' size and date, so they are made again from it")
+    func damagedWeightsFoundAtStart() throws {
+        let folder = try TemporaryFolder.make("sentence-model-damaged")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = modelFile.deletingLastPathComponent()
+        for name in [modelFile.lastPathComponent, "vocab.txt"] {
+            try FileManager.default.copyItem(at: source.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+        let weights = modelFile.deletingPathExtension().appendingPathExtension("bin")
+        try Data(contentsOf: weights).prefix(4096).write(to: folder.appendingPathComponent(weights.lastPathComponent))
+        let lazy = try SentenceEmbedder(model: folder.appendingPathComponent(modelFile.lastPathComponent), loadsNow: false)
+        #expect(throws: MeaningModelError.self) {
+            try MeaningClassifier(language: english, embedder: lazy, cache: ExampleVectorCache(folder: folder))
+        }
+    }
 }

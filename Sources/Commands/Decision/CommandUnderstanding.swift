@@ -1,5 +1,6 @@
 import AssistCore
 import Foundation
+import Synchronization
 
 /// How sure the meaning must be before acting, asking, or (for speech that would hide things)
 /// acting without asking. Similarities are an intent's mean cosine to its two closest examples;
@@ -38,10 +39,17 @@ public final class CommandUnderstanding: Sendable {
     /// Spoken confidence thresholds above this are confirmed first (they silence detections).
     public static let hidingConfidence = 0.8
 
-    public init(language: CommandLanguage, classifier: MeaningClassifier?, thresholds: UnderstandingThresholds = .init()) {
+    /// Told once when the sentence model fails while in use (`reading`).
+    private let warn: @Sendable (String) -> Void
+    private let toldModelFailure = Atomic(false)
+
+    /// `warn`: where the one sentence goes when the sentence model fails in use (standard error unless given).
+    public init(language: CommandLanguage, classifier: MeaningClassifier?, thresholds: UnderstandingThresholds = .init(),
+                warn: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data("\($0)\n".utf8)) }) {
         self.language = language
         self.classifier = classifier
         self.thresholds = thresholds
+        self.warn = warn
     }
 
     /// With the sentence model from the models folder ($ASSIST_MODELS, config, ../shared/models).
@@ -86,8 +94,17 @@ public final class CommandUnderstanding: Sendable {
         // The meaning of what was asked, without the name it was asked of: "assistive vision,
         // scan now" is compared as "scan now", lest the name pull it towards "exit assistive vision".
         let meant = language.startsWithAddress(text) ? words.joined(separator: " ") : text
-        return Reading(words: words, interpretation: interpretation, exact: exact, valueExact: valueExact,
-                       ranking: needsMeaning ? (try? classifier?.rank(meant)) ?? nil : nil)
+        var ranking: [MeaningClassifier.Ranking]?
+        if needsMeaning, let classifier {
+            do { ranking = try classifier.rank(meant) } catch {
+                // The model is loaded when a line first needs it (and again after a rest), so a
+                // damaged one is found here: the patterns alone decide, and the user is told once.
+                if !toldModelFailure.exchange(true, ordering: .relaxed) {
+                    warn("Only the exact command phrases will be understood: \(error.userMessage)")
+                }
+            }
+        }
+        return Reading(words: words, interpretation: interpretation, exact: exact, valueExact: valueExact, ranking: ranking)
     }
 
     public func decide(_ reading: Reading, channel: InputChannel) -> CommandDecision {
