@@ -101,6 +101,8 @@ public enum ControlSentence: String, CaseIterable, Sendable {
     /// Said at start when the stored language has no sentences written (stored before such a
     /// language was refused, or by another version): "{language}" it, "{available}" the one spoken.
     case storedLanguageNotAvailable
+    /// Said before the speech recogniser's first start after installation, which takes some seconds.
+    case preparingSpeechRecognition
     /// Said for "what am I looking for" when not in find mode.
     case notFinding
     /// The answer to "are hazard alerts on" when they are off.

@@ -61,6 +61,14 @@ public enum ONNXModelExport {
         return copy
     }
 
+    /// Whether `ortModel`'s folded copy is made and current: if not, the next load makes it
+    /// first (some seconds), which the user is told of beforehand.
+    public static func hasFoldedCopy(of ortModel: URL, fallbackFolder: URL = defaultFallbackFolder) -> Bool {
+        let name = ortModel.deletingPathExtension().lastPathComponent + ".folded.ort"
+        return [ortModel.deletingLastPathComponent(), fallbackFolder.appendingPathComponent(sourceTag(ortModel))]
+            .contains { isCurrent($0.appendingPathComponent(name), for: ortModel) }
+    }
+
     /// How a folded copy is loaded: nothing left to optimise, no second, prepacked copy of its
     /// float weights, and the file read in place rather than copied while loading (the
     /// decoder's 275 MB would otherwise be held two or three times over at once).

@@ -150,6 +150,9 @@ extension CommandListening {
     public static func printEvents(categories: [String], file: String?, microphone: String?, wakePhrase: String?,
                                    pushToTalk: Bool, decoding: ListeningDecoding = .standard, json: Bool) throws {
         let language = try CommandLanguage(language: "en", categories: categories)
+        if let files = try? SpeechModelFiles.installed(), files.needsPreparing {
+            FileHandle.standardError.write(Data("\(language.sentence(.preparingSpeechRecognition))\n".utf8))
+        }
         let listening = try CommandListening(language: language, wakePhrase: wakePhrase, pushToTalk: pushToTalk, decoding: decoding)
         let listener = listening.listener
         let source: SpeechAudioSource

@@ -223,6 +223,10 @@ enum VoiceControl {
     static func start(_ options: VoiceCommandSources, controller: CommandController, session: SessionControls) {
         let thread = Thread {
             do {
+                if let note = Self.preparingNote(controller.language) {
+                    session.send(.say(note))
+                    FileHandle.standardError.write(Data("\(note)\n".utf8))
+                }
                 let listener = try Self.listener(options, controller: controller)
                 let source: SpeechAudioSource = try options.listenFile.map { try PacedRecording(url: URL(fileURLWithPath: $0)) }
                     ?? MicrophoneSpeechSource(deviceName: options.microphone)
@@ -248,6 +252,8 @@ enum VoiceControl {
     static func schedule(recording: String, _ options: VoiceCommandSources, controller: CommandController,
                          on session: GuidanceSession, moment: RenderedMoment) {
         do {
+            // Printed only: a render's speech is the same whether or not this machine had the copies.
+            if let note = Self.preparingNote(controller.language) { FileHandle.standardError.write(Data("\(note)\n".utf8)) }
             let listener = try Self.listener(options, controller: controller)
             var heard: [(seconds: Double, event: ListenerEvent<CommandDecision>)] = []
             try listener.listen(to: try AudioFileSpeechSource(url: URL(fileURLWithPath: recording))) { event in
@@ -265,6 +271,12 @@ enum VoiceControl {
         } catch {
             unavailable(error, session: session.controls)
         }
+    }
+
+    /// The sentence said before the recogniser's first start after installation (nil otherwise).
+    static func preparingNote(_ language: CommandLanguage) -> String? {
+        guard let files = try? SpeechModelFiles.installed(), files.needsPreparing else { return nil }
+        return language.sentence(.preparingSpeechRecognition)
     }
 
     private static func listener(_ options: VoiceCommandSources, controller: CommandController) throws -> CommandListener<CommandDecision> {

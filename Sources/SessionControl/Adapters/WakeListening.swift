@@ -1,4 +1,5 @@
 import AssistCore
+import Commands
 import Foundation
 import VoiceInput
 
@@ -26,6 +27,10 @@ public struct WakeListening {
         lock = try WakeListenerLock.acquire()
         defer { lock.release() }
         let spotter: WakePhraseSpotter
+        if let files = try? SpeechModelFiles.installed(), files.needsPreparing,
+           let language = try? CommandLanguage(categories: []) {
+            FileHandle.standardError.write(Data("\(language.sentence(.preparingSpeechRecognition))\n".utf8))
+        }
         do { spotter = try WakePhraseSpotter(files: try SpeechModelFiles.installed()) } catch {
             throw WakeListenerLock.Failure.cannotListen(reason: userMessage(for: error))
         }

@@ -1,5 +1,6 @@
 import AssistCore
 import Foundation
+import ONNXRuntime
 
 /// Where the neural recogniser's model files lie: Moonshine base-en (encoder, merged decoder,
 /// tokenizer) and Silero VAD, as `scripts/setup` installs them into `.deps/models` from their
@@ -19,6 +20,14 @@ public struct SpeechModelFiles: Sendable, Equatable {
         decoder = moonshineFolder.appendingPathComponent("decoder_model_merged.ort")
         tokenizer = moonshineFolder.appendingPathComponent("tokenizer.bin")
         self.voiceActivity = voiceActivity
+    }
+
+    /// Whether the recogniser must first make its folded copies (`ONNXModelExport.foldedCopy`):
+    /// the first use after `scripts/setup`, some seconds of work, said to the user beforehand
+    /// (`ControlSentence.preparingSpeechRecognition`) so that the wait is not a silence.
+    public var needsPreparing: Bool {
+        FileManager.default.fileExists(atPath: encoder.path)
+            && !(ONNXModelExport.hasFoldedCopy(of: encoder) && ONNXModelExport.hasFoldedCopy(of: decoder))
     }
 
     /// The files under a models folder laid out as `scripts/setup` lays out `.deps/models`.
