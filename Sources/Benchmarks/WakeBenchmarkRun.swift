@@ -30,6 +30,19 @@ public struct WakeBenchmarkRun {
     /// The voice names that are not known (`EspeakTestVoice.named`).
     public static func unknownVoices(_ names: [String]) -> [String] { names.filter { EspeakTestVoice.named($0) == nil } }
 
+    /// What is wrong with a run asked for, as the sentence `assist bench wake` says (nil: nothing).
+    /// The rules live here so that the command only parses; `WakeBenchmarkRunTests` checks them.
+    public static func problem(voiceNames: [String], sentenceLimit: Int?, sentenceSNRDecibels: Double,
+                               skipsRenderings: Bool, skipsSpeech: Bool) -> String? {
+        if voiceNames.isEmpty || !unknownVoices(voiceNames).isEmpty {
+            return "--voices must be a comma-separated list of festival, espeak-en-us, espeak-en-gb, piper and piper-fast."
+        }
+        if let sentenceLimit, sentenceLimit < 1 { return "--sentences must be at least 1." }
+        if !(sentenceSNRDecibels > -20 && sentenceSNRDecibels < 80) { return "--snr must be between -20 and 80 dB." }
+        if skipsRenderings, skipsSpeech { return "--wake-list and --speech-list cannot both be none." }
+        return nil
+    }
+
     public func run() throws -> WakeBenchReport {
         func text(_ url: URL) throws -> String {
             guard let text = try? String(contentsOf: url, encoding: .utf8) else { throw BenchmarkInputError.unreadable(path: url.path) }

@@ -47,12 +47,10 @@ struct BenchWake: ParsableCommand {
     private var voiceNames: [String] { voices.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
 
     func validate() throws {
-        if voiceNames.isEmpty || !WakeBenchmarkRun.unknownVoices(voiceNames).isEmpty {
-            throw ValidationError("--voices must be a comma-separated list of festival, espeak-en-us, espeak-en-gb, piper and piper-fast.")
+        if let problem = WakeBenchmarkRun.problem(voiceNames: voiceNames, sentenceLimit: sentences, sentenceSNRDecibels: snr,
+                                                  skipsRenderings: wakeList == "none", skipsSpeech: speechList == "none") {
+            throw ValidationError(problem)
         }
-        if let sentences, sentences < 1 { throw ValidationError("--sentences must be at least 1.") }
-        if !(snr > -20 && snr < 80) { throw ValidationError("--snr must be between -20 and 80 dB.") }
-        if wakeList == "none", speechList == "none" { throw ValidationError("--wake-list and --speech-list cannot both be none.") }
     }
 
     func run() throws {

@@ -136,6 +136,19 @@ struct FailureReportTests {
         #expect(VoiceBenchmarkPlan.neuralProblem(certainWords: 0.8, aheadAfterWindows: 5, endSilenceWindows: nil) == .aheadAfter)
         #expect(VoiceBenchmarkPlan.neuralProblem(certainWords: nil, aheadAfterWindows: 2, endSilenceWindows: 0) == .endSilence)
         #expect(VoiceBenchmarkPlan.neuralProblem(certainWords: 0, aheadAfterWindows: 4, endSilenceWindows: 62) == nil)
+        // assist bench wake's rules, in the library beside its run.
+        func wake(_ voices: [String] = ["festival"], sentences: Int? = nil, snr: Double = 10, skips: (Bool, Bool) = (false, false)) -> String? {
+            WakeBenchmarkRun.problem(voiceNames: voices, sentenceLimit: sentences, sentenceSNRDecibels: snr,
+                                     skipsRenderings: skips.0, skipsSpeech: skips.1)
+        }
+        #expect(wake() == nil)
+        #expect(wake(["festival", "piper-fast"], sentences: 1, snr: -19, skips: (true, false)) == nil)
+        #expect(wake(["festival", "robot"])?.hasPrefix("--voices must be") == true)
+        #expect(wake([])?.hasPrefix("--voices must be") == true)
+        #expect(wake(sentences: 0) == "--sentences must be at least 1.")
+        #expect(wake(snr: 80) == "--snr must be between -20 and 80 dB.")
+        #expect(wake(snr: .nan) == "--snr must be between -20 and 80 dB.")
+        #expect(wake(skips: (true, true)) == "--wake-list and --speech-list cannot both be none.")
         for problem in VoiceBenchmarkPlan.Problem.allCases {
             #expect(FailureReport.sentence(for: problem).hasPrefix("--"))
         }
