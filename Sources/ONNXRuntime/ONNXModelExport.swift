@@ -16,7 +16,7 @@ import Foundation
 /// refuses; `namingSubgraphs` gives them names. Nothing else in the file is changed.
 ///
 /// Loaded as `.onnx`, though, the folded weights sat beside their 8-bit originals and their
-/// prepacked copies: `assist listen` peaked at 1.06 GB against 385 MB before. So the `.onnx`
+/// prepacked copies: `assist listen` peaked at 1.06 GB. So the `.onnx`
 /// copy is only a step: `foldedCopy` has ONNX Runtime fold it once (its basic level, the same on
 /// every CPU) and save the result in its own format, which loads with nothing left to fold and
 /// one copy of each weight (BENCHMARKS.md, "The recogniser's memory (twenty-third session)").
@@ -27,11 +27,10 @@ public enum ONNXModelExport {
     public static func foldedCopy(of ortModel: URL,
                                   fallbackFolder: URL = defaultFallbackFolder) throws(ONNXRuntimeError) -> URL {
         guard FileManager.default.fileExists(atPath: ortModel.path) else { throw .modelFileMissing(path: ortModel.path) }
-        let name = ortModel.deletingPathExtension().lastPathComponent + ".folded.ort"
-        let folders = [ortModel.deletingLastPathComponent(), fallbackFolder.appendingPathComponent(sourceTag(ortModel))]
-        for folder in folders {
-            let copy = folder.appendingPathComponent(name)
-            if isCurrent(copy, for: ortModel) { return copy }
+        let name = foldedName(of: ortModel)
+        let folders = copyFolders(for: ortModel, fallbackFolder: fallbackFolder)
+        if let current = folders.map({ $0.appendingPathComponent(name) }).first(where: { isCurrent($0, for: ortModel) }) {
+            return current
         }
         // The model's own folder, or the fallback when that cannot be written (a read-only install).
         guard let folder = folders.first(where: { folder in
@@ -64,9 +63,14 @@ public enum ONNXModelExport {
     /// Whether `ortModel`'s folded copy is made and current: if not, the next load makes it
     /// first (some seconds), which the user is told of beforehand.
     public static func hasFoldedCopy(of ortModel: URL, fallbackFolder: URL = defaultFallbackFolder) -> Bool {
-        let name = ortModel.deletingPathExtension().lastPathComponent + ".folded.ort"
-        return [ortModel.deletingLastPathComponent(), fallbackFolder.appendingPathComponent(sourceTag(ortModel))]
-            .contains { isCurrent($0.appendingPathComponent(name), for: ortModel) }
+        copyFolders(for: ortModel, fallbackFolder: fallbackFolder).contains { isCurrent($0.appendingPathComponent(foldedName(of: ortModel)), for: ortModel) }
+    }
+
+    private static func foldedName(of model: URL) -> String { model.deletingPathExtension().lastPathComponent + ".folded.ort" }
+
+    /// Where a model's folded copy may lie: beside it, or in the fallback folder when that cannot be written.
+    private static func copyFolders(for model: URL, fallbackFolder: URL) -> [URL] {
+        [model.deletingLastPathComponent(), fallbackFolder.appendingPathComponent(sourceTag(model))]
     }
 
     /// How a folded copy is loaded: nothing left to optimise, no second, prepacked copy of its
@@ -78,31 +82,6 @@ public enum ONNXModelExport {
     }
 
     public static let defaultFallbackFolder = FileManager.default.temporaryDirectory.appendingPathComponent("assistivekit-models")
-
-    /// The `.onnx` copy of `ortModel`: made next to it if that folder can be written, else in
-    /// `fallbackFolder`; reused while newer than the model.
-    public static func onnxCopy(of ortModel: URL,
-                                fallbackFolder: URL = defaultFallbackFolder) throws(ONNXRuntimeError) -> URL {
-        guard FileManager.default.fileExists(atPath: ortModel.path) else { throw .modelFileMissing(path: ortModel.path) }
-        let name = ortModel.deletingPathExtension().lastPathComponent + ".onnx"
-        let folders = [ortModel.deletingLastPathComponent(), fallbackFolder.appendingPathComponent(sourceTag(ortModel))]
-        for folder in folders {
-            let copy = folder.appendingPathComponent(name)
-            if isCurrent(copy, for: ortModel) { return copy }
-        }
-        var lastFailure = ""
-        for folder in folders {
-            let copy = folder.appendingPathComponent(name)
-            do throws(ONNXRuntimeError) {
-                try export(ortModel, to: copy)
-                return copy
-            } catch {
-                guard case .modelNotConverted(_, let detail) = error else { throw error }
-                lastFailure = detail
-            }
-        }
-        throw .modelNotConverted(path: ortModel.path, detail: lastFailure)
-    }
 
     /// The fallback copies of models with the same file name in different folders are kept apart.
     private static func sourceTag(_ model: URL) -> String {
@@ -124,12 +103,6 @@ public enum ONNXModelExport {
         let folder = copy.deletingLastPathComponent()
         let raw = folder.appendingPathComponent(".\(copy.lastPathComponent).\(UUID().uuidString).raw")
         defer { try? FileManager.default.removeItem(at: raw) }
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch { throw .modelNotConverted(path: model.path, detail: error.localizedDescription) }
-        guard FileManager.default.isWritableFile(atPath: folder.path) else {
-            throw .modelNotConverted(path: model.path, detail: "\(folder.path) cannot be written to")
-        }
         // Loading with optimisations off and a file to save to writes the graph as read.
         _ = try ONNXSession(modelAt: model, options: ONNXSessionOptions(threadCount: 1, optimization: .off, saveLoadedModelTo: raw))
         do {
