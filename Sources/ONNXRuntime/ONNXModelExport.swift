@@ -40,6 +40,7 @@ public enum ONNXModelExport {
             throw .modelNotConverted(path: ortModel.path, detail: "neither \(folders[0].path) nor \(folders[1].path) can be written to")
         }
         let copy = folder.appendingPathComponent(name)
+        removeLeftovers(of: name, in: folder)
         // Both steps' files are this call's own, so that two loads at once do not share one.
         // The `.onnx` step is not kept: the folded copy is what is loaded.
         let unfolded = folder.appendingPathComponent(".\(name).\(UUID().uuidString).onnx")
@@ -64,6 +65,18 @@ public enum ONNXModelExport {
     /// first (some seconds), which the user is told of beforehand.
     public static func hasFoldedCopy(of ortModel: URL, fallbackFolder: URL = defaultFallbackFolder) -> Bool {
         copyFolders(for: ortModel, fallbackFolder: fallbackFolder).contains { isCurrent($0.appendingPathComponent(foldedName(of: ortModel)), for: ortModel) }
+    }
+
+    /// A process that ends while it makes a copy ("exit" during the first start) leaves its
+    /// step files (`.NAME.…`, some 40 MB each). They are removed by the next making once an hour
+    /// old: a younger one may be another process's, still being written.
+    static func removeLeftovers(of name: String, in folder: URL, olderThan age: TimeInterval = 3600, now: Date = Date()) {
+        guard let files = try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.contentModificationDateKey]) else { return }
+        for file in files where file.lastPathComponent.hasPrefix(".\(name).") {
+            guard let modified = try? file.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate,
+                  now.timeIntervalSince(modified) > age else { continue }
+            try? FileManager.default.removeItem(at: file)
+        }
     }
 
     private static func foldedName(of model: URL) -> String { model.deletingPathExtension().lastPathComponent + ".folded.ort" }
@@ -101,14 +114,16 @@ public enum ONNXModelExport {
 
     private static func export(_ model: URL, to copy: URL) throws(ONNXRuntimeError) {
         let folder = copy.deletingLastPathComponent()
-        let raw = folder.appendingPathComponent(".\(copy.lastPathComponent).\(UUID().uuidString).raw")
+        // `copy` is already this call's own name (`foldedCopy`), so its step file can follow it.
+        let raw = folder.appendingPathComponent(copy.lastPathComponent + ".raw")
         defer { try? FileManager.default.removeItem(at: raw) }
         // Loading with optimisations off and a file to save to writes the graph as read.
         _ = try ONNXSession(modelAt: model, options: ONNXSessionOptions(threadCount: 1, optimization: .off, saveLoadedModelTo: raw))
         do {
             let named = try namingSubgraphs(Data(contentsOf: raw))
-            // Atomic: another process loading the model at the same time sees a whole file or none.
-            try named.write(to: copy, options: .atomic)
+            // Not `.atomic`: the name is this call's own, and Foundation's temporary file would be
+            // left behind by a process that ends here.
+            try named.write(to: copy)
         } catch let error as ONNXRuntimeError {
             throw error
         } catch {

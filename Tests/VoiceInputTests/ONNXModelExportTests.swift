@@ -37,4 +37,32 @@ struct ONNXModelExportTests {
         let model: [UInt8] = [0x3A, 0x20, 0x0A]    // graph field claiming 32 bytes, 1 present
         #expect(throws: ONNXRuntimeError.self) { _ = try ONNXModelExport.namingSubgraphs(Data(model)) }
     }
+
+    @Test("step files left by a process that ended while making a copy are removed once an hour old; younger ones, perhaps another process's, are kept")
+    func leftoversRemoved() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("onnx-leftovers-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let now = Date()
+        func file(_ name: String, ageSeconds: TimeInterval) throws -> URL {
+            let url = folder.appendingPathComponent(name)
+            try Data([1, 2, 3]).write(to: url)
+            try FileManager.default.setAttributes([.modificationDate: now.addingTimeInterval(-ageSeconds)], ofItemAtPath: url.path)
+            return url
+        }
+        let stale = try file(".decoder.folded.ort.A.onnx", ageSeconds: 7200)
+        let staleRaw = try file(".decoder.folded.ort.A.onnx.raw", ageSeconds: 3700)
+        let young = try file(".decoder.folded.ort.B.ort", ageSeconds: 60)
+        let otherModel = try file(".encoder.folded.ort.C.onnx", ageSeconds: 7200)
+        let copy = try file("decoder.folded.ort", ageSeconds: 7200)
+
+        ONNXModelExport.removeLeftovers(of: "decoder.folded.ort", in: folder, now: now)
+
+        func exists(_ url: URL) -> Bool { FileManager.default.fileExists(atPath: url.path) }
+        #expect(!exists(stale))
+        #expect(!exists(staleRaw))
+        #expect(exists(young))
+        #expect(exists(otherModel))
+        #expect(exists(copy))
+    }
 }
