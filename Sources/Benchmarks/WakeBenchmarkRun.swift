@@ -1,3 +1,4 @@
+import AssistCore
 import Foundation
 import VoiceInput
 
@@ -30,16 +31,31 @@ public struct WakeBenchmarkRun {
     /// The voice names that are not known (`EspeakTestVoice.named`).
     public static func unknownVoices(_ names: [String]) -> [String] { names.filter { EspeakTestVoice.named($0) == nil } }
 
-    /// What is wrong with a run asked for, as the sentence `assist bench wake` says (nil: nothing).
-    /// The rules live here so that the command only parses; `WakeBenchmarkRunTests` checks them.
-    public static func problem(voiceNames: [String], sentenceLimit: Int?, sentenceSNRDecibels: Double,
-                               skipsRenderings: Bool, skipsSpeech: Bool) -> String? {
-        if voiceNames.isEmpty || !unknownVoices(voiceNames).isEmpty {
-            return "--voices must be a comma-separated list of festival, espeak-en-us, espeak-en-gb, piper and piper-fast."
+    /// A part of a run that is not allowed; the command line names its option (`FailureReport`).
+    public enum Problem: UserFacingError, Equatable, CaseIterable {
+        case voices, sentences, snr, nothingToRun
+
+        /// What the part must be, after the option's name.
+        public var requirement: String {
+            switch self {
+            case .voices: return "must be a comma-separated list of festival, espeak-en-us, espeak-en-gb, piper and piper-fast."
+            case .sentences: return "must be at least 1."
+            case .snr: return "must be between -20 and 80 dB."
+            case .nothingToRun: return "cannot both be none."
+            }
         }
-        if let sentenceLimit, sentenceLimit < 1 { return "--sentences must be at least 1." }
-        if !(sentenceSNRDecibels > -20 && sentenceSNRDecibels < 80) { return "--snr must be between -20 and 80 dB." }
-        if skipsRenderings, skipsSpeech { return "--wake-list and --speech-list cannot both be none." }
+
+        public var userMessage: String { "The wake benchmark's settings: \(requirement)" }
+    }
+
+    /// What is wrong with a run asked for (nil: nothing). The rules live here, so that the
+    /// command only parses; `FailureReportTests` checks them.
+    public static func problem(voiceNames: [String], sentenceLimit: Int?, sentenceSNRDecibels: Double,
+                               skipsRenderings: Bool, skipsSpeech: Bool) -> Problem? {
+        if voiceNames.isEmpty || !unknownVoices(voiceNames).isEmpty { return .voices }
+        if let sentenceLimit, sentenceLimit < 1 { return .sentences }
+        if !(sentenceSNRDecibels > -20 && sentenceSNRDecibels < 80) { return .snr }
+        if skipsRenderings, skipsSpeech { return .nothingToRun }
         return nil
     }
 

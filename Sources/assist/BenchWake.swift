@@ -49,7 +49,7 @@ struct BenchWake: ParsableCommand {
     func validate() throws {
         if let problem = WakeBenchmarkRun.problem(voiceNames: voiceNames, sentenceLimit: sentences, sentenceSNRDecibels: snr,
                                                   skipsRenderings: wakeList == "none", skipsSpeech: speechList == "none") {
-            throw ValidationError(problem)
+            throw ValidationError(FailureReport.sentence(for: problem))
         }
     }
 

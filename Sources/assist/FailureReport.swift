@@ -37,7 +37,7 @@ enum FailureReport {
             return .startupFailed
         // Values given on the command line that are not allowed (the commands check them in
         // `validate()`, which exits 64 as well).
-        case is SettingRefused, is HistoryTimeError, is HistoryRangeError, is UsageDay.Unknown, is VoiceBenchmarkPlan.Problem,
+        case is SettingRefused, is HistoryTimeError, is HistoryRangeError, is UsageDay.Unknown, is VoiceBenchmarkPlan.Problem, is WakeBenchmarkRun.Problem,
              is DescriptionChoice.Problem,
              CameraSettingsError.intrinsicsNotFourNumbers, WebAppError.invalidPort:
             return .badUsage
@@ -112,6 +112,8 @@ enum FailureReport {
             return "\(option(for: problem)) " + problem.requirement
         case let problem as VoiceBenchmarkPlan.Problem:
             return "\(option(for: problem)) " + problem.requirement
+        case let problem as WakeBenchmarkRun.Problem:
+            return "\(option(for: problem)) " + problem.requirement
         case is HistoryRangeError:
             return "--since must be earlier than --until."
         case let error as UsageDay.Unknown:
@@ -141,6 +143,16 @@ enum FailureReport {
         case .certainWords: return "--neural-certain-words"
         case .aheadAfter: return "--neural-ahead-after"
         case .endSilence: return "--neural-end-silence"
+        }
+    }
+
+    /// The option of `assist bench wake` that gives each part of its run.
+    static func option(for problem: WakeBenchmarkRun.Problem) -> String {
+        switch problem {
+        case .voices: return "--voices"
+        case .sentences: return "--sentences"
+        case .snr: return "--snr"
+        case .nothingToRun: return "--wake-list and --speech-list"
         }
     }
 

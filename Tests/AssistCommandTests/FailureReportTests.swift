@@ -139,8 +139,9 @@ struct FailureReportTests {
         // assist bench wake's rules, in the library beside its run.
         func wake(_ voices: [String] = ["festival"], sentences: Int? = nil, snr: Double = 10, skips: (Bool, Bool) = (false, false)) -> String? {
             WakeBenchmarkRun.problem(voiceNames: voices, sentenceLimit: sentences, sentenceSNRDecibels: snr,
-                                     skipsRenderings: skips.0, skipsSpeech: skips.1)
+                                     skipsRenderings: skips.0, skipsSpeech: skips.1).map { FailureReport.sentence(for: $0) }
         }
+        #expect(FailureReport.status(of: WakeBenchmarkRun.Problem.snr) == .badUsage)
         #expect(wake() == nil)
         #expect(wake(["festival", "piper-fast"], sentences: 1, snr: -19, skips: (true, false)) == nil)
         #expect(wake(["festival", "robot"])?.hasPrefix("--voices must be") == true)
