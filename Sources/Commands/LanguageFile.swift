@@ -52,6 +52,10 @@ struct LanguageFile: Sendable, Decodable {
         /// word for them → the plural said in the answer. Never matched to a similar-sounding
         /// category: "stairs" is not "chairs".
         var notDetectable: [String: String]?
+        /// Words that open a place phrase ("on", "next to", "in front of"): a thing named after one
+        /// is where the thing asked about is, not what is asked about ("how many cups are on the
+        /// table" counts cups).
+        var placeWords: [String]?
     }
 
     /// A group's words; its members are `CategoryGroups.members[name]` (AssistCore).
@@ -172,6 +176,14 @@ struct LanguageFile: Sendable, Decodable {
         /// cars are parked", "how many dogs can you spot"); any other ("how many people live in
         /// this building", "how many cars does he own") counts what the picture cannot show.
         var countedInView: [String]
+        /// Words that join the things counted to what is said of them ("how many birds are
+        /// singing"): what follows them must be about their being there too, or the count is of
+        /// what they do ("are singing", "are laughing"), which nothing measures.
+        var countingLinks: [String]?
+        /// Parts of someone or something whose colour nothing here measures (eyes, hair, a
+        /// tattoo): the colour measured is the whole thing's box, so a colour question about one
+        /// is declined, never answered with the colour of the person or of the centre of the view.
+        var parts: [String]?
     }
 
     struct Contrast: Sendable, Decodable {

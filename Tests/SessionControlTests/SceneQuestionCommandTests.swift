@@ -126,6 +126,60 @@ struct SceneQuestionCommandTests {
         #expect(decision.command?.intent != .cannotTell, "\(line): \(decision)")
     }
 
+    /// Written for the purpose (bench/questions/dev-slots.txt holds more of the kind). Each was
+    /// answered about the place named after the thing ("how many bottles are there on the table"
+    /// counted tables, "where is the cup on the table" placed the table), or asked back.
+    @Test("the thing asked about is the question's object, not the place named after it",
+          arguments: [("how many bottles are there on the table", "count", ["bottle"]),
+                      ("where is the cup on the table", "whereIs", ["cup"]),
+                      ("what colour is the chair next to the table", "colour", ["chair"]),
+                      ("what is written on the bottle on the table", "text", ["bottle"]),
+                      ("is there a person next to the car", "isThere", ["person"]),
+                      ("where are the bottles on the shelf", "whereIs", ["bottle"]),
+                      ("is there a bottle next to the sink", "isThere", ["bottle"])])
+    func thingBeforeThePlace(line: String, kind: String, categories: [String]) throws {
+        try answerable(line: line, kind: kind, categories: categories)
+    }
+
+    /// "How many chairs are there in front of me" started a search ahead (find mode), "what colour
+    /// is the car in front of me" was asked back as the colour at the centre of the view. A
+    /// question said as a search ahead ("is there a person ahead") is still one.
+    @Test("a place said in a question does not turn it into a search or another question",
+          arguments: [("how many chairs are there in front of me", "count", ["chair"]),
+                      ("how many people are ahead of me", "count", ["person"]),
+                      ("how far is the bus in front of me", "howFar", ["bus"]),
+                      ("what colour is the car in front of me", "colour", ["car"]),
+                      ("are there any people around me", "isThere", ["person"]),
+                      ("are there any chairs around", "isThere", ["chair"])])
+    func placeIsNoSearch(line: String, kind: String, categories: [String]) throws {
+        try answerable(line: line, kind: kind, categories: categories)
+    }
+
+    @Test("a search ahead said as one is still a search ahead")
+    func searchAheadStays() throws {
+        let decision = try Self.understanding.get().decide("is there a person ahead", channel: .typed)
+        #expect(decision.command?.intent == .findAhead, "\(decision)")
+    }
+
+    /// Each was asked back as "What colour is this?" (the centre of the view) or refused as a
+    /// thing the detector cannot see ("I cannot detect girls hair").
+    @Test("a colour question about a part of someone is declined, never answered with the centre's or the whole person's colour",
+          arguments: ["tell me the colour of her eyes", "what colour is the girl's hair", "what colour are the woman's lips",
+                      "what colour is his moustache"])
+    func colourOfAPart(line: String) throws {
+        let decision = try Self.understanding.get().decide(line, channel: .typed)
+        #expect(decision == .act(Command(.cannotTell)), "\(line): \(decision)")
+    }
+
+    /// "How many people are dancing" was answered with the number of people in view.
+    @Test("a count of things by what they are doing is declined; a count of those sitting, parked or lying there is answered",
+          arguments: [("how many people are dancing", nil), ("how many cars are honking", nil), ("how many people are eating", nil),
+                      ("how many people are sitting on the couch", "person"), ("how many dogs are near the bench", "dog"),
+                      ("how many cars are parked", "car"), ("how many people are there", "person")])
+    func countOfWhatTheyDo(line: String, counted: String?) throws {
+        try countOutOfView(line: line, counted: counted)
+    }
+
     @Test("the colour of a named thing the detector does not know is refused, not answered with the centre's colour")
     func colourOfUnknownThing() throws {
         for line in ["what colour is the shop", "what color is the building"] {

@@ -78,6 +78,9 @@ public final class CommandUnderstanding: Sendable {
     /// What the thresholds decide on: the words, the patterns' reading, and the meaning's ranking.
     public struct Reading: Sendable {
         let words: [String]
+        /// The words the meaning was compared on (without the place said after the thing asked
+        /// about), whose marking words decide within a contrast group.
+        let meantWords: [String]
         let interpretation: Interpretation
         let exact: Bool
         let valueExact: Bool
@@ -88,12 +91,23 @@ public final class CommandUnderstanding: Sendable {
     /// `text` read once, so that several thresholds can decide on it (the bench's tuning).
     public func reading(_ text: String) -> Reading {
         let words = language.normalizedWords(text)
-        let (interpretation, exact, valueExact) = language.patternMatch(words)
+        var (interpretation, exact, valueExact) = language.patternMatch(words)
+        // Where the thing is said to be is not what is asked: "where are the bottles on the
+        // shelf" is the question "where are the bottles", word for word.
+        let unplaced = language.withoutPlaceAfterThing(words)
+        if !exact, let unplaced {
+            let (placeless, placelessExact, placelessValueExact) = language.patternMatch(unplaced)
+            if placelessExact, case .understood(let command) = placeless, Self.asksAboutThingInView(command.intent), command.intent != .findAhead {
+                (interpretation, exact, valueExact) = (placeless, true, placelessValueExact)
+            }
+        }
         var needsMeaning = !words.isEmpty
         if exact, case .understood = interpretation { needsMeaning = false }
         // The meaning of what was asked, without the name it was asked of: "assistive vision,
         // scan now" is compared as "scan now", lest the name pull it towards "exit assistive vision".
-        let meant = language.startsWithAddress(text) ? words.joined(separator: " ") : text
+        // And without the place said after the thing asked about: "how many chairs are there in
+        // front of me" is compared as "how many chairs are there", not drawn to a search ahead.
+        let meant = unplaced.map { $0.joined(separator: " ") } ?? (language.startsWithAddress(text) ? words.joined(separator: " ") : text)
         var ranking: [MeaningClassifier.Ranking]?
         if needsMeaning, let classifier {
             do { ranking = try classifier.rank(meant) } catch {
@@ -104,7 +118,8 @@ public final class CommandUnderstanding: Sendable {
                 }
             }
         }
-        return Reading(words: words, interpretation: interpretation, exact: exact, valueExact: valueExact, ranking: ranking)
+        return Reading(words: words, meantWords: unplaced ?? words, interpretation: interpretation, exact: exact,
+                       valueExact: valueExact, ranking: ranking)
     }
 
     public func decide(_ reading: Reading, channel: InputChannel) -> CommandDecision {
@@ -141,6 +156,10 @@ public final class CommandUnderstanding: Sendable {
         case .unknownValue(let intent, _, _): intents.append(intent)
         default: break
         }
+        // "What colour are her eyes": the colour measured is a whole thing's, or the centre's, never a part's.
+        if intents.contains(where: { $0 == .colourOfThing || $0 == .describeColour }), language.namesUnmeasuredPart(reading.words) {
+            return .act(Command(.cannotTell))
+        }
         guard intents.contains(where: Self.asksAboutThingInView) else { return decision }
         // "What time does the bus arrive" is no "how far is the bus", however sure the meaning.
         if language.asksUnmeasured(reading.words) || language.asksUnmeasuredProperty(reading.words) { return .act(Command(.cannotTell)) }
@@ -166,7 +185,7 @@ public final class CommandUnderstanding: Sendable {
             // Without the model, the patterns alone (near misses are asked about, not acted on).
             return patternsOnly(interpretation, words: words)
         }
-        let choice = choose(from: ranking, words: words)
+        let choice = choose(from: ranking, words: reading.meantWords)
         let margin = choice.margin
         // The patterns matched nearly and the meaning agrees: two independent readings.
         if case .understood(let matched) = interpretation, valueExact,
@@ -225,7 +244,7 @@ public final class CommandUnderstanding: Sendable {
         } else {
             command = Command(intent)
         }
-        guard sure, language.mayActUnmarked(intent, words: words) else { return ask(command) }
+        guard sure, language.mayActUnmarked(intent, words: reading.meantWords) else { return ask(command) }
         let certain = best.similarity >= thresholds.certainSimilarity && margin >= thresholds.certainMargin
         return guarded(command, channel: channel, certainMeaning: certain)
     }

@@ -81,7 +81,11 @@ extension CommandLanguage {
             }
         }
         if !names.isEmpty {
-            if single { return .value(.categories(names.last!.selection)) }
+            // The thing asked about is the question's object, not the place named after it: "how
+            // many cups are on the table" counts cups, "is there a person next to the car" asks
+            // for a person. When every name stands in a place phrase ("what is written on the
+            // bottle on the table"), the first is still the one asked about.
+            if single { return .value(.categories((names.first { !inPlacePhrase(words, before: $0.start) } ?? names[0]).selection)) }
             var categories: [String] = [], singulars: [String] = [], plurals: [String] = []
             for name in names {
                 for category in name.selection.categories where !categories.contains(category) { categories.append(category) }
@@ -99,6 +103,55 @@ extension CommandLanguage {
             }
         }
         return .missing
+    }
+
+    /// `words` without the place phrase said after the thing asked about ("how many chairs are
+    /// there in front of me" → "how many chairs are there", "is there a cup on the table" → "is
+    /// there a cup"), for the meaning to be compared on: where the thing is said to be is not what
+    /// is asked, and "in front of me" would otherwise pull the line towards a search ahead, "on
+    /// the table" towards a question about the table. nil when nothing is taken away.
+    func withoutPlaceAfterThing(_ words: [String]) -> [String]? {
+        guard file.categories.placeWords != nil else { return nil }
+        let memo = CategoryVocabulary.LookupMemo()
+        var names: [(start: Int, end: Int)] = []
+        var start = 0
+        while start < words.count {
+            if let (_, end) = exactNames(in: words, from: start, memo: memo) {
+                names.append((start, end))
+                start = end
+            } else {
+                start += 1
+            }
+        }
+        guard let thing = names.first(where: { !inPlacePhrase(words, before: $0.start) }) ?? names.first else { return nil }
+        let places = (file.categories.placeWords ?? []).map { $0.split(separator: " ").map(String.init) }
+        guard let cut = (thing.end..<words.count).first(where: { index in
+            places.contains { $0.count <= words.count - index && Array(words[index..<(index + $0.count)]) == $0 }
+        }) else { return nil }
+        // "how many cups are on the table" → "how many cups": a link left dangling is no part of the question.
+        var kept = Array(words[..<cut])
+        while kept.count > thing.end, let last = kept.last, file.pictureQuestions?.countingLinks?.contains(last) == true { kept.removeLast() }
+        return kept
+    }
+
+    /// Whether the name starting at `start` stands in a place phrase ("on the table", "in front
+    /// of the bus", "next to my big bag"): a place word (`Categories.placeWords`) ends before it,
+    /// with only list words ("the", "my") and at most one describing word between.
+    func inPlacePhrase(_ words: [String], before start: Int) -> Bool {
+        let places = (file.categories.placeWords ?? []).map { $0.split(separator: " ").map(String.init) }
+        var end = start, describing = 0
+        while end > 0 {
+            if places.contains(where: { $0.count <= end && Array(words[(end - $0.count)..<end]) == $0 }) { return true }
+            if vocabulary.listWords.contains(words[end - 1]) {
+                end -= 1
+            } else if describing == 0 {
+                describing += 1
+                end -= 1
+            } else {
+                return false
+            }
+        }
+        return false
     }
 
     /// The longest run of words from `start` that names detector categories exactly ("dining
@@ -269,12 +322,24 @@ extension CommandLanguage {
                 let first = opening + counting.count
                 for start in first..<min(words.count, first + 2) {
                     guard let (_, end) = exactNames(in: words, from: start, memo: memo) else { continue }
-                    let after = Array(words[end...])
-                    return !after.isEmpty && !startsWith(rule.countedInView, after)
+                    var after = Array(words[end...])
+                    guard !after.isEmpty else { return false }
+                    // "how many birds are singing": past the link, the rest must still be about being there.
+                    if let link = (rule.countingLinks ?? []).first(where: { startsWith([$0], after) }) {
+                        after.removeFirst(link.split(separator: " ").count)
+                        return !after.isEmpty && !startsWith(rule.countedInView, after)
+                    }
+                    return !startsWith(rule.countedInView, after)
                 }
             }
         }
         return false
+    }
+
+    /// Whether the line names a part of someone or something whose colour nothing measures
+    /// (`pictureQuestions.parts`: "her eyes", "the man's beard").
+    func namesUnmeasuredPart(_ words: [String]) -> Bool {
+        says(file.pictureQuestions?.parts ?? [], in: words)
     }
 
     /// Whether `words` begin with one of `markers` (each one or more words).
