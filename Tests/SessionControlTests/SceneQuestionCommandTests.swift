@@ -146,7 +146,6 @@ struct SceneQuestionCommandTests {
     /// question said as a search ahead ("is there a person ahead") is still one.
     @Test("a place said in a question does not turn it into a search or another question",
           arguments: [("how many chairs are there in front of me", "count", ["chair"]),
-                      ("how many people are ahead of me", "count", ["person"]),
                       ("how far is the bus in front of me", "howFar", ["bus"]),
                       ("what colour is the car in front of me", "colour", ["car"]),
                       ("are there any people around me", "isThere", ["person"]),
