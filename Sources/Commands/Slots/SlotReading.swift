@@ -109,9 +109,13 @@ extension CommandLanguage {
     /// there in front of me" → "how many chairs are there", "is there a cup on the table" → "is
     /// there a cup"), for the meaning to be compared on: where the thing is said to be is not what
     /// is asked, and "in front of me" would otherwise pull the line towards a search ahead, "on
-    /// the table" towards a question about the table. nil when nothing is taken away.
+    /// the table" towards a question about the table. nil when nothing is taken away, and for a
+    /// line that does not open as a question.
     func withoutPlaceAfterThing(_ words: [String]) -> [String]? {
-        guard file.categories.placeWords != nil else { return nil }
+        // Only a question ("how many …", "is there …", "what colour …"): in a command or a remark
+        // ("let me know when a car is near", "the book club meets on thursday") the place is part of it.
+        guard file.categories.placeWords != nil, let first = words.first,
+              file.pictureQuestions?.openers.contains(first) == true else { return nil }
         let memo = CategoryVocabulary.LookupMemo()
         var names: [(start: Int, end: Int)] = []
         var start = 0
