@@ -199,21 +199,22 @@ struct NaturalVoiceTests {
 
 /// A slow voice that, like the natural one, wants its sentences said as they are made
 /// (`streamsPieces`, never for a hazard), and makes the pieces in `gated` only when the test lets
-/// it (`letNextPieceBeMade`): the test renders audio while a piece is "being synthesised", with no
-/// clock but the queue's audio time. Its audio is `ExactVoice`'s, 40 ms per character.
+/// it (`letNextPieceBeMade`), the first time each is asked for (the held rest of a stopped
+/// sentence is made again later): the test renders audio while a piece is "being synthesised",
+/// with no clock but the queue's audio time. Its audio is `ExactVoice`'s, 40 ms per character.
 final class GatedStreamingVoice: TextToSpeech, @unchecked Sendable {
     var sampleRate: Int { 22050 }
-    let gated: Set<String>
+    private let gated: Mutex<Set<String>>
     private let madeTexts = Mutex<[String]>([])
     private let pieceWaits = DispatchSemaphore(value: 0)
     private let pieceMayGo = DispatchSemaphore(value: 0)
 
-    init(gating gated: Set<String> = []) { self.gated = gated }
+    init(gating gated: Set<String> = []) { self.gated = Mutex(gated) }
 
     var made: [String] { madeTexts.withLock { $0 } }
     func streamsPieces(of text: String, urgent: Bool) -> Bool { !urgent }
     func synthesize(_ text: String) throws(SpeechError) -> SpeechAudio {
-        if gated.contains(text) {
+        if gated.withLock({ $0.remove(text) != nil }) {
             pieceWaits.signal()
             pieceMayGo.wait()
         }
