@@ -199,21 +199,22 @@ struct NaturalVoiceTests {
 
 /// A slow voice that, like the natural one, wants its sentences said as they are made
 /// (`streamsPieces`, never for a hazard), and makes the pieces in `gated` only when the test lets
-/// it (`letNextPieceBeMade`): the test renders audio while a piece is "being synthesised", with no
-/// clock but the queue's audio time. Its audio is `ExactVoice`'s, 40 ms per character.
+/// it (`letNextPieceBeMade`), the first time each is asked for (the held rest of a stopped
+/// sentence is made again later): the test renders audio while a piece is "being synthesised",
+/// with no clock but the queue's audio time. Its audio is `ExactVoice`'s, 40 ms per character.
 final class GatedStreamingVoice: TextToSpeech, @unchecked Sendable {
     var sampleRate: Int { 22050 }
-    let gated: Set<String>
+    private let gated: Mutex<Set<String>>
     private let madeTexts = Mutex<[String]>([])
     private let pieceWaits = DispatchSemaphore(value: 0)
     private let pieceMayGo = DispatchSemaphore(value: 0)
 
-    init(gating gated: Set<String> = []) { self.gated = gated }
+    init(gating gated: Set<String> = []) { self.gated = Mutex(gated) }
 
     var made: [String] { madeTexts.withLock { $0 } }
     func streamsPieces(of text: String, urgent: Bool) -> Bool { !urgent }
     func synthesize(_ text: String) throws(SpeechError) -> SpeechAudio {
-        if gated.contains(text) {
+        if gated.withLock({ $0.remove(text) != nil }) {
             pieceWaits.signal()
             pieceMayGo.wait()
         }
@@ -245,10 +246,10 @@ final class EnqueueInBackground: @unchecked Sendable {
 struct StreamingSpeechTests {
     static let sentence = "Car, 3 meters, on your left."
 
-    /// `sentence` queued from another thread, its first piece made and queued, its second
-    /// ("3 meters,") being made until the test lets it.
+    /// `sentence` queued from another thread, its first piece (its first clause, "Car,") made and
+    /// queued, its second (the rest, whole clauses) being made until the test lets it.
     static func startSentenceWhileSecondPieceIsMade() -> (GatedStreamingVoice, UtteranceQueue, EnqueueInBackground, RecordingAudioOutput) {
-        let voice = GatedStreamingVoice(gating: ["3 meters,"])
+        let voice = GatedStreamingVoice(gating: ["3 meters, on your left."])
         let queue = UtteranceQueue(voice: voice)
         let planning = EnqueueInBackground(Utterance(sentence, priority: .answer), on: queue)
         #expect(voice.waitForGatedPiece())
@@ -270,6 +271,23 @@ struct StreamingSpeechTests {
         #expect(cut.joined(separator: " ") == long)
     }
 
+    @Test("pieces are whole clauses: the queue's first piece is the first clause, the next ones join clauses, and the voice's input is a whole sentence")
+    func piecesAreWholeClauses() {
+        // The queue's rule: never "Bicycle is" / "7 meters away,", a fragment said as a sentence.
+        let queued = Utterance.pieces(of: ["Bicycle is 7 meters away, right.", "Two objects, closest first: bus, 3 meters, left; dog, 2 meters, right."],
+                                      breakingAfter: ",;:.!?", firstPieceWords: 6, maximumWords: 12, firstClauseAlone: true)
+        #expect(queued == ["Bicycle is 7 meters away,", "right.", "Two objects, closest first: bus, 3 meters, left; dog, 2 meters, right."])
+        // The natural voice's rule (`NaturalVoice.render`): one model input per sentence, as Piper's.
+        let inputs = Utterance.pieces(of: Utterance.sentences(in: "Obstacle, 4 meters ahead. Bus, 3 meters, ahead."), breakingAfter: ",;:.!?",
+                                      firstPieceWords: NaturalVoice.maximumWordsPerInference,
+                                      maximumWords: NaturalVoice.maximumWordsPerInference)
+        #expect(inputs == ["Obstacle, 4 meters ahead.", "Bus, 3 meters, ahead."])
+        // A sentence longer than the bound is cut between clauses, not inside one.
+        let long = Utterance.pieces(of: ["Three objects, closest first: wine glass, 20 meters, slightly left; table, 15 meters, right."],
+                                    breakingAfter: ",;:.!?", firstPieceWords: 8, maximumWords: 8)
+        #expect(long == ["Three objects, closest first: wine glass, 20 meters,", "slightly left; table, 15 meters, right."])
+    }
+
     @Test("the first piece is heard before the rest is made; the rest follows in order in the same track, none lost")
     func firstPieceIsHeardFirst() throws {
         let (voice, queue, planning, recorder) = Self.startSentenceWhileSecondPieceIsMade()
@@ -283,7 +301,7 @@ struct StreamingSpeechTests {
         guard case .queued(let plan) = try #require(planning.outcome()) else { Issue.record("not queued"); return }
         #expect(plan.utterance.text == Self.sentence && plan.laterParts.isEmpty)
         try queue.renderUntilIdle(to: recorder)
-        #expect(voice.made == ["Car,", "3 meters,", "on your left."])
+        #expect(voice.made == ["Car,", "3 meters, on your left."])
         let log = queue.playbackLog
         #expect(log.count == 1 && log[0].utterance.text == Self.sentence && !log[0].wasInterrupted)
         // Every piece is heard: 28 characters at 40 ms, less nothing.

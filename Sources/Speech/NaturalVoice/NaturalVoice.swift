@@ -140,8 +140,9 @@ public final class NaturalVoice: TextToSpeech, @unchecked Sendable {
     public var counts: NaturalVoiceStatistics { statistics.withLock { $0 } }
 
     /// The most words given to the model at once. Piper synthesises a text sentence by sentence;
-    /// this voice goes clause by clause (the clause keeps its comma, so the model still pauses and
-    /// intones by it), and cuts a longer clause after this many words. On OpenVINO (the voice's first
+    /// this voice does too, but a sentence longer than this is cut between its clauses (each keeps
+    /// its comma, so the model still pauses and intones by it), and a clause longer than this after
+    /// this many words. On OpenVINO (the voice's first
     /// runtime), whose CPU plugin keeps buffers sized by the audio it has made, a paragraph in one
     /// input cost hundreds of megabytes (`assist say` of a 54-word paragraph: 864 MB resident with
     /// sentences of up to 30 words, 761 MB with clauses of up to 8); 8 words are under 3 s at the
@@ -156,7 +157,10 @@ public final class NaturalVoice: TextToSpeech, @unchecked Sendable {
         let lengthScale = config.lengthScale * Float(Self.naturalWordsPerMinute / Double(settings.wordsPerMinute))
         let started = ContinuousClock.now
         var output: [Float] = []
-        for sentence in Utterance.pieces(of: [text], breakingAfter: ",;:.!?", firstPieceWords: Self.maximumWordsPerInference,
+        // Piper's unit is the sentence: one inference each, with its commas inside; only a sentence
+        // longer than the bound is cut, between whole clauses where it can be.
+        for sentence in Utterance.pieces(of: Utterance.sentences(in: text), breakingAfter: ",;:.!?",
+                                         firstPieceWords: Self.maximumWordsPerInference,
                                          maximumWords: Self.maximumWordsPerInference) {
             let ids = config.ids(forPhonemes: try PiperPhonemes.phonemes(of: sentence, espeakVoice: config.espeakVoice))
             guard ids.count > 3 else { continue }   // start, pad, end: nothing to say

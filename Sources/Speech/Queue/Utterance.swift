@@ -98,24 +98,43 @@ extension Utterance {
 }
 
 extension Utterance {
-    /// Phrases cut into pieces a slow voice synthesises one at a time: a piece ends after a word
-    /// ending in one of `marks`, at the end of a phrase, or when it reaches its word limit: the
-    /// first piece `firstPieceWords`, each next one twice the one before, up to `maximumWords`
-    /// (so each is made while the ones before it play). Never inside a word: joined with spaces,
-    /// the pieces are the phrases' words in order.
+    /// Phrases cut into pieces a slow voice synthesises one at a time. A piece is made of whole
+    /// clauses (a clause ends after a word ending in one of `marks`, or at the end of a phrase):
+    /// each piece joins the clauses that fit in its word limit, `firstPieceWords` for the first,
+    /// twice the one before for each next, up to `maximumWords`; with `firstClauseAlone`, the
+    /// first piece is the first clause only, so that it is made at once. A clause is cut inside
+    /// only when it alone is longer than the limit. Never inside a word: joined with spaces, the
+    /// pieces are the phrases' words in order.
+    ///
+    /// Whole clauses, because a Piper voice is trained on whole sentences with their punctuation:
+    /// given a clause's first words alone ("Bicycle is"), or a one-word clause alone ("ahead."),
+    /// it says them as a sentence of their own, clipped and with a falling tone, and the product's
+    /// recogniser misheard them (BENCHMARKS.md, "Issue 37 (twenty-fourth session)").
     public static func pieces(of phrases: [String], breakingAfter marks: String,
-                              firstPieceWords: Int, maximumWords: Int) -> [String] {
+                              firstPieceWords: Int, maximumWords: Int, firstClauseAlone: Bool = false) -> [String] {
         var pieces: [String] = []
         var current: [Substring] = []
+        func limit() -> Int { max(min(firstPieceWords << min(pieces.count, 8), maximumWords), 1) }
         func close() {
             if !current.isEmpty { pieces.append(current.joined(separator: " ")) }
             current = []
         }
         for phrase in phrases {
+            var clauses: [[Substring]] = [[]]
             for word in phrase.split(whereSeparator: \.isWhitespace) {
-                current.append(word)
-                let limit = min(firstPieceWords << min(pieces.count, 8), maximumWords)
-                if current.count >= max(limit, 1) || word.last.map(marks.contains) == true { close() }
+                clauses[clauses.count - 1].append(word)
+                if word.last.map(marks.contains) == true { clauses.append([]) }
+            }
+            for var clause in clauses where !clause.isEmpty {
+                if !current.isEmpty && current.count + clause.count > limit() { close() }
+                while current.count + clause.count > limit() {
+                    let room = limit() - current.count
+                    current += clause.prefix(room)
+                    clause.removeFirst(room)
+                    close()
+                }
+                current += clause
+                if firstClauseAlone && pieces.isEmpty { close() }
             }
             close()
         }

@@ -94,11 +94,14 @@ public final class UtteranceQueue: Sendable {
     /// Silence between an earcon and the words after it.
     static let earconGapSeconds = 0.04
 
-    /// How many words the first piece of a streamed sentence has at most (`TextToSpeech.streamsPieces`):
-    /// few enough for a slow voice to make at once. With 4, the natural voice's first audio of a
-    /// 3-s sentence took 696 ms (median, debug build, load 9 on 2 cores); with 2, see BENCHMARKS.md,
-    /// "Issue 37 (twentieth session)". Each later piece may have twice the words of the one before.
-    static let firstPieceWords = 2
+    /// The first piece of a streamed sentence (`TextToSpeech.streamsPieces`) is its first clause,
+    /// cut after this many words only when longer, so that a slow voice makes it at once; each
+    /// later piece joins whole clauses up to twice the one before. Cutting the first piece after 2
+    /// words whatever the clause ("Bicycle is" / "7 meters away,") made the natural voice say
+    /// fragments as sentences, and the recogniser mishear them (BENCHMARKS.md, "Issue 37
+    /// (twenty-fourth session)"); 6 words keep the product's first clauses whole ("Traffic light is
+    /// 9 meters away,").
+    static let firstPieceWords = 6
     /// Later pieces end at a clause or a phrase, and are never longer than this: each is made
     /// while the one before plays, and the model's input (so its memory) stays bounded.
     static let maximumPieceWords = 12
@@ -299,7 +302,8 @@ public final class UtteranceQueue: Sendable {
     private func enqueueStreaming(_ utterance: Utterance, id: Int, voice: any TextToSpeech,
                                   unless abandoned: () -> Bool) -> EnqueueOutcome? {
         let pieces = Utterance.pieces(of: utterance.phrases, breakingAfter: Self.pieceMarks,
-                                      firstPieceWords: Self.firstPieceWords, maximumWords: Self.maximumPieceWords)
+                                      firstPieceWords: Self.firstPieceWords, maximumWords: Self.maximumPieceWords,
+                                      firstClauseAlone: true)
         let limit = speechLimitSeconds(for: utterance)
         guard pieces.count > 1, let firstAudio = try? voice.synthesize(pieces[0]), firstAudio.durationSeconds <= limit else {
             return nil
