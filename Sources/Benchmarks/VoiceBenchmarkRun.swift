@@ -84,10 +84,10 @@ public struct VoiceBenchmarkRun {
                 recognizer = try CommandRecognizer(neural: try SpeechModelFiles.installed(), language: vocabulary.language,
                                                    extraPhrases: vocabulary.wakePhrase.map { [$0] } ?? [], onnxCopies: false)
                 if let neuralCertainWords { certainWords = neuralCertainWords }
-            case .neuralDetectorEnd?:
+            case .neuralLevelEnd?:
                 listening = .neural
                 recognizer = try ListeningDecoding.neural.recognizer(vocabulary: vocabulary)
-                (recognizer.utterances as? NeuralUtteranceRecognizer)?.endpointer.followsForegroundLevel = false
+                (recognizer.utterances as? NeuralUtteranceRecognizer)?.endpointer.followsForegroundLevel = true
                 if let neuralCertainWords { certainWords = neuralCertainWords }
             case .neuralDenoised?:
                 listening = .neural

@@ -65,6 +65,7 @@ struct PhraseBiasTests {
     @Test("among other talkers whom the detector hears as speech, a command ends once its voice falls back to the crowd's level for the silence wait")
     func endsWhenTheVoiceFallsToTheBackground() {
         var endpointer = SpeechEndpointer()
+        endpointer.followsForegroundLevel = true
         // 2 s of babble at −35 dB: the detector hears speech (0.45), not enough to open.
         for _ in 0..<64 { #expect(endpointer.add(probability: 0.45, power: Self.power(-35)) == nil) }
         // The command, 10 dB above the babble.
@@ -76,9 +77,8 @@ struct PhraseBiasTests {
         }
         #expect(endpointer.add(probability: 0.8, power: Self.power(-35)) == .ended(
             windows: 21 + endpointer.silenceWindows, speechWindows: 21, trailingSilenceWindows: endpointer.silenceWindows))
-        // With the level not weighed (before), the same talkers keep it open.
+        // With the level not weighed (the listener's default), the same talkers keep it open.
         var before = SpeechEndpointer()
-        before.followsForegroundLevel = false
         for _ in 0..<64 { _ = before.add(probability: 0.45, power: Self.power(-35)) }
         for _ in 0..<21 { _ = before.add(probability: 0.95, power: Self.power(-25)) }
         for _ in 0..<40 { #expect(before.add(probability: 0.8, power: Self.power(-35)) == nil) }
@@ -88,6 +88,7 @@ struct PhraseBiasTests {
     @Test("a talker in the crowd no louder than the crowd does not open an utterance")
     func crowdDoesNotOpen() {
         var endpointer = SpeechEndpointer()
+        endpointer.followsForegroundLevel = true
         for _ in 0..<64 { _ = endpointer.add(probability: 0.3, power: Self.power(-35)) }
         #expect(endpointer.add(probability: 0.9, power: Self.power(-34)) == nil)
         #expect(endpointer.add(probability: 0.9, power: Self.power(-28)) == .started)
@@ -97,6 +98,7 @@ struct PhraseBiasTests {
     func levelIgnoredWhereItCannotHelp() {
         for (background, voice) in [(-100.0, -25.0), (-30.0, -26.0)] {
             var endpointer = SpeechEndpointer()
+            endpointer.followsForegroundLevel = true
             for _ in 0..<64 { _ = endpointer.add(probability: 0.05, power: Self.power(background)) }
             #expect(endpointer.add(probability: 0.95, power: Self.power(voice)) == .started)
             for _ in 0..<10 { _ = endpointer.add(probability: 0.95, power: Self.power(voice)) }

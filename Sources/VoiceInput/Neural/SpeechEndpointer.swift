@@ -7,8 +7,8 @@ import Foundation
 /// a door, is shorter than the shortest word).
 ///
 /// Among other talkers (babble) Silero hears the background as speech too, so its probability
-/// alone would keep a command open until they pause: 1.1 s after the command on the development
-/// set. So each window's level is also weighed against the background's (the mean power of what
+/// alone keeps a command open until they pause: 1.1 s after the command. With
+/// `followsForegroundLevel` (off: see there) each window's level is also weighed against the background's (the mean power of what
 /// is heard while no utterance is open, which other talkers are part of): while an utterance is
 /// open, a window no louder than the background plus `backgroundMarginDecibels` counts as
 /// silence whatever the detector says, and nothing opens on a window that quiet. Only when the
@@ -33,9 +33,14 @@ public struct SpeechEndpointer: Sendable, Equatable {
     public var minimumSpeechWindows = 4
     /// No command is this long (10 s): an utterance still open is closed and transcribed.
     public var maximumWindows = 312
-    /// Whether the level is weighed against the background's (off: Silero's probability alone,
-    /// as before the twenty-fourth session; the benchmark's before-and-after).
-    public var followsForegroundLevel = true
+    /// Whether the level is weighed against the background's. Off: Silero's probability alone.
+    /// Tried in the twenty-fourth session and left off: on the development set at 10 dB SNR it
+    /// declared the end sooner (babble 800 against 1,114 ms median, white 270 against 461 ms) but
+    /// cut 69 of 164 babble trials in two and lowered the right commands (babble 52 against 62 of
+    /// 120, white 43 against 52): at +3 dB the quieter syllables of a voice only 10 dB above the
+    /// background count as silence (BENCHMARKS.md, "Issue 35 (twenty-fourth session)"). The
+    /// benchmark's `neural-level-end` turns it on.
+    public var followsForegroundLevel = false
     /// A window at most this much louder than the background's mean is the background.
     public var backgroundMarginDecibels = 3.0
     /// The voice's mean level (its speech windows) must be this far above the background's for
