@@ -84,6 +84,16 @@ public struct VoiceBenchmarkRun {
                 recognizer = try CommandRecognizer(neural: try SpeechModelFiles.installed(), language: vocabulary.language,
                                                    extraPhrases: vocabulary.wakePhrase.map { [$0] } ?? [], onnxCopies: false)
                 if let neuralCertainWords { certainWords = neuralCertainWords }
+            case .neuralLevelEnd?:
+                listening = .neural
+                recognizer = try ListeningDecoding.neural.recognizer(vocabulary: vocabulary)
+                (recognizer.utterances as? NeuralUtteranceRecognizer)?.endpointer.followsForegroundLevel = true
+                if let neuralCertainWords { certainWords = neuralCertainWords }
+            case .neuralDenoised?:
+                listening = .neural
+                recognizer = try ListeningDecoding.neural.recognizer(vocabulary: vocabulary)
+                (recognizer.utterances as? NeuralUtteranceRecognizer)?.denoiser = SpeechDenoiser()
+                if let neuralCertainWords { certainWords = neuralCertainWords }
             case nil: continue
             }
             if let neural = recognizer.utterances as? NeuralUtteranceRecognizer {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import VoiceInput
 
@@ -56,6 +57,56 @@ struct PhraseBiasTests {
                                                             trailingSilenceWindows: endpointer.silenceWindows))
         // Ended within half a second of silence: the latency target leaves no more.
         #expect(Double(endpointer.silenceWindows) * 0.032 < 0.5)
+    }
+
+    /// Mean power of a window `decibels` relative to full scale.
+    static func power(_ decibels: Double) -> Double { pow(10, decibels / 10) }
+
+    @Test("among other talkers whom the detector hears as speech, a command ends once its voice falls back to the crowd's level for the silence wait")
+    func endsWhenTheVoiceFallsToTheBackground() {
+        var endpointer = SpeechEndpointer()
+        endpointer.followsForegroundLevel = true
+        // 2 s of babble at −35 dB: the detector hears speech (0.45), not enough to open.
+        for _ in 0..<64 { #expect(endpointer.add(probability: 0.45, power: Self.power(-35)) == nil) }
+        // The command, 10 dB above the babble.
+        #expect(endpointer.add(probability: 0.95, power: Self.power(-25)) == .started)
+        for _ in 0..<20 { #expect(endpointer.add(probability: 0.95, power: Self.power(-25)) == nil) }
+        // The voice stops; the talkers go on, heard as speech (0.8) at their own level ±1 dB.
+        for i in 0..<(endpointer.silenceWindows - 1) {
+            #expect(endpointer.add(probability: 0.8, power: Self.power(i.isMultiple(of: 2) ? -34 : -36)) == nil)
+        }
+        #expect(endpointer.add(probability: 0.8, power: Self.power(-35)) == .ended(
+            windows: 21 + endpointer.silenceWindows, speechWindows: 21, trailingSilenceWindows: endpointer.silenceWindows))
+        // With the level not weighed (the listener's default), the same talkers keep it open.
+        var before = SpeechEndpointer()
+        for _ in 0..<64 { _ = before.add(probability: 0.45, power: Self.power(-35)) }
+        for _ in 0..<21 { _ = before.add(probability: 0.95, power: Self.power(-25)) }
+        for _ in 0..<40 { #expect(before.add(probability: 0.8, power: Self.power(-35)) == nil) }
+        #expect(before.isOpen)
+    }
+
+    @Test("a talker in the crowd no louder than the crowd does not open an utterance")
+    func crowdDoesNotOpen() {
+        var endpointer = SpeechEndpointer()
+        endpointer.followsForegroundLevel = true
+        for _ in 0..<64 { _ = endpointer.add(probability: 0.3, power: Self.power(-35)) }
+        #expect(endpointer.add(probability: 0.9, power: Self.power(-34)) == nil)
+        #expect(endpointer.add(probability: 0.9, power: Self.power(-28)) == .started)
+    }
+
+    @Test("in a quiet room and with a voice no clearer than the noise, the level changes nothing: the detector's probability ends the command")
+    func levelIgnoredWhereItCannotHelp() {
+        for (background, voice) in [(-100.0, -25.0), (-30.0, -26.0)] {
+            var endpointer = SpeechEndpointer()
+            endpointer.followsForegroundLevel = true
+            for _ in 0..<64 { _ = endpointer.add(probability: 0.05, power: Self.power(background)) }
+            #expect(endpointer.add(probability: 0.95, power: Self.power(voice)) == .started)
+            for _ in 0..<10 { _ = endpointer.add(probability: 0.95, power: Self.power(voice)) }
+            // Silero's lag: still speech to it for 3 windows of digital silence / of the background.
+            for _ in 0..<3 { _ = endpointer.add(probability: 0.6, power: Self.power(background)) }
+            for _ in 0..<(endpointer.silenceWindows - 1) { #expect(endpointer.add(probability: 0.05, power: Self.power(background)) == nil) }
+            #expect(endpointer.add(probability: 0.05, power: Self.power(background)) != nil)
+        }
     }
 
     @Test("the transcript is taken in the command language's spelling")

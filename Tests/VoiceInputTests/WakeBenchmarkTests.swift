@@ -110,6 +110,9 @@ struct WakePhraseCheckTests {
         #expect(check.reading(of: "Assistive Vision.") == "assistive vision")
         #expect(check.reading(of: "Okay, assistive vision, what's ahead?") == "okay assistive vision what's ahead")
         #expect(check.reading(of: "assistivevision") == "assistivevision")
+        // "er," written as "her" at the start is the filler, not a possessive.
+        #expect(check.reading(of: "her assistive vision now") == "her assistive vision now")
+        #expect(check.reading(of: "her assisted vision") == "her assistive vision")
     }
 
     @Test("the words nearest the phrase in spelling are read as the phrase", arguments: [
@@ -124,7 +127,7 @@ struct WakePhraseCheckTests {
 
     @Test("nothing is weighed for words far from the phrase, nor after or from a determiner", arguments: [
         "the weather is nice today", "turn the television off", "thank you for your assistance", "assisted living",
-        "an artistic vision of the city", "a positive vision", "my assistive vision", "",
+        "an artistic vision of the city", "a positive vision", "my assistive vision", "I like her assistive vision", "",
     ])
     func nothingToWeigh(heard: String) {
         #expect(check.reading(of: heard) == nil)

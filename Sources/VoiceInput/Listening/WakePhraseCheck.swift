@@ -28,6 +28,19 @@ public struct WakePhraseCheck: Sendable {
     /// nor in place of a run of words that starts with one.
     static let determiners: Set<String> = ["a", "an", "the", "this", "that", "these", "those", "my", "your", "his", "her", "its",
                                            "our", "their", "of", "some", "no", "any", "every", "each", "whose"]
+    /// Determiners that are also how Moonshine writes a filler said before the phrase ("er,
+    /// assistive vision" written "her assistive vision"): as an utterance's first word, right
+    /// before the phrase, the filler, which does not keep it from being read in. Found on the
+    /// development renderings (bench/wake/dev-wake-2.txt: festival's "er, assistive vision now"
+    /// was heard word for word after "her" and not woken). Not "a" (for "uh"): "a positive
+    /// vision" would then be weighed as the phrase.
+    static let fillerSpellings: Set<String> = ["her"]
+
+    /// Whether the word at `index` keeps the phrase from being read in right after it.
+    static func blocksPhrase(after words: [String], at index: Int) -> Bool {
+        guard determiners.contains(words[index]) else { return false }
+        return !(index == 0 && fillerSpellings.contains(words[index]))
+    }
 
     /// Whether the words hold the phrase: as words, or run together ("assistivevision").
     public func contains(_ transcript: String) -> Bool {
@@ -44,8 +57,8 @@ public struct WakePhraseCheck: Sendable {
         if contains(transcript) {
             let spoken = words.joined(separator: " ")
             guard let found = (" " + spoken + " ").range(of: " " + phrase + " ") else { return spoken }  // run together
-            let before = (" " + spoken + " ")[..<found.lowerBound].split(separator: " ").last.map(String.init)
-            return before.map(Self.determiners.contains) == true ? nil : spoken
+            let before = (" " + spoken + " ")[..<found.lowerBound].split(separator: " ").map(String.init)
+            return before.isEmpty || !Self.blocksPhrase(after: before, at: before.count - 1) ? spoken : nil
         }
         let allowed = Int((Double(letters.count) * nearMissShare).rounded(.down))
         var nearest: (distance: Int, range: Range<Int>)?
@@ -54,7 +67,7 @@ public struct WakePhraseCheck: Sendable {
                 let run = words[start..<end].joined()
                 // Cheap bound first: the difference in length is at least the distance.
                 guard abs(run.count - letters.count) <= allowed, !Self.determiners.contains(words[start]),
-                      start == 0 || !Self.determiners.contains(words[start - 1]) else { continue }
+                      start == 0 || !Self.blocksPhrase(after: words, at: start - 1) else { continue }
                 let distance = EditDistance.between(run, letters)
                 if distance <= allowed, distance < nearest?.distance ?? .max { nearest = (distance, start..<end) }
             }
