@@ -194,6 +194,24 @@ struct UnderstandingTests {
         }
     }
 
+    @Test("a line that opens by naming a thing and asks nothing of it tells of the thing: never carried out or asked about, typed or spoken",
+          arguments: ["the bus was late again today", "the bus was laid again to day", "the dog next door barked all night",
+                      "my phone needs a new battery, it only lasts half a day", "the stop sign at the corner got knocked down",
+                      "two trucks were parked outside the bakery"])
+    func tellingOfThing(_ text: String) {
+        for channel in [InputChannel.typed, .spoken(certain: true), .spoken(certain: false)] {
+            #expect(understanding.decide(text, channel: channel) == .refuse("Sorry, I didn't understand. Say help to hear what I can do."),
+                    "\(text)")
+        }
+    }
+
+    @Test("a line that opens by naming a thing is still a command when it says what to do with it or is one of the phrases",
+          arguments: [("people are the most important", Expected(.prioritise, ["person"])), ("cars first", Expected(.prioritise, ["car"])),
+                      ("dog alerts on", Expected(.enableAlert, ["dog"]))])
+    func namingThingWithCommand(_ text: String, _ expected: Expected) {
+        #expect(expected.matches(understanding.decide(text, channel: .typed).command), "\(text)")
+    }
+
     @Test("a search is carried out only when it was asked for in words that search; talk that only names a thing is asked about",
           arguments: ["i'm going to sit down on that bench for a bit", "can you fetch me a chair from the other room"])
     func searchNeedsItsWords(_ text: String) {

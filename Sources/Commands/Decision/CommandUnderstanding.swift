@@ -108,7 +108,30 @@ public final class CommandUnderstanding: Sendable {
     }
 
     public func decide(_ reading: Reading, channel: InputChannel) -> CommandDecision {
-        declineUnmeasured(decideByPatternsAndMeaning(reading, channel: channel), reading: reading)
+        declineTellingOfThing(declineUnmeasured(decideByPatternsAndMeaning(reading, channel: channel), reading: reading),
+                              reading: reading)
+    }
+
+    /// A line that opens by naming a thing in view and asks nothing of it tells of the thing ("the
+    /// bus is running late again", "my phone needs charging"): talk near the assistant, not to it,
+    /// so neither carried out nor asked about, whatever command its words resemble (an alert on
+    /// buses, "what does the bus say"). It asks something of the thing when it says a word that
+    /// marks the command it is understood as ("people are the most important": prioritise), or
+    /// is nearly one of that command's own phrases ("cars ahead"); an exact phrase is what it says.
+    private func declineTellingOfThing(_ decision: CommandDecision, reading: Reading) -> CommandDecision {
+        let intent: CommandIntent
+        switch decision {
+        case .act(let command), .confirm(_, let command): intent = command.intent
+        case .refuse: return decision
+        }
+        if reading.exact, case .understood = reading.interpretation { return decision }
+        guard language.opensNamingThing(reading.words), !language.saysMarkingWord(of: intent, in: reading.words) else { return decision }
+        switch reading.interpretation {
+        case .understood(let phrase), .unclear(_, let phrase?):
+            if ExpectedCommand.action(of: phrase.intent) == ExpectedCommand.action(of: intent) { return decision }
+        default: break
+        }
+        return .refuse(language.understandingReply(.notUnderstood))
     }
 
     /// A question the picture cannot answer is declined, never answered as the nearby question its

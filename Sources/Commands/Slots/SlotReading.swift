@@ -198,7 +198,13 @@ extension CommandLanguage {
     /// not for the intents of the file's `actOnlyWhenMarked`, which are asked about then.
     func mayActUnmarked(_ intent: CommandIntent, words: [String]) -> Bool {
         guard file.actOnlyWhenMarked?.contains(intent.rawValue) == true else { return true }
-        return says(contrast(of: intent)?.words[intent.rawValue] ?? [], in: words)
+        return saysMarkingWord(of: intent, in: words)
+    }
+
+    /// Whether one of the words that mark `intent` in its contrast group was said ("most
+    /// important" for prioritise); false for an intent in no group.
+    func saysMarkingWord(of intent: CommandIntent, in words: [String]) -> Bool {
+        says(contrast(of: intent)?.words[intent.rawValue] ?? [], in: words)
     }
 
     /// Whether one of `markers` (each one or more words) was said, word for word.
@@ -215,6 +221,29 @@ extension CommandLanguage {
     func speaksOfOthers(_ words: [String]) -> Bool {
         guard let first = words.first else { return false }
         return file.aboutOthers?.contains(first) ?? false
+    }
+
+    /// Whether the line opens by naming a thing the detector knows, as the subject of what follows:
+    /// after the file's `thingOpeners` ("the", "my", "those") or a number, and perhaps one word
+    /// that describes it ("the old car"), a category's name, then more words ("the bus is running
+    /// late again", "two people got off", "buses running late"). A thing only pointed at
+    /// ("someone is at the door", "anyone there") is no thing named. Such a line tells of the
+    /// thing; the understanding decides whether it also asks something of it.
+    func opensNamingThing(_ words: [String]) -> Bool {
+        guard let openers = file.thingOpeners else { return false }
+        var start = 0
+        while start < words.count, openers.contains(words[start]) || isNumberWord(words[start]) { start += 1 }
+        let memo = CategoryVocabulary.LookupMemo()
+        let pointing = Set(file.pictureQuestions?.references ?? [])
+        for first in start..<min(words.count, start > 0 ? start + 2 : start + 1) where !pointing.contains(words[first]) {
+            guard let (_, end) = exactNames(in: words, from: first, memo: memo) else { continue }
+            return end < words.count
+        }
+        return false
+    }
+
+    private func isNumberWord(_ word: String) -> Bool {
+        !file.numbers.joiners.contains(word) && numbers.read([word][...]) != nil
     }
 
     /// Whether the line asks about something no measurement of the picture gives (`unmeasured`).
