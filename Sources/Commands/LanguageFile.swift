@@ -12,6 +12,10 @@ struct LanguageFile: Sendable, Decodable {
         /// at the start, even when nothing is left. A name is who is spoken to, not what is asked:
         /// "assistant" alone was carried out as "exit" (it resembles "shut down the assistant").
         var address: [String]?
+        /// How a recogniser writes a hesitation run into the next word ("um save" heard "unsaved",
+        /// "um be" heard "umbi"): a first word that begins so and is no word of the language is
+        /// read both as said and with the hesitation taken off (`CommandUnderstanding`).
+        var fused: [String]?
     }
 
     struct Numbers: Sendable, Decodable {

@@ -201,6 +201,19 @@ extension CommandLanguage {
         return saysMarkingWord(of: intent, in: words)
     }
 
+    /// Whether the line says another word where a marking phrase of `intent` ends ("looking at"
+    /// where "looking for" marks the search): an intent that acts only on its marking words is
+    /// then not what was said, however near its phrases are ("what am I looking at" is no
+    /// "what am I looking for").
+    func saysOtherThanMarking(_ intent: CommandIntent, in words: [String]) -> Bool {
+        guard file.actOnlyWhenMarked?.contains(intent.rawValue) == true, !saysMarkingWord(of: intent, in: words) else { return false }
+        return (contrast(of: intent)?.words[intent.rawValue] ?? []).contains { marker in
+            let lead = Array(marker.split(separator: " ").map(String.init).dropLast())
+            guard !lead.isEmpty, lead.count < words.count else { return false }
+            return (0..<(words.count - lead.count)).contains { Array(words[$0..<($0 + lead.count)]) == lead }
+        }
+    }
+
     /// Whether one of the words that mark `intent` in its contrast group was said ("most
     /// important" for prioritise); false for an intent in no group.
     func saysMarkingWord(of intent: CommandIntent, in words: [String]) -> Bool {
@@ -316,6 +329,17 @@ extension CommandLanguage {
 
     /// The words `text` is compared in (lower case, contractions expanded, politeness removed).
     func normalizedWords(_ text: String) -> [String] { normalizer.words(text) }
+
+    /// The words with a hesitation the recogniser ran into the first word taken off ("unsaved
+    /// power" → "saved power", "umbi quiet" → "bi quiet"), or nil when the first word is one the
+    /// language uses ("unmute", "unpause", "umbrella") or begins with no such hesitation.
+    func withoutFusedHesitation(_ words: [String]) -> [String]? {
+        guard let first = words.first, !knownWords.contains(first), !isNumberWord(first) else { return nil }
+        for hesitation in file.fillers.fused ?? [] where first.count > hesitation.count && first.hasPrefix(hesitation) {
+            return normalizer.words(([String(first.dropFirst(hesitation.count))] + words.dropFirst()).joined(separator: " "))
+        }
+        return nil
+    }
 
     /// Whether `text` begins by naming the assistant ("assistive vision, scan now").
     func startsWithAddress(_ text: String) -> Bool { normalizer.words(text, removingAddress: false) != normalizer.words(text) }
