@@ -22,6 +22,8 @@ public struct CommandLanguage: Sendable {
     /// a phrase's words and its slot's costs 1. Longer lines (a paragraph pasted into the control
     /// socket) are not understood at once, instead of being aligned with every phrase (seconds).
     let longestMatchableWords: Int
+    /// Every word the language itself uses: its phrases', its examples', the names of things.
+    let knownWords: Set<String>
     /// The most words a slot takes ("the red fire hydrant on the left" is long).
     static let longestSlotWords = 8
 
@@ -76,6 +78,14 @@ public struct CommandLanguage: Sendable {
             }
         }
         self.phrases = phrases
+        var knownWords = phrases.reduce(into: Set<String>()) { $0.formUnion($1.1.words) }
+        for entry in file.intents.values {
+            for example in entry.examples ?? [] { knownWords.formUnion(normalizer.words(example)) }
+        }
+        for term in Array(vocabulary.entries.keys) + Array(vocabulary.notDetectable.keys) + Array(languages.keys) {
+            knownWords.formUnion(term.split(separator: " ").map(String.init))
+        }
+        self.knownWords = knownWords
         longestMatchableWords = phrases.flatMap(\.2).map { elements in
             let words = elements.filter { if case .word = $0 { return true }; return false }.count
             let slots = elements.count - words

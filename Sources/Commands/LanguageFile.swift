@@ -12,6 +12,10 @@ struct LanguageFile: Sendable, Decodable {
         /// at the start, even when nothing is left. A name is who is spoken to, not what is asked:
         /// "assistant" alone was carried out as "exit" (it resembles "shut down the assistant").
         var address: [String]?
+        /// How a recogniser writes a hesitation run into the next word ("um save" heard "unsaved",
+        /// "um be" heard "umbi"): a first word that begins so and is no word of the language is
+        /// read both as said and with the hesitation taken off (`CommandUnderstanding`).
+        var fused: [String]?
     }
 
     struct Numbers: Sendable, Decodable {
@@ -142,6 +146,10 @@ struct LanguageFile: Sendable, Decodable {
     /// Words that open a sentence about somebody else ("she speaks french and a bit of german",
     /// "he talks too fast"): said near the assistant, not to it, so never acted on or asked about.
     var aboutOthers: [String]?
+    /// Words that may stand before a thing named at the opening of a line ("the", "my", "those"),
+    /// a number too: a line that opens by naming a thing in view ("the bus is running late again",
+    /// "my phone needs charging") tells of it, and is a command only when it says what to do with it.
+    var thingOpeners: [String]?
     /// Words (or runs of words) that ask about what a picture cannot show: a name, an age, a breed,
     /// a mood, a price, where something is going ("where is the bus going", "how old is the dog").
     /// A question about a thing in view that says one is declined, never answered as the nearby

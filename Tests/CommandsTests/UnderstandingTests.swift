@@ -194,6 +194,56 @@ struct UnderstandingTests {
         }
     }
 
+    @Test("a line that opens by naming a thing and asks nothing of it tells of the thing: never carried out or asked about, typed or spoken",
+          arguments: ["the bus was late again today", "the bus was laid again to day", "the dog next door barked all night",
+                      "my phone needs a new battery, it only lasts half a day", "the stop sign at the corner got knocked down",
+                      "two trucks were parked outside the bakery"])
+    func tellingOfThing(_ text: String) {
+        for channel in [InputChannel.typed, .spoken(certain: true), .spoken(certain: false)] {
+            #expect(understanding.decide(text, channel: channel) == .refuse("Sorry, I didn't understand. Say help to hear what I can do."),
+                    "\(text)")
+        }
+    }
+
+    @Test("a line that opens by naming a thing is still a command when it says what to do with it or is one of the phrases",
+          arguments: [("people are the most important", Expected(.prioritise, ["person"])), ("cars first", Expected(.prioritise, ["car"])),
+                      ("dog alerts on", Expected(.enableAlert, ["dog"]))])
+    func namingThingWithCommand(_ text: String, _ expected: Expected) {
+        #expect(expected.matches(understanding.decide(text, channel: .typed).command), "\(text)")
+    }
+
+    @Test("a hesitation the recogniser ran into the first word ('unsaved' for 'um, save') spoils the word: never carried out, typed or spoken",
+          arguments: ["unsaved power please", "unlike mode please", "umbi quiet"])
+    func fusedHesitation(_ text: String) {
+        for channel in [InputChannel.typed, .spoken(certain: true), .spoken(certain: false)] {
+            let decision = understanding.decide(text, channel: channel)
+            #expect(decision.command == nil, "\(text), \(channel): \(decision)")
+        }
+        // Read without the hesitation, "saved power" is battery saver on, not off.
+        if case .confirm(_, let pending) = understanding.decide("unsaved power please", channel: .typed) {
+            #expect(pending.intent == .enableBatterySaver)
+        }
+    }
+
+    @Test("'what am I looking at' says 'at' where a search says 'looking for': never read as 'what am I looking for'")
+    func lookingAtIsNoSearch() {
+        for channel in [InputChannel.typed, .spoken(certain: false)] {
+            let decision = understanding.decide("what am i looking at", channel: channel)
+            switch decision {
+            case .act(let command), .confirm(_, let command): #expect(command.intent == .describeAhead, "\(decision)")
+            case .refuse: Issue.record("refused: \(decision)")
+            }
+        }
+        #expect(understanding.decide("what am i looking for", channel: .typed).command?.intent == .askFindTarget)
+    }
+
+    @Test("words of the language that begin like a hesitation ('unpause', 'unmute', 'umbrella') keep their meaning",
+          arguments: [("unpause the detection", Expected(.startDetection)), ("unmute the books", Expected(.stopIgnoring, ["book"])),
+                      ("unignore cups", Expected(.stopIgnoring, ["cup"])), ("umbrellas first", Expected(.prioritise, ["umbrella"]))])
+    func hesitationLikeWords(_ text: String, _ expected: Expected) {
+        #expect(expected.matches(understanding.decide(text, channel: .typed).command), "\(text)")
+    }
+
     @Test("a search is carried out only when it was asked for in words that search; talk that only names a thing is asked about",
           arguments: ["i'm going to sit down on that bench for a bit", "can you fetch me a chair from the other room"])
     func searchNeedsItsWords(_ text: String) {

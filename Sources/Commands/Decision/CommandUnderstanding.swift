@@ -86,11 +86,21 @@ public final class CommandUnderstanding: Sendable {
         let valueExact: Bool
         /// nil: not needed (an exact phrase) or no sentence model.
         let ranking: [MeaningClassifier.Ranking]?
+        /// The line read with a hesitation run into its first word taken off (at most one).
+        let withoutFusedHesitation: [Reading]
     }
 
     /// `text` read once, so that several thresholds can decide on it (the bench's tuning).
     public func reading(_ text: String) -> Reading {
         let words = language.normalizedWords(text)
+        // The meaning of what was asked, without the name it was asked of: "assistive vision,
+        // scan now" is compared as "scan now", lest the name pull it towards "exit assistive vision".
+        let meant = language.startsWithAddress(text) ? words.joined(separator: " ") : text
+        let split = language.withoutFusedHesitation(words).map { reading(words: $0, meant: $0.joined(separator: " "), split: []) }
+        return reading(words: words, meant: meant, split: split.map { [$0] } ?? [])
+    }
+
+    private func reading(words: [String], meant: String, split: [Reading]) -> Reading {
         var (interpretation, exact, valueExact) = language.patternMatch(words)
         // Where the thing is said to be is not what is asked: "where are the bottles on the
         // shelf" is the question "where are the bottles", word for word.
@@ -103,11 +113,9 @@ public final class CommandUnderstanding: Sendable {
         }
         var needsMeaning = !words.isEmpty
         if exact, case .understood = interpretation { needsMeaning = false }
-        // The meaning of what was asked, without the name it was asked of: "assistive vision,
-        // scan now" is compared as "scan now", lest the name pull it towards "exit assistive vision".
-        // And without the place said after the thing asked about: "how many chairs are there in
-        // front of me" is compared as "how many chairs are there", not drawn to a search ahead.
-        let meant = unplaced.map { $0.joined(separator: " ") } ?? (language.startsWithAddress(text) ? words.joined(separator: " ") : text)
+        // And the meaning without the place said after the thing asked about: "how many chairs are
+        // there in front of me" is compared as "how many chairs are there", not drawn to a search ahead.
+        let meant = unplaced.map { $0.joined(separator: " ") } ?? meant
         var ranking: [MeaningClassifier.Ranking]?
         if needsMeaning, let classifier {
             do { ranking = try classifier.rank(meant) } catch {
@@ -119,11 +127,56 @@ public final class CommandUnderstanding: Sendable {
             }
         }
         return Reading(words: words, meantWords: unplaced ?? words, interpretation: interpretation, exact: exact,
-                       valueExact: valueExact, ranking: ranking)
+                       valueExact: valueExact, ranking: ranking, withoutFusedHesitation: split)
     }
 
     public func decide(_ reading: Reading, channel: InputChannel) -> CommandDecision {
-        declineUnmeasured(decideByPatternsAndMeaning(reading, channel: channel), reading: reading)
+        let decision = decideAsRead(reading, channel: channel)
+        guard let split = reading.withoutFusedHesitation.first else { return decision }
+        return withFusedHesitation(decision, split: decideAsRead(split, channel: channel))
+    }
+
+    private func decideAsRead(_ reading: Reading, channel: InputChannel) -> CommandDecision {
+        declineTellingOfThing(declineUnmeasured(decideByPatternsAndMeaning(reading, channel: channel), reading: reading),
+                              reading: reading)
+    }
+
+    /// A first word that is no word of the language and begins with a hesitation ("unsaved power
+    /// please" for "um, save power please", "unlike mode please" for "um, light mode please") is
+    /// a word the recogniser spoilt: what it was is not known, read as heard or without the
+    /// hesitation ("saved power", "like mode"). So the line is never carried out: asked about as
+    /// read without the hesitation, refused when either reading is (a decline that the picture
+    /// cannot tell is kept: it does nothing).
+    private func withFusedHesitation(_ asHeard: CommandDecision, split: CommandDecision) -> CommandDecision {
+        switch (asHeard, split) {
+        case (.refuse, _): return asHeard
+        case (.act(let command), _) where command.intent == .cannotTell: return asHeard
+        case (_, .refuse): return split
+        case (_, .act(let command)) where command.intent == .cannotTell: return split
+        case (_, .act(let command)), (_, .confirm(_, let command)): return ask(command)
+        }
+    }
+
+    /// A line that opens by naming a thing in view and asks nothing of it tells of the thing ("the
+    /// bus is running late again", "my phone needs charging"): talk near the assistant, not to it,
+    /// so neither carried out nor asked about, whatever command its words resemble (an alert on
+    /// buses, "what does the bus say"). It asks something of the thing when it says a word that
+    /// marks the command it is understood as ("people are the most important": prioritise), or
+    /// is nearly one of that command's own phrases ("cars ahead"); an exact phrase is what it says.
+    private func declineTellingOfThing(_ decision: CommandDecision, reading: Reading) -> CommandDecision {
+        let intent: CommandIntent
+        switch decision {
+        case .act(let command), .confirm(_, let command): intent = command.intent
+        case .refuse: return decision
+        }
+        if reading.exact, case .understood = reading.interpretation { return decision }
+        guard language.opensNamingThing(reading.words), !language.saysMarkingWord(of: intent, in: reading.words) else { return decision }
+        switch reading.interpretation {
+        case .understood(let phrase), .unclear(_, let phrase?):
+            if ExpectedCommand.action(of: phrase.intent) == ExpectedCommand.action(of: intent) { return decision }
+        default: break
+        }
+        return .refuse(language.understandingReply(.notUnderstood))
     }
 
     /// A question the picture cannot answer is declined, never answered as the nearby question its
@@ -174,14 +227,24 @@ public final class CommandUnderstanding: Sendable {
     }
 
     private func decideByPatternsAndMeaning(_ reading: Reading, channel: InputChannel) -> CommandDecision {
-        let (words, interpretation, exact, valueExact) = (reading.words, reading.interpretation, reading.exact, reading.valueExact)
+        let (words, exact, valueExact) = (reading.words, reading.exact, reading.valueExact)
+        var interpretation = reading.interpretation
         guard !words.isEmpty else { return .refuse(language.understandingReply(.notUnderstood)) }
         if exact, case .understood(let command) = interpretation {
             return guarded(command, channel: channel, certainMeaning: true)
         }
+        // "What am I looking at" says "at" where "looking for" would search: neither the
+        // patterns nor the meaning may read it as a search, however near.
+        switch interpretation {
+        case .understood(let command) where language.saysOtherThanMarking(command.intent, in: words),
+             .unclear(_, let command?) where language.saysOtherThanMarking(command.intent, in: words):
+            interpretation = .notUnderstood
+        default: break
+        }
+        let ranking = reading.ranking?.filter { !language.saysOtherThanMarking($0.intent, in: words) }
         // "she speaks french and a bit of german" is about French, but not said to the assistant.
         if language.speaksOfOthers(words) { return .refuse(language.understandingReply(.notUnderstood)) }
-        guard classifier != nil, let ranking = reading.ranking, let best = ranking.first else {
+        guard classifier != nil, let ranking, let best = ranking.first else {
             // Without the model, the patterns alone (near misses are asked about, not acted on).
             return patternsOnly(interpretation, words: words)
         }

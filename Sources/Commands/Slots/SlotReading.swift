@@ -255,7 +255,26 @@ extension CommandLanguage {
     /// not for the intents of the file's `actOnlyWhenMarked`, which are asked about then.
     func mayActUnmarked(_ intent: CommandIntent, words: [String]) -> Bool {
         guard file.actOnlyWhenMarked?.contains(intent.rawValue) == true else { return true }
-        return says(contrast(of: intent)?.words[intent.rawValue] ?? [], in: words)
+        return saysMarkingWord(of: intent, in: words)
+    }
+
+    /// Whether the line says another word where a marking phrase of `intent` ends ("looking at"
+    /// where "looking for" marks the search): an intent that acts only on its marking words is
+    /// then not what was said, however near its phrases are ("what am I looking at" is no
+    /// "what am I looking for").
+    func saysOtherThanMarking(_ intent: CommandIntent, in words: [String]) -> Bool {
+        guard file.actOnlyWhenMarked?.contains(intent.rawValue) == true, !saysMarkingWord(of: intent, in: words) else { return false }
+        return (contrast(of: intent)?.words[intent.rawValue] ?? []).contains { marker in
+            let lead = Array(marker.split(separator: " ").map(String.init).dropLast())
+            guard !lead.isEmpty, lead.count < words.count else { return false }
+            return (0..<(words.count - lead.count)).contains { Array(words[$0..<($0 + lead.count)]) == lead }
+        }
+    }
+
+    /// Whether one of the words that mark `intent` in its contrast group was said ("most
+    /// important" for prioritise); false for an intent in no group.
+    func saysMarkingWord(of intent: CommandIntent, in words: [String]) -> Bool {
+        says(contrast(of: intent)?.words[intent.rawValue] ?? [], in: words)
     }
 
     /// Whether one of `markers` (each one or more words) was said, word for word.
@@ -272,6 +291,29 @@ extension CommandLanguage {
     func speaksOfOthers(_ words: [String]) -> Bool {
         guard let first = words.first else { return false }
         return file.aboutOthers?.contains(first) ?? false
+    }
+
+    /// Whether the line opens by naming a thing the detector knows, as the subject of what follows:
+    /// after the file's `thingOpeners` ("the", "my", "those") or a number, and perhaps one word
+    /// that describes it ("the old car"), a category's name, then more words ("the bus is running
+    /// late again", "two people got off", "buses running late"). A thing only pointed at
+    /// ("someone is at the door", "anyone there") is no thing named. Such a line tells of the
+    /// thing; the understanding decides whether it also asks something of it.
+    func opensNamingThing(_ words: [String]) -> Bool {
+        guard let openers = file.thingOpeners else { return false }
+        var start = 0
+        while start < words.count, openers.contains(words[start]) || isNumberWord(words[start]) { start += 1 }
+        let memo = CategoryVocabulary.LookupMemo()
+        let pointing = Set(file.pictureQuestions?.references ?? [])
+        for first in start..<min(words.count, start > 0 ? start + 2 : start + 1) where !pointing.contains(words[first]) {
+            guard let (_, end) = exactNames(in: words, from: first, memo: memo) else { continue }
+            return end < words.count
+        }
+        return false
+    }
+
+    private func isNumberWord(_ word: String) -> Bool {
+        !file.numbers.joiners.contains(word) && numbers.read([word][...]) != nil
     }
 
     /// Whether the line asks about something no measurement of the picture gives (`unmeasured`).
@@ -356,6 +398,17 @@ extension CommandLanguage {
 
     /// The words `text` is compared in (lower case, contractions expanded, politeness removed).
     func normalizedWords(_ text: String) -> [String] { normalizer.words(text) }
+
+    /// The words with a hesitation the recogniser ran into the first word taken off ("unsaved
+    /// power" → "saved power", "umbi quiet" → "bi quiet"), or nil when the first word is one the
+    /// language uses ("unmute", "unpause", "umbrella") or begins with no such hesitation.
+    func withoutFusedHesitation(_ words: [String]) -> [String]? {
+        guard let first = words.first, !knownWords.contains(first), !isNumberWord(first) else { return nil }
+        for hesitation in file.fillers.fused ?? [] where first.count > hesitation.count && first.hasPrefix(hesitation) {
+            return normalizer.words(([String(first.dropFirst(hesitation.count))] + words.dropFirst()).joined(separator: " "))
+        }
+        return nil
+    }
 
     /// Whether `text` begins by naming the assistant ("assistive vision, scan now").
     func startsWithAddress(_ text: String) -> Bool { normalizer.words(text, removingAddress: false) != normalizer.words(text) }
