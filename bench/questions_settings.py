@@ -29,7 +29,7 @@ def detections(assist, paths, floor, environment, extra):
     for result in json.loads(out.stdout):
         report = result["report"]
         found[os.path.basename(result["source"])] = {
-            "width": report["imageWidth"],
+            "width": report["imageWidth"], "height": report["imageHeight"],
             "objects": [{"label": o["label"], "confidence": o["confidence"], "box": o["box"]} for o in report["objects"]]}
     return found
 

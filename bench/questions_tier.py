@@ -21,19 +21,7 @@ two ways: among the judged questions, and over every picture and all 80 categori
 import argparse, json, os, subprocess, sys, tempfile
 sys.path.insert(0, os.path.dirname(__file__))
 import questions_accuracy as qa
-
-
-def detections(assist, paths, floor, environment):
-    """As questions_settings.detections, with the picture's height too (for a box's share of it)."""
-    command = [assist, "see", "--json", "--quiet", "--no-history", "--confidence", str(floor), "--max-objects", "1000"] + paths
-    out = subprocess.run(command, capture_output=True, text=True, env=environment, check=True)
-    found = {}
-    for result in json.loads(out.stdout):
-        report = result["report"]
-        found[os.path.basename(result["source"])] = {
-            "width": report["imageWidth"], "height": report["imageHeight"],
-            "objects": [{"label": o["label"], "confidence": o["confidence"], "box": o["box"]} for o in report["objects"]]}
-    return found
+import questions_settings as qs
 
 
 def area(o, width, height):
@@ -98,7 +86,7 @@ def main():
     environment = dict(os.environ)
     home = tempfile.mkdtemp(prefix="questions-tier-")
     environment.update(XDG_DATA_HOME=home, XDG_CONFIG_HOME=home, XDG_RUNTIME_DIR=home)
-    found = detections(args.assist, [pictures[n]["path"] for n in names], args.floor_min, environment)
+    found = qs.detections(args.assist, [pictures[n]["path"] for n in names], args.floor_min, environment, [])
     print(f"{args.half} half: {len(names)} pictures; detector once at {args.floor_min}; threshold {args.threshold}")
     print(f"{'floor':>6} {'area':>5} {'is there':>10} {'how many':>10} {'where is':>10} {'answerable':>16} "
           f"{'named absent':>13} {'yes/possibly to absent (all 80)':>32} {'possibly right':>15} {'possibly wrong':>15}")
