@@ -1,7 +1,6 @@
 import AssistCore
 import Foundation
 import Hearing
-import LiveHearing
 import Media
 import Prescription
 import Speech
