@@ -52,7 +52,7 @@ public struct VoiceBenchmarkPlan: Sendable {
             case .snr: return "must be comma-separated decibels between -20 and 80, such as 10,20,30."
             case .voices: return "must be a comma-separated list of festival, espeak-en-us, espeak-en-gb, piper and piper-fast."
             case .decode:
-                return "must be a comma-separated list of neural, neural-ort, neural-level-end, neural-denoised and neural-baseline (grammar, open-speech, ngram and agreement were the old recogniser's, which has been removed)."
+                return "must be a comma-separated list of neural, neural-ort, neural-level-end and neural-baseline (grammar, open-speech, ngram and agreement were the old recogniser's, which has been removed)."
             case .rates: return "must be comma-separated numbers between 0.3 and 3, such as 0.8,1.0,1.25."
             case .certainWords: return "must be between 0 and 1."
             case .aheadAfter: return "must be 1 to 4 windows."
@@ -113,17 +113,14 @@ public struct VoiceBenchmarkPlan: Sendable {
         /// This recogniser with the level weighed against the background's in finding the end of
         /// a command (`SpeechEndpointer.followsForegroundLevel` on): an experiment.
         case neuralLevelEnd
-        /// This recogniser with the noise reduced before transcribing (`SpeechDenoiser`): an experiment.
-        case neuralDenoised
     }
 
-    /// "neural": the listener's; "neural-baseline", "neural-ort": its earlier forms; "neural-level-end", "neural-denoised": experiments.
+    /// "neural": the listener's; "neural-baseline", "neural-ort": its earlier forms; "neural-level-end": an experiment.
     public func decoding(_ name: String) -> Decoding? {
         if let listening = ListeningDecoding(choice: name) { return .listening(listening) }
         if name == "neural-baseline" { return .neuralBaseline }
         if name == "neural-ort" { return .neuralORTFiles }
         if name == "neural-level-end" { return .neuralLevelEnd }
-        if name == "neural-denoised" { return .neuralDenoised }
         return nil
     }
 }

@@ -89,11 +89,6 @@ public struct VoiceBenchmarkRun {
                 recognizer = try ListeningDecoding.neural.recognizer(vocabulary: vocabulary)
                 (recognizer.utterances as? NeuralUtteranceRecognizer)?.endpointer.followsForegroundLevel = true
                 if let neuralCertainWords { certainWords = neuralCertainWords }
-            case .neuralDenoised?:
-                listening = .neural
-                recognizer = try ListeningDecoding.neural.recognizer(vocabulary: vocabulary)
-                (recognizer.utterances as? NeuralUtteranceRecognizer)?.denoiser = SpeechDenoiser()
-                if let neuralCertainWords { certainWords = neuralCertainWords }
             case nil: continue
             }
             if let neural = recognizer.utterances as? NeuralUtteranceRecognizer {

@@ -40,7 +40,7 @@ struct BenchVoice: ParsableCommand {
     @Option(help: "Voices saying the commands, comma-separated: festival, espeak-en-us, espeak-en-gb, piper (the natural voice, Piper joe), piper-fast (it a quarter faster).")
     var voices: String = "festival"
 
-    @Option(help: "Decoding, comma-separated: neural (the listener's: Silero VAD and Moonshine), neural-ort (the same with Moonshine run from its .ort files as they are, slower: the twenty-second session's before-and-after), neural-level-end (the level weighed against the background's in finding the end of a command: an experiment, off in the listener), neural-denoised (the noise reduced by a mild Wiener filter before transcribing: an experiment), neural-baseline (the recogniser as it was before transcribing ahead and the certain-words rule: the before-and-after comparison).")
+    @Option(help: "Decoding, comma-separated: neural (the listener's: Silero VAD and Moonshine), neural-ort (the same with Moonshine run from its .ort files as they are, slower: the twenty-second session's before-and-after), neural-level-end (the level weighed against the background's in finding the end of a command: an experiment, off in the listener), neural-baseline (the recogniser as it was before transcribing ahead and the certain-words rule: the before-and-after comparison).")
     var decode: String = ListeningDecoding.standard.rawValue
 
     @Option(help: "The neural decoding's bar on Moonshine's confidence (0…1) at and above which its words are decided as said, like a typed line (default: the listener's).")

@@ -54,8 +54,6 @@ public final class NeuralUtteranceRecognizer: UtteranceFinding {
     /// single trials either way (BENCHMARKS.md, "Issue 35 (twenty-third session)"). What it costs:
     /// a transcript thrown away at every pause inside a command (CPU while someone speaks only).
     public var transcribesAheadAfterSilentWindows = 1
-    /// Noise reduced before transcribing (nil: the audio as heard; the benchmark's `neural-denoised`).
-    public var denoiser: SpeechDenoiser?
 
     private static let window = SileroSpeechDetector.windowSamples
     private var pending: [Float] = []
@@ -120,7 +118,7 @@ public final class NeuralUtteranceRecognizer: UtteranceFinding {
             let aheadAfter = min(max(1, transcribesAheadAfterSilentWindows), Self.keptTrailingWindows)
             if transcribesAhead, endpointer.isOpen, endpointer.silentRun == aheadAfter {
                 let standIn = [Float](repeating: 0, count: (Self.keptTrailingWindows - aheadAfter) * Self.window)
-                ahead = (utterance.count + standIn.count, try transcriber.transcribe(cleaned(utterance) + standIn))
+                ahead = (utterance.count + standIn.count, try transcriber.transcribe(utterance + standIn))
             }
         } else {
             if probability < endpointer.endProbability {
@@ -192,7 +190,7 @@ public final class NeuralUtteranceRecognizer: UtteranceFinding {
         ahead = nil
         let clock = ContinuousClock()
         let began = clock.now
-        let transcript = try madeAhead ?? transcriber.transcribe(cleaned(audio))
+        let transcript = try madeAhead ?? transcriber.transcribe(audio)
         let finishing = began.duration(to: clock.now)
         let text = Self.spokenText(transcript.text)
         let speech = speechPowerWindows > 0 ? speechPower / Double(speechPowerWindows) : 0
@@ -211,8 +209,6 @@ public final class NeuralUtteranceRecognizer: UtteranceFinding {
         heard.alternative = transcript.alternative
         return heard
     }
-
-    private func cleaned(_ audio: [Float]) -> [Float] { denoiser?.denoised(audio) ?? audio }
 
     /// The words as the listener and the command language take them: lower case, punctuation
     /// other than apostrophes and decimal points removed ("Stop detecting." → "stop detecting",
