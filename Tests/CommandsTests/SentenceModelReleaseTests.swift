@@ -64,6 +64,24 @@ struct SentenceModelReleaseTests {
         #expect(lazy.isLoaded)
     }
 
+    @Test("when the examples' vectors must be worked out, a session's model is let go as soon as they are, and compiled again by a line that needs meaning")
+    func releasedAfterWorkingOutExamples() throws {
+        let folder = try TemporaryFolder.make("example-vectors-release")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let releases = ScheduledReleases()
+        let lazy = try SentenceEmbedder(model: modelFile, loadsNow: false, idleRelease: releases.idleRelease)
+        let classifier = try MeaningClassifier(language: english, embedder: lazy, cache: ExampleVectorCache(folder: folder))
+        #expect(!lazy.isLoaded)
+        #expect(classifier.exampleVectors.count == classifier.exampleTexts.count * lazy.dimensions)
+        #expect(try classifier.rank("could you look for my cup").first != nil)
+        #expect(lazy.isLoaded)
+
+        // An embedder held for good (a benchmark's, a test's) keeps its model.
+        let held = try SentenceEmbedder(model: modelFile)
+        _ = try MeaningClassifier(language: english, embedder: held, cache: nil)
+        #expect(held.isLoaded)
+    }
+
     @Test("a model whose weights are missing is reported when made, loaded now or not")
     func missingWeights() throws {
         let folder = try TemporaryFolder.make("sentence-model-no-weights")

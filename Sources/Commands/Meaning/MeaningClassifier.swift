@@ -53,6 +53,11 @@ public final class MeaningClassifier: Sendable {
         } else {
             exampleVectors = try embedder.embed(texts).flatMap { $0 }
             cache?.store(exampleVectors, texts: texts, model: embedder.model, dimensions: embedder.dimensions)
+            // A session's model is let go now rather than a minute later: the examples are worked
+            // out only after an install or a change of the language, and holding the model through
+            // that first minute took the first live session from about 400 to 520 MB
+            // (BENCHMARKS.md, "Issue 37 (twenty-fifth session)").
+            if embedder.releasesWhenIdle { embedder.release() }
         }
     }
 

@@ -110,6 +110,9 @@ public final class SentenceEmbedder: @unchecked Sendable {
     /// Whether the compiled model is held now.
     public var isLoaded: Bool { lock.withLock { loaded != nil } }
 
+    /// Whether it is let go when idle (a live session's), rather than held for good.
+    public var releasesWhenIdle: Bool { idleRelease != nil }
+
     /// Lets the compiled model go now (it is compiled again at the next `embed`) and gives the
     /// freed pages back to the system.
     public func release() {
