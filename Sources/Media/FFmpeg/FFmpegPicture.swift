@@ -1,5 +1,6 @@
 import AssistCore
 import CFFmpeg
+import Glibc
 
 // Sources/Media/FFmpeg/ is the one folder in AssistiveKit that touches FFmpeg's pointers
 // (STYLE.md §2): this file for pictures (a still image, or one decoded video frame) and their
@@ -48,11 +49,28 @@ enum FFmpegErrorCode {
 }
 
 /// FFmpeg logs to stderr by default; users must hear only our one sentence, so its log is
-/// silenced once per process (the level is global to FFmpeg). The capture devices (v4l2) are
-/// registered at the same time: libavdevice's inputs are unknown to libavformat until then.
+/// silenced once per process (the level is global to FFmpeg).
 let ffmpegPrepared: Void = {
     av_log_set_level(AV_LOG_QUIET)
-    avdevice_register_all()
+}()
+
+/// FFmpeg's capture devices (v4l2), registered the first time a camera is opened; nil when
+/// libavdevice was registered, else why it could not be loaded. libavdevice is loaded then, not
+/// linked: through libavfilter it brings in about 60 libraries a file, a stream or a picture
+/// never use (SDL, OpenGL, Vulkan, Wayland, flite's voices, LAPACK), 12–16 MB resident in every
+/// session (BENCHMARKS.md, "Issue 37 (twenty-fifth session)").
+let ffmpegCaptureDevicesProblem: String? = {
+    _ = ffmpegPrepared
+    let library = "libavdevice.so.\(LIBAVDEVICE_VERSION_MAJOR)"
+    guard let handle = dlopen(library, RTLD_NOW | RTLD_GLOBAL) else {
+        return "FFmpeg's capture devices (\(library)) could not be loaded: \(dlerror().map { String(cString: $0) } ?? "no reason given")"
+    }
+    guard let register = dlsym(handle, "avdevice_register_all") else {
+        return "FFmpeg's capture devices (\(library)) lack avdevice_register_all"
+    }
+    typealias RegisterAll = @convention(c) () -> Void
+    unsafeBitCast(register, to: RegisterAll.self)()
+    return nil
 }()
 
 /// One decoded picture, still in the decoder's frame. Owns the `AVFrame`.

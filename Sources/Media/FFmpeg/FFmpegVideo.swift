@@ -77,6 +77,7 @@ final class FFmpegVideoDecoder {
         var options: OpaquePointer?
         for (key, value) in input.options { av_dict_set(&options, key, value, 0) }
         defer { av_dict_free(&options) }
+        if input.formatName != nil, let problem = ffmpegCaptureDevicesProblem { throw .ffmpeg(code: -ENOSYS, description: problem) }
         let format = input.formatName.flatMap { av_find_input_format($0) }
         if input.formatName != nil && format == nil { throw .ffmpeg(code: -ENOSYS, description: "FFmpeg lacks the \(input.formatName ?? "") input") }
         let openStatus = avformat_open_input(&formatContext, input.url, format, &options)
