@@ -26,6 +26,16 @@ public struct Transcript: Sendable, Equatable {
 public struct AlternativeReading: Sendable, Equatable {
     public let text: String
     public let logProbabilityGap: Double
+    /// The same gap with no audio to go on (the decoder given silent encoder states): how much
+    /// less likely the model's own language finds the reading's words than the transcript's,
+    /// whatever was said. nil when not weighed (the same words, or no spelling found).
+    public var languageGap: Double?
+
+    public init(text: String, logProbabilityGap: Double, languageGap: Double? = nil) {
+        self.text = text
+        self.logProbabilityGap = logProbabilityGap
+        self.languageGap = languageGap
+    }
 }
 
 /// Where one transcription's time went: the encoder over the whole audio, then the decoder one
@@ -139,9 +149,16 @@ public final class MoonshineTranscriber {
         transcript.timing.encodedAudioSeconds = Double(audio.count) / Double(Self.sampleRateHz)
         if let alternative = alternative?(NeuralUtteranceRecognizer.spokenText(transcript.text)) {
             let target = NeuralUtteranceRecognizer.spokenText(alternative)
-            let gap = target == NeuralUtteranceRecognizer.spokenText(transcript.text) ? 0
-                : try heldReading(target, hidden: hidden, maximumTokens: maximumTokens + 4).map { $0 - logProbabilitySum } ?? -.infinity
-            transcript.alternative = AlternativeReading(text: target, logProbabilityGap: gap)
+            if target == NeuralUtteranceRecognizer.spokenText(transcript.text) {
+                transcript.alternative = AlternativeReading(text: target, logProbabilityGap: 0)
+            } else if let held = try heldReading(target, hidden: hidden, maximumTokens: maximumTokens + 4) {
+                let silent = try ONNXTensor(shape: [1, 1, hidden.shape.last ?? 0], floats: [Float](repeating: 0, count: hidden.shape.last ?? 0))
+                let languageGap = try forcedLogProbability(held.tokens, hidden: silent) - forcedLogProbability(tokens, hidden: silent)
+                transcript.alternative = AlternativeReading(text: target, logProbabilityGap: held.logProbability - logProbabilitySum,
+                                                            languageGap: languageGap)
+            } else {
+                transcript.alternative = AlternativeReading(text: target, logProbabilityGap: -.infinity)
+            }
         }
         return transcript
     }
@@ -208,35 +225,56 @@ public final class MoonshineTranscriber {
     /// The model's log-probability (summed over the tokens, end of text included) of the best
     /// spelling of `target` (spoken words) it can find by a small beam search, each token among
     /// its `spellingCandidates` most probable; nil when no spelling reaches the end.
-    private func heldReading(_ target: String, hidden: ONNXTensor, maximumTokens: Int) throws(ONNXRuntimeError) -> Double? {
-        struct Reading { var cache: [String: ONNXTensor]; var previous: Int; var text: String; var logProbability: Double }
-        var readings = [Reading(cache: try emptyCache(), previous: MoonshineTokenizer.startOfText, text: "", logProbability: 0)]
-        var best: Double?
+    private func heldReading(_ target: String, hidden: ONNXTensor, maximumTokens: Int) throws(ONNXRuntimeError)
+        -> (logProbability: Double, tokens: [Int])? {
+        struct Reading { var cache: [String: ONNXTensor]; var tokens: [Int]; var text: String; var logProbability: Double }
+        var readings = [Reading(cache: try emptyCache(), tokens: [], text: "", logProbability: 0)]
+        var best: (logProbability: Double, tokens: [Int])?
         for step in 0...maximumTokens {
             var extended: [(from: Int, token: Int, logProbability: Double)] = []
             var outputs: [[String: ONNXTensor]] = []
             for (index, reading) in readings.enumerated() {
                 var cache = reading.cache
-                let stepOutputs = try advance(cache: &cache, previous: reading.previous, first: step == 0, hidden: hidden)
+                let stepOutputs = try advance(cache: &cache, previous: reading.tokens.last ?? MoonshineTokenizer.startOfText,
+                                              first: step == 0, hidden: hidden)
                 outputs.append(cache)
                 for (token, logProbability) in try stepOutputs[0].withFloats({ spellings(target, from: $0, text: reading.text) }) {
                     let total = reading.logProbability + Double(logProbability)
                     if token == MoonshineTokenizer.endOfText {
-                        best = max(best ?? -.infinity, total)
+                        if total > best?.logProbability ?? -.infinity { best = (total, reading.tokens) }
                     } else {
                         extended.append((index, token, total))
                     }
                 }
             }
             // Log-probabilities only fall: a partial reading below the best finished one cannot win.
-            extended = extended.filter { $0.logProbability > best ?? -.infinity }.sorted { $0.logProbability > $1.logProbability }
+            extended = extended.filter { $0.logProbability > best?.logProbability ?? -.infinity }.sorted { $0.logProbability > $1.logProbability }
             guard !extended.isEmpty else { break }
             readings = extended.prefix(Self.heldReadingBeam).map { next in
-                Reading(cache: outputs[next.from], previous: next.token, text: readings[next.from].text + tokenizer.pieceText(next.token),
-                        logProbability: next.logProbability)
+                Reading(cache: outputs[next.from], tokens: readings[next.from].tokens + [next.token],
+                        text: readings[next.from].text + tokenizer.pieceText(next.token), logProbability: next.logProbability)
             }
         }
         return best
+    }
+
+    /// The model's log-probability of exactly `tokens` followed by the end of text, fed one by
+    /// one (summed, as the transcript's).
+    private func forcedLogProbability(_ tokens: [Int], hidden: ONNXTensor) throws(ONNXRuntimeError) -> Double {
+        var cache = try emptyCache()
+        var total = 0.0
+        var previous = MoonshineTokenizer.startOfText
+        for (step, token) in (tokens + [MoonshineTokenizer.endOfText]).enumerated() {
+            let outputs = try advance(cache: &cache, previous: previous, first: step == 0, hidden: hidden)
+            total += try outputs[0].withFloats { logits in
+                let count = min(logits.count, tokenizer.pieces.count)
+                let top = logits[0..<count].max() ?? 0
+                let sum = logits[0..<count].reduce(0.0) { $0 + exp(Double($1 - top)) }
+                return Double(logits[token] - top) - log(sum)
+            }
+            previous = token
+        }
+        return total
     }
 
     /// The tokens that may come next in a reading held to `target` (spoken words), with the
