@@ -30,6 +30,7 @@ public struct AlternativeReading: Sendable, Equatable {
     /// less likely the model's own language finds the reading's words than the transcript's,
     /// whatever was said. nil when not weighed (the same words, or no spelling found).
     public var languageGap: Double?
+    public var secondLooks: [Double] = []
 
     public init(text: String, logProbabilityGap: Double, languageGap: Double? = nil) {
         self.text = text
@@ -154,8 +155,14 @@ public final class MoonshineTranscriber {
             } else if let held = try heldReading(target, hidden: hidden, maximumTokens: maximumTokens + 4) {
                 let silent = try ONNXTensor(shape: [1, 1, hidden.shape.last ?? 0], floats: [Float](repeating: 0, count: hidden.shape.last ?? 0))
                 let languageGap = try forcedLogProbability(held.tokens, hidden: silent) - forcedLogProbability(tokens, hidden: silent)
-                transcript.alternative = AlternativeReading(text: target, logProbabilityGap: held.logProbability - logProbabilitySum,
-                                                            languageGap: languageGap)
+                var reading = AlternativeReading(text: target, logProbabilityGap: held.logProbability - logProbabilitySum,
+                                                 languageGap: languageGap)
+                if reading.logProbabilityGap > -20 {
+                    reading.secondLooks = try Self.secondLookPadsSeconds.map { pad throws(ONNXRuntimeError) in
+                        try lookAgain([Float](repeating: 0, count: Int(pad * Double(Self.sampleRateHz))) + audio)
+                    }
+                }
+                transcript.alternative = reading
             } else {
                 transcript.alternative = AlternativeReading(text: target, logProbabilityGap: -.infinity)
             }
@@ -256,6 +263,20 @@ public final class MoonshineTranscriber {
             }
         }
         return best
+    }
+
+    static let secondLookPadsSeconds = [0.1, 0.25]
+
+    /// The gap of the phrase's reading in another look at the audio (its own transcript, its own reading).
+    private func lookAgain(_ audio: [Float]) throws(ONNXRuntimeError) -> Double {
+        let hidden = try encoder.run(["input_values": try ONNXTensor(shape: [1, audio.count], floats: audio)],
+                                     outputs: ["last_hidden_state"])[0]
+        let maximumTokens = max(4, Int((Double(audio.count) / Double(Self.sampleRateHz) * Self.maximumTokensPerSecond).rounded(.up)))
+        let (tokens, logProbabilitySum, _) = try greedyDecoding(hidden: hidden, maximumTokens: maximumTokens)
+        let words = NeuralUtteranceRecognizer.spokenText(tokenizer.text(of: tokens))
+        guard let target = alternative?(words).map(NeuralUtteranceRecognizer.spokenText) else { return -.infinity }
+        if target == words { return 0 }
+        return try heldReading(target, hidden: hidden, maximumTokens: maximumTokens + 4).map { $0.logProbability - logProbabilitySum } ?? -.infinity
     }
 
     /// The model's log-probability of exactly `tokens` followed by the end of text, fed one by
