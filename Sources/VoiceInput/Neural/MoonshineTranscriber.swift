@@ -26,16 +26,14 @@ public struct Transcript: Sendable, Equatable {
 public struct AlternativeReading: Sendable, Equatable {
     public let text: String
     public let logProbabilityGap: Double
-    /// The same gap with no audio to go on (the decoder given silent encoder states): how much
-    /// less likely the model's own language finds the reading's words than the transcript's,
-    /// whatever was said. nil when not weighed (the same words, or no spelling found).
-    public var languageGap: Double?
-    public var secondLooks: [Double] = []
+    /// The gaps found in second looks at the same audio (`MoonshineTranscriber.secondLook`), each
+    /// weighed as the first: its own transcript, its own reading. Empty when none was taken.
+    public var secondLookGaps: [Double]
 
-    public init(text: String, logProbabilityGap: Double, languageGap: Double? = nil) {
+    public init(text: String, logProbabilityGap: Double, secondLookGaps: [Double] = []) {
         self.text = text
         self.logProbabilityGap = logProbabilityGap
-        self.languageGap = languageGap
+        self.secondLookGaps = secondLookGaps
     }
 }
 
@@ -74,6 +72,14 @@ public final class MoonshineTranscriber {
     /// Given the words of each transcript, another reading of the same audio to weigh against it
     /// (nil: none); the transcript then carries the model's preference between them (`AlternativeReading`).
     public var alternative: ((String) -> String?)?
+    /// Given the weighed reading, whether to look at the audio again (nil: never): the audio,
+    /// with `secondLookSilenceSeconds` of silence before it, transcribed and weighed anew.
+    public var secondLook: ((AlternativeReading) -> Bool)?
+    /// The silence put before the audio in each second look. The encoder shrinks the audio by
+    /// 384 samples a frame; 0.1 and 0.25 s (4.2 and 10.4 frames) shift the frames' boundaries
+    /// against the words, a different reading of the same sounds. Chosen with the rest of the
+    /// second look on the development lists (BENCHMARKS.md, "Issue 35 (twenty-fifth session)").
+    public static let secondLookSilenceSeconds = [0.1, 0.25]
     private let cacheInputs: [String]
     private let cacheOutputs: [String]
 
@@ -150,24 +156,38 @@ public final class MoonshineTranscriber {
         transcript.timing.encodedAudioSeconds = Double(audio.count) / Double(Self.sampleRateHz)
         if let alternative = alternative?(NeuralUtteranceRecognizer.spokenText(transcript.text)) {
             let target = NeuralUtteranceRecognizer.spokenText(alternative)
-            if target == NeuralUtteranceRecognizer.spokenText(transcript.text) {
-                transcript.alternative = AlternativeReading(text: target, logProbabilityGap: 0)
-            } else if let held = try heldReading(target, hidden: hidden, maximumTokens: maximumTokens + 4) {
-                let silent = try ONNXTensor(shape: [1, 1, hidden.shape.last ?? 0], floats: [Float](repeating: 0, count: hidden.shape.last ?? 0))
-                let languageGap = try forcedLogProbability(held.tokens, hidden: silent) - forcedLogProbability(tokens, hidden: silent)
-                var reading = AlternativeReading(text: target, logProbabilityGap: held.logProbability - logProbabilitySum,
-                                                 languageGap: languageGap)
-                if reading.logProbabilityGap > -20 {
-                    reading.secondLooks = try Self.secondLookPadsSeconds.map { pad throws(ONNXRuntimeError) in
-                        try lookAgain([Float](repeating: 0, count: Int(pad * Double(Self.sampleRateHz))) + audio)
-                    }
+            let gap = try weighed(target, against: NeuralUtteranceRecognizer.spokenText(transcript.text),
+                                  logProbabilitySum: logProbabilitySum, hidden: hidden, maximumTokens: maximumTokens)
+            var reading = AlternativeReading(text: target, logProbabilityGap: gap)
+            if secondLook?(reading) ?? false {
+                reading.secondLookGaps = try Self.secondLookSilenceSeconds.map { seconds throws(ONNXRuntimeError) in
+                    try lookAgain([Float](repeating: 0, count: Int(seconds * Double(Self.sampleRateHz))) + audio)
                 }
-                transcript.alternative = reading
-            } else {
-                transcript.alternative = AlternativeReading(text: target, logProbabilityGap: -.infinity)
             }
+            transcript.alternative = reading
         }
         return transcript
+    }
+
+    /// How much less likely the model finds `target` (spoken words) than its transcript `words`,
+    /// whose tokens it gave `logProbabilitySum`: 0 when they are the same words; −∞ when no spelling of it is found.
+    private func weighed(_ target: String, against words: String, logProbabilitySum: Double, hidden: ONNXTensor,
+                         maximumTokens: Int) throws(ONNXRuntimeError) -> Double {
+        guard target != words else { return 0 }
+        return try heldReading(target, hidden: hidden, maximumTokens: maximumTokens + 4).map { $0 - logProbabilitySum } ?? -.infinity
+    }
+
+    /// A second look: `audio` transcribed anew, and the reading `alternative` asks of that
+    /// transcript weighed against it (−∞ when it asks none).
+    private func lookAgain(_ audio: [Float]) throws(ONNXRuntimeError) -> Double {
+        let hidden = try encoder.run(["input_values": try ONNXTensor(shape: [1, audio.count], floats: audio)],
+                                     outputs: ["last_hidden_state"])[0]
+        let seconds = Double(audio.count) / Double(Self.sampleRateHz)
+        let maximumTokens = max(4, Int((seconds * Self.maximumTokensPerSecond).rounded(.up)))
+        let (tokens, logProbabilitySum, _) = try greedyDecoding(hidden: hidden, maximumTokens: maximumTokens)
+        let words = NeuralUtteranceRecognizer.spokenText(tokenizer.text(of: tokens))
+        guard let target = alternative?(words).map(NeuralUtteranceRecognizer.spokenText) else { return -.infinity }
+        return try weighed(target, against: words, logProbabilitySum: logProbabilitySum, hidden: hidden, maximumTokens: maximumTokens)
     }
 
     /// Greedy decoding (biased by `bias`, if any), one token a step from the start of text until
@@ -232,70 +252,35 @@ public final class MoonshineTranscriber {
     /// The model's log-probability (summed over the tokens, end of text included) of the best
     /// spelling of `target` (spoken words) it can find by a small beam search, each token among
     /// its `spellingCandidates` most probable; nil when no spelling reaches the end.
-    private func heldReading(_ target: String, hidden: ONNXTensor, maximumTokens: Int) throws(ONNXRuntimeError)
-        -> (logProbability: Double, tokens: [Int])? {
-        struct Reading { var cache: [String: ONNXTensor]; var tokens: [Int]; var text: String; var logProbability: Double }
-        var readings = [Reading(cache: try emptyCache(), tokens: [], text: "", logProbability: 0)]
-        var best: (logProbability: Double, tokens: [Int])?
+    private func heldReading(_ target: String, hidden: ONNXTensor, maximumTokens: Int) throws(ONNXRuntimeError) -> Double? {
+        struct Reading { var cache: [String: ONNXTensor]; var previous: Int; var text: String; var logProbability: Double }
+        var readings = [Reading(cache: try emptyCache(), previous: MoonshineTokenizer.startOfText, text: "", logProbability: 0)]
+        var best: Double?
         for step in 0...maximumTokens {
             var extended: [(from: Int, token: Int, logProbability: Double)] = []
             var outputs: [[String: ONNXTensor]] = []
             for (index, reading) in readings.enumerated() {
                 var cache = reading.cache
-                let stepOutputs = try advance(cache: &cache, previous: reading.tokens.last ?? MoonshineTokenizer.startOfText,
-                                              first: step == 0, hidden: hidden)
+                let stepOutputs = try advance(cache: &cache, previous: reading.previous, first: step == 0, hidden: hidden)
                 outputs.append(cache)
                 for (token, logProbability) in try stepOutputs[0].withFloats({ spellings(target, from: $0, text: reading.text) }) {
                     let total = reading.logProbability + Double(logProbability)
                     if token == MoonshineTokenizer.endOfText {
-                        if total > best?.logProbability ?? -.infinity { best = (total, reading.tokens) }
+                        best = max(best ?? -.infinity, total)
                     } else {
                         extended.append((index, token, total))
                     }
                 }
             }
             // Log-probabilities only fall: a partial reading below the best finished one cannot win.
-            extended = extended.filter { $0.logProbability > best?.logProbability ?? -.infinity }.sorted { $0.logProbability > $1.logProbability }
+            extended = extended.filter { $0.logProbability > best ?? -.infinity }.sorted { $0.logProbability > $1.logProbability }
             guard !extended.isEmpty else { break }
             readings = extended.prefix(Self.heldReadingBeam).map { next in
-                Reading(cache: outputs[next.from], tokens: readings[next.from].tokens + [next.token],
-                        text: readings[next.from].text + tokenizer.pieceText(next.token), logProbability: next.logProbability)
+                Reading(cache: outputs[next.from], previous: next.token, text: readings[next.from].text + tokenizer.pieceText(next.token),
+                        logProbability: next.logProbability)
             }
         }
         return best
-    }
-
-    static let secondLookPadsSeconds = [0.1, 0.25]
-
-    /// The gap of the phrase's reading in another look at the audio (its own transcript, its own reading).
-    private func lookAgain(_ audio: [Float]) throws(ONNXRuntimeError) -> Double {
-        let hidden = try encoder.run(["input_values": try ONNXTensor(shape: [1, audio.count], floats: audio)],
-                                     outputs: ["last_hidden_state"])[0]
-        let maximumTokens = max(4, Int((Double(audio.count) / Double(Self.sampleRateHz) * Self.maximumTokensPerSecond).rounded(.up)))
-        let (tokens, logProbabilitySum, _) = try greedyDecoding(hidden: hidden, maximumTokens: maximumTokens)
-        let words = NeuralUtteranceRecognizer.spokenText(tokenizer.text(of: tokens))
-        guard let target = alternative?(words).map(NeuralUtteranceRecognizer.spokenText) else { return -.infinity }
-        if target == words { return 0 }
-        return try heldReading(target, hidden: hidden, maximumTokens: maximumTokens + 4).map { $0.logProbability - logProbabilitySum } ?? -.infinity
-    }
-
-    /// The model's log-probability of exactly `tokens` followed by the end of text, fed one by
-    /// one (summed, as the transcript's).
-    private func forcedLogProbability(_ tokens: [Int], hidden: ONNXTensor) throws(ONNXRuntimeError) -> Double {
-        var cache = try emptyCache()
-        var total = 0.0
-        var previous = MoonshineTokenizer.startOfText
-        for (step, token) in (tokens + [MoonshineTokenizer.endOfText]).enumerated() {
-            let outputs = try advance(cache: &cache, previous: previous, first: step == 0, hidden: hidden)
-            total += try outputs[0].withFloats { logits in
-                let count = min(logits.count, tokenizer.pieces.count)
-                let top = logits[0..<count].max() ?? 0
-                let sum = logits[0..<count].reduce(0.0) { $0 + exp(Double($1 - top)) }
-                return Double(logits[token] - top) - log(sum)
-            }
-            previous = token
-        }
-        return total
     }
 
     /// The tokens that may come next in a reading held to `target` (spoken words), with the
