@@ -141,26 +141,4 @@ struct WakePhraseCheckTests {
         #expect(!check.accepts(AlternativeReading(text: "assistive vision", logProbabilityGap: -.infinity)))
         #expect(!check.accepts(AlternativeReading(text: "assisted vision", logProbabilityGap: 0)))
     }
-
-    @Test("a reading just short of the bar is looked at again, and wakes it only when both second looks find the phrase within the bar")
-    func secondLooks() {
-        let nearBar = -check.maximumGap - 2
-        #expect(check.needsSecondLook(AlternativeReading(text: "assistive vision", logProbabilityGap: nearBar)))
-        #expect(check.accepts(AlternativeReading(text: "assistive vision", logProbabilityGap: nearBar, secondLookGaps: [-6.9, -6.6])))
-        #expect(!check.accepts(AlternativeReading(text: "assistive vision", logProbabilityGap: nearBar, secondLookGaps: [-6.9, -9.5])))
-        #expect(!check.accepts(AlternativeReading(text: "assistive vision", logProbabilityGap: nearBar, secondLookGaps: [-6.9])))
-        #expect(!check.accepts(AlternativeReading(text: "assistive vision", logProbabilityGap: nearBar, secondLookGaps: [-.infinity, 0])))
-        #expect(!check.accepts(AlternativeReading(text: "assistive vision", logProbabilityGap: nearBar)))
-    }
-
-    @Test("nothing is looked at again within the bar, far past it, or when the reading lacks the phrase")
-    func noSecondLook() {
-        let farPast = -check.maximumGap - check.secondLookRange - 0.1
-        #expect(!check.needsSecondLook(AlternativeReading(text: "assistive vision", logProbabilityGap: -1)))
-        #expect(!check.needsSecondLook(AlternativeReading(text: "assistive vision", logProbabilityGap: farPast)))
-        #expect(!check.needsSecondLook(AlternativeReading(text: "assistive vision", logProbabilityGap: -.infinity)))
-        #expect(!check.needsSecondLook(AlternativeReading(text: "assisted vision", logProbabilityGap: -9)))
-        // Far past the bar, second looks (had they been taken) change nothing.
-        #expect(!check.accepts(AlternativeReading(text: "assistive vision", logProbabilityGap: farPast, secondLookGaps: [0, 0])))
-    }
 }

@@ -48,24 +48,6 @@ struct WakePhraseTests {
         #expect(other.text == own.text)
     }
 
-    @Test("a second look at the same audio with silence before it weighs the phrase again, as the first")
-    func looksAgain() throws {
-        let folder = try TemporaryFolder.make("voice-tests-wake-second-look")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent("phrase.wav")
-        try FestivalVoice().synthesize([SynthesisRequest(text: "hello, assistive vision", speakingRate: 1, output: url)])
-        let samples = RecognizerAudio.samples(from: try AudioFile.read(url)).map { Float($0) / 32_768 }
-        let transcriber = try MoonshineTranscriber(files: try SpeechModelFiles.installed())
-        transcriber.alternative = { _ in "hello assistive vision" }
-        transcriber.secondLook = { _ in true }
-        let looked = try transcriber.transcribe(samples)
-        let gaps = looked.alternative?.secondLookGaps ?? []
-        #expect(gaps.count == MoonshineTranscriber.secondLookSilenceSeconds.count)
-        #expect(gaps.allSatisfy { $0 > -8 }, "\(looked)")
-        transcriber.secondLook = { _ in false }
-        #expect(try transcriber.transcribe(samples).alternative?.secondLookGaps == [])
-    }
-
     @Test("speech without the phrase does not wake it")
     func notSpotted() throws {
         #expect(try wakeTimes(saying: ["the weather is nice today", "scan now", "television is on"]).isEmpty)

@@ -226,9 +226,7 @@ public struct WakeBenchmark {
     /// An utterance as heard, with the phrase's reading and its weight when one was checked.
     static func described(_ utterance: RecognizedUtterance) -> String {
         guard let alternative = utterance.alternative, alternative.text != utterance.text else { return utterance.text }
-        let looks = alternative.secondLookGaps.isEmpty ? ""
-            : "; looked at again: " + alternative.secondLookGaps.map { String(format: "%.1f", $0) }.joined(separator: ", ")
-        return utterance.text + String(format: " [as “%@”: %.1f nats%@]", alternative.text, alternative.logProbabilityGap, looks)
+        return utterance.text + String(format: " [as “%@”: %.1f nats]", alternative.text, alternative.logProbabilityGap)
     }
 
     /// The sentences' speaking rates in turn, three sentences each: 1, 0.9, 1.15.

@@ -14,21 +14,11 @@ public struct WakePhraseCheck: Sendable {
     /// How much less likely (nats, summed over the reading's tokens) the phrase's reading may be
     /// than the model's own transcript.
     public var maximumGap: Double
-    /// A reading at most this much further below the transcript than `maximumGap` is near the
-    /// bar: the audio is looked at twice more (`MoonshineTranscriber.secondLook`), and the phrase
-    /// is taken to be heard when both looks find it within `maximumGap`. One look's verdict
-    /// hangs on where the encoder's frames fall against the words; the same sounds read twice
-    /// more, both near enough, are the phrase (on the development lists: a rendering missed at
-    /// −10.2 nats looked at again at −6.9 and −6.6; the nearest speech without the phrase, at
-    /// −11.9, looked at again at −9.5 and −12.1; BENCHMARKS.md, "Issue 35 (twenty-fifth session)").
-    public var secondLookRange: Double
 
-    public init(phrase: String = WakePhraseSpotter.defaultPhrase, nearMissShare: Double = 0.4, maximumGap: Double = 8,
-                secondLookRange: Double = 8) {
+    public init(phrase: String = WakePhraseSpotter.defaultPhrase, nearMissShare: Double = 0.4, maximumGap: Double = 8) {
         self.phrase = NeuralUtteranceRecognizer.spokenText(phrase)
         self.nearMissShare = nearMissShare
         self.maximumGap = maximumGap
-        self.secondLookRange = secondLookRange
     }
 
     private var letters: String { phrase.replacingOccurrences(of: " ", with: "") }
@@ -86,16 +76,8 @@ public struct WakePhraseCheck: Sendable {
         return (words[..<nearest.range.lowerBound] + [phrase] + words[nearest.range.upperBound...]).joined(separator: " ")
     }
 
-    /// Whether the phrase's reading, weighed by the model, is near enough to what it heard: in
-    /// the first look, or, near the bar, in both second looks.
+    /// Whether the phrase's reading, weighed by the model, is near enough to what it heard.
     public func accepts(_ reading: AlternativeReading) -> Bool {
-        guard contains(reading.text) else { return false }
-        if reading.logProbabilityGap >= -maximumGap { return true }
-        return needsSecondLook(reading) && reading.secondLookGaps.count >= 2 && reading.secondLookGaps.allSatisfy { $0 >= -maximumGap }
-    }
-
-    /// Whether the reading is near the bar but not within it: worth looking at the audio again.
-    public func needsSecondLook(_ reading: AlternativeReading) -> Bool {
-        contains(reading.text) && reading.logProbabilityGap < -maximumGap && reading.logProbabilityGap >= -(maximumGap + secondLookRange)
+        contains(reading.text) && reading.logProbabilityGap >= -maximumGap
     }
 }

@@ -8,8 +8,7 @@ import Foundation
 /// vision", "assess the vision": synthetic and accented voices, and the product's name, are
 /// where the model slips) is checked against the audio: the model reads the same audio again
 /// held to the phrase in place of those words, and it wakes only when the model finds that
-/// reading nearly as likely as its own (`WakePhraseCheck`), or, when the reading falls just short,
-/// in two more looks at the same audio. The phrase wakes it wherever it falls
+/// reading nearly as likely as its own (`WakePhraseCheck`). The phrase wakes it wherever it falls
 /// in the utterance, said alone or after other speech; anything else said is ignored.
 public final class WakePhraseSpotter {
     public static let defaultPhrase = "assistive vision"
@@ -26,7 +25,6 @@ public final class WakePhraseSpotter {
         // Unbiased: the transcript is the model's own best reading, against which the phrase is weighed.
         let transcriber = try MoonshineTranscriber(files: files)
         transcriber.alternative = { check.reading(of: $0) }
-        transcriber.secondLook = { check.needsSecondLook($0) }
         utterances = NeuralUtteranceRecognizer(detector: detector, transcriber: transcriber)
     }
 

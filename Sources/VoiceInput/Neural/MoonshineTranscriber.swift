@@ -26,15 +26,6 @@ public struct Transcript: Sendable, Equatable {
 public struct AlternativeReading: Sendable, Equatable {
     public let text: String
     public let logProbabilityGap: Double
-    /// The gaps found in second looks at the same audio (`MoonshineTranscriber.secondLook`), each
-    /// weighed as the first: its own transcript, its own reading. Empty when none was taken.
-    public var secondLookGaps: [Double]
-
-    public init(text: String, logProbabilityGap: Double, secondLookGaps: [Double] = []) {
-        self.text = text
-        self.logProbabilityGap = logProbabilityGap
-        self.secondLookGaps = secondLookGaps
-    }
 }
 
 /// Where one transcription's time went: the encoder over the whole audio, then the decoder one
@@ -72,14 +63,6 @@ public final class MoonshineTranscriber {
     /// Given the words of each transcript, another reading of the same audio to weigh against it
     /// (nil: none); the transcript then carries the model's preference between them (`AlternativeReading`).
     public var alternative: ((String) -> String?)?
-    /// Given the weighed reading, whether to look at the audio again (nil: never): the audio,
-    /// with `secondLookSilenceSeconds` of silence before it, transcribed and weighed anew.
-    public var secondLook: ((AlternativeReading) -> Bool)?
-    /// The silence put before the audio in each second look. The encoder shrinks the audio by
-    /// 384 samples a frame; 0.1 and 0.25 s (4.2 and 10.4 frames) shift the frames' boundaries
-    /// against the words, a different reading of the same sounds. Chosen with the rest of the
-    /// second look on the development lists (BENCHMARKS.md, "Issue 35 (twenty-fifth session)").
-    public static let secondLookSilenceSeconds = [0.1, 0.25]
     private let cacheInputs: [String]
     private let cacheOutputs: [String]
 
@@ -156,38 +139,11 @@ public final class MoonshineTranscriber {
         transcript.timing.encodedAudioSeconds = Double(audio.count) / Double(Self.sampleRateHz)
         if let alternative = alternative?(NeuralUtteranceRecognizer.spokenText(transcript.text)) {
             let target = NeuralUtteranceRecognizer.spokenText(alternative)
-            let gap = try weighed(target, against: NeuralUtteranceRecognizer.spokenText(transcript.text),
-                                  logProbabilitySum: logProbabilitySum, hidden: hidden, maximumTokens: maximumTokens)
-            var reading = AlternativeReading(text: target, logProbabilityGap: gap)
-            if secondLook?(reading) ?? false {
-                reading.secondLookGaps = try Self.secondLookSilenceSeconds.map { seconds throws(ONNXRuntimeError) in
-                    try lookAgain([Float](repeating: 0, count: Int(seconds * Double(Self.sampleRateHz))) + audio)
-                }
-            }
-            transcript.alternative = reading
+            let gap = target == NeuralUtteranceRecognizer.spokenText(transcript.text) ? 0
+                : try heldReading(target, hidden: hidden, maximumTokens: maximumTokens + 4).map { $0 - logProbabilitySum } ?? -.infinity
+            transcript.alternative = AlternativeReading(text: target, logProbabilityGap: gap)
         }
         return transcript
-    }
-
-    /// How much less likely the model finds `target` (spoken words) than its transcript `words`,
-    /// whose tokens it gave `logProbabilitySum`: 0 when they are the same words; −∞ when no spelling of it is found.
-    private func weighed(_ target: String, against words: String, logProbabilitySum: Double, hidden: ONNXTensor,
-                         maximumTokens: Int) throws(ONNXRuntimeError) -> Double {
-        guard target != words else { return 0 }
-        return try heldReading(target, hidden: hidden, maximumTokens: maximumTokens + 4).map { $0 - logProbabilitySum } ?? -.infinity
-    }
-
-    /// A second look: `audio` transcribed anew, and the reading `alternative` asks of that
-    /// transcript weighed against it (−∞ when it asks none).
-    private func lookAgain(_ audio: [Float]) throws(ONNXRuntimeError) -> Double {
-        let hidden = try encoder.run(["input_values": try ONNXTensor(shape: [1, audio.count], floats: audio)],
-                                     outputs: ["last_hidden_state"])[0]
-        let seconds = Double(audio.count) / Double(Self.sampleRateHz)
-        let maximumTokens = max(4, Int((seconds * Self.maximumTokensPerSecond).rounded(.up)))
-        let (tokens, logProbabilitySum, _) = try greedyDecoding(hidden: hidden, maximumTokens: maximumTokens)
-        let words = NeuralUtteranceRecognizer.spokenText(tokenizer.text(of: tokens))
-        guard let target = alternative?(words).map(NeuralUtteranceRecognizer.spokenText) else { return -.infinity }
-        return try weighed(target, against: words, logProbabilitySum: logProbabilitySum, hidden: hidden, maximumTokens: maximumTokens)
     }
 
     /// Greedy decoding (biased by `bias`, if any), one token a step from the start of text until
