@@ -192,6 +192,25 @@ struct LanguageFile: Sendable, Decodable {
         /// tattoo): the colour measured is the whole thing's box, so a colour question about one
         /// is declined, never answered with the colour of the person or of the centre of the view.
         var parts: [String]?
+        /// How a question asks what a thing in view does, will do, is for or where it goes ("where
+        /// does this bus go", "when will the train leave", "which way is the car driving", "what is
+        /// the bench for"): a route, a time, an intention or a purpose, which no picture shows.
+        var doing: Doing?
+    }
+
+    /// The shape of a question about what a thing does: a question word (`asking`), a word that
+    /// carries the verb (`helpers`), the thing in view, then the verb. After "does", "will", "can"
+    /// any verb asks of a doing but those of saying, showing or being (`notDoing`: "what does the
+    /// truck say"); after "is", "are" a word with the `ending` of a doing does ("is the car
+    /// driving"), but not one of being there (`countedInView`: "where is the dog sitting"), and so
+    /// does a last word that asks of something beyond the thing (`beyond`: "what is the bench for",
+    /// "where are the people walking to").
+    struct Doing: Sendable, Decodable {
+        var asking: [String]
+        var helpers: [String]
+        var notDoing: [String]
+        var ending: String
+        var beyond: [String]
     }
 
     struct Contrast: Sendable, Decodable {

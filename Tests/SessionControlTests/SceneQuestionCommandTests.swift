@@ -179,6 +179,42 @@ struct SceneQuestionCommandTests {
         try countOutOfView(line: line, counted: counted)
     }
 
+    /// "Where does this bus go" started a search for a bus, "which way is this car going" gave the
+    /// car's place: a route, a time, an intention or a purpose is in no picture.
+    @Test("a question about where a thing in view goes, when, what it does or what it is for is declined, never a search or its place",
+          arguments: ["where does that bus go to", "when does the next train leave", "which way is the truck driving",
+                      "what is the dog barking at", "where did the car come from", "what will the cat do",
+                      "what is that umbrella for", "where are the people walking to"])
+    func whatAThingDoes(line: String) throws {
+        let decision = try Self.understanding.get().decide(line, channel: .typed)
+        #expect(decision == .act(Command(.cannotTell)), "\(line): \(decision)")
+    }
+
+    @Test("a question about where a thing is, or what it says, with a verb of being there or of saying, is still answered",
+          arguments: [("where is the dog sitting", "whereIs", ["dog"]), ("where is the car parked", "whereIs", ["car"]),
+                      ("where is the bus now", "whereIs", ["bus"]), ("which way is the bus", "whereIs", ["bus"]),
+                      ("what does the truck say", "text", ["truck"])])
+    func whereAThingIs(line: String, kind: String, categories: [String]) throws {
+        try answerable(line: line, kind: kind, categories: categories)
+    }
+
+    /// "How many students study at this school" was refused as not understood ("I cannot detect
+    /// students study at this school"); "how many pages are in the book" counted books.
+    @Test("a count of things no category names is declined, with no category put in their place",
+          arguments: ["how many students study at this school", "how many pages are in the book",
+                      "how many windows does the car have", "how many pupils are in the class"])
+    func countOfNoCategory(line: String) throws {
+        let decision = try Self.understanding.get().decide(line, channel: .typed)
+        #expect(decision == .act(Command(.cannotTell)), "\(line): \(decision)")
+    }
+
+    @Test("a slip in the thing counted is still asked about as the count of the nearest category")
+    func slipInCountedThing() throws {
+        let decision = try Self.understanding.get().decide("how many chiars are there", channel: .typed)
+        guard case .confirm(_, let pending) = decision else { Issue.record("\(decision)"); return }
+        #expect(pending.intent == .countThings && pending.categories?.categories == ["chair"], "\(pending)")
+    }
+
     @Test("the colour of a named thing the detector does not know is refused, not answered with the centre's colour")
     func colourOfUnknownThing() throws {
         for line in ["what colour is the shop", "what color is the building"] {

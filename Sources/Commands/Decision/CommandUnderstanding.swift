@@ -213,6 +213,15 @@ public final class CommandUnderstanding: Sendable {
         if intents.contains(where: { $0 == .colourOfThing || $0 == .describeColour }), language.namesUnmeasuredPart(reading.words) {
             return .act(Command(.cannotTell))
         }
+        // "Where does this bus go", "when does the train leave": never a search, never the bus's place.
+        if language.asksWhatThingDoes(reading.words) { return .act(Command(.cannotTell)) }
+        // "How many pupils go to this school": no category put in place of what was counted, and
+        // no refusal as if the question were not understood. A slip asked about ("how many chiars":
+        // "How many chairs are there?") stays asked.
+        if case .confirm = decision {} else if intents.contains(.countThings), !intents.contains(.countFaces),
+           language.asksAboutPicture(reading.words), language.countsWhatNoCategoryNames(reading.words) {
+            return .act(Command(.cannotTell))
+        }
         guard intents.contains(where: Self.asksAboutThingInView) else { return decision }
         // "What time does the bus arrive" is no "how far is the bus", however sure the meaning.
         if language.asksUnmeasured(reading.words) || language.asksUnmeasuredProperty(reading.words) { return .act(Command(.cannotTell)) }

@@ -382,6 +382,54 @@ extension CommandLanguage {
         return false
     }
 
+    /// Whether the line counts things no detector category names ("how many pupils go to this
+    /// school", "how many pages does the book have"): after "how many", no category within a word
+    /// or two. "How many are there" counts nothing named and is left as it was; whether an unknown
+    /// word is a slip ("how many chiars") is the understanding's to judge (it asks about a slip).
+    func countsWhatNoCategoryNames(_ words: [String]) -> Bool {
+        guard let rule = file.pictureQuestions else { return false }
+        let memo = CategoryVocabulary.LookupMemo()
+        for counting in rule.counting.map({ $0.split(separator: " ").map(String.init) }) where counting.count < words.count {
+            for opening in 0...(words.count - counting.count) where Array(words[opening..<(opening + counting.count)]) == counting {
+                let first = opening + counting.count
+                let counted = Array(words[first...])
+                if startsWith(rule.countingLinks ?? [], counted) || startsWith(rule.countedInView, counted) { return false }
+                let window = first..<min(words.count, first + 3)
+                return !window.contains(where: { exactNames(in: words, from: $0, memo: memo) != nil })
+            }
+        }
+        return false
+    }
+
+    /// Whether the line asks what a thing in view does, will do, is for or where it goes, in the
+    /// shape of `pictureQuestions.doing`: "where does this bus go", "when will the train leave",
+    /// "which way is the car driving", "what is the dog barking at", "what is the bench for". No
+    /// picture shows a route, a time, an intention or a purpose, so the question is declined, never
+    /// a search started or the thing's place given. "Where is the dog sitting", "where is the bus
+    /// now" and "what does the truck say" ask what is measured.
+    func asksWhatThingDoes(_ words: [String]) -> Bool {
+        guard let rule = file.pictureQuestions, let doing = rule.doing else { return false }
+        let asked = doing.asking.map { $0.split(separator: " ").map(String.init) }
+            .filter { $0.count < words.count && Array(words.prefix($0.count)) == $0 }
+            .max { $0.count < $1.count }
+        guard let asked, doing.helpers.contains(words[asked.count]) else { return false }
+        let helper = words[asked.count]
+        // The thing, after words that point at it ("this", "the", "my") and perhaps one describing word.
+        let pointing = Set(rule.references + (file.thingOpeners ?? []))
+        var start = asked.count + 1
+        while start < words.count, pointing.contains(words[start]) { start += 1 }
+        let memo = CategoryVocabulary.LookupMemo()
+        guard let end = (start..<min(words.count, start + 2)).lazy
+                .compactMap({ self.exactNames(in: words, from: $0, memo: memo)?.1 }).first,
+              end < words.count else { return false }
+        let verb = words[end]
+        if (rule.countingLinks ?? []).contains(helper) {
+            let doingWord = verb.count > doing.ending.count + 2 && verb.hasSuffix(doing.ending) && !rule.countedInView.contains(verb)
+            return doingWord || doing.beyond.contains(words[words.count - 1])
+        }
+        return !doing.notDoing.contains(verb)
+    }
+
     /// Whether the line names a part of someone or something whose colour nothing measures
     /// (`pictureQuestions.parts`: "her eyes", "the man's beard").
     func namesUnmeasuredPart(_ words: [String]) -> Bool {
