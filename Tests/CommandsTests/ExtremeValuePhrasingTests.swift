@@ -49,7 +49,6 @@ struct ExtremeValuePhrasingTests {
         ("be more certain before you tell me", Expected(.raiseConfidence)),
         ("turn it down a bit", Expected(.volumeDown)),
         ("turn it up a little", Expected(.volumeUp)),
-        ("unpause detection", Expected(.startDetection)),
         ("end the session", Expected(.exit)),
     ])
     func loosePhrasings(_ text: String, _ expected: Expected) {
