@@ -31,7 +31,7 @@ struct LanguageFile: Sendable, Decodable {
         var joiners: [String]
         /// "percent", "per cent" (as words).
         var percent: [String]
-        /// Whole fractions said as words: "a half", "a quarter".
+        /// Fractions said as words: "a half", "a quarter"; their plurals take a count ("three quarters").
         var fractions: [String: Double]
     }
 

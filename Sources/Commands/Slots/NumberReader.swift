@@ -1,5 +1,5 @@
 /// Numbers as typed or said: "0.5", "50", "fifty", "one hundred and fifty", "zero point five",
-/// "point five", "fifty percent", "a half".
+/// "point five", "fifty percent", "a half", "three quarters".
 struct NumberReader: Sendable {
     struct Reading: Sendable, Equatable {
         var value: Double
@@ -23,9 +23,11 @@ struct NumberReader: Sendable {
 
     private func value(of tokens: [String]) -> Double? {
         if tokens.count == 1, let number = Double(tokens[0]), number.isFinite { return number }
-        if tokens.count <= 2, let last = tokens.last, let fraction = words.fractions[last],
-           tokens.count == 1 || ["a", "one"].contains(tokens[0]) {
-            return fraction
+        if tokens.count <= 2, let last = tokens.last, let fraction = words.fractions[last] {
+            if tokens.count == 1 || ["a", "one"].contains(tokens[0]) { return fraction }
+            // "three quarters", "two thirds": so many of the fraction.
+            if let count = words.units[tokens[0]] ?? Int(tokens[0]), count > 1 { return Double(count) * fraction }
+            return nil
         }
         let pointIndex = tokens.firstIndex(of: words.point)
         let wholeWords = Array(tokens[..<(pointIndex ?? tokens.count)])
