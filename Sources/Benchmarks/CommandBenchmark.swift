@@ -34,7 +34,7 @@ public enum CommandBenchmark {
         func percent(_ share: Double) -> String { String(format: "%.1f %%", share * 100) }
         lines.append("method \(method), channel \(channel)")
         lines.append("commands: \(score.commands); right \(score.right) (\(percent(score.rightShare))), wrong action \(score.wrong) (\(percent(score.wrongShare))), asked \(score.asked), refused \(score.refused)")
-        lines.append("non-commands: \(score.nonCommands); acted on \(score.nonCommandsActedOn) (\(percent(score.nonCommandsActedOnShare))), asked \(score.nonCommandsAsked)")
+        lines.append("non-commands: \(score.nonCommands); acted on \(score.nonCommandsActedOn) (\(percent(score.nonCommandsActedOnShare))), declined as not telling from the picture \(score.nonCommandsDeclined), asked \(score.nonCommandsAsked)")
         if !timings.isEmpty {
             let sorted = timings.sorted()
             lines.append(String(format: "time per line: median %.2f ms, 95th percentile %.2f ms (%d lines, debug or release as built)",

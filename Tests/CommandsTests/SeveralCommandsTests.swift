@@ -89,4 +89,17 @@ struct SeveralCommandsTests {
         let reversed = CommandScore.measureLines(phrases) { _ in .several([Command(.speakSlower), Command(.volumeUp)]) }
         #expect(reversed.right == 0 && reversed.wrong == 2)
     }
+
+    @Test("a non-command answered 'I can't tell that from the picture' is counted as declined, apart from one acted on")
+    func declinedNonCommand() throws {
+        let phrases = try LabelledPhrase.parse("what time does the pharmacy close => none\nwalk two blocks => none\nhello there => none\n")
+        let score = CommandScore.measureLines(phrases) { text in
+            text.hasPrefix("what time") ? .one(.act(Command(.cannotTell)))
+                : text.hasPrefix("walk") ? .one(.act(Command(.navigationMode))) : .one(.refuse("Sorry."))
+        }
+        #expect(score.nonCommands == 3)
+        #expect(score.nonCommandsActedOn == 1)
+        #expect(score.nonCommandsDeclined == 1)
+        #expect(score.mistakes.map(\.got) == ["declined: cannotTell", "acted: navigationMode"])
+    }
 }

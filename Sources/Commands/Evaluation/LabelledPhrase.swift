@@ -131,16 +131,18 @@ public struct CommandScore: Sendable, Equatable {
     /// Lines that are commands: carried out as meant, carried out as something else, asked
     /// about (a question before acting), or refused.
     public var commands = 0, right = 0, wrong = 0, asked = 0, refused = 0
-    /// Lines that are no command, and how many of them were acted on or asked about.
-    public var nonCommands = 0, nonCommandsActedOn = 0, nonCommandsAsked = 0
+    /// Lines that are no command, and how many of them were acted on, declined or asked about.
+    /// Declined (the reply that the picture cannot tell that) is counted apart from acted on: it
+    /// changes nothing and answers nothing, but it is still heard, so both are printed.
+    public var nonCommands = 0, nonCommandsActedOn = 0, nonCommandsDeclined = 0, nonCommandsAsked = 0
     /// Each line not handled as meant: text, expected, what happened.
     public var mistakes: [(text: String, expected: String, got: String)] = []
 
     public init() {}
 
     public static func == (a: CommandScore, b: CommandScore) -> Bool {
-        [a.commands, a.right, a.wrong, a.asked, a.refused, a.nonCommands, a.nonCommandsActedOn, a.nonCommandsAsked]
-            == [b.commands, b.right, b.wrong, b.asked, b.refused, b.nonCommands, b.nonCommandsActedOn, b.nonCommandsAsked]
+        [a.commands, a.right, a.wrong, a.asked, a.refused, a.nonCommands, a.nonCommandsActedOn, a.nonCommandsDeclined, a.nonCommandsAsked]
+            == [b.commands, b.right, b.wrong, b.asked, b.refused, b.nonCommands, b.nonCommandsActedOn, b.nonCommandsDeclined, b.nonCommandsAsked]
     }
 
     /// Scores `decide` on every line. A question counts as asked: for a command it is not a wrong
@@ -159,6 +161,9 @@ public struct CommandScore: Sendable, Equatable {
             guard let expected = phrase.expected else {
                 score.nonCommands += 1
                 switch decision {
+                case .one(.act(let command)) where command.intent == .cannotTell:
+                    score.nonCommandsDeclined += 1
+                    score.mistakes.append((phrase.text, "none", "declined: \(command)"))
                 case .one(.act(let command)):
                     score.nonCommandsActedOn += 1
                     score.mistakes.append((phrase.text, "none", "acted: \(command)"))
