@@ -18,8 +18,12 @@ Two scorings, both applied alike to the reference and the transcript:
 The most frequent confusions (reference word -> recognised word, "-" for nothing) are printed and
 written with every transcript to DIR/errors-VOICE-RATE.json.
 
-Usage: voice_wer.py [--assist BIN] [--count 200] [--voices fast,natural] [--rates 175,262] [--work DIR]
+Usage: voice_wer.py [--assist BIN] [--count 200] [--part all|dev|held-out] [--voices fast,natural] [--rates 175,262] [--work DIR]
 (262 words a minute is 1.5 times the default rate.)
+
+--part cuts the fixed draw of --count sentences in two: "dev" is its first half, the one to tune the
+voice on; "held-out" its second half, scored once when the tuning is done (twenty-fifth session:
+dev = the first 100 of the 200, held-out = the last 100).
 """
 import argparse
 import json
@@ -122,6 +126,12 @@ def sentences(count):
     return result
 
 
+def part(texts, name):
+    """The development half (the first), the held-out half (the second), or all of the draw."""
+    half = len(texts) // 2
+    return {"all": texts, "dev": texts[:half], "held-out": texts[half:]}[name]
+
+
 # The recogniser writes British or American spelling; either is the word said.
 SPELLINGS = {"metres": "meters", "metre": "meter", "colour": "color"}
 
@@ -207,13 +217,15 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--assist", default=".build/debug/assist", help="the assist binary")
     parser.add_argument("--count", type=int, default=200, help="how many product sentences (default 200)")
+    parser.add_argument("--part", choices=["all", "dev", "held-out"], default="all",
+                        help="all the sentences, or the first (dev) or second (held-out) half of them (default all)")
     parser.add_argument("--voices", default="fast,natural", help="voices, comma-separated (default fast,natural)")
     parser.add_argument("--rates", default="175,262", help="rates in words a minute, comma-separated (default 175,262)")
     parser.add_argument("--work", help="folder for the recordings (default: a temporary one)")
     args = parser.parse_args()
     work = args.work or tempfile.mkdtemp(prefix="voice-wer-")
     os.makedirs(work, exist_ok=True)
-    texts = sentences(args.count)
+    texts = part(sentences(args.count), args.part)
     scorings = {"simple": words}
     if (normalised := whisper_words()) is not None:
         scorings["whisper"] = normalised
@@ -222,7 +234,7 @@ def main():
     for voice in args.voices.split(","):
         for rate in (int(r) for r in args.rates.split(",")):
             transcript = transcribe(args.assist, render(args.assist, texts, voice, rate, work))
-            report = {"voice": voice, "rate": rate, "sentences": texts, "transcript": transcript}
+            report = {"voice": voice, "rate": rate, "part": args.part, "sentences": texts, "transcript": transcript}
             for name, split in scorings.items():
                 reference = [w for text in texts for w in split(text)]
                 hypothesis = split(transcript)
