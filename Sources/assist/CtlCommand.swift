@@ -47,8 +47,7 @@ struct CtlCommand: ParsableCommand {
         let replyLine: String
         do {
             let socket = try UnixSocket.connect(to: path, timeoutSeconds: timeout)
-            try socket.write(words.joined(separator: " ") + "\n")
-            guard let line = socket.readLine() else { throw ControlSocketError.noReply }
+            guard let line = try socket.ask(words.joined(separator: " ")) else { throw ControlSocketError.noReply }
             replyLine = line
         } catch let error as ControlSocketError {
             if case .noSession = error { throw CommandFailure(error.userMessage, status: .startupFailed) }

@@ -1,5 +1,5 @@
 import Foundation
-import SessionControl
+@testable import SessionControl
 import Synchronization
 import Testing
 
@@ -16,8 +16,7 @@ struct ControlServerTests {
     private static func ask(_ path: String, _ line: String) throws -> String? {
         // Generous: only a server that serves one client after another would come near it.
         let socket = try UnixSocket.connect(to: path, timeoutSeconds: 120)
-        try socket.write(line + "\n")
-        return socket.readLine()
+        return try socket.ask(line)
     }
 
     @Test("a client that connects and sends nothing does not delay another client's command")
@@ -55,6 +54,29 @@ struct ControlServerTests {
         let reply = try #require(try Self.ask(path, "exit"))
         #expect(reply.contains("busy"))
         #expect(heard.withLock { $0 }.isEmpty)
+    }
+
+    @Test("an answer the server sent before closing is read, though the line could no longer be sent (the busy reply's race)")
+    func answerBeforeClose() throws {
+        let (path, folder) = try Self.socketPath()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let listener = try UnixSocket.listen(at: path)
+        defer { listener.close() }
+        // Served in the order they connect; each connection answers at once and closes.
+        func answeredAndClosed() throws -> UnixSocket {
+            let client = try UnixSocket.connect(to: path, timeoutSeconds: 120)
+            let connection = try #require(try listener.accept(timeoutMilliseconds: 120_000))
+            try connection.write("{\"reply\":\"busy\"}\n")
+            connection.close()
+            return client
+        }
+        let plain = try answeredAndClosed()
+        defer { plain.close() }
+        #expect(throws: ControlSocketError.self) { try plain.write("exit\n") }
+
+        let asking = try answeredAndClosed()
+        defer { asking.close() }
+        #expect(try asking.ask("exit") == "{\"reply\":\"busy\"}")
     }
 
     @Test("stopping the server removes the socket file")

@@ -16,8 +16,7 @@ public struct ControlClient: Sendable {
     public func send(_ line: String) throws -> ControlReply {
         let socket = try UnixSocket.connect(to: socketPath, timeoutSeconds: timeoutSeconds)
         defer { socket.close() }
-        try socket.write(line + "\n")
-        guard let replyLine = socket.readLine() else { throw ControlSocketError.noReply }
+        guard let replyLine = try socket.ask(line) else { throw ControlSocketError.noReply }
         guard let reply = try? JSONDecoder().decode(ControlReply.self, from: Data(replyLine.utf8)) else {
             throw ControlSocketError.noReply
         }

@@ -90,6 +90,19 @@ public final class UnixSocket: @unchecked Sendable {
         try write(bytes: Array(text.utf8))
     }
 
+    /// Sends one line and reads the one-line answer; nil when none came. A server that answers at
+    /// once and closes (the session busy with other clients) can close before the line is sent:
+    /// the send then fails, but its answer is already here, so it is read rather than lost.
+    public func ask(_ line: String) throws -> String? {
+        do {
+            try write(line + "\n")
+        } catch ControlSocketError.system(let call, let code) where code == EPIPE || code == ECONNRESET {
+            guard let answer = readLine() else { throw ControlSocketError.system(call: call, code: code) }
+            return answer
+        }
+        return readLine()
+    }
+
     public func write(bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
