@@ -362,24 +362,35 @@ extension CommandLanguage {
     func countsWhatIsNotInView(_ words: [String]) -> Bool {
         guard let rule = file.pictureQuestions else { return false }
         let memo = CategoryVocabulary.LookupMemo()
-        for counting in rule.counting.map({ $0.split(separator: " ").map(String.init) }) where counting.count < words.count {
-            for opening in 0...(words.count - counting.count) where Array(words[opening..<(opening + counting.count)]) == counting {
-                // The things counted, perhaps after a word that describes them ("how many red cars").
-                let first = opening + counting.count
-                for start in first..<min(words.count, first + 2) {
-                    guard let (_, end) = exactNames(in: words, from: start, memo: memo) else { continue }
-                    var after = Array(words[end...])
-                    guard !after.isEmpty else { return false }
-                    // "how many birds are singing": past the link, the rest must still be about being there.
-                    if let link = (rule.countingLinks ?? []).first(where: { startsWith([$0], after) }) {
-                        after.removeFirst(link.split(separator: " ").count)
-                        return !after.isEmpty && !startsWith(rule.countedInView, after)
-                    }
-                    return !startsWith(rule.countedInView, after)
+        for first in countedStarts(words, rule: rule) {
+            // The things counted, perhaps after a word that describes them ("how many red cars").
+            for start in first..<min(words.count, first + 2) {
+                guard let (_, end) = exactNames(in: words, from: start, memo: memo) else { continue }
+                var after = Array(words[end...])
+                guard !after.isEmpty else { return false }
+                // "how many birds are singing": past the link, the rest must still be about being there.
+                if let link = (rule.countingLinks ?? []).first(where: { startsWith([$0], after) }) {
+                    after.removeFirst(link.split(separator: " ").count)
+                    return !after.isEmpty && !startsWith(rule.countedInView, after)
                 }
+                return !startsWith(rule.countedInView, after)
             }
         }
         return false
+    }
+
+    /// Where the things counted start: the word after each "how many" (the language's counting
+    /// openings) in the line.
+    private func countedStarts(_ words: [String], rule: LanguageFile.PictureQuestions) -> [Int] {
+        var starts: [Int] = []
+        for phrase in rule.counting {
+            let counting = phrase.split(separator: " ").map(String.init)
+            guard counting.count < words.count else { continue }
+            for opening in 0...(words.count - counting.count) where Array(words[opening..<(opening + counting.count)]) == counting {
+                starts.append(opening + counting.count)
+            }
+        }
+        return starts
     }
 
     /// Whether the line counts things no detector category names ("how many pupils go to this
@@ -389,14 +400,11 @@ extension CommandLanguage {
     func countsWhatNoCategoryNames(_ words: [String]) -> Bool {
         guard let rule = file.pictureQuestions else { return false }
         let memo = CategoryVocabulary.LookupMemo()
-        for counting in rule.counting.map({ $0.split(separator: " ").map(String.init) }) where counting.count < words.count {
-            for opening in 0...(words.count - counting.count) where Array(words[opening..<(opening + counting.count)]) == counting {
-                let first = opening + counting.count
-                let counted = Array(words[first...])
-                if startsWith(rule.countingLinks ?? [], counted) || startsWith(rule.countedInView, counted) { return false }
-                let window = first..<min(words.count, first + 3)
-                return !window.contains(where: { exactNames(in: words, from: $0, memo: memo) != nil })
-            }
+        for first in countedStarts(words, rule: rule) {
+            let counted = Array(words[first...])
+            if startsWith(rule.countingLinks ?? [], counted) || startsWith(rule.countedInView, counted) { return false }
+            let window = first..<min(words.count, first + 3)
+            return !window.contains(where: { exactNames(in: words, from: $0, memo: memo) != nil })
         }
         return false
     }
