@@ -51,21 +51,30 @@ public struct ColourNamer: Sendable {
 
     /// The colours in the centre of the view ("what colour is this": the thing held up to the camera).
     public func read(_ image: RGBImage) -> ColourReading {
-        read(image, region: nil)
+        read(image, region: nil, hidden: [])
     }
 
     /// The colours of one object ("what colour is the bus"): the pixels of its box, in pixels of
     /// `image`, the light judged from the view around it, and the background taken out: a colour
     /// that fills the band around the box (the road, the sky, a wall seen past the object's edges)
     /// is not the object's, unless the object is almost all that colour.
-    public func read(_ image: RGBImage, objectX0 x0: Int, y0: Int, x1: Int, y1: Int) -> ColourReading {
-        read(image, region: (x0, y0, x1, y1))
+    ///
+    /// `inFront` are the boxes of things standing between the camera and the object (the people
+    /// walking past a bus): their pixels are neither the object's nor its background's, unless
+    /// they hide almost all of it.
+    public func read(_ image: RGBImage, objectX0 x0: Int, y0: Int, x1: Int, y1: Int,
+                     inFront: [(x0: Int, y0: Int, x1: Int, y1: Int)] = []) -> ColourReading {
+        read(image, region: (x0, y0, x1, y1), hidden: inFront)
     }
+
+    /// Things in front are left out only while this share of the object's box still shows.
+    static let leastShowing = 0.25
 
     /// A colour that makes up this share of the band around an object is the background's.
     static let backgroundShare = 0.3
 
-    private func read(_ image: RGBImage, region: (x0: Int, y0: Int, x1: Int, y1: Int)?) -> ColourReading {
+    private func read(_ image: RGBImage, region: (x0: Int, y0: Int, x1: Int, y1: Int)?,
+                      hidden: [(x0: Int, y0: Int, x1: Int, y1: Int)] = []) -> ColourReading {
         let width = image.width, height = image.height
         guard width > 0, height > 0 else {
             return ColourReading(centre: NamedColour(.black), mainColours: [], lightCorrection: [1, 1, 1])
@@ -137,10 +146,20 @@ public struct ColourNamer: Sendable {
             let evenness = min(4, max(1, exp(brightestFall - (plane[1] * x + plane[2] * y))))
             return Self.name(linear: (0..<3).map { min(1, linear[3 * i + $0] * gains[$0] * evenness * levelGain) })
         }
+        // The boxes in front, on the sample grid; dropped when they would hide almost all of the object.
+        var hiddenCells = hidden.map { (x0: $0.x0 / step, y0: $0.y0 / step, x1: ($0.x1 + step - 1) / step, y1: ($0.y1 + step - 1) / step) }
+        func isHidden(_ column: Int, _ row: Int) -> Bool {
+            hiddenCells.contains { column >= $0.x0 && column < $0.x1 && row >= $0.y0 && row < $0.y1 }
+        }
+        if !hiddenCells.isEmpty {
+            var showing = 0
+            for row in centreY0..<centreY1 { for column in centreX0..<centreX1 where !isHidden(column, row) { showing += 1 } }
+            if Double(showing) < Self.leastShowing * Double((centreY1 - centreY0) * (centreX1 - centreX0)) { hiddenCells = [] }
+        }
         var counts: [NamedColour: Int] = [:]
         var total = 0
         for row in centreY0..<centreY1 {
-            for column in centreX0..<centreX1 {
+            for column in centreX0..<centreX1 where !isHidden(column, row) {
                 counts[named(column, row), default: 0] += 1
                 total += 1
             }
@@ -150,7 +169,7 @@ public struct ColourNamer: Sendable {
             let bandX = max(1, (centreX1 - centreX0) / 4), bandY = max(1, (centreY1 - centreY0) / 4)
             var band: [BasicColour: Int] = [:], bandTotal = 0
             for row in max(0, centreY0 - bandY)..<min(rows, centreY1 + bandY) {
-                for column in max(0, centreX0 - bandX)..<min(columns, centreX1 + bandX) where !inCentre(column, row) {
+                for column in max(0, centreX0 - bandX)..<min(columns, centreX1 + bandX) where !inCentre(column, row) && !isHidden(column, row) {
                     band[named(column, row).colour, default: 0] += 1
                     bandTotal += 1
                 }

@@ -90,7 +90,11 @@ public struct SceneAnswerer: Sendable {
                 return SceneAnswer(sentences: [fill(phrases.notInView, target: target)], basis: [])
             }
             let box = object.detection.box.clipped(width: image.width, height: image.height)
-            let reading = ColourNamer().read(image, objectX0: Int(box.x0), y0: Int(box.y0), x1: Int(box.x1.rounded(.up)), y1: Int(box.y1.rounded(.up)))
+            let inFront = objects.filter { $0 != object && Self.stands(in: $0, frontOf: object) }
+                .map { $0.detection.box.clipped(width: image.width, height: image.height) }
+                .map { (x0: Int($0.x0), y0: Int($0.y0), x1: Int($0.x1.rounded(.up)), y1: Int($0.y1.rounded(.up))) }
+            let reading = ColourNamer().read(image, objectX0: Int(box.x0), y0: Int(box.y0), x1: Int(box.x1.rounded(.up)), y1: Int(box.y1.rounded(.up)),
+                                             inFront: inFront)
             let main = colourPhrases.name(reading.centre)
             var sentence = fill(phrases.colourOnly, target: target, ["colour": main])
             if let other = reading.mainColours.first(where: { $0.colour != reading.centre }) {
@@ -139,6 +143,16 @@ public struct SceneAnswerer: Sendable {
     }
 
     /// The part of `image` inside `box`, widened by `margin` of its size on each side.
+    /// Whether `other` hides part of `object`: their boxes overlap and `other` is nearer, by the
+    /// measured distances, or, where one is unknown, by standing lower in the view (on the ground
+    /// in front of it).
+    static func stands(in other: LocatedObject, frontOf object: LocatedObject) -> Bool {
+        let a = other.detection.box, b = object.detection.box
+        guard a.x0 < b.x1, b.x0 < a.x1, a.y0 < b.y1, b.y0 < a.y1 else { return false }
+        if let near = other.distance.meters, let far = object.distance.meters { return near < far }
+        return a.y1 > b.y1
+    }
+
     static func crop(_ image: RGBImage, around box: BoundingBox, margin: Float) -> RGBImage {
         let grown = BoundingBox(x0: box.x0 - margin * box.width, y0: box.y0 - margin * box.height,
                                 x1: box.x1 + margin * box.width, y1: box.y1 + margin * box.height).clipped(width: image.width, height: image.height)

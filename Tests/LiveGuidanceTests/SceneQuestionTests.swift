@@ -98,6 +98,34 @@ struct SceneQuestionTests {
         #expect(try ask(.colour(target("bus", "buses")), image: image, objects: [car]).sentences == ["No bus in view."])
     }
 
+    /// A blue bus with two people in black coats walking past it, nearer the camera: their coats
+    /// are not the bus's colour. A cup held by a person as near as the cup is not hidden by them.
+    @Test("what colour is the bus: the people standing in front of it are left out of its colour")
+    func colourLeavesOutWhatIsInFront() throws {
+        var image = RGBImage(width: 640, height: 480, filledWith: (200, 190, 140))   // a beige wall
+        func paint(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int, _ rgb: (UInt8, UInt8, UInt8)) {
+            for y in y0..<y1 { for x in x0..<x1 { let i = (y * 640 + x) * 3; image.pixels[i] = rgb.0; image.pixels[i + 1] = rgb.1; image.pixels[i + 2] = rgb.2 } }
+        }
+        paint(100, 100, 540, 360, (30, 90, 210))     // the blue bus
+        paint(140, 120, 300, 420, (15, 15, 15))      // a person in black in front of it
+        paint(330, 120, 470, 430, (15, 15, 15))      // another
+        let bus = object("bus", BoundingBox(x0: 100, y0: 100, x1: 540, y1: 360), angle: 0, meters: 8)
+        let people = [object("person", BoundingBox(x0: 140, y0: 120, x1: 300, y1: 420), angle: -8, meters: 3),
+                      object("person", BoundingBox(x0: 330, y0: 120, x1: 470, y1: 430), angle: 6, meters: 3)]
+        let answer = try ask(.colour(target("bus", "buses")), image: image, objects: [bus] + people)
+        #expect(answer.sentences == ["The bus is blue."], "\(answer.sentences)")
+        // Without the people found, their coats are read as the bus's: the change is what leaves them out.
+        let unaware = try ask(.colour(target("bus", "buses")), image: image, objects: [bus])
+        #expect(unaware.sentences.first?.contains("black") == true, "\(unaware.sentences)")
+        // Distances unknown: the one standing lower in the view is the one in front.
+        let unknown = [object("bus", BoundingBox(x0: 100, y0: 100, x1: 540, y1: 360), angle: 0, meters: nil)]
+            + people.map { object("person", $0.detection.box, angle: 0, meters: nil) }
+        #expect(try ask(.colour(target("bus", "buses")), image: image, objects: unknown).sentences == ["The bus is blue."])
+        // A thing hidden almost entirely keeps its own pixels rather than nothing.
+        let covered = object("person", BoundingBox(x0: 90, y0: 90, x1: 550, y1: 440), angle: 0, meters: 2)
+        #expect(try ask(.colour(target("bus", "buses")), image: image, objects: [bus, covered]).sentences.first?.hasPrefix("The bus is") == true)
+    }
+
     @Test("a question the picture cannot answer is declined honestly, with or without the detector")
     func cannotTell() throws {
         #expect(try ask(.cannotTell, objects: street).sentences == ["I can't tell that from the picture."])
