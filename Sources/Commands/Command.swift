@@ -1,3 +1,5 @@
+import AssistCore
+
 /// One understood command: what it asks for and the values it carries.
 public struct Command: Sendable, Equatable, CustomStringConvertible {
     public var intent: CommandIntent
@@ -7,6 +9,9 @@ public struct Command: Sendable, Equatable, CustomStringConvertible {
     public var number: Double?
     /// Set for `.language`.
     public var language: LanguageChoice?
+    /// For a question about a thing in view, the side of the view said after it ("the person on
+    /// the left"); nil when none was said.
+    public var side: SideOfView?
 
     public init(_ intent: CommandIntent, categories: CategorySelection? = nil, number: Double? = nil,
                 language: LanguageChoice? = nil) {

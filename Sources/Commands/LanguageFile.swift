@@ -60,6 +60,15 @@ struct LanguageFile: Sendable, Decodable {
         /// is where the thing asked about is, not what is asked about ("how many cups are on the
         /// table" counts cups).
         var placeWords: [String]?
+        /// The side of the view a place phrase after the thing can name ("the person on the left",
+        /// "the car to my right"), and the words that may end it ("side", "of me").
+        var sidesOfView: SidesOfView?
+    }
+
+    struct SidesOfView: Sendable, Decodable {
+        var left: [String]
+        var right: [String]
+        var after: [String]
     }
 
     /// A group's words; its members are `CategoryGroups.members[name]` (AssistCore).

@@ -37,6 +37,11 @@ public struct SceneAnswerer: Sendable {
         public var nothingInView: String
         public var nothingOnLeft: String
         public var nothingOnRight: String
+        /// "the dog on the left" when no dog is there: `{side}` is `leftSide` or `rightSide`.
+        public var notOnSide: String
+        public var countNoneOnSide: String
+        public var leftSide: String
+        public var rightSide: String
         public var summary: String
         public var listJoiner: String
         public var listLastJoiner: String
@@ -61,7 +66,23 @@ public struct SceneAnswerer: Sendable {
         // Every object found is said, whatever its confidence: what is said agrees with what was counted.
         func place(_ found: [LocatedObject]) -> [String] { describer.sentences(forFaces: found) }
         func matching(_ target: SceneTarget) -> [LocatedObject] {
-            describer.orderedEveryConfidence(objects.filter { target.categories.contains($0.label) })
+            let found = describer.orderedEveryConfidence(objects.filter { target.categories.contains($0.label) })
+            guard let side = target.side else { return found }
+            return found.filter { Self.sides(side).contains($0.direction.horizontal) }
+        }
+        // "How far is the person on the left": of several, the one furthest that way (the left one
+        // of two people ahead); a lone one only when it is on that side.
+        func theOne(_ target: SceneTarget) -> LocatedObject? {
+            guard let side = target.side else { return matching(target).first }
+            let found = objects.filter { target.categories.contains($0.label) }
+            guard found.count > 1 else { return matching(target).first }
+            return side == .left ? found.min { $0.direction.angleDegrees < $1.direction.angleDegrees }
+                                 : found.max { $0.direction.angleDegrees < $1.direction.angleDegrees }
+        }
+        func notFound(_ target: SceneTarget, counting: Bool = false) -> String {
+            guard let side = target.side else { return fill(counting ? phrases.countNone : phrases.notInView, target: target) }
+            return fill(counting ? phrases.countNoneOnSide : phrases.notOnSide, target: target,
+                        ["side": side == .left ? phrases.leftSide : phrases.rightSide])
         }
         switch question {
         case .cannotTell:
@@ -70,25 +91,22 @@ public struct SceneAnswerer: Sendable {
             let found = matching(target)
             let sentence: String
             switch found.count {
-            case 0: sentence = fill(phrases.countNone, target: target)
+            case 0: sentence = notFound(target, counting: true)
             case 1: sentence = fill(phrases.countOne, target: target)
             default: sentence = fill(phrases.countMany, target: target, ["count": String(found.count)])
             }
             return SceneAnswer(sentences: [sentence] + (found.isEmpty ? [] : place(found)), basis: found)
         case .isThere(let target), .whereIs(let target):
-            let found = matching(target)
-            guard !found.isEmpty else { return SceneAnswer(sentences: [fill(phrases.notInView, target: target)], basis: []) }
-            let lead = question == .isThere(target) ? [phrases.yes] : []
+            let isThere = question == .isThere(target)
+            let found = isThere ? matching(target) : (target.side == nil ? matching(target) : theOne(target).map { [$0] } ?? [])
+            guard !found.isEmpty else { return SceneAnswer(sentences: [notFound(target)], basis: []) }
+            let lead = isThere ? [phrases.yes] : []
             return SceneAnswer(sentences: lead + place(found), basis: found)
         case .howFar(let target):
-            guard let nearest = matching(target).first else {
-                return SceneAnswer(sentences: [fill(phrases.notInView, target: target)], basis: [])
-            }
+            guard let nearest = theOne(target) else { return SceneAnswer(sentences: [notFound(target)], basis: []) }
             return SceneAnswer(sentences: place([nearest]), basis: [nearest])
         case .colour(let target):
-            guard let object = matching(target).first else {
-                return SceneAnswer(sentences: [fill(phrases.notInView, target: target)], basis: [])
-            }
+            guard let object = theOne(target) else { return SceneAnswer(sentences: [notFound(target)], basis: []) }
             let box = object.detection.box.clipped(width: image.width, height: image.height)
             let inFront = objects.filter { $0 != object && Self.stands(in: $0, frontOf: object) }
                 .map { $0.detection.box.clipped(width: image.width, height: image.height) }
@@ -103,9 +121,7 @@ public struct SceneAnswerer: Sendable {
             }
             return SceneAnswer(sentences: [sentence], basis: [object])
         case .text(let target):
-            guard let object = matching(target).first else {
-                return SceneAnswer(sentences: [fill(phrases.notInView, target: target)], basis: [])
-            }
+            guard let object = theOne(target) else { return SceneAnswer(sentences: [notFound(target)], basis: []) }
             let reading = try read(Self.crop(image, around: object.detection.box, margin: textMargin))
             guard !reading.isEmpty else { return SceneAnswer(sentences: [fill(phrases.noText, target: target)], basis: [object]) }
             let text = reading.lines.map(\.text).joined(separator: ". ")
@@ -116,8 +132,7 @@ public struct SceneAnswerer: Sendable {
             }
             return SceneAnswer(sentences: place([nearest]), basis: [nearest])
         case .onSide(let left):
-            let sides: Set<HorizontalDirection> = left ? [.left, .slightlyLeft] : [.right, .slightlyRight]
-            let found = describer.orderedEveryConfidence(objects.filter { sides.contains($0.direction.horizontal) })
+            let found = describer.orderedEveryConfidence(objects.filter { Self.sides(left ? .left : .right).contains($0.direction.horizontal) })
             guard !found.isEmpty else { return SceneAnswer(sentences: [left ? phrases.nothingOnLeft : phrases.nothingOnRight], basis: []) }
             return SceneAnswer(sentences: place(found), basis: found)
         case .describe:
@@ -142,7 +157,11 @@ public struct SceneAnswerer: Sendable {
         SentenceFiles.fill(template, values.merging(["singular": target.singular, "plural": target.plural]) { value, _ in value })
     }
 
-    /// The part of `image` inside `box`, widened by `margin` of its size on each side.
+    /// The directions that are on `side` of the view ("ahead" is on neither).
+    static func sides(_ side: SideOfView) -> Set<HorizontalDirection> {
+        side == .left ? [.left, .slightlyLeft] : [.right, .slightlyRight]
+    }
+
     /// Whether `other` hides part of `object`: their boxes overlap and `other` is nearer, by the
     /// measured distances, or, where one is unknown, by standing lower in the view (on the ground
     /// in front of it).
@@ -153,6 +172,7 @@ public struct SceneAnswerer: Sendable {
         return a.y1 > b.y1
     }
 
+    /// The part of `image` inside `box`, widened by `margin` of its size on each side.
     static func crop(_ image: RGBImage, around box: BoundingBox, margin: Float) -> RGBImage {
         let grown = BoundingBox(x0: box.x0 - margin * box.width, y0: box.y0 - margin * box.height,
                                 x1: box.x1 + margin * box.width, y1: box.y1 + margin * box.height).clipped(width: image.width, height: image.height)

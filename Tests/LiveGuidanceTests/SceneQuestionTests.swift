@@ -78,6 +78,26 @@ struct SceneQuestionTests {
         #expect(answer.sentences.count > 1)
     }
 
+    /// The street's two people are both on the left (−25° and −18°); its car on the right.
+    @Test("the person on the left / right: of several, the one furthest that way; counted and looked for only on that side")
+    func side() throws {
+        func sided(_ category: String, _ plural: String, _ side: SideOfView) -> SceneTarget {
+            SceneTarget(categories: [category], singular: category, plural: plural, side: side)
+        }
+        // Of two people, "the one on the right" is the nearer the middle, though both are on the left.
+        let right = try ask(.howFar(sided("person", "people", .right)), objects: street)
+        #expect(right.basis.map(\.direction.angleDegrees) == [-18], "\(right.sentences)")
+        let left = try ask(.whereIs(sided("person", "people", .left)), objects: street)
+        #expect(left.basis.map(\.direction.angleDegrees) == [-25], "\(left.sentences)")
+        // Counted and looked for on that side only, said so when none is there.
+        #expect(try ask(.count(sided("person", "people", .right)), objects: street).sentences == ["No people on your right."])
+        #expect(try ask(.count(sided("person", "people", .left)), objects: street).sentences.first == "2 people.")
+        #expect(try ask(.isThere(sided("car", "cars", .left)), objects: street).sentences == ["No car on your left."])
+        // A lone car on the right is not "the car on the left".
+        #expect(try ask(.howFar(sided("car", "cars", .left)), objects: street).sentences == ["No car on your left."])
+        #expect(try ask(.howFar(sided("car", "cars", .right)), objects: street).basis.map(\.label) == ["car"])
+    }
+
     /// A grey picture with a red box drawn on its left and a blue patch in its centre: the colour
     /// of "the car" is the car box's (red), never the picture's centre (blue).
     @Test("what colour is the car: the colour of the car's own box, not the picture's centre")

@@ -227,6 +227,30 @@ struct SceneQuestionCommandTests {
         }
     }
 
+    /// "How far is the person on the left" is a question about that person, not the nearest one;
+    /// a place that is no side ("the cup on the table") names no side.
+    @Test("a side said after the thing asked about reaches the question; any other place does not", arguments: [
+        ("how far away is the person on the left", "howFar", SideOfView?.some(.left)),
+        ("what colour is the car on my right", "colour", .right),
+        ("where is the dog to the left side", "whereIs", .left),
+        ("how many people are on the right", "count", .right),
+        ("is there a cup on the table", "isThere", nil),
+        ("how far is the bus", "howFar", nil),
+        ("how far is the car next to the bench", "howFar", nil),
+    ])
+    func side(line: String, kind: String, side: SideOfView?) throws {
+        let decision = try Self.understanding.get().decide(line, channel: .typed)
+        let command = try #require(decision.command, "\(line): \(decision)")
+        let question = try #require(CommandController.pictureQuestion(for: command), "\(line): \(command)")
+        guard case .scene(let scene) = question else { Issue.record("\(line): \(question)"); return }
+        #expect(scene.key == kind, "\(line): \(scene)")
+        switch scene {
+        case .count(let target), .isThere(let target), .whereIs(let target), .howFar(let target), .colour(let target), .text(let target):
+            #expect(target.side == side, "\(line): \(target)")
+        default: Issue.record("\(line): \(scene)")
+        }
+    }
+
     @Test("in a live session the questions reach the session as questions about the newest frame")
     func live() throws {
         let english = try CommandLanguage(language: "en", categories: COCOClasses.names)

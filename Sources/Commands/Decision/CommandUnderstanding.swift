@@ -132,8 +132,25 @@ public final class CommandUnderstanding: Sendable {
 
     public func decide(_ reading: Reading, channel: InputChannel) -> CommandDecision {
         let decision = decideAsRead(reading, channel: channel)
-        guard let split = reading.withoutFusedHesitation.first else { return decision }
-        return withFusedHesitation(decision, split: decideAsRead(split, channel: channel))
+        guard let split = reading.withoutFusedHesitation.first else { return withSide(decision, reading: reading) }
+        return withSide(withFusedHesitation(decision, split: decideAsRead(split, channel: channel)), reading: reading)
+    }
+
+    /// A question about a thing in view keeps the side said after the thing ("how far is the
+    /// person on the left"): the answer is about that one, not the nearest.
+    private func withSide(_ decision: CommandDecision, reading: Reading) -> CommandDecision {
+        func sided(_ command: Command) -> Command {
+            guard command.categories != nil, Self.asksAboutThingInView(command.intent), command.intent != .findAhead,
+                  let side = language.sideAfterThing(reading.words) else { return command }
+            var command = command
+            command.side = side
+            return command
+        }
+        switch decision {
+        case .act(let command): return .act(sided(command))
+        case .confirm(let question, let pending): return .confirm(question: question, pending: sided(pending))
+        case .refuse: return decision
+        }
     }
 
     private func decideAsRead(_ reading: Reading, channel: InputChannel) -> CommandDecision {

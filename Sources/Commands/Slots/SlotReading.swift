@@ -1,3 +1,5 @@
+import AssistCore
+
 /// Values read from anywhere in what was said, for an intent found by meaning rather than by a
 /// pattern: "um could you find my, uh, phone" → cell phone. The same readers as the patterns use.
 enum SlotReading: Sendable, Equatable {
@@ -136,6 +138,24 @@ extension CommandLanguage {
         var kept = Array(words[..<cut])
         while kept.count > thing.end, let last = kept.last, file.pictureQuestions?.countingLinks?.contains(last) == true { kept.removeLast() }
         return kept
+    }
+
+    /// The side of the view the place phrase after the thing names, when that phrase is only a
+    /// side: "how far is the person on the left", "what colour is the car to my right side". nil
+    /// for any other place ("the cup on the table") and for no place.
+    func sideAfterThing(_ words: [String]) -> SideOfView? {
+        guard let sides = file.categories.sidesOfView, let kept = withoutPlaceAfterThing(words) else { return nil }
+        var rest = Array(words[kept.count...])
+        while let first = rest.first, file.pictureQuestions?.countingLinks?.contains(first) == true { rest.removeFirst() }
+        guard let place = rest.first, (file.categories.placeWords ?? []).contains(place) else { return nil }
+        rest.removeFirst()
+        while let first = rest.first, vocabulary.listWords.contains(first) { rest.removeFirst() }
+        guard let sideWord = rest.first else { return nil }
+        let side: SideOfView
+        if sides.left.contains(sideWord) { side = .left } else if sides.right.contains(sideWord) { side = .right } else { return nil }
+        let ending = rest.dropFirst().joined(separator: " ")
+        guard ending.isEmpty || sides.after.contains(ending) else { return nil }
+        return side
     }
 
     /// Whether the name starting at `start` stands in a place phrase ("on the table", "in front

@@ -50,11 +50,15 @@ public struct SceneTarget: Sendable, Equatable {
     public var categories: [String]
     public var singular: String
     public var plural: String
+    /// "the person on the left": of several, the one furthest that way; counted and looked for
+    /// only on that side of the view.
+    public var side: SideOfView?
 
-    public init(categories: [String], singular: String, plural: String) {
+    public init(categories: [String], singular: String, plural: String, side: SideOfView? = nil) {
         self.categories = categories
         self.singular = singular
         self.plural = plural
+        self.side = side
     }
 }
 

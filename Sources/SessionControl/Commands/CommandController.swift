@@ -222,7 +222,7 @@ public final class CommandController: Sendable {
     /// and for a picture (`assist see --ask`), where there is no live view to guide in, it is
     /// answered as "where is", as "describe the scene" is answered once.
     public static func sceneQuestion(for command: Command, picture: Bool = false) -> SceneQuestion? {
-        let target = command.categories.map { SceneTarget(categories: $0.categories, singular: $0.singular, plural: $0.plural) }
+        let target = command.categories.map { SceneTarget(categories: $0.categories, singular: $0.singular, plural: $0.plural, side: command.side) }
         switch command.intent {
         case .countThings: return target.map { .count($0) }
         case .isThereThing: return target.map { .isThere($0) }
