@@ -201,6 +201,12 @@ struct LanguageFile: Sendable, Decodable {
         /// tattoo): the colour measured is the whole thing's box, so a colour question about one
         /// is declined, never answered with the colour of the person or of the centre of the view.
         var parts: [String]?
+        /// What people wear (a shirt, a coat, shoes), which the detector does not find: its colour
+        /// asked of someone ("his shirt", "the man's jacket") is declined, never the centre of the
+        /// view's; asked of "this" or "my" it is the thing held up to the camera, as before.
+        var worn: [String]?
+        /// Words that say whose a thing is, beside any word with a possessive "'s" ("his", "her").
+        var owners: [String]?
         /// How a question asks what a thing in view does, will do, is for or where it goes ("where
         /// does this bus go", "when will the train leave", "which way is the car driving", "what is
         /// the bench for"): a route, a time, an intention or a purpose, which no picture shows.

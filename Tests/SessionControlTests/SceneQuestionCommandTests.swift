@@ -251,6 +251,27 @@ struct SceneQuestionCommandTests {
         }
     }
 
+    /// Clothing is no category: its colour said of someone is declined, never the centre of the
+    /// view's; said of "this" or "my" it is the thing held up to the camera. A thing the detector
+    /// finds, said of its owner, is that thing and not the owner.
+    @Test("what colour is his shirt is declined; this shirt is the one held up; the girl's umbrella is the umbrella", arguments: [
+        ("what colour is his shirt", "cannotTell", [String]()),
+        ("what colour is the old woman's coat", "cannotTell", []),
+        ("what color are the boys' shoes", "cannotTell", []),
+        ("what colour is her red dress", "cannotTell", []),
+        ("what colour is this shirt", "describeColour", []),
+        ("what colour is my jacket", "describeColour", []),
+        ("what colour is his tie", "colourOfThing", ["tie"]),
+        ("what colour is the girl's umbrella", "colourOfThing", ["umbrella"]),
+        ("where is the kids' ball", "whereIsThing", ["sports ball"]),
+    ])
+    func worn(line: String, intent: String, categories: [String]) throws {
+        let decision = try Self.understanding.get().decide(line, channel: .typed)
+        let command = try #require(decision.command, "\(line): \(decision)")
+        #expect(command.intent.rawValue == intent, "\(line): \(command)")
+        #expect((command.categories?.categories ?? []) == categories, "\(line): \(command)")
+    }
+
     @Test("in a live session the questions reach the session as questions about the newest frame")
     func live() throws {
         let english = try CommandLanguage(language: "en", categories: COCOClasses.names)

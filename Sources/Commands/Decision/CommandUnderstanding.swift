@@ -226,8 +226,10 @@ public final class CommandUnderstanding: Sendable {
         case .unknownValue(let intent, _, _): intents.append(intent)
         default: break
         }
-        // "What colour are her eyes": the colour measured is a whole thing's, or the centre's, never a part's.
-        if intents.contains(where: { $0 == .colourOfThing || $0 == .describeColour }), language.namesUnmeasuredPart(reading.words) {
+        // "What colour are her eyes", "what colour is his shirt": the colour measured is a whole
+        // thing's, or the centre's, never a part's nor a garment's on someone.
+        if intents.contains(where: { $0 == .colourOfThing || $0 == .describeColour }),
+           language.namesUnmeasuredPart(reading.words) || language.namesWornThingOfSomeone(reading.words) {
             return .act(Command(.cannotTell))
         }
         // "Where does this bus go", "when does the train leave": never a search, never the bus's place.

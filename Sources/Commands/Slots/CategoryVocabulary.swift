@@ -89,7 +89,9 @@ struct CategoryVocabulary: Sendable {
         best[0] = (0, [])
         for start in 0..<count {
             guard let reached = best[start] else { continue }
-            if listWords.contains(words[start]) {
+            // "The girl's umbrella" names the umbrella: an owner said before another word is not
+            // what is asked about (a possessive, "girl's" or "kids'", followed by something).
+            if listWords.contains(words[start]) || (start + 1 < count && Self.isPossessive(words[start])) {
                 relax(&best, at: start + 1, cost: reached.cost, names: reached.names)
             }
             for length in 1...min(longestTermWords, count - start) {
@@ -106,6 +108,9 @@ struct CategoryVocabulary: Sendable {
                                           plural: list(reading.names.map(\.plural)))
         return (selection, reading.cost)
     }
+
+    /// "girl's", "kids'" (as the normalizer keeps them).
+    static func isPossessive(_ word: String) -> Bool { word.count > 2 && (word.hasSuffix("'s") || word.hasSuffix("s'")) }
 
     private func relax(_ best: inout [(cost: Double, names: [Entry])?], at index: Int, cost: Double, names: [Entry]) {
         if let current = best[index], current.cost < cost || (current.cost == cost && current.names.count <= names.count) { return }

@@ -464,6 +464,24 @@ extension CommandLanguage {
         says(file.pictureQuestions?.parts ?? [], in: words)
     }
 
+    /// Whether the line names something worn and says whose it is (`pictureQuestions.worn` after
+    /// an owner, "his shirt", "the old man's hat"): a thing the detector does not find, on someone.
+    /// "This shirt" or "my jacket" is the thing held up to the camera and is not one.
+    func namesWornThingOfSomeone(_ words: [String]) -> Bool {
+        guard let rule = file.pictureQuestions, let worn = rule.worn else { return false }
+        let owners = Set(rule.owners ?? [])
+        func isOwner(_ word: String) -> Bool { owners.contains(word) || CategoryVocabulary.isPossessive(word) }
+        return worn.contains { item in
+            let itemWords = item.split(separator: " ").map(String.init)
+            guard itemWords.count <= words.count else { return false }
+            return (0...(words.count - itemWords.count)).contains { start in
+                guard Array(words[start..<(start + itemWords.count)]) == itemWords else { return false }
+                // The owner just before, or before one describing word ("her red coat", "the boy's new shoes").
+                return (start >= 1 && isOwner(words[start - 1])) || (start >= 2 && isOwner(words[start - 2]))
+            }
+        }
+    }
+
     /// Whether `words` begin with one of `markers` (each one or more words).
     private func startsWith(_ markers: [String], _ words: [String]) -> Bool {
         markers.contains { marker in

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Turns typed or recognised text into the lower-case words the matcher compares: contractions
-/// expanded ("what's" → "what is"), "%" spelled as a word, punctuation dropped, numbers such as
+/// expanded ("what's" → "what is"), a possessive kept ("girl's"), "%" spelled as a word, punctuation dropped, numbers such as
 /// "0.5" kept whole, and politeness ("please", "could you") removed.
 struct TextNormalizer: Sendable {
     let contractions: [String: String]
@@ -21,6 +21,8 @@ struct TextNormalizer: Sendable {
         var tokens = splitKeepingNumbers(cleaned)
         tokens = tokens.flatMap { token -> [String] in
             if let expansion = contractions[token] { return expansion.split(separator: " ").map(String.init) }
+            // A possessive keeps its mark: "the girl's umbrella" is the umbrella, not girls and an umbrella.
+            if CategoryVocabulary.isPossessive(token), !token.dropLast(2).contains("'") { return [token] }
             return [token.replacingOccurrences(of: "'", with: "")]
         }.filter { !$0.isEmpty && !anywhereFillers.contains($0) }
         var removed = true
@@ -55,6 +57,10 @@ struct TextNormalizer: Sendable {
             }
         }
         if !current.isEmpty { tokens.append(current) }
-        return tokens.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "'")) }
+        // Quotes around a word go; the mark of a plural possessive ("the kids' jackets") stays.
+        return tokens.map { token in
+            let trimmed = token.trimmingCharacters(in: CharacterSet(charactersIn: "'"))
+            return token.hasSuffix("s'") && !token.hasPrefix("'") && trimmed.count > 1 ? trimmed + "'" : trimmed
+        }
     }
 }
