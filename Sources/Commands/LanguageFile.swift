@@ -65,6 +65,15 @@ struct LanguageFile: Sendable, Decodable {
         var sidesOfView: SidesOfView?
     }
 
+    /// Place words that put a thing inside a vehicle: `inside` before any of `carriers`
+    /// (category names), `onBoard` before those of `carriersOnBoard` ("on the bus", not "on the car").
+    struct CarriedIn: Sendable, Decodable {
+        var inside: [String]
+        var onBoard: [String]
+        var carriers: [String]
+        var carriersOnBoard: [String]
+    }
+
     struct SidesOfView: Sendable, Decodable {
         var left: [String]
         var right: [String]
@@ -207,6 +216,9 @@ struct LanguageFile: Sendable, Decodable {
         var worn: [String]?
         /// Words that say whose a thing is, beside any word with a possessive "'s" ("his", "her").
         var owners: [String]?
+        /// Things counted or looked for inside a vehicle ("how many people are in the car", "on the
+        /// bus"): the detector sees people through a window at best, so such a count is declined.
+        var carriedIn: CarriedIn?
         /// How a question asks what a thing in view does, will do, is for or where it goes ("where
         /// does this bus go", "when will the train leave", "which way is the car driving", "what is
         /// the bench for"): a route, a time, an intention or a purpose, which no picture shows.
@@ -226,6 +238,9 @@ struct LanguageFile: Sendable, Decodable {
         var notDoing: [String]
         var ending: String
         var beyond: [String]
+        /// A last word that asks what a thing pointed at is for, named or not ("what does this
+        /// device do").
+        var purpose: [String]?
     }
 
     struct Contrast: Sendable, Decodable {

@@ -207,6 +207,15 @@ public final class CommandUnderstanding: Sendable {
     /// count of things by what they do out of view ("how many people live in this building").
     private func declineUnmeasured(_ decision: CommandDecision, reading: Reading) -> CommandDecision {
         if case .confirm(_, let pending) = decision, pending.intent == .cannotTell { return .act(Command(.cannotTell)) }
+        // "How many people are in the car": the count of a place the picture does not show into,
+        // however exactly "how many people" was said.
+        switch decision {
+        case .act(let command), .confirm(_, let command):
+            if [.countThings, .isThereThing].contains(command.intent), language.asksOfThingsInsideVehicle(reading.words) {
+                return .act(Command(.cannotTell))
+            }
+        case .refuse: break
+        }
         if reading.exact, case .understood = reading.interpretation { return decision }
         if language.asksUnmeasuredProperty(reading.words) {
             switch decision {
@@ -260,6 +269,12 @@ public final class CommandUnderstanding: Sendable {
         guard !words.isEmpty else { return .refuse(language.understandingReply(.notUnderstood)) }
         if exact, case .understood(let command) = interpretation {
             return guarded(command, channel: channel, certainMeaning: true)
+        }
+        // "What does the cereal box say": a text question in so many words about a thing the
+        // detector does not know, held up or pointed at: the text in view is read, as for "what
+        // does this say", rather than refusing to look for a cereal box.
+        if case .unknownValue(.textOnThing, _, _) = interpretation, !language.namesDetectableCategory(words) {
+            return guarded(Command(.readText), channel: channel, certainMeaning: true)
         }
         // "What am I looking at" says "at" where "looking for" would search: neither the
         // patterns nor the meaning may read it as a search, however near.

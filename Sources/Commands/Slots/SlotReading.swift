@@ -399,6 +399,36 @@ extension CommandLanguage {
         return false
     }
 
+    /// Whether the thing asked about is said to be inside a vehicle: a name, then a vehicle after
+    /// a place word that puts it inside ("how many people are in the car", "is there a dog inside
+    /// the bus"). An exact command phrase with such a place is still no question the picture answers.
+    func asksOfThingsInsideVehicle(_ words: [String]) -> Bool {
+        let memo = CategoryVocabulary.LookupMemo()
+        guard let (_, end) = words.indices.lazy.compactMap({ self.exactNames(in: words, from: $0, memo: memo) }).first,
+              end < words.count else { return false }
+        return namesInsideOfVehicle(Array(words[end...]), memo: memo)
+    }
+
+    /// Whether `words` put what was named before them inside a vehicle ("in the car", "inside
+    /// the train", "on the bus"; `pictureQuestions.carriedIn`).
+    func namesInsideOfVehicle(_ words: [String], memo: CategoryVocabulary.LookupMemo = CategoryVocabulary.LookupMemo()) -> Bool {
+        guard let rule = file.pictureQuestions?.carriedIn else { return false }
+        for (places, carriers) in [(rule.inside, rule.carriers), (rule.onBoard, rule.carriersOnBoard)] {
+            for place in places.map({ $0.split(separator: " ").map(String.init) }) {
+                for index in words.indices where index + place.count < words.count && Array(words[index..<(index + place.count)]) == place {
+                    var start = index + place.count
+                    while start < words.count, vocabulary.listWords.contains(words[start]) || file.thingOpeners?.contains(words[start]) == true { start += 1 }
+                    // The vehicle, perhaps after one describing word ("in the red car", "on the school bus").
+                    for from in start..<min(words.count, start + 2) {
+                        if let (selection, _) = exactNames(in: words, from: from, memo: memo),
+                           selection.categories.contains(where: carriers.contains) { return true }
+                    }
+                }
+            }
+        }
+        return false
+    }
+
     /// Where the things counted start: the word after each "how many" (the language's counting
     /// openings) in the line.
     private func countedStarts(_ words: [String], rule: LanguageFile.PictureQuestions) -> [Int] {
@@ -442,6 +472,13 @@ extension CommandLanguage {
             .max { $0.count < $1.count }
         guard let asked, doing.helpers.contains(words[asked.count]) else { return false }
         let helper = words[asked.count]
+        // "What does the book cover say": the line's own verb is one of saying or showing, whatever
+        // word follows the thing.
+        if let last = words.last, doing.notDoing.contains(last), !(rule.countingLinks ?? []).contains(helper) { return false }
+        // "What does this device do", "what did that button do": asked of a thing pointed at, named
+        // or not (never of the listener: "what do you do" is help).
+        if let last = words.last, doing.purpose?.contains(last) == true, asked.count + 2 < words.count,
+           rule.references.contains(words[asked.count + 1]), !rule.addressee.contains(words[asked.count + 1]) { return true }
         // The thing, after words that point at it ("this", "the", "my") and perhaps one describing word.
         let pointing = Set(rule.references + (file.thingOpeners ?? []))
         var start = asked.count + 1
