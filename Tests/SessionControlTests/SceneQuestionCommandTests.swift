@@ -272,6 +272,29 @@ struct SceneQuestionCommandTests {
         #expect((command.categories?.categories ?? []) == categories, "\(line): \(command)")
     }
 
+    /// Kinds the rules missed before (issue 38, twenty-sixth session): what a thing pointed at does,
+    /// who made it, people inside a vehicle, what people intend, a name asked in words near a
+    /// voice command. Each declined; the answerable ones beside them still answered.
+    @Test("what a thing is for, who made it, who is inside a vehicle, what people intend: declined; text and counts beside them answered", arguments: [
+        ("what does this gadget do", "cannotTell", [String]()),
+        ("which firm manufactured the truck", "cannotTell", []),
+        ("how many people are inside the bus", "cannotTell", []),
+        ("is there a dog in the car", "cannotTell", []),
+        ("how many people are queuing for the cinema", "cannotTell", []),
+        ("what is the woman by the door called", "cannotTell", []),
+        ("what does the book cover say", "textOnThing", ["book"]),
+        ("what does the cereal packet say", "readText", []),
+        ("how many people are standing at the bus stop", "countThings", ["person"]),
+        ("how many people are on the motorcycle", "countThings", ["person"]),
+        ("what do you do", "help", []),
+    ])
+    func declinedKinds(line: String, intent: String, categories: [String]) throws {
+        let decision = try Self.understanding.get().decide(line, channel: .typed)
+        let command = try #require(decision.command, "\(line): \(decision)")
+        #expect(command.intent.rawValue == intent, "\(line): \(command)")
+        #expect((command.categories?.categories ?? []) == categories, "\(line): \(command)")
+    }
+
     @Test("in a live session the questions reach the session as questions about the newest frame")
     func live() throws {
         let english = try CommandLanguage(language: "en", categories: COCOClasses.names)

@@ -217,6 +217,13 @@ public final class CommandUnderstanding: Sendable {
         case .refuse: break
         }
         if reading.exact, case .understood = reading.interpretation { return decision }
+        // "What is the lady in the shop called" is no "use a female voice", however near its
+        // meaning: a question about a thing the detector finds that asks what nothing measures,
+        // not said in a command's own words, is declined whatever it resembles.
+        if case .refuse = decision {} else if language.asksAboutPicture(reading.words), language.asksUnmeasured(reading.words),
+                                               language.namesDetectableCategory(reading.words) {
+            return .act(Command(.cannotTell))
+        }
         if language.asksUnmeasuredProperty(reading.words) {
             switch decision {
             case .confirm: return .act(Command(.cannotTell))
