@@ -56,6 +56,13 @@ def judge(pictures, names, categories, found, threshold, absent_per_category):
     return right, asked, naming
 
 
+def yes_to_absent(pictures, names, found, threshold):
+    """Over every picture and all 80 categories: how many "is there a <category>" would be answered
+    "Yes." (a detection of it at `threshold`) where the labels have none of it."""
+    return sum(1 for n in names for c in {o["label"] for o in found[n]["objects"] if o["confidence"] >= threshold}
+               if c not in {b["category"] for b in pictures[n]["boxes"]})
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--assist", default=".build/debug/assist", help="the assist binary")
@@ -79,8 +86,7 @@ def main():
     print(f"{'threshold':>9} {'is there':>10} {'how many':>10} {'where is':>10} {'answerable':>16} {'named absent':>13} {'yes to an absent category (all 80)':>36}")
     for threshold in map(float, args.thresholds.split(",")):
         right, asked, naming = judge(pictures, names, categories, found, threshold, args.absent)
-        extra_yes = sum(1 for n in names for c in {o["label"] for o in found[n]["objects"] if o["confidence"] >= threshold}
-                        if c not in {b["category"] for b in pictures[n]["boxes"]})
+        extra_yes = yes_to_absent(pictures, names, found, threshold)
         total_right, total = sum(right.values()), sum(asked.values())
         cells = " ".join(f"{right[k]:>4}/{asked[k]:<5}" for k in ["is there", "how many", "where is"])
         print(f"{threshold:>9.2f} {cells} {total_right:>4}/{total:<4} {100 * total_right / max(total, 1):5.1f}% {naming:>13} {extra_yes:>36}")
