@@ -92,17 +92,13 @@ def confirmed(plain, seconds, threshold, floor, second_min, min_iou):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--assist", default=".build/debug/assist", help="the assist binary")
-    parser.add_argument("--coco", default="../shared/data/coco128", help="coco128: images/train2017 and labels/train2017")
-    parser.add_argument("--half", choices=["first", "second", "all"], default="first", help="which pictures (name order: even, odd, every one)")
+    qs.add_picture_options(parser)
     parser.add_argument("--threshold", type=float, default=0.6, help="the announcing threshold (the stored setting)")
     parser.add_argument("--floor-min", type=float, default=0.2, help="every view's detector runs once at this confidence")
     parser.add_argument("--views", default="mirror,square,mirror-square,mirror+square", help="second views (a+b: both must confirm)")
     parser.add_argument("--floors", default="0.5,0.45,0.4,0.35,0.3,0.25", help="least confidence of a sighting a second look may confirm")
     parser.add_argument("--second-mins", default="0.2,0.3,0.4,0.5", help="least confidence of the confirming sighting")
     parser.add_argument("--ious", default="0.3,0.5,0.7", help="least overlap of the two boxes (intersection over union)")
-    parser.add_argument("--categories", type=int, default=12, help="as bench/questions_accuracy.py")
-    parser.add_argument("--absent", type=int, default=8, help="as bench/questions_accuracy.py")
     parser.add_argument("--cache", default="bench-out/second-look", help="the detections of each view, as JSON")
     args = parser.parse_args()
     pictures = qa.load_labels(args.coco)

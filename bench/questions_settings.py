@@ -63,15 +63,21 @@ def yes_to_absent(pictures, names, found, threshold):
                if c not in {b["category"] for b in pictures[n]["boxes"]})
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def add_picture_options(parser):
+    """The options every coco128 question weighing shares (this script, questions_tier.py,
+    questions_second_look.py): the binary, the pictures, which half, and the questions' counts."""
     parser.add_argument("--assist", default=".build/debug/assist", help="the assist binary")
     parser.add_argument("--coco", default="../shared/data/coco128", help="coco128: images/train2017 and labels/train2017")
     parser.add_argument("--half", choices=["first", "second", "all"], default="first", help="which pictures (name order: even, odd, every one)")
-    parser.add_argument("--floor", type=float, default=0.2, help="the lowest threshold tried; the detector runs once at it")
-    parser.add_argument("--thresholds", default="0.6,0.55,0.5,0.45,0.4,0.35,0.3,0.25,0.2", help="thresholds to answer at")
     parser.add_argument("--categories", type=int, default=12, help="as bench/questions_accuracy.py")
     parser.add_argument("--absent", type=int, default=8, help="as bench/questions_accuracy.py")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_picture_options(parser)
+    parser.add_argument("--floor", type=float, default=0.2, help="the lowest threshold tried; the detector runs once at it")
+    parser.add_argument("--thresholds", default="0.6,0.55,0.5,0.45,0.4,0.35,0.3,0.25,0.2", help="thresholds to answer at")
     parser.add_argument("--input-shape", default=None, help="passed to assist see (rectangular, rectangular-padded, square)")
     args = parser.parse_args()
     pictures = qa.load_labels(args.coco)

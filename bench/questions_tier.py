@@ -70,15 +70,11 @@ def judge(pictures, names, categories, found, threshold, floor, min_area, absent
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--assist", default=".build/debug/assist", help="the assist binary")
-    parser.add_argument("--coco", default="../shared/data/coco128", help="coco128: images/train2017 and labels/train2017")
-    parser.add_argument("--half", choices=["first", "second", "all"], default="first", help="which pictures (name order: even, odd, every one)")
+    qs.add_picture_options(parser)
     parser.add_argument("--threshold", type=float, default=0.6, help="the announcing threshold (the stored setting)")
     parser.add_argument("--floor-min", type=float, default=0.2, help="the detector runs once at this confidence")
     parser.add_argument("--floors", default="0.5,0.45,0.4,0.35,0.3,0.25", help="the tier's floors tried")
     parser.add_argument("--min-areas", default="0,0.01,0.02,0.05,0.1", help="least box area (fraction of the picture) of a hedged answer")
-    parser.add_argument("--categories", type=int, default=12, help="as bench/questions_accuracy.py")
-    parser.add_argument("--absent", type=int, default=8, help="as bench/questions_accuracy.py")
     args = parser.parse_args()
     pictures = qa.load_labels(args.coco)
     categories = qa.categories_asked(pictures, args.categories)

@@ -35,17 +35,31 @@ struct SceneQuestionCommandTests {
 
     @Test("answerable questions (held out) are understood as the question asked, about the thing named", arguments: answerablePhrasings)
     func answerable(line: String, kind: String, categories: [String]) throws {
+        guard let (scene, target) = try sceneQuestion(line) else { return }
+        #expect(scene.key == kind, "\(line): \(scene)")
+        #expect((target?.categories ?? []) == categories, "\(line): \(scene)")
+    }
+
+    /// The question about the things in view `line` is understood as, and its target if it has one.
+    func sceneQuestion(_ line: String) throws -> (SceneQuestion, SceneTarget?)? {
         let decision = try Self.understanding.get().decide(line, channel: .typed)
         let command = try #require(decision.command, "\(line): \(decision)")
         let question = try #require(CommandController.pictureQuestion(for: command), "\(line): \(command)")
-        guard case .scene(let scene) = question else { Issue.record("\(line): \(question)"); return }
-        #expect(scene.key == kind, "\(line): \(scene)")
+        guard case .scene(let scene) = question else { Issue.record("\(line): \(question)"); return nil }
         switch scene {
         case .count(let target), .isThere(let target), .whereIs(let target), .howFar(let target), .colour(let target), .text(let target):
-            #expect(target.categories == categories, "\(line): \(target)")
+            return (scene, target)
         default:
-            #expect(categories.isEmpty)
+            return (scene, nil)
         }
+    }
+
+    /// `line` is carried out as `intent` about `categories`.
+    func expectUnderstood(_ line: String, as intent: String, categories: [String]) throws {
+        let decision = try Self.understanding.get().decide(line, channel: .typed)
+        let command = try #require(decision.command, "\(line): \(decision)")
+        #expect(command.intent.rawValue == intent, "\(line): \(command)")
+        #expect((command.categories?.categories ?? []) == categories, "\(line): \(command)")
     }
 
     /// Never a similar question answered instead ("what breed is the dog" is not "is there a dog").
@@ -239,16 +253,10 @@ struct SceneQuestionCommandTests {
         ("how far is the car next to the bench", "howFar", nil),
     ])
     func side(line: String, kind: String, side: SideOfView?) throws {
-        let decision = try Self.understanding.get().decide(line, channel: .typed)
-        let command = try #require(decision.command, "\(line): \(decision)")
-        let question = try #require(CommandController.pictureQuestion(for: command), "\(line): \(command)")
-        guard case .scene(let scene) = question else { Issue.record("\(line): \(question)"); return }
+        guard let (scene, target) = try sceneQuestion(line) else { return }
         #expect(scene.key == kind, "\(line): \(scene)")
-        switch scene {
-        case .count(let target), .isThere(let target), .whereIs(let target), .howFar(let target), .colour(let target), .text(let target):
-            #expect(target.side == side, "\(line): \(target)")
-        default: Issue.record("\(line): \(scene)")
-        }
+        let asked = try #require(target, "\(line): \(scene)")
+        #expect(asked.side == side, "\(line): \(asked)")
     }
 
     /// Clothing is no category: its colour said of someone is declined, never the centre of the
@@ -266,10 +274,7 @@ struct SceneQuestionCommandTests {
         ("where is the kids' ball", "whereIsThing", ["sports ball"]),
     ])
     func worn(line: String, intent: String, categories: [String]) throws {
-        let decision = try Self.understanding.get().decide(line, channel: .typed)
-        let command = try #require(decision.command, "\(line): \(decision)")
-        #expect(command.intent.rawValue == intent, "\(line): \(command)")
-        #expect((command.categories?.categories ?? []) == categories, "\(line): \(command)")
+        try expectUnderstood(line, as: intent, categories: categories)
     }
 
     /// Kinds the rules missed before (issue 38, twenty-sixth session): what a thing pointed at does,
@@ -289,10 +294,7 @@ struct SceneQuestionCommandTests {
         ("what do you do", "help", []),
     ])
     func declinedKinds(line: String, intent: String, categories: [String]) throws {
-        let decision = try Self.understanding.get().decide(line, channel: .typed)
-        let command = try #require(decision.command, "\(line): \(decision)")
-        #expect(command.intent.rawValue == intent, "\(line): \(command)")
-        #expect((command.categories?.categories ?? []) == categories, "\(line): \(command)")
+        try expectUnderstood(line, as: intent, categories: categories)
     }
 
     @Test("in a live session the questions reach the session as questions about the newest frame")
