@@ -98,7 +98,8 @@ public struct SceneAnswerer: Sendable {
             return SceneAnswer(sentences: [sentence] + (found.isEmpty ? [] : place(found)), basis: found)
         case .isThere(let target), .whereIs(let target):
             let isThere = question == .isThere(target)
-            let found = isThere ? matching(target) : (target.side == nil ? matching(target) : theOne(target).map { [$0] } ?? [])
+            // "Where is the bus": each one; "where is the bus on the left": that one.
+            let found = isThere || target.side == nil ? matching(target) : theOne(target).map { [$0] } ?? []
             guard !found.isEmpty else { return SceneAnswer(sentences: [notFound(target)], basis: []) }
             let lead = isThere ? [phrases.yes] : []
             return SceneAnswer(sentences: lead + place(found), basis: found)
@@ -166,10 +167,9 @@ public struct SceneAnswerer: Sendable {
     /// measured distances, or, where one is unknown, by standing lower in the view (on the ground
     /// in front of it).
     static func stands(in other: LocatedObject, frontOf object: LocatedObject) -> Bool {
-        let a = other.detection.box, b = object.detection.box
-        guard a.x0 < b.x1, b.x0 < a.x1, a.y0 < b.y1, b.y0 < a.y1 else { return false }
+        guard other.detection.box.intersectionOverUnion(with: object.detection.box) > 0 else { return false }
         if let near = other.distance.meters, let far = object.distance.meters { return near < far }
-        return a.y1 > b.y1
+        return other.detection.box.y1 > object.detection.box.y1
     }
 
     /// The part of `image` inside `box`, widened by `margin` of its size on each side.
