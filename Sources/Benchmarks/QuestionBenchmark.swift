@@ -60,6 +60,19 @@ public struct QuestionBenchmark {
         return (Self.questions.map(\.0) + [Self.facesAlone]).compactMap { name in times[name].map { (name, $0) } }
     }
 
+    /// The report `assist bench questions` prints: each question's median and 95th percentile
+    /// (nearest rank) over its timed runs, in the order asked.
+    public static func table(_ times: [(String, [Double])], pictureCount: Int, runs: Int) -> String {
+        func name(_ text: String) -> String { text.padding(toLength: 36, withPad: " ", startingAt: 0) }
+        var lines = ["\(pictureCount) pictures as 640×480 frames, \(runs) runs each", name("question") + "  median ms   p95 ms"]
+        for (question, milliseconds) in times {
+            let sorted = milliseconds.sorted()
+            guard let p95 = NearestRank.percentile95(sorted) else { continue }
+            lines.append(name(question) + String(format: " %10.1f %8.1f", sorted[sorted.count / 2], p95))
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// The picture as a 640×480 camera frame (nearest pixel; the aspect ratio is not kept, as a
     /// camera's is not the photo's).
     static func cameraFrame(_ image: RGBImage) -> RGBImage {

@@ -112,7 +112,7 @@ public struct StageStatistic: Encodable, Sendable {
         self.stage = stage
         let sorted = values.sorted()
         medianMilliseconds = sorted.isEmpty ? 0 : (sorted[(sorted.count - 1) / 2] + sorted[sorted.count / 2]) / 2
-        percentile95Milliseconds = sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.95).rounded(.up)) - 1)]
+        percentile95Milliseconds = NearestRank.percentile95(sorted) ?? 0
     }
 }
 

@@ -51,13 +51,6 @@ struct BenchQuestions: ParsableCommand {
         }
         let times = try QuestionBenchmark(detector: try detector.makeDetector(core: try InferenceCore()))
             .run(pictures: pictures, runs: runs, warmup: warmup)
-        print("\(pictures.count) pictures as 640×480 frames, \(runs) runs each")
-        print("question".padding(toLength: 36, withPad: " ", startingAt: 0) + "  median ms   p95 ms")
-        for (name, milliseconds) in times {
-            let sorted = milliseconds.sorted()
-            guard !sorted.isEmpty else { continue }
-            let p95 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.95).rounded(.up)) - 1)]
-            print(name.padding(toLength: 36, withPad: " ", startingAt: 0) + String(format: " %10.1f %8.1f", sorted[sorted.count / 2], p95))
-        }
+        print(QuestionBenchmark.table(times, pictureCount: pictures.count, runs: runs))
     }
 }

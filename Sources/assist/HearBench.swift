@@ -37,22 +37,6 @@ struct HearBench: AsyncParsableCommand {
             }
             return
         }
-        for rate in [44_100.0, 48_000.0] {
-            let report = try ChainVerification.run(settings: settings, sampleRate: rate)
-            print(String(format: "Algorithmic latency at %.0f Hz: %d samples = %.2f ms (impulse), plus %d-frame block buffering = %.2f ms",
-                         rate, report.latencyFrames, report.latencyMilliseconds, blockSize, Double(blockSize) / rate * 1000))
-        }
-        for chains in [1, 2, 4] {
-            let result = try ChainBenchmark.run(settings: settings, earChains: chains, blockSize: blockSize, seconds: seconds)
-            print(String(format: "%d ear chain%@ at 48 kHz, %d-frame blocks: real-time factor %.4f of one core (wall clock), %.4f (thread CPU time); block time 99.9th percentile %.1f µs, worst %.1f µs, of a %.0f µs period",
-                         chains, chains == 1 ? "" : "s", blockSize, result.realTimeFactor, result.cpuRealTimeFactor, result.percentile999BlockSeconds * 1e6,
-                         result.worstBlockSeconds * 1e6, result.blockPeriodSeconds * 1e6))
-        }
-        if feedback {
-            for row in try FeedbackBenchmark.run(settings: settings) {
-                print(String(format: "Feedback management %@: strongest stable earbud path %.0f dB; 2 dB below it, changing: %+.1f dB over open loop",
-                             row.settingName, row.maximumStablePathGainDecibels, row.changingPathExcessDecibels))
-            }
-        }
+        try HearingBenchmarkReport.lines(settings: settings, blockSize: blockSize, seconds: seconds, feedback: feedback).forEach { print($0) }
     }
 }

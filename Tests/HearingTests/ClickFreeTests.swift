@@ -44,6 +44,16 @@ struct BenchmarkHarnessTests {
             #expect(abs(result.audioSeconds - 0.1) < 0.01)
         }
     }
+
+    @Test("the printed report: the latency at both rates, then one line per chain count, feedback only when asked")
+    func report() throws {
+        let settings = HearingAidSettings(prescription: try Prescription(audiogram: Audiogram(left: try .flat(40), right: try .flat(40))))
+        let lines = try HearingBenchmarkReport.lines(settings: settings, blockSize: 64, seconds: 0.05, feedback: false)
+        #expect(lines.count == 5, "\(lines)")
+        #expect(lines[0].hasPrefix("Algorithmic latency at 44100 Hz") && lines[1].hasPrefix("Algorithmic latency at 48000 Hz"))
+        #expect(lines[2].hasPrefix("1 ear chain at 48 kHz, 64-frame blocks") && lines[4].hasPrefix("4 ear chains"))
+        #expect(!lines.contains { $0.hasPrefix("Feedback") })
+    }
 }
 
 @Suite("Monitors")

@@ -254,18 +254,12 @@ public struct RecognitionSummary: Sendable, Codable, Equatable {
         medianLatencyMilliseconds = latencies.isEmpty ? nil : latencies[latencies.count / 2]
         worstLatencyMilliseconds = latencies.last
         unclosed = trials.filter { $0.correct && $0.latencyMilliseconds == nil }.count
-        percentile95LatencyMilliseconds = latencies.isEmpty ? nil : latencies[Self.percentile95Index(latencies.count)]
+        percentile95LatencyMilliseconds = NearestRank.percentile95(latencies)
         let timed = trials.filter { $0.correct && $0.latencyMilliseconds != nil }
         latencyParts = LatencyParts(timed)
     }
 }
 
-extension RecognitionSummary {
-    /// The 95th percentile's index in `count` sorted values (nearest rank).
-    static func percentile95Index(_ count: Int) -> Int {
-        min(count - 1, max(0, Int((0.95 * Double(count)).rounded(.up)) - 1))
-    }
-}
 
 /// Medians of where the latency of some trials went (nil when none has the parts measured).
 public struct LatencyParts: Sendable, Codable, Equatable {
@@ -296,6 +290,6 @@ public struct LatencyParts: Sendable, Codable, Equatable {
         understandingMilliseconds = understanding.isEmpty ? nil : median(understanding)
         let decided = trials.compactMap { trial in trial.latencyMilliseconds.flatMap { latency in trial.understandingMilliseconds.map { latency + $0 } } }.sorted()
         decidedMedianMilliseconds = decided.isEmpty ? nil : decided[decided.count / 2]
-        decidedPercentile95Milliseconds = decided.isEmpty ? nil : decided[RecognitionSummary.percentile95Index(decided.count)]
+        decidedPercentile95Milliseconds = NearestRank.percentile95(decided)
     }
 }
