@@ -33,3 +33,22 @@ public struct RGBImage: Sendable, Equatable {
         return (pixels[i], pixels[i + 1], pixels[i + 2])
     }
 }
+
+extension RGBImage {
+    /// The picture flipped left to right (column x becomes column width − 1 − x).
+    public func mirroredLeftToRight() -> RGBImage {
+        var flipped = [UInt8](repeating: 0, count: pixels.count)
+        pixels.withUnsafeBufferPointer { source in
+            flipped.withUnsafeMutableBufferPointer { target in
+                for y in 0..<height {
+                    let row = y * width * 3
+                    for x in 0..<width {
+                        let from = row + x * 3, to = row + (width - 1 - x) * 3
+                        target[to] = source[from]; target[to + 1] = source[from + 1]; target[to + 2] = source[from + 2]
+                    }
+                }
+            }
+        }
+        return RGBImage(width: width, height: height, pixels: flipped)
+    }
+}

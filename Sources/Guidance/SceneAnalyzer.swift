@@ -61,19 +61,26 @@ public final class SceneAnalyzer {
     public let detectorSettings: DetectorSettings
     /// Categories the user asked never to hear about ("ignore chairs").
     public let ignoredCategories: Set<String>
+    /// A still picture's doubtful detections confirmed by a second look (nil: none; a live
+    /// session confirms on the next frames instead).
+    public let secondLook: SecondLook?
 
     public init(detector: ObjectDetector, depthEstimator: DepthEstimator? = nil, locator: ObjectLocator,
                 describer: SceneDescriber, qualityCheck: ImageQualityCheck = .standard,
-                iouThreshold: Float = 0.45, ignoredCategories: Set<String> = []) throws {
+                iouThreshold: Float = 0.45, ignoredCategories: Set<String> = [], secondLook: SecondLook? = nil) throws {
         self.ignoredCategories = ignoredCategories
         self.detector = detector
         self.depthEstimator = depthEstimator
         self.locator = locator
-        self.describer = describer
         self.qualityCheck = qualityCheck
+        self.secondLook = secondLook
         // The detector drops what the description would never mention anyway.
         detectorSettings = try DetectorSettings(confidenceThreshold: describer.settings.minimumConfidence,
                                                 iouThreshold: iouThreshold).validated()
+        // What a second look confirmed is said and counted whatever its own confidence (as a face
+        // is, once the face detector says so): the detector's settings above hold the threshold.
+        self.describer = secondLook == nil ? describer
+            : SceneDescriber(phrasebook: describer.phrasebook, settings: describer.settings.mentioningEveryConfidence)
     }
 
     public func analyze(_ frame: Frame) throws -> SceneReport {
@@ -82,7 +89,8 @@ public final class SceneAnalyzer {
         var timings = StageTimings()
 
         var start = clock.now
-        var detection = try detector.detect(frame.image, settings: detectorSettings)
+        var detection = try secondLook.map { try $0.detect(frame.image, with: detector, settings: detectorSettings) }
+            ?? detector.detect(frame.image, settings: detectorSettings)
         if !ignoredCategories.isEmpty {
             detection.detections.removeAll { ignoredCategories.contains($0.label) }
         }

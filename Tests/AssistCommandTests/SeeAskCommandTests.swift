@@ -42,6 +42,20 @@ struct SeeAskCommandTests {
         #expect(!basis.isEmpty && basis.allSatisfy { $0["label"] as? String == "bus" })
     }
 
+    /// coco128's 000000000113.jpg (first half, chosen on): its cake is found at 0.57, below the
+    /// threshold, and again at the threshold in the mirrored picture.
+    @Test("a cake seen doubtfully and again in the mirrored picture is there: \"Yes.\", based on the cake")
+    func secondLook() throws {
+        let output = try AssistBinary.run(["see", SharedFiles.data("coco128/images/train2017/000000000113.jpg").path, "--quiet",
+                                           "--no-history", "--json", "--ask", "is there a cake"])
+        #expect(output.status == 0, "\(output.standardError)")
+        let results = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [[String: Any]])
+        let answer = try #require(results.first?["answer"] as? [String: Any])
+        #expect((answer["sentences"] as? [String])?.first == "Yes.", "\(answer)")
+        let basis = try #require(answer["basedOn"] as? [[String: Any]])
+        #expect(!basis.isEmpty && basis.allSatisfy { $0["label"] as? String == "cake" })
+    }
+
     @Test("a line that is no question about a picture is bad usage (64), said in one sentence")
     func notAQuestion() throws {
         let output = try ask("set the volume to five")

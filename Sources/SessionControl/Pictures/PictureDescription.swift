@@ -230,7 +230,10 @@ public struct PictureDescription {
                 locator: try ObjectLocator(camera: try camera.settings(storedFieldOfViewDegrees: stored?.camera.fieldOfViewDegrees)),
                 describer: SceneDescriber(language: description.language, settings: try description.settings(stored: stored)),
                 iouThreshold: description.iouThreshold(stored: stored),
-                ignoredCategories: Set(stored?.detection.ignoredCategories ?? []))
+                ignoredCategories: Set(stored?.detection.ignoredCategories ?? []),
+                // A question about a still picture is answered from a second look (issue 38):
+                // there is no next frame to confirm a doubtful sighting.
+                secondLook: question == nil ? nil : .mirrored)
         } catch {
             throw PictureDescriptionError.cannotStart(reason: userMessage(for: error))
         }
