@@ -164,6 +164,10 @@ struct LanguageFile: Sendable, Decodable {
     /// Words that open a sentence about somebody else ("she speaks french and a bit of german",
     /// "he talks too fast"): said near the assistant, not to it, so never acted on or asked about.
     var aboutOthers: [String]?
+    /// People named by who they are to the speaker ("sister", "doctor", "neighbour"): a line that
+    /// opens with one of them, alone or after "my" or "our" ("my sister is a bit louder than me",
+    /// "mum says it's going to rain"), is about that person, like one that opens with `aboutOthers`.
+    var othersByRelation: [String]?
     /// Words that may stand before a thing named at the opening of a line ("the", "my", "those"),
     /// a number too: a line that opens by naming a thing in view ("the bus is running late again",
     /// "my phone needs charging") tells of it, and is a command only when it says what to do with it.

@@ -14,6 +14,8 @@ struct ExtremeValuePhrasingTests {
         ("turn it all the way down", Expected(.minimumVolume)),
         ("as quiet as it goes", Expected(.minimumVolume)),
         ("turn yourself right down", Expected(.minimumVolume)),
+        ("turn it down all the way", Expected(.minimumVolume)),
+        ("turn the volume up all the way", Expected(.maximumVolume)),
     ])
     func extremes(_ text: String, _ expected: Expected) {
         let result = english.interpret(text)

@@ -187,7 +187,8 @@ struct UnderstandingTests {
     }
 
     @Test("a sentence about somebody else is talk near the assistant, not to it: never acted on or asked about",
-          arguments: ["he prefers to speak spanish at home", "they turned the volume up at the party"])
+          arguments: ["he prefers to speak spanish at home", "they turned the volume up at the party",
+                      "my sister is a bit louder than me", "mum says the bus will be late", "our neighbours speak french"])
     func aboutOthers(_ text: String) {
         for channel in [InputChannel.typed, .spoken(certain: true)] {
             #expect(understanding.decide(text, channel: channel) == .refuse("Sorry, I didn't understand. Say help to hear what I can do."))

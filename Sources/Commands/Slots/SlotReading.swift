@@ -310,7 +310,12 @@ extension CommandLanguage {
     /// the assistant, not to it.
     func speaksOfOthers(_ words: [String]) -> Bool {
         guard let first = words.first else { return false }
-        return file.aboutOthers?.contains(first) ?? false
+        if file.aboutOthers?.contains(first) ?? false { return true }
+        // "my sister is a bit louder than me", "mum says …": a person the speaker is related to,
+        // then more words (a name alone may be the answer to a question, so it is not talk).
+        let relations = file.othersByRelation ?? []
+        let named = ["my", "our"].contains(first) ? 1 : 0
+        return words.count > named + 1 && relations.contains(words[named])
     }
 
     /// Whether the line opens by naming a thing the detector knows, as the subject of what follows:
