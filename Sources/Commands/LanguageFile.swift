@@ -89,6 +89,8 @@ struct LanguageFile: Sendable, Decodable {
         var beforeVowel: String
         var otherwise: String
         var vowels: String
+        /// Names said without an article ("someone", "anybody"): "Is there someone ahead?".
+        var notTaken: [String]?
     }
 
     struct Intent: Sendable, Decodable {
@@ -180,6 +182,17 @@ struct LanguageFile: Sendable, Decodable {
     /// How a line is told to be a question about the picture when it is none of the answerable
     /// forms: it is then declined ("I can't tell that from the picture"), not "not understood".
     var pictureQuestions: PictureQuestions?
+    /// How a line asks to be told when a thing arrives ("let me know if a bike comes"): a request
+    /// for an alert, never a question about what is in view now, however near its meaning is to
+    /// "is there a bike ahead".
+    var arrivalRequests: ArrivalRequests?
+
+    struct ArrivalRequests: Sendable, Decodable {
+        /// Words that open the request ("let me know if", "tell me when", "warn me if").
+        var leads: [String]
+        /// Words that say the thing comes ("comes", "approaches", "gets close").
+        var arrivals: [String]
+    }
 
     struct PictureQuestions: Sendable, Decodable {
         /// Words that open a question ("what", "who", "is", "does", "will", …).

@@ -186,6 +186,30 @@ struct UnderstandingTests {
         #expect(understanding.decide("set the confidence threshold to 0.5", channel: .spoken(certain: false)).command?.number == 0.5)
     }
 
+    @Test("'is someone in front of me', which the meaning puts near 'who is that', is asked back as the question it says, never declined")
+    func someoneInFront() {
+        guard case .confirm(let question, let pending) = understanding.decide("is someone in front of me", channel: .typed) else {
+            Issue.record("'is someone in front of me' was not asked back")
+            return
+        }
+        #expect(question == "Is there someone ahead? Say yes or no.")
+        #expect(pending.intent == .findAhead && pending.categories?.categories == ["person"])
+        #expect(understanding.decide("who is the man in front of me", channel: .typed) == .act(Command(.cannotTell)))
+    }
+
+    @Test("'let me know if a bike comes' asks for an alert, never whether a bike is there now", arguments: [
+        ("let me know if a bike comes", "bicycle"), ("tell me when a bus is coming", "bus"), ("warn me if a dog gets close", "dog"),
+    ])
+    func alertOnArrival(_ text: String, _ category: String) {
+        let decision = understanding.decide(text, channel: .typed)
+        let meant: Command?
+        switch decision {
+        case .act(let command), .confirm(_, let command): meant = command
+        case .refuse: meant = nil
+        }
+        #expect(meant?.intent == .enableAlert && meant?.categories?.categories == [category], "\(decision)")
+    }
+
     @Test("a sentence about somebody else is talk near the assistant, not to it: never acted on or asked about",
           arguments: ["he prefers to speak spanish at home", "they turned the volume up at the party",
                       "my sister is a bit louder than me", "mum says the bus will be late", "our neighbours speak french"])

@@ -154,8 +154,21 @@ public final class CommandUnderstanding: Sendable {
     }
 
     private func decideAsRead(_ reading: Reading, channel: InputChannel) -> CommandDecision {
-        declineTellingOfThing(declineUnmeasured(decideByPatternsAndMeaning(reading, channel: channel), reading: reading),
-                              reading: reading)
+        alertOnArrival(declineTellingOfThing(declineUnmeasured(decideByPatternsAndMeaning(reading, channel: channel), reading: reading),
+                                             reading: reading), reading: reading)
+    }
+
+    /// "Let me know if a bike comes" asks for an alert when one comes, not whether one is there
+    /// now: a question about things in view that the line's words make such a request is asked
+    /// back as the alert for those things, never answered about the present view.
+    private func alertOnArrival(_ decision: CommandDecision, reading: Reading) -> CommandDecision {
+        switch decision {
+        case .act(let command), .confirm(_, let command):
+            guard Self.asksAboutThingInView(command.intent), let things = command.categories,
+                  language.asksToBeToldOfArrival(reading.words) else { return decision }
+            return ask(Command(.enableAlert, categories: things))
+        case .refuse: return decision
+        }
     }
 
     /// A first word that is no word of the language and begins with a hesitation ("unsaved power
@@ -300,6 +313,14 @@ public final class CommandUnderstanding: Sendable {
         }
         let choice = choose(from: ranking, words: reading.meantWords)
         let margin = choice.margin
+        // "Is someone in front of me": the meaning leans to the questions nothing answers ("who is
+        // that"), but the line asks, in so many words, what is measured (where, how many, how far)
+        // of a thing the detector finds, and the patterns read it nearly as that question: it is
+        // asked back as that question, never declined as unanswerable.
+        if choice.intent == .cannotTell, case .understood(let matched) = interpretation, Self.asksAboutThingInView(matched.intent),
+           language.namesAnswerable(words), language.namesDetectableCategory(words), !language.asksUnmeasured(words) {
+            return ask(matched)
+        }
         // The patterns matched nearly and the meaning agrees: two independent readings.
         if case .understood(let matched) = interpretation, valueExact,
            ExpectedCommand.action(of: matched.intent) == ExpectedCommand.action(of: choice.intent),

@@ -75,6 +75,7 @@ struct CategoryVocabulary: Sendable {
     /// "a chair", "an umbrella".
     func withArticle(_ singular: String) -> String {
         let article = rules.indefiniteArticle
+        if article.notTaken?.contains(singular) == true { return singular }
         let startsWithVowel = singular.first.map { article.vowels.contains($0) } ?? false
         return "\(startsWithVowel ? article.beforeVowel : article.otherwise) \(singular)"
     }

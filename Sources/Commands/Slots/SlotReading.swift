@@ -376,7 +376,22 @@ extension CommandLanguage {
     func asksUnmeasuredProperty(_ words: [String]) -> Bool {
         guard let rule = file.pictureQuestions, asksAboutPicture(words) else { return false }
         if words.dropFirst().prefix(2).contains(where: rule.speaker.contains) { return false }
-        return !says(rule.answerable, in: words)
+        return !namesAnswerable(words)
+    }
+
+    /// Whether the line asks to be told when a thing arrives: it opens with one of the file's
+    /// `arrivalRequests` leads ("let me know if") and later says the thing comes ("a bike comes").
+    func asksToBeToldOfArrival(_ words: [String]) -> Bool {
+        guard let rule = file.arrivalRequests,
+              let lead = rule.leads.map({ $0.split(separator: " ").map(String.init) }).first(where: { startsWith([$0.joined(separator: " ")], words) })
+        else { return false }
+        return says(rule.arrivals, in: Array(words.dropFirst(lead.count)))
+    }
+
+    /// Whether the line names something a picture's measurements answer (`answerable`: a count,
+    /// a place, a distance, a colour …).
+    func namesAnswerable(_ words: [String]) -> Bool {
+        says(file.pictureQuestions?.answerable ?? [], in: words)
     }
 
     /// Whether the line counts things by something the picture cannot show: "how many ⟨things⟩"
