@@ -186,6 +186,19 @@ struct LanguageFile: Sendable, Decodable {
     /// for an alert, never a question about what is in view now, however near its meaning is to
     /// "is there a bike ahead".
     var arrivalRequests: ArrivalRequests?
+    /// Words and phrases that negate what follows ("not", "never", "no need to"): how a line says
+    /// not to do something ("don't stop detecting", "no, don't exit").
+    var negation: [String]?
+    /// Commands that only turn a thing on (an alert for a category), and the words that would ask
+    /// for the opposite ("turn off the alert for cars"), which no command does.
+    var turningOff: TurningOff?
+
+    struct TurningOff: Sendable, Decodable {
+        /// Intents that only turn something on.
+        var intents: [String]
+        /// Words that ask for it to be turned off.
+        var words: [String]
+    }
 
     struct ArrivalRequests: Sendable, Decodable {
         /// Words that open the request ("let me know if", "tell me when", "warn me if").

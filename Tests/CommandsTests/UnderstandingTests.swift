@@ -210,6 +210,24 @@ struct UnderstandingTests {
         #expect(meant?.intent == .enableAlert && meant?.categories?.categories == [category], "\(decision)")
     }
 
+    @Test("a line that says not to do something is never carried out, nor asked about, as doing it", arguments: [
+        "don't stop detecting", "no, don't exit", "don't turn the volume down", "I don't want the natural voice",
+        "please don't switch to navigation", "don't be so quiet", "turn off the alert for cars",
+    ])
+    func negated(_ text: String) {
+        for channel in [InputChannel.typed, .spoken(certain: true)] {
+            #expect(understanding.decide(text, channel: channel) == .refuse("Sorry, I didn't understand. Say help to hear what I can do."))
+        }
+    }
+
+    @Test("a negation that is part of the command is heeded, and the command carried out", arguments: [
+        ("don't mention bottles", CommandIntent.ignore), ("not so loud", .volumeDown), ("I don't want vibrations", .disableHaptics),
+        ("don't be so picky", .lowerConfidence), ("don't ignore cups anymore", .stopIgnoring),
+    ])
+    func negationHeeded(_ text: String, _ intent: CommandIntent) {
+        #expect(understanding.decide(text, channel: .typed).command?.intent == intent, "\(understanding.decide(text, channel: .typed))")
+    }
+
     @Test("a sentence about somebody else is talk near the assistant, not to it: never acted on or asked about",
           arguments: ["he prefers to speak spanish at home", "they turned the volume up at the party",
                       "my sister is a bit louder than me", "mum says the bus will be late", "our neighbours speak french"])

@@ -154,8 +154,36 @@ public final class CommandUnderstanding: Sendable {
     }
 
     private func decideAsRead(_ reading: Reading, channel: InputChannel) -> CommandDecision {
-        alertOnArrival(declineTellingOfThing(declineUnmeasured(decideByPatternsAndMeaning(reading, channel: channel), reading: reading),
-                                             reading: reading), reading: reading)
+        let decision = alertOnArrival(declineTellingOfThing(declineUnmeasured(decideByPatternsAndMeaning(reading, channel: channel),
+                                                                              reading: reading), reading: reading), reading: reading)
+        return heedingNegation(decision, reading: reading, channel: channel)
+    }
+
+    /// "Don't stop detecting", "no, don't exit": a sentence's meaning hardly moves with a "not" in
+    /// it, so a command read from a line that negates is refused when what the negation negates
+    /// ("stop detecting", "exit"), said alone, is that same command: never the opposite of what
+    /// was said. The negation is part of the command in an exact phrase ("do not announce
+    /// chairs"), in a marking word that holds it ("not so loud"), and wherever what follows it is
+    /// no such command ("sorry, I didn't catch that"). And a command
+    /// that only turns a thing on is refused when the line asks to turn it off ("turn off the alert
+    /// for cars"): no command does that, and turning it on would be the opposite.
+    private func heedingNegation(_ decision: CommandDecision, reading: Reading, channel: InputChannel) -> CommandDecision {
+        let intent: CommandIntent
+        switch decision {
+        case .act(let command), .confirm(_, let command): intent = command.intent
+        case .refuse: return decision
+        }
+        if language.asksToTurnOff(intent, in: reading.words) { return .refuse(language.understandingReply(.notUnderstood)) }
+        guard intent != .cannotTell, let negated = language.negatedPart(reading.words), !negated.isEmpty else { return decision }
+        if reading.exact, case .understood = reading.interpretation { return decision }
+        if language.saysNegatedMarking(of: intent, in: reading.words) { return decision }
+        let alone: CommandIntent?
+        switch decideAsRead(self.reading(words: negated, meant: negated.joined(separator: " "), split: []), channel: channel) {
+        case .act(let command), .confirm(_, let command): alone = command.intent
+        case .refuse: alone = nil
+        }
+        guard let alone, ExpectedCommand.action(of: alone) == ExpectedCommand.action(of: intent) else { return decision }
+        return .refuse(language.understandingReply(.notUnderstood))
     }
 
     /// "Let me know if a bike comes" asks for an alert when one comes, not whether one is there

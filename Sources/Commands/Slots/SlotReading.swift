@@ -379,6 +379,40 @@ extension CommandLanguage {
         return !namesAnswerable(words)
     }
 
+    /// What the line's first negation negates: the words after it ("no, do not exit" → "exit",
+    /// "I do not want the natural voice" → "want the natural voice"), or nil when nothing in it
+    /// negates.
+    func negatedPart(_ words: [String]) -> [String]? {
+        let negations = (file.negation ?? []).map { $0.split(separator: " ").map(String.init) }.sorted { $0.count > $1.count }
+        for index in words.indices {
+            if let negation = negations.first(where: { index + $0.count <= words.count && Array(words[index..<(index + $0.count)]) == $0 }) {
+                return Array(words[(index + negation.count)...])
+            }
+        }
+        return nil
+    }
+
+    /// Whether the line says one of `intent`'s marking words that holds a negation ("not so
+    /// loud" for volume down): the negation is then what marks the command.
+    func saysNegatedMarking(of intent: CommandIntent, in words: [String]) -> Bool {
+        guard let negations = file.negation else { return false }
+        let markers = (contrast(of: intent)?.words[intent.rawValue] ?? []).filter { marker in
+            let markerWords = marker.split(separator: " ").map(String.init)
+            return negations.contains { negation in
+                let negationWords = negation.split(separator: " ").map(String.init)
+                return markerWords.count >= negationWords.count
+                    && (0...(markerWords.count - negationWords.count)).contains { Array(markerWords[$0..<($0 + negationWords.count)]) == negationWords }
+            }
+        }
+        return says(markers, in: words)
+    }
+
+    /// Whether the line asks to turn off what `intent` only turns on ("turn off the alert for cars").
+    func asksToTurnOff(_ intent: CommandIntent, in words: [String]) -> Bool {
+        guard let rule = file.turningOff, rule.intents.contains(intent.rawValue) else { return false }
+        return says(rule.words, in: words)
+    }
+
     /// Whether the line asks to be told when a thing arrives: it opens with one of the file's
     /// `arrivalRequests` leads ("let me know if") and later says the thing comes ("a bike comes").
     func asksToBeToldOfArrival(_ words: [String]) -> Bool {
