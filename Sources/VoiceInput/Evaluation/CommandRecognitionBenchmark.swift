@@ -260,7 +260,6 @@ public struct RecognitionSummary: Sendable, Codable, Equatable {
     }
 }
 
-
 /// Medians of where the latency of some trials went (nil when none has the parts measured).
 public struct LatencyParts: Sendable, Codable, Equatable {
     public let endDetectionMilliseconds: Double
