@@ -191,12 +191,15 @@ struct LanguageFile: Sendable, Decodable {
     var negation: [String]?
     /// Commands that only turn a thing on (an alert for a category), and the words that would ask
     /// for the opposite ("turn off the alert for cars"), which no command does.
-    var turningOff: TurningOff?
+    var turningOff: RefusedWhenSaid?
+    /// Commands that change a setting, and the words that say the setting is fine as it is ("I
+    /// can hear you fine", "no, leave the volume where it is", "I'm happy with the speed"): said of
+    /// a setting, they ask for no change, however near the line's meaning is to one.
+    var keepingAsIs: RefusedWhenSaid?
 
-    struct TurningOff: Sendable, Decodable {
-        /// Intents that only turn something on.
+    /// Intents, and words that, said in a line read as one of them, ask for something else.
+    struct RefusedWhenSaid: Sendable, Decodable {
         var intents: [String]
-        /// Words that ask for it to be turned off.
         var words: [String]
     }
 

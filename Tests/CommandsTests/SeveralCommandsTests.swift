@@ -24,6 +24,38 @@ struct SeveralCommandsTests {
         }
     }
 
+    @Test("typed commands joined by and are each carried out though each is only as sure as a line of its own, or a question, or one said after a place",
+          arguments: [("talk quicker and a bit softer", [Expected(.speakFaster), Expected(.volumeDown)]),
+                      ("shh, and pause detection for now", [Expected(.stopTalking), Expected(.stopDetection)]),
+                      ("is there a dog around and how many people are here", [Expected(.isThereThing, ["dog"]), Expected(.countThings, ["person"])]),
+                      ("look for my cup, and stop telling me about chairs", [Expected(.find, ["cup"]), Expected(.ignore, ["chair"])])])
+    func severalAsSure(_ text: String, _ expected: [Expected]) {
+        guard case .several(let commands) = understanding.split(text, channel: .typed) else {
+            Issue.record("not split: \(text) → \(understanding.decide(text, channel: .typed))")
+            return
+        }
+        #expect(commands.count == expected.count, "\(text): \(commands)")
+        for (command, meant) in zip(commands, expected) { #expect(meant.matches(command), "\(text): \(command)") }
+    }
+
+    @Test("a reason after a comma is no second command: 'go back to the robotic voice, it's quicker' is the fast voice alone",
+          arguments: [("go back to the robotic voice, it's quicker", CommandIntent.useFastVoice),
+                      ("no more talking, cut it off", .stopTalking), ("no vibrations please, just sound", .disableHaptics)])
+    func reasonAfterComma(_ text: String, _ intent: CommandIntent) {
+        #expect(understanding.split(text, channel: .typed) == .whole, "\(text)")
+        #expect(understanding.decide(text, channel: .typed).command?.intent == intent, "\(text): \(understanding.decide(text, channel: .typed))")
+    }
+
+    @Test("of two commands said, one only asked about: neither is carried out, and the other's thing is not searched for instead")
+    func oneAskedAbout() {
+        let split = understanding.split("ignore the benches and find me a bus", channel: .typed)
+        guard case .refuse(let sentence) = split else {
+            Issue.record("\(split)")
+            return
+        }
+        #expect(sentence.contains("did nothing"))
+    }
+
     @Test("the value of a command split at and or then stays with it: find a chair, not a chair and more")
     func valuesKept() throws {
         guard case .several(let commands) = understanding.split("switch to navigation mode then find a chair", channel: .typed) else {

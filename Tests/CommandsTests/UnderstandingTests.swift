@@ -220,6 +220,53 @@ struct UnderstandingTests {
         }
     }
 
+    @Test("a line that says a setting is fine as it is changes nothing, typed or spoken", arguments: [
+        "I can hear you fine", "no, leave the volume where it is", "I'm happy with the volume as it is",
+        "I can understand you perfectly at this speed", "the speed is fine, thanks",
+    ])
+    func settingIsFine(_ text: String) {
+        for channel in [InputChannel.typed, .spoken(certain: true)] {
+            #expect(understanding.decide(text, channel: channel) == .refuse("Sorry, I didn't understand. Say help to hear what I can do."), "\(text)")
+        }
+    }
+
+    @Test("a loud tone is set only when the line says loud (or raise, increase): a remark about loud buses is no command",
+          arguments: ["the volume on these bus announcements is terrible"])
+    func loudToneMarked(_ text: String) {
+        #expect(understanding.decide(text, channel: .typed).command == nil, "\(understanding.decide(text, channel: .typed))")
+        #expect(Expected(.loudTone, ["bus"]).matches(understanding.decide("make the bus alert louder", channel: .typed).command))
+    }
+
+    @Test("a command said with its reason in another clause is carried out; a remark with a command-like clause is not",
+          arguments: [("slow down, I can't follow you", Expected(.speakSlower)),
+                      ("okay, you can start watching again", Expected(.startDetection)),
+                      ("i can't find the remote anywhere, did you take it", nil),
+                      ("we're almost there, keep walking", nil),
+                      ("honey, the tv is way too loud", nil),
+                      // The negation in one clause, the command in the other.
+                      ("I didn't catch that, can you repeat it", Expected(.repeatLast)),
+                      ("not louder, quieter", Expected(.volumeDown)),
+                      ("sorry, i didn't catch that, the music in here is so loud", nil),
+                      ("he said, don't stop detecting", nil)])
+    func reasonGiven(_ text: String, _ expected: Expected?) {
+        let decided = understanding.decide(text, channel: .typed)
+        if let expected {
+            #expect(expected.matches(decided.command), "\(text): \(decided)")
+        } else {
+            #expect(decided.command == nil, "\(text): \(decided)")
+        }
+    }
+
+    @Test("everyday question forms: where did it go, can you see one anywhere, traffic warnings, shut up for a second",
+          arguments: [("where did the dog go", Expected(.whereIsThing, ["dog"])),
+                      ("can you see a cat anywhere", Expected(.isThereThing, ["cat"])),
+                      ("switch the traffic warnings off", Expected(.disableHazardAlerts)),
+                      ("are the traffic warnings on", Expected(.askHazardAlerts)),
+                      ("okay, shut up for a second", Expected(.stopTalking))])
+    func everydayForms(_ text: String, _ expected: Expected) {
+        #expect(expected.matches(understanding.decide(text, channel: .typed).command), "\(text): \(understanding.decide(text, channel: .typed))")
+    }
+
     @Test("a negation that is part of the command is heeded, and the command carried out", arguments: [
         ("don't mention bottles", CommandIntent.ignore), ("not so loud", .volumeDown), ("I don't want vibrations", .disableHaptics),
         ("don't be so picky", .lowerConfidence), ("don't ignore cups anymore", .stopIgnoring),

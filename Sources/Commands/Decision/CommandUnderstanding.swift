@@ -72,7 +72,47 @@ public final class CommandUnderstanding: Sendable {
     }
 
     public func decide(_ text: String, channel: InputChannel) -> CommandDecision {
-        decide(reading(text), channel: channel)
+        withReasonGiven(decide(reading(text), channel: channel), text: text, channel: channel)
+    }
+
+    /// Clauses a line may hold beside its command, each a reason or a remark.
+    static let mostClauses = 4
+
+    /// "Slow down, I can't follow you", "I'm heading out, put it in navigation mode": a command
+    /// said with its reason in another clause is only asked back when read whole, the reason
+    /// pulling the meaning away. It is carried out when one clause, read alone, is that same
+    /// command, certainly (as a part of a line is: `decideAsPart`), and every other clause, read
+    /// alone, is no command at all (two readings agree, and nothing else was asked for). A clause
+    /// that is another command, a question back or a question about the picture leaves the line
+    /// as it was decided whole.
+    private func withReasonGiven(_ decision: CommandDecision, text: String, channel: InputChannel) -> CommandDecision {
+        let pending: Command?
+        switch decision {
+        case .act: return decision
+        case .confirm(_, let asked): pending = asked
+        // "I didn't catch that, can you repeat it", "not louder, quieter": refused whole for the
+        // negation in one clause; the other clause is the command. Never a line about someone
+        // else ("he said, stop detecting").
+        case .refuse: pending = nil
+        }
+        let clauses = text.split(separator: ",").map(String.init).filter { !words($0).isEmpty }
+        guard (2...Self.mostClauses).contains(clauses.count), !language.speaksOfOthers(words(text)) else { return decision }
+        if pending == nil, language.negatedPart(words(text)) == nil { return decision }
+        var command: Command?
+        for clause in clauses {
+            if language.speaksOfOthers(words(clause)) { return decision }
+            // A word alone beside a reason ("sorry, I didn't catch that, …") is a command only in the language's own phrases.
+            let lone = words(clause).count == 1 && !reading(clause).exact
+            switch decideAsPart(clause, channel: channel, saidJoined: false) {
+            case .refuse: continue
+            case .act where lone: continue
+            case .act(let alone) where command == nil && alone.intent != .cannotTell: command = alone
+            default: return decision
+            }
+        }
+        guard let command else { return decision }
+        if let pending, ExpectedCommand(doneBy: command) != ExpectedCommand(doneBy: pending) { return decision }
+        return .act(command)
     }
 
     /// What the thresholds decide on: the words, the patterns' reading, and the meaning's ranking.
@@ -166,14 +206,17 @@ public final class CommandUnderstanding: Sendable {
     /// chairs"), in a marking word that holds it ("not so loud"), and wherever what follows it is
     /// no such command ("sorry, I didn't catch that"). And a command
     /// that only turns a thing on is refused when the line asks to turn it off ("turn off the alert
-    /// for cars"): no command does that, and turning it on would be the opposite.
+    /// for cars"): no command does that, and turning it on would be the opposite; one that changes
+    /// a setting, when the line says the setting is fine as it is ("I can hear you fine").
     private func heedingNegation(_ decision: CommandDecision, reading: Reading, channel: InputChannel) -> CommandDecision {
         let intent: CommandIntent
         switch decision {
         case .act(let command), .confirm(_, let command): intent = command.intent
         case .refuse: return decision
         }
-        if language.asksToTurnOff(intent, in: reading.words) { return .refuse(language.understandingReply(.notUnderstood)) }
+        if language.asksToTurnOff(intent, in: reading.words) || language.saysSettingIsFine(intent, in: reading.words) {
+            return .refuse(language.understandingReply(.notUnderstood))
+        }
         guard intent != .cannotTell, let negated = language.negatedPart(reading.words), !negated.isEmpty else { return decision }
         if reading.exact, case .understood = reading.interpretation { return decision }
         if language.saysNegatedMarking(of: intent, in: reading.words) { return decision }
@@ -458,7 +501,7 @@ public final class CommandUnderstanding: Sendable {
         }
     }
 
-    private func ask(_ command: Command) -> CommandDecision {
+    func ask(_ command: Command) -> CommandDecision {
         .confirm(question: language.understandingReply(.confirmQuestion, ["phrase": language.spokenPhrase(for: command)]),
                  pending: command)
     }

@@ -37,29 +37,37 @@ extension CommandUnderstanding {
         let pieces = LinePieces(text, joiningWords: Self.joiningWords)
         guard !pieces.joins.isEmpty, pieces.joins.count <= Self.mostJoins else { return .whole }
         let whole = reading(text)
-        if whole.exact, case .understood = whole.interpretation { return .whole }
+        // Exact only once a place phrase was cut off ("is there a dog around and how many people
+        // are here" is "is there a dog" without all after "around"): the cut part may be a command.
+        if whole.exact, case .understood = whole.interpretation, whole.meantWords == whole.words { return .whole }
         var decisions: [String: CommandDecision?] = [:]
-        func decided(_ part: String) -> CommandDecision? {
-            if let known = decisions[part] { return known }
-            let decision: CommandDecision? = words(part).isEmpty ? nil : decideAsPart(part, channel: channel)
-            decisions[part] = decision
+        func decided(_ part: String, saidJoined: Bool) -> CommandDecision? {
+            let key = (saidJoined ? "+" : "-") + part
+            if let known = decisions[key] { return known }
+            let decision: CommandDecision? = words(part).isEmpty ? nil : decideAsPart(part, channel: channel, saidJoined: saidJoined)
+            decisions[key] = decision
             return decision
         }
         var understood: [CommandDecision]?
+        var understoodTexts: [String] = []
         var partly: [Command]?
         var unsureAmong: [Command]?
         for choice in 1..<(1 << pieces.joins.count) {
-            let parts = pieces.parts(splittingAt: choice).compactMap(decided)
+            let saidJoined = pieces.joinsSaid(splittingAt: choice)
+            let texts = pieces.parts(splittingAt: choice).filter { !words($0).isEmpty }
+            let parts = texts.compactMap { decided($0, saidJoined: saidJoined) }
             guard parts.count >= 2 else { continue }
             let acted = parts.compactMap(\.command)
-            // Understood, but asked about because it would hide things (spoken "ignore chairs"), in the order said.
-            let actedOrAsked = parts.compactMap { decision -> Command? in
-                if case .confirm(_, let pending) = decision, Self.hidesThings(pending) { return pending }
+            // Understood, but asked about because it would hide things (spoken "ignore chairs"),
+            // or asked about though said in its own command's words ("find me a bus"), in the order said.
+            let actedOrAsked = zip(texts, parts).compactMap { text, decision -> Command? in
+                if case .confirm(_, let pending) = decision, Self.hidesThings(pending) || (saidJoined && channel != .typed)
+                    || language.saysMarkingWord(of: pending.intent, in: words(text)) { return pending }
                 return decision.command
             }
             if acted.count == parts.count {
                 // The fewest parts that are all commands.
-                if parts.count < (understood?.count ?? Int.max) { understood = parts }
+                if parts.count < (understood?.count ?? Int.max) { understood = parts; understoodTexts = texts }
             } else if actedOrAsked.count == parts.count, Self.distinct(actedOrAsked).count >= 2 {
                 unsureAmong = unsureAmong ?? actedOrAsked
             } else if Self.distinct(acted).count >= 2 {
@@ -69,11 +77,16 @@ extension CommandUnderstanding {
         if let understood {
             let commands = Self.distinct(understood.compactMap(\.command))
             guard commands.count >= 2 else { return .whole }
-            // A value said across the join belongs to one command: "ignore the chairs and the cups".
-            if case .understood(let all) = whole.interpretation, commands.contains(where: { Self.isPart($0, of: all) }) {
+            // A value said across the join belongs to one command: "ignore the chairs and the cups";
+            // unless every part says its own command in its words ("look for my cup, and stop
+            // telling me about chairs"; "the cups" says none).
+            let ownCommands = zip(understoodTexts, understood).allSatisfy { text, decision in
+                decision.command.map { language.saysMarkingWord(of: $0.intent, in: words(text)) } ?? false
+            }
+            if !ownCommands, case .understood(let all) = whole.interpretation, commands.contains(where: { Self.isPart($0, of: all) }) {
                 return .whole
             }
-            if case .act(let all) = decide(whole, channel: channel), commands.contains(where: { Self.isPart($0, of: all) }) {
+            if !ownCommands, case .act(let all) = decide(whole, channel: channel), commands.contains(where: { Self.isPart($0, of: all) }) {
                 return .whole
             }
             return .several(commands)
@@ -99,15 +112,26 @@ extension CommandUnderstanding {
     /// A part of a line, decided as a line of its own; but carried out only when it is one of the
     /// language's phrases or its meaning is certain (the spoken "certain" thresholds): splitting
     /// is a second guess, and "look once and tell me" is one command, not a scan and "more".
-    private func decideAsPart(_ part: String, channel: InputChannel) -> CommandDecision {
+    /// Typed parts joined by "and" or "then" in so many words (`saidJoined`) are taken as sure as
+    /// a line of their own: the user said there were two. A comma alone joins no such parts: what
+    /// follows it is as often the reason for the command ("go back to the robotic voice, it's
+    /// quicker") as another command. Spoken parts stay at the certain thresholds (a slip of the
+    /// recogniser can make a command of a fragment).
+    func decideAsPart(_ part: String, channel: InputChannel, saidJoined: Bool) -> CommandDecision {
         let reading = reading(part)
         let decision = decide(reading, channel: channel)
         guard case .act = decision else { return decision }
         if reading.exact, case .understood = reading.interpretation { return decision }
+        if saidJoined, channel == .typed { return decision }
         guard let ranking = reading.ranking else { return decision }
         let choice = choose(from: ranking, words: reading.words)
         let certain = choice.similarity >= thresholds.certainSimilarity && choice.margin >= thresholds.certainMargin
-        return certain ? decision : .refuse(language.understandingReply(.notUnderstood))
+        if certain { return decision }
+        // Spoken, a part joined by "and" that a line of its own would carry out is a command
+        // meant, not carried out: asked about, so that the line is answered whole ("faster and a
+        // bit softer" is never only faster).
+        if saidJoined, case .act(let command) = decision { return ask(command) }
+        return .refuse(language.understandingReply(.notUnderstood))
     }
 
     /// "louder, slower": the commands as the language says them.
@@ -154,6 +178,13 @@ struct LinePieces {
             index = end
         }
         self.joins = joins
+    }
+
+    /// Whether every join chosen by `choice` holds a joining word ("and", ", then"), not a comma alone.
+    func joinsSaid(splittingAt choice: Int) -> Bool {
+        joins.enumerated().allSatisfy { bit, join in
+            choice & (1 << bit) == 0 || tokens[join].contains { $0 != "," }
+        }
     }
 
     /// The parts between the joins chosen by the bits of `choice` (bit i: the i-th join); the

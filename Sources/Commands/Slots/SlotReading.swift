@@ -413,6 +413,13 @@ extension CommandLanguage {
         return says(rule.words, in: words)
     }
 
+    /// Whether the line says that the setting `intent` would change is fine as it is ("I can hear
+    /// you fine" for louder, "leave the speed where it is" for slower).
+    func saysSettingIsFine(_ intent: CommandIntent, in words: [String]) -> Bool {
+        guard let rule = file.keepingAsIs, rule.intents.contains(intent.rawValue) else { return false }
+        return says(rule.words, in: words)
+    }
+
     /// Whether the line asks to be told when a thing arrives: it opens with one of the file's
     /// `arrivalRequests` leads ("let me know if") and later says the thing comes ("a bike comes").
     func asksToBeToldOfArrival(_ words: [String]) -> Bool {
