@@ -163,6 +163,10 @@ struct LanguageFile: Sendable, Decodable {
     /// was said ("where", "find", …); otherwise asked about. Everyday talk names things all the
     /// time ("I'm just going to sit on this bench"), and by similarity alone it reads as a search.
     var actOnlyWhenMarked: [String]?
+    /// Intents that the words around another command read as ("go ahead and start detecting",
+    /// "turn it up and keep going" near "more"): a part of a line of several commands is taken as
+    /// one of them only when its meaning is certain.
+    var joinedOnlyWhenCertain: [String]?
     /// Words that open a sentence about somebody else ("she speaks french and a bit of german",
     /// "he talks too fast"): said near the assistant, not to it, so never acted on or asked about.
     var aboutOthers: [String]?

@@ -113,25 +113,29 @@ extension CommandUnderstanding {
     /// language's phrases or its meaning is certain (the spoken "certain" thresholds): splitting
     /// is a second guess, and "look once and tell me" is one command, not a scan and "more".
     /// Typed parts joined by "and" or "then" in so many words (`saidJoined`) are taken as sure as
-    /// a line of their own: the user said there were two. A comma alone joins no such parts: what
-    /// follows it is as often the reason for the command ("go back to the robotic voice, it's
-    /// quicker") as another command. Spoken parts stay at the certain thresholds (a slip of the
-    /// recogniser can make a command of a fragment).
+    /// a line of their own (those of a contrast group only with its marking words): the user said there
+    /// were two. A comma alone joins no such parts: what follows it is as often the reason for the
+    /// command ("go back to the robotic voice, it's quicker") as another command. Spoken, such
+    /// parts are asked about (a slip of the recogniser can make a command of a fragment).
     func decideAsPart(_ part: String, channel: InputChannel, saidJoined: Bool) -> CommandDecision {
         let reading = reading(part)
         let decision = decide(reading, channel: channel)
         guard case .act = decision else { return decision }
         if reading.exact, case .understood = reading.interpretation { return decision }
-        if saidJoined, channel == .typed { return decision }
         guard let ranking = reading.ranking else { return decision }
         let choice = choose(from: ranking, words: reading.words)
         let certain = choice.similarity >= thresholds.certainSimilarity && choice.margin >= thresholds.certainMargin
         if certain { return decision }
-        // Spoken, a part joined by "and" that a line of its own would carry out is a command
-        // meant, not carried out: asked about, so that the line is answered whole ("faster and a
-        // bit softer" is never only faster).
-        if saidJoined, case .act(let command) = decision { return ask(command) }
-        return .refuse(language.understandingReply(.notUnderstood))
+        // Joined by "and": a command told from its opposites by marking words says one ("talk
+        // quicker", "a bit softer", "how many people are here"); a phrase around a command ("go
+        // ahead and …", "… and keep going") reads as one only when certain.
+        guard saidJoined, case .act(let command) = decision, !language.joinedOnlyWhenCertain(command.intent),
+              language.contrastGroup(of: command.intent).count == 1 || language.saysMarkingWord(of: command.intent, in: reading.words) else {
+            return .refuse(language.understandingReply(.notUnderstood))
+        }
+        // Spoken, such a part is a command meant, not carried out: asked about, so that the line
+        // is answered whole ("faster and a bit softer" is never only faster).
+        return channel == .typed ? decision : ask(command)
     }
 
     /// "louder, slower": the commands as the language says them.

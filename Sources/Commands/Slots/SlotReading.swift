@@ -413,6 +413,11 @@ extension CommandLanguage {
         return says(rule.words, in: words)
     }
 
+    /// Whether `intent` is taken from a line of several commands only when certain (`joinedOnlyWhenCertain`).
+    func joinedOnlyWhenCertain(_ intent: CommandIntent) -> Bool {
+        file.joinedOnlyWhenCertain?.contains(intent.rawValue) == true
+    }
+
     /// Whether the line says that the setting `intent` would change is fine as it is ("I can hear
     /// you fine" for louder, "leave the speed where it is" for slower).
     func saysSettingIsFine(_ intent: CommandIntent, in words: [String]) -> Bool {
