@@ -12,7 +12,7 @@ public struct CommandLanguage: Sendable {
     public let knownCategories: [String]
     let file: LanguageFile
     let normalizer: TextNormalizer
-    let vocabulary: CategoryVocabulary
+    var vocabulary: CategoryVocabulary
     let numbers: NumberReader
     /// Lower-cased language name → choice.
     let languages: [String: LanguageChoice]
@@ -86,6 +86,7 @@ public struct CommandLanguage: Sendable {
             knownWords.formUnion(term.split(separator: " ").map(String.init))
         }
         self.knownWords = knownWords
+        vocabulary.wordsOfTheLanguage = knownWords.subtracting(vocabulary.entries.keys)
         longestMatchableWords = phrases.flatMap(\.2).map { elements in
             let words = elements.filter { if case .word = $0 { return true }; return false }.count
             let slots = elements.count - words

@@ -25,6 +25,18 @@ struct NearMissTests {
         #expect(expected.matches(result.command), "\"\(text)\" gave \(result), expected \(expected)")
     }
 
+    @Test("a word of the language is never read as a near miss of a thing's name: skip is not ship, look is not book",
+          arguments: ["i don't care about potted plants, skip them", "skip them", "look"])
+    func ownWordsNoNearMiss(_ text: String) {
+        let decided = understanding.decide(text, channel: .typed)
+        let named: [String]
+        switch decided {
+        case .act(let command), .confirm(_, let command): named = command.categories?.categories ?? []
+        case .refuse: named = []
+        }
+        #expect(!named.contains("boat") && !named.contains("book"), "\(text): \(decided)")
+    }
+
     static let nonsenseLines = ["banana telephone purple", "what is the weather tomorrow", "play some music", "asdfgh qwerty",
                            "", "   ", "!!!", "tell me a joke about penguins", "order a pizza to my house"]
 

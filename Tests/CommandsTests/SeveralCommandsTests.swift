@@ -46,9 +46,17 @@ struct SeveralCommandsTests {
         #expect(understanding.decide(text, channel: .typed).command?.intent == intent, "\(text): \(understanding.decide(text, channel: .typed))")
     }
 
+    @Test("a part the picture cannot answer, beside a command, is no command of its own: the line is decided whole")
+    func cannotTellPart() {
+        let split = understanding.split("find my phone and tell me where it is", channel: .typed)
+        if case .several(let commands) = split { Issue.record("split into \(commands)") }
+        let decided = understanding.decide("find my phone and tell me where it is", channel: .typed)
+        #expect(decided.command?.intent != .cannotTell, "\(decided)")
+    }
+
     @Test("of two commands said, one only asked about: neither is carried out, and the other's thing is not searched for instead")
     func oneAskedAbout() {
-        let split = understanding.split("ignore the benches and find me a bus", channel: .typed)
+        let split = understanding.split("mute the benches and then locate some sort of bus", channel: .typed)
         guard case .refuse(let sentence) = split else {
             Issue.record("\(split)")
             return

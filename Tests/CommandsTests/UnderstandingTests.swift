@@ -267,6 +267,32 @@ struct UnderstandingTests {
         #expect(expected.matches(understanding.decide(text, channel: .typed).command), "\(text): \(understanding.decide(text, channel: .typed))")
     }
 
+    @Test("a reason that, read alone, is only asked about as that same command agrees with it; one asked as another command does not",
+          arguments: [("it's far too loud in this cafe, quieter please", Expected(.volumeDown)),
+                      ("this voice is way too slow, faster please", Expected(.speakFaster))])
+    func reasonAgrees(_ text: String, _ expected: Expected) {
+        #expect(expected.matches(understanding.decide(text, channel: .typed).command), "\(text): \(understanding.decide(text, channel: .typed))")
+    }
+
+    @Test("more everyday forms: what am I facing, as low as it goes, never mention, stop saying, vehicle warnings, trip over, further along the road",
+          arguments: [("what am i facing right now", Expected(.describeAhead)),
+                      ("put the volume as low as it can go", Expected(.minimumVolume)),
+                      ("make the volume as high as it goes", Expected(.maximumVolume)),
+                      ("never mention cups again", Expected(.ignore, ["cup"])),
+                      ("stop saying chairs", Expected(.ignore, ["chair"])),
+                      ("start mentioning dogs again", Expected(.stopIgnoring, ["dog"])),
+                      ("turn off the vehicle warnings", Expected(.disableHazardAlerts)),
+                      ("are the car warnings on", Expected(.askHazardAlerts)),
+                      ("read what's written on this", Expected(.readText)),
+                      ("anything on the floor i could trip over", Expected(.checkObstacles)),
+                      ("is there a bench further up the road", Expected(.findAhead, ["bench"])),
+                      ("more details about that one", Expected(.more)),
+                      ("walk me through how to use the app", Expected(.tutorial)),
+                      ("find me a cup", Expected(.find, ["cup"]))])
+    func moreEverydayForms(_ text: String, _ expected: Expected) {
+        #expect(expected.matches(understanding.decide(text, channel: .typed).command), "\(text): \(understanding.decide(text, channel: .typed))")
+    }
+
     @Test("a negation that is part of the command is heeded, and the command carried out", arguments: [
         ("don't mention bottles", CommandIntent.ignore), ("not so loud", .volumeDown), ("I don't want vibrations", .disableHaptics),
         ("don't be so picky", .lowerConfidence), ("don't ignore cups anymore", .stopIgnoring),

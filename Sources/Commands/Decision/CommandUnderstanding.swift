@@ -99,6 +99,9 @@ public final class CommandUnderstanding: Sendable {
         guard (2...Self.mostClauses).contains(clauses.count), !language.speaksOfOthers(words(text)) else { return decision }
         if pending == nil, language.negatedPart(words(text)) == nil { return decision }
         var command: Command?
+        // Clauses only asked about as the command itself ("it's too loud in here, softer please"):
+        // a reason that says the same, agreeing with it.
+        var askedAs: [Command] = []
         for clause in clauses {
             if language.speaksOfOthers(words(clause)) { return decision }
             // A word alone beside a reason ("sorry, I didn't catch that, …") is a command only in the language's own phrases.
@@ -107,10 +110,11 @@ public final class CommandUnderstanding: Sendable {
             case .refuse: continue
             case .act where lone: continue
             case .act(let alone) where command == nil && alone.intent != .cannotTell: command = alone
+            case .confirm(_, let asked) where !lone: askedAs.append(asked)
             default: return decision
             }
         }
-        guard let command else { return decision }
+        guard let command, askedAs.allSatisfy({ ExpectedCommand(doneBy: $0) == ExpectedCommand(doneBy: command) }) else { return decision }
         if let pending, ExpectedCommand(doneBy: command) != ExpectedCommand(doneBy: pending) { return decision }
         return .act(command)
     }

@@ -58,6 +58,9 @@ extension CommandUnderstanding {
             let parts = texts.compactMap { decided($0, saidJoined: saidJoined) }
             guard parts.count >= 2 else { continue }
             let acted = parts.compactMap(\.command)
+            // A part the picture cannot answer ("find my phone and tell me where it is") speaks of
+            // what another part names: no command of its own, so the line is not split there.
+            if acted.contains(where: { $0.intent == .cannotTell }) { continue }
             // Understood, but asked about because it would hide things (spoken "ignore chairs"),
             // or asked about though said in its own command's words ("find me a bus"), in the order said.
             let actedOrAsked = zip(texts, parts).compactMap { text, decision -> Command? in

@@ -21,6 +21,9 @@ struct CategoryVocabulary: Sendable {
     let longestTermWords: Int
     /// Words for things the detector cannot see → their plural, for an honest answer.
     let notDetectable: [String: String]
+    /// The language's own words (its phrases' and examples'): a word the user meant as itself is
+    /// never a near miss of a thing's name ("skip them" is not "ships", "look" is not "book").
+    var wordsOfTheLanguage: Set<String> = []
 
     init(knownCategories: [String], rules: LanguageFile.Categories) {
         self.rules = rules
@@ -136,7 +139,7 @@ struct CategoryVocabulary: Sendable {
     func lookUp(_ term: String) -> (Entry, Double)? {
         if let entry = entries[term] { return (entry, 0) }
         // Never a near miss for a thing the model lacks: "stairs" is not "chairs".
-        if notDetectable[term] != nil { return nil }
+        if notDetectable[term] != nil || wordsOfTheLanguage.contains(term) { return nil }
         var nearest: (entry: Entry, cost: Double, term: String)?
         for (candidate, entry) in entries {
             let cost = WordDistance.cost(heard: term, expected: candidate)
