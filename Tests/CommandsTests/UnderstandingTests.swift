@@ -276,7 +276,7 @@ struct UnderstandingTests {
 
     @Test("more everyday forms: what am I facing, as low as it goes, never mention, stop saying, vehicle warnings, trip over, further along the road",
           arguments: [("what am i facing right now", Expected(.describeAhead)),
-                      ("put the volume as low as it can go", Expected(.minimumVolume)),
+                      ("volume as low as it can go", Expected(.minimumVolume)),
                       ("make the volume as high as it goes", Expected(.maximumVolume)),
                       ("never mention cups again", Expected(.ignore, ["cup"])),
                       ("stop saying chairs", Expected(.ignore, ["chair"])),
