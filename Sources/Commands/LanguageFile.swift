@@ -167,6 +167,10 @@ struct LanguageFile: Sendable, Decodable {
     /// "turn it up and keep going" near "more"): a part of a line of several commands is taken as
     /// one of them only when its meaning is certain.
     var joinedOnlyWhenCertain: [String]?
+    /// Words by which a part of a line speaks of what an earlier part named ("look for a bench and
+    /// guide me there", "find the bus and take me to it", "find the loo, can you guide me"): such a
+    /// part, naming nothing of its own, is about that thing, not a command of its own.
+    var backReferences: [String]?
     /// Words that open a sentence about somebody else ("she speaks french and a bit of german",
     /// "he talks too fast"): said near the assistant, not to it, so never acted on or asked about.
     var aboutOthers: [String]?

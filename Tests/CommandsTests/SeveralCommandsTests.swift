@@ -64,6 +64,36 @@ struct SeveralCommandsTests {
         #expect(sentence.contains("did nothing"))
     }
 
+    @Test("a line whose one understood part names a thing for its own command is not decided whole on that thing: the benches are not searched for")
+    func thingOfAnotherPart() {
+        let split = understanding.split("ignore the benches and get me to a bus", channel: .typed)
+        guard case .refuse(let sentence) = split else {
+            Issue.record("\(split) → \(understanding.decideLine("ignore the benches and get me to a bus", channel: .typed))")
+            return
+        }
+        #expect(sentence.contains("did nothing"))
+        // One thing named, by both parts: decided whole.
+        #expect(understanding.split("find the chair and tell me how far it is", channel: .typed) == .whole)
+    }
+
+    @Test("a part that names nothing and speaks of what an earlier part named is about that thing: one search, no navigation mode",
+          arguments: ["look for a bench and guide me there", "can you find the bus and take me to it"])
+    func refersBack(_ text: String) {
+        if case .several(let commands) = understanding.split(text, channel: .typed) { Issue.record("\(text): split into \(commands)") }
+        #expect(understanding.decideLine(text, channel: .typed) == .one(understanding.decide(text, channel: .typed)))
+        #expect(understanding.decide(text, channel: .typed).command?.intent == .find, "\(text)")
+    }
+
+    @Test("but joins two commands as and does")
+    func butJoins() {
+        guard case .several(let commands) = understanding.split("ignore handbags but warn me about bicycles", channel: .typed) else {
+            Issue.record("not split")
+            return
+        }
+        #expect(commands.map(\.intent) == [.ignore, .enableAlert])
+        #expect(commands.last?.categories?.categories == ["bicycle"])
+    }
+
     @Test("the value of a command split at and or then stays with it: find a chair, not a chair and more")
     func valuesKept() throws {
         guard case .several(let commands) = understanding.split("switch to navigation mode then find a chair", channel: .typed) else {

@@ -293,6 +293,51 @@ struct UnderstandingTests {
         #expect(expected.matches(understanding.decide(text, channel: .typed).command), "\(text): \(understanding.decide(text, channel: .typed))")
     }
 
+    @Test("everyday forms: carry on detecting, stop watching, will I bump into something, so fast, a kitty, the loo",
+          arguments: [("carry on detecting", Expected(.startDetection)), ("start watching again", Expected(.startDetection)),
+                      ("stop watching things", Expected(.stopDetection)), ("am i going to bump into something", Expected(.checkObstacles)),
+                      ("you're talking so fast, slow it down", Expected(.speakSlower)), ("is there a kitty", Expected(.isThereThing, ["cat"])),
+                      ("find the loo", Expected(.find, ["toilet"]))])
+    func formsOfDevelopmentSetTen(_ text: String, _ expected: Expected) {
+        #expect(expected.matches(understanding.decide(text, channel: .typed).command), "\(text): \(understanding.decide(text, channel: .typed))")
+    }
+
+    @Test("a thing named inside a name the detector cannot see is not that thing: a bus stop is no bus",
+          arguments: ["where is the nearest bus stop, do you know", "is the bus stop far", "find the car park"])
+    func nameInsideUndetectable(_ text: String) {
+        let decision = understanding.decide(text, channel: .typed)
+        #expect(decision.command == nil, "\(text): \(decision)")
+        if case .refuse(let sentence) = decision { #expect(sentence.contains("recognise"), "\(text): \(sentence)") }
+    }
+
+    @Test("a statement about a light or a thing is no question about it: asked, never answered as if asked",
+          arguments: ["i think i left the kitchen light on when we left the house", "leave the light on",
+                      "come on, walk faster or we'll miss the bus"])
+    func statementNoQuestion(_ text: String) {
+        let decision = understanding.decide(text, channel: .typed)
+        if case .act(let command) = decision { Issue.record("\(text): carried out \(command)") }
+    }
+
+    @Test("the light question and the text on a thing are still answered when asked in so many words",
+          arguments: [("did i leave the light on", Expected(.checkLight)), ("check the lights", Expected(.checkLight)),
+                      ("is it dark in here", Expected(.checkLight)), ("read the cover of the book", Expected(.textOnThing, ["book"]))])
+    func markedQuestionsAnswered(_ text: String, _ expected: Expected) {
+        #expect(expected.matches(understanding.decide(text, channel: .typed).command), "\(text): \(understanding.decide(text, channel: .typed))")
+    }
+
+    @Test("one word put in place of a command's marking word is no agreement between patterns and meaning: asked, not carried out")
+    func slipOverMarkingWord() {
+        let decision = understanding.decide("get me to a bus", channel: .typed)
+        if case .act(let command) = decision { Issue.record("carried out \(command)") }
+    }
+
+    @Test("a clause that turns down one command is no reason for another: the battery saver is not a reason to exit")
+    func negatedClauseNoReason() {
+        let decision = understanding.decide("i don't need the battery saver anymore, switch it off", channel: .typed)
+        #expect(decision.command?.intent != .exit, "\(decision)")
+        #expect(understanding.decide("not louder, quieter", channel: .typed).command?.intent == .volumeDown)
+    }
+
     @Test("a negation that is part of the command is heeded, and the command carried out", arguments: [
         ("don't mention bottles", CommandIntent.ignore), ("not so loud", .volumeDown), ("I don't want vibrations", .disableHaptics),
         ("don't be so picky", .lowerConfidence), ("don't ignore cups anymore", .stopIgnoring),

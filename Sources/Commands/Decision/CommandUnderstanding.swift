@@ -102,12 +102,16 @@ public final class CommandUnderstanding: Sendable {
         // Clauses only asked about as the command itself ("it's too loud in here, softer please"):
         // a reason that says the same, agreeing with it.
         var askedAs: [Command] = []
+        // Commands a clause says it does not want ("I don't need the battery saver anymore").
+        var negated: [CommandIntent] = []
         for clause in clauses {
             if language.speaksOfOthers(words(clause)) { return decision }
             // A word alone beside a reason ("sorry, I didn't catch that, …") is a command only in the language's own phrases.
             let lone = words(clause).count == 1 && !reading(clause).exact
             switch decideAsPart(clause, channel: channel, saidJoined: false) {
-            case .refuse: continue
+            case .refuse:
+                if let intent = negatedCommand(in: words(clause), channel: channel) { negated.append(intent) }
+                continue
             case .act where lone: continue
             case .act(let alone) where command == nil && alone.intent != .cannotTell: command = alone
             case .confirm(_, let asked) where !lone: askedAs.append(asked)
@@ -115,6 +119,10 @@ public final class CommandUnderstanding: Sendable {
             }
         }
         guard let command, askedAs.allSatisfy({ ExpectedCommand(doneBy: $0) == ExpectedCommand(doneBy: command) }) else { return decision }
+        // A clause that turns down a command is a reason only for its opposite ("not louder,
+        // quieter"); "I don't need the battery saver anymore, switch it off" speaks of the battery
+        // saver, and "switch it off" alone would exit.
+        if negated.contains(where: { !language.contrastGroup(of: $0).contains(command.intent) }) { return decision }
         if let pending, ExpectedCommand(doneBy: command) != ExpectedCommand(doneBy: pending) { return decision }
         return .act(command)
     }
@@ -231,6 +239,16 @@ public final class CommandUnderstanding: Sendable {
         }
         guard let alone, ExpectedCommand.action(of: alone) == ExpectedCommand.action(of: intent) else { return decision }
         return .refuse(language.understandingReply(.notUnderstood))
+    }
+
+    /// The command the negation in `words` turns down ("don't need the battery saver" → the battery
+    /// saver on), or nil where it negates no command.
+    private func negatedCommand(in words: [String], channel: InputChannel) -> CommandIntent? {
+        guard let negated = language.negatedPart(words), !negated.isEmpty else { return nil }
+        switch decideAsRead(reading(words: negated, meant: negated.joined(separator: " "), split: []), channel: channel) {
+        case .act(let command), .confirm(_, let command): return command.intent == .cannotTell ? nil : command.intent
+        case .refuse: return nil
+        }
     }
 
     /// "Let me know if a bike comes" asks for an alert when one comes, not whether one is there
@@ -397,15 +415,23 @@ public final class CommandUnderstanding: Sendable {
             return ask(matched)
         }
         // The patterns matched nearly and the meaning agrees: two independent readings.
+        // A slip that put another word where a marking word stands ("get me to a bus" is one word
+        // from "alert me to {categories}") is no agreement: the meaning decides alone then.
         if case .understood(let matched) = interpretation, valueExact,
            ExpectedCommand.action(of: matched.intent) == ExpectedCommand.action(of: choice.intent),
-           best.similarity >= thresholds.askSimilarity {
+           best.similarity >= thresholds.askSimilarity,
+           language.contrastGroup(of: matched.intent).count == 1 || language.saysMarkingWord(of: matched.intent, in: words) {
             // The value as read from all that was said: a near-miss alignment may have left a
             // word of it out ("two hundred and fifty" read as "hundred and fifty").
             var command = matched
-            if let kind = matched.intent.slot, case .value(let value) = language.readSlotAnywhere(kind, in: words),
-               let reread = language.command(matched.intent, value: value) {
-                command = reread
+            if let kind = matched.intent.slot {
+                switch language.readSlotAnywhere(kind, in: words) {
+                case .value(let value): command = language.command(matched.intent, value: value) ?? matched
+                // "Where is the nearest bus stop": the pattern read "bus" and let "stop" go as a slip.
+                case .notDetectable(let plural):
+                    return .refuse(language.understandingReply(.cannotRecognise, ["plural": plural]))
+                default: break
+                }
             }
             // "What am I looking at" is one slip from "what am I looking for": an intent that acts
             // only on its marking words is asked about without them.
@@ -443,6 +469,9 @@ public final class CommandUnderstanding: Sendable {
                 return ask(made)
             case .notDetectable(let plural):
                 return .refuse(language.understandingReply(.cannotRecognise, ["plural": plural]))
+            // Taking the first thing named would put a thing in place of the one meant.
+            case .several:
+                return .refuse(language.understandingReply(.notUnderstood))
             case .missing:
                 if case .unknownValue(let patternIntent, let slot, let heard) = interpretation, patternIntent == intent {
                     return .refuse(language.understandingReply(.unknownValue(slot), ["heard": heard]))

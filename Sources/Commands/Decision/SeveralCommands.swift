@@ -26,8 +26,9 @@ public enum LineDecision: Sendable, Equatable {
 }
 
 extension CommandUnderstanding {
-    /// The words that join two commands; a comma joins them too.
-    static let joiningWords: Set<String> = ["and", "then"]
+    /// The words that join two commands ("ignore handbags but warn me about bicycles"); a comma
+    /// joins them too.
+    static let joiningWords: Set<String> = ["and", "then", "but"]
     /// Lines with more joins than this are decided whole: every way of splitting is tried, and
     /// nobody says seven commands at once.
     static let mostJoins = 6
@@ -50,6 +51,8 @@ extension CommandUnderstanding {
         }
         var understood: [CommandDecision]?
         var understoodTexts: [String] = []
+        // Parts said exactly as one of the language's phrases, whatever the rest was.
+        var exactParts: [Command] = []
         var partly: [Command]?
         var unsureAmong: [Command]?
         for choice in 1..<(1 << pieces.joins.count) {
@@ -57,6 +60,15 @@ extension CommandUnderstanding {
             let texts = pieces.parts(splittingAt: choice).filter { !words($0).isEmpty }
             let parts = texts.compactMap { decided($0, saidJoined: saidJoined) }
             guard parts.count >= 2 else { continue }
+            // "Look for a bench and guide me there": a part that names nothing and speaks of what an
+            // earlier part named is about that thing, not a command of its own (here, navigation).
+            if zip(texts, parts).enumerated().contains(where: { index, part in
+                index > 0 && part.1.command?.categories == nil && language.refersBack(words(part.0))
+                    && parts[..<index].contains { $0.command?.categories != nil }
+            }) { continue }
+            for (text, part) in zip(texts, parts) {
+                if case .act(let command) = part, reading(text).exact, !exactParts.contains(command) { exactParts.append(command) }
+            }
             let acted = parts.compactMap(\.command)
             // A part the picture cannot answer ("find my phone and tell me where it is") speaks of
             // what another part names: no command of its own, so the line is not split there.
@@ -99,6 +111,20 @@ extension CommandUnderstanding {
         }
         if let partly {
             return .refuse(language.sentence(.severalNotAllUnderstood, ["understood": spokenList(partly)]))
+        }
+        // "Ignore the benches and get me to a bus", its second part understood by nobody, reads
+        // whole as a search, and the thing searched for would be the benches: a thing named
+        // for another command said exactly in its own part, while the line names another thing
+        // too. Only that part was understood. ("Find the chair and tell me how far it is" names
+        // one thing, and is decided whole.)
+        if !exactParts.isEmpty, case .act(let all) = decide(whole, channel: channel), let things = all.categories?.categories,
+           case .value(.categories(let named)) = language.readSlotAnywhere(.categories, in: whole.words),
+           !Set(named.categories).isSubset(of: things),
+           let other = exactParts.first(where: { part in
+               ExpectedCommand.action(of: part.intent) != ExpectedCommand.action(of: all.intent)
+                   && part.categories.map { Set(things).isSubset(of: $0.categories) } == true
+           }) {
+            return .refuse(language.sentence(.severalNotAllUnderstood, ["understood": spokenList([other])]))
         }
         return .whole
     }

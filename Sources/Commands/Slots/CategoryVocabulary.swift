@@ -162,6 +162,16 @@ struct CategoryVocabulary: Sendable {
         return nil
     }
 
+    /// How many words the name of several words that the detector cannot see, starting at
+    /// `start`, takes ("bus stop": 2), if one starts there: its first word names no thing of
+    /// its own ("where is the bus stop" asks for no bus).
+    func undetectableLength(in words: [String], at start: Int) -> Int? {
+        guard words.count - start >= 2 else { return nil }
+        return stride(from: min(3, words.count - start), through: 2, by: -1).first {
+            notDetectable[words[start..<(start + $0)].joined(separator: " ")] != nil
+        }
+    }
+
     /// "chairs", "cars and people", "cars, buses and people".
     func list(_ names: [String]) -> String {
         guard names.count > 1 else { return names.first ?? "" }

@@ -9,6 +9,9 @@ enum SlotReading: Sendable, Equatable {
     case nearMiss(SlotValue)
     /// Named something the detector cannot see (stairs): the plural for the answer.
     case notDetectable(plural: String)
+    /// Named several different things where one is meant, none of them only as a place ("ignore
+    /// the benches and get me to a bus" read whole as a search): which one is not known.
+    case several
     /// Nothing readable.
     case missing
 }
@@ -75,7 +78,9 @@ extension CommandLanguage {
         var names: [(selection: CategorySelection, start: Int)] = []
         var start = 0
         while start < words.count {
-            if let (selection, end) = exactNames(in: words, from: start, memo: memo) {
+            if let length = vocabulary.undetectableLength(in: words, at: start) {
+                start += length
+            } else if let (selection, end) = exactNames(in: words, from: start, memo: memo) {
                 names.append((selection, start))
                 start = end
             } else {
@@ -87,7 +92,11 @@ extension CommandLanguage {
             // many cups are on the table" counts cups, "is there a person next to the car" asks
             // for a person. When every name stands in a place phrase ("what is written on the
             // bottle on the table"), the first is still the one asked about.
-            if single { return .value(.categories((names.first { !inPlacePhrase(words, before: $0.start) } ?? names[0]).selection)) }
+            if single {
+                let unplaced = names.filter { !inPlacePhrase(words, before: $0.start) }
+                if Set(unplaced.map(\.selection.categories)).count > 1 { return .several }
+                return .value(.categories((unplaced.first ?? names[0]).selection))
+            }
             var categories: [String] = [], singulars: [String] = [], plurals: [String] = []
             for name in names {
                 for category in name.selection.categories where !categories.contains(category) { categories.append(category) }
@@ -411,6 +420,11 @@ extension CommandLanguage {
     func asksToTurnOff(_ intent: CommandIntent, in words: [String]) -> Bool {
         guard let rule = file.turningOff, rule.intents.contains(intent.rawValue) else { return false }
         return says(rule.words, in: words)
+    }
+
+    /// Whether `words` speak of a thing named before them (`backReferences`: "there", "it").
+    func refersBack(_ words: [String]) -> Bool {
+        says(file.backReferences ?? [], in: words)
     }
 
     /// Whether `intent` is taken from a line of several commands only when certain (`joinedOnlyWhenCertain`).
