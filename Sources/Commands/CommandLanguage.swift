@@ -128,7 +128,18 @@ public struct CommandLanguage: Sendable {
             // Words it cannot read in the slot are only named back when the rest was said
             // nearly right: "what is the weather" is not "where is the {category}".
             if let kind = best.intent.slot, best.wordCost <= Self.unknownValueWordCost {
-                return (.unknownValue(best.intent, slot: kind, heard: (best.slotWords ?? []).joined(separator: " ")), false, false)
+                let heard = unknownThing(best.slotWords ?? [])
+                // "Find the loo, can you guide me": the thing is known, the words after it were
+                // more than the phrase holds. Not "I cannot detect loo": offered, not refused.
+                if kind == .category || kind == .categories,
+                   let reading = vocabulary.read(heard.split(separator: " ").map(String.init)[...], single: kind == .category,
+                                                 memo: CategoryVocabulary.LookupMemo()), reading.cost == 0 {
+                    var offered = best
+                    offered.slotWords = heard.split(separator: " ").map(String.init)
+                    offered.slotValue = .categories(reading.selection)
+                    return (.unclear(closest: phrase(for: offered), command: Command(best.intent, categories: reading.selection)), false, false)
+                }
+                return (.unknownValue(best.intent, slot: kind, heard: heard), false, false)
             }
         }
         // A phrase said without its value is offered with the file's example value ("set confidence
@@ -140,6 +151,13 @@ public struct CommandLanguage: Sendable {
             return (.unclear(closest: phrase(for: best), command: command(from: best)), false, false)
         }
         return (.notUnderstood, false, false)
+    }
+
+    /// What was said in a value's place, as far as the first word of the language after it: "find
+    /// the gazebo, can you guide me" names a gazebo, not "gazebo can you guide me".
+    private func unknownThing(_ words: [String]) -> String {
+        guard let first = words.first else { return "" }
+        return ([first] + words.dropFirst().prefix { !vocabulary.wordsOfTheLanguage.contains($0) }).joined(separator: " ")
     }
 
     /// The phrase (of `intent` only, when given) closest to `words`.

@@ -94,6 +94,8 @@ struct NearMissTests {
     func unknownCategory() {
         #expect(english.interpret("find a unicorn") == .unknownValue(.find, slot: .category, heard: "unicorn"))
         #expect(english.interpret("find the door") == .unknownValue(.find, slot: .category, heard: "door"))
+        // What follows the thing is not part of its name.
+        #expect(english.interpret("find the gazebo can you guide me") == .unknownValue(.find, slot: .category, heard: "gazebo"))
         #expect(english.reply(to: english.interpret("find a unicorn"))
                 == "I cannot detect unicorn. Say what can you detect to hear what I can.")
     }

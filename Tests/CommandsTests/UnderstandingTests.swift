@@ -293,11 +293,13 @@ struct UnderstandingTests {
         #expect(expected.matches(understanding.decide(text, channel: .typed).command), "\(text): \(understanding.decide(text, channel: .typed))")
     }
 
-    @Test("everyday forms: carry on detecting, stop watching, will I bump into something, so fast, a kitty, the loo",
+    @Test("everyday forms: carry on detecting, stop watching, will I bump into something, so fast, a kitty, the loo; the light question and the text on a thing asked in so many words",
           arguments: [("carry on detecting", Expected(.startDetection)), ("start watching again", Expected(.startDetection)),
+                      ("did i leave the light on", Expected(.checkLight)), ("check the lights", Expected(.checkLight)),
+                      ("is it dark in here", Expected(.checkLight)), ("read the cover of the book", Expected(.textOnThing, ["book"])),
                       ("stop watching things", Expected(.stopDetection)), ("am i going to bump into something", Expected(.checkObstacles)),
                       ("you're talking so fast, slow it down", Expected(.speakSlower)), ("is there a kitty", Expected(.isThereThing, ["cat"])),
-                      ("find the loo", Expected(.find, ["toilet"]))])
+                      ("find the loo", Expected(.find, ["toilet"])), ("is there a bench further along this path", Expected(.findAhead, ["bench"]))])
     func formsOfDevelopmentSetTen(_ text: String, _ expected: Expected) {
         #expect(expected.matches(understanding.decide(text, channel: .typed).command), "\(text): \(understanding.decide(text, channel: .typed))")
     }
@@ -316,13 +318,6 @@ struct UnderstandingTests {
     func statementNoQuestion(_ text: String) {
         let decision = understanding.decide(text, channel: .typed)
         if case .act(let command) = decision { Issue.record("\(text): carried out \(command)") }
-    }
-
-    @Test("the light question and the text on a thing are still answered when asked in so many words",
-          arguments: [("did i leave the light on", Expected(.checkLight)), ("check the lights", Expected(.checkLight)),
-                      ("is it dark in here", Expected(.checkLight)), ("read the cover of the book", Expected(.textOnThing, ["book"]))])
-    func markedQuestionsAnswered(_ text: String, _ expected: Expected) {
-        #expect(expected.matches(understanding.decide(text, channel: .typed).command), "\(text): \(understanding.decide(text, channel: .typed))")
     }
 
     @Test("one word put in place of a command's marking word is no agreement between patterns and meaning: asked, not carried out")
