@@ -84,6 +84,18 @@ struct SeveralCommandsTests {
         #expect(understanding.decide(text, channel: .typed).command?.intent == .find, "\(text)")
     }
 
+    @Test("a question after a question about a thing, asking about it, asks about that thing: both are answered",
+          arguments: [("is there a bus ahead, and how far is it", [CommandIntent.findAhead, .howFarThing], ["bus"]),
+                      ("are there any chairs and where are they", [.isThereThing, .whereIsThing], ["chair"])])
+    func questionsAboutOneThing(_ text: String, _ intents: [CommandIntent], _ things: [String]) {
+        guard case .several(let commands) = understanding.split(text, channel: .typed) else {
+            Issue.record("\(text): not split: \(understanding.decideLine(text, channel: .typed))")
+            return
+        }
+        #expect(commands.map(\.intent) == intents, "\(text)")
+        #expect(commands.allSatisfy { $0.categories?.categories == things }, "\(text): \(commands)")
+    }
+
     @Test("but joins two commands as and does")
     func butJoins() {
         guard case .several(let commands) = understanding.split("ignore handbags but warn me about bicycles", channel: .typed) else {

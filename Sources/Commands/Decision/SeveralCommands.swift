@@ -58,8 +58,21 @@ extension CommandUnderstanding {
         for choice in 1..<(1 << pieces.joins.count) {
             let saidJoined = pieces.joinsSaid(splittingAt: choice)
             let texts = pieces.parts(splittingAt: choice).filter { !words($0).isEmpty }
-            let parts = texts.compactMap { decided($0, saidJoined: saidJoined) }
+            var parts = texts.compactMap { decided($0, saidJoined: saidJoined) }
             guard parts.count >= 2 else { continue }
+            // "Is there a bus ahead, and how far is it": a question after a question about a thing,
+            // asking about "it", asks about that thing.
+            if parts.count == texts.count {
+                for index in parts.indices.dropFirst() {
+                    guard case .act(let earlier) = parts[index - 1], let thing = earlier.categories, Self.asksAboutThingInView(earlier.intent),
+                          parts[index].command?.categories == nil,
+                          let named = language.namingThing(thing, in: words(texts[index])) else { continue }
+                    if case .act(let asked)? = decided(named.joined(separator: " "), saidJoined: saidJoined),
+                       Self.asksAboutThingInView(asked.intent), asked.categories == thing {
+                        parts[index] = .act(asked)
+                    }
+                }
+            }
             // "Look for a bench and guide me there": a part that names nothing and speaks of what an
             // earlier part named is about that thing, not a command of its own (here, navigation).
             if zip(texts, parts).enumerated().contains(where: { index, part in

@@ -422,6 +422,16 @@ extension CommandLanguage {
         return says(rule.words, in: words)
     }
 
+    /// `words` with the first word that stands for a thing (`thingPronouns`: "it", "them") said as
+    /// `thing` instead ("how far is it" → "how far is the bus"); nil when none does.
+    func namingThing(_ thing: CategorySelection, in words: [String]) -> [String]? {
+        guard let index = words.firstIndex(where: { file.thingPronouns?[$0] != nil }) else { return nil }
+        let name = file.thingPronouns?[words[index]] == "plural" ? thing.plural : thing.singular
+        var named = words
+        named.replaceSubrange(index...index, with: ["the"] + name.split(separator: " ").map(String.init))
+        return named
+    }
+
     /// Whether `words` speak of a thing named before them (`backReferences`: "there", "it").
     func refersBack(_ words: [String]) -> Bool {
         says(file.backReferences ?? [], in: words)
