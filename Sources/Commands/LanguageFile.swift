@@ -171,6 +171,9 @@ struct LanguageFile: Sendable, Decodable {
     /// guide me there", "find the bus and take me to it", "find the loo, can you guide me"): such a
     /// part, naming nothing of its own, is about that thing, not a command of its own.
     var backReferences: [String]?
+    /// The words that join two commands in one line ("louder and slower", "ignore handbags but
+    /// warn me about bicycles"); a comma joins them too.
+    var joiningWords: [String]?
     /// Words that stand for a thing named before, and whether it was one or several ("singular",
     /// "plural"): "is there a bus ahead, and how far is it" asks how far the bus is.
     var thingPronouns: [String: String]?

@@ -26,16 +26,13 @@ public enum LineDecision: Sendable, Equatable {
 }
 
 extension CommandUnderstanding {
-    /// The words that join two commands ("ignore handbags but warn me about bicycles"); a comma
-    /// joins them too.
-    static let joiningWords: Set<String> = ["and", "then", "but"]
     /// Lines with more joins than this are decided whole: every way of splitting is tried, and
     /// nobody says seven commands at once.
     static let mostJoins = 6
 
     /// Whether `text` holds several commands, and which (see `LineSplit`).
     public func split(_ text: String, channel: InputChannel) -> LineSplit {
-        let pieces = LinePieces(text, joiningWords: Self.joiningWords)
+        let pieces = LinePieces(text, joiningWords: language.joiningWords)
         guard !pieces.joins.isEmpty, pieces.joins.count <= Self.mostJoins else { return .whole }
         let whole = reading(text)
         // Exact only once a place phrase was cut off ("is there a dog around and how many people

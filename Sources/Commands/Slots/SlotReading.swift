@@ -432,6 +432,9 @@ extension CommandLanguage {
         return named
     }
 
+    /// The words that join two commands in one line (`joiningWords`: "and", "then").
+    var joiningWords: Set<String> { Set(file.joiningWords ?? []) }
+
     /// Whether `words` speak of a thing named before them (`backReferences`: "there", "it").
     func refersBack(_ words: [String]) -> Bool {
         says(file.backReferences ?? [], in: words)
