@@ -132,14 +132,14 @@ public struct CommandLanguage: Sendable {
                 // "Find the loo, can you guide me": the thing is known, the words after it were
                 // more than the phrase holds. Not "I cannot detect loo": offered, not refused.
                 if kind == .category || kind == .categories,
-                   let reading = vocabulary.read(heard.split(separator: " ").map(String.init)[...], single: kind == .category,
-                                                 memo: CategoryVocabulary.LookupMemo()), reading.cost == 0 {
+                   let reading = vocabulary.read(heard[...], single: kind == .category, memo: CategoryVocabulary.LookupMemo()),
+                   reading.cost == 0 {
                     var offered = best
-                    offered.slotWords = heard.split(separator: " ").map(String.init)
+                    offered.slotWords = heard
                     offered.slotValue = .categories(reading.selection)
                     return (.unclear(closest: phrase(for: offered), command: Command(best.intent, categories: reading.selection)), false, false)
                 }
-                return (.unknownValue(best.intent, slot: kind, heard: heard), false, false)
+                return (.unknownValue(best.intent, slot: kind, heard: heard.joined(separator: " ")), false, false)
             }
         }
         // A phrase said without its value is offered with the file's example value ("set confidence
@@ -155,9 +155,9 @@ public struct CommandLanguage: Sendable {
 
     /// What was said in a value's place, as far as the first word of the language after it: "find
     /// the gazebo, can you guide me" names a gazebo, not "gazebo can you guide me".
-    private func unknownThing(_ words: [String]) -> String {
-        guard let first = words.first else { return "" }
-        return ([first] + words.dropFirst().prefix { !vocabulary.wordsOfTheLanguage.contains($0) }).joined(separator: " ")
+    private func unknownThing(_ words: [String]) -> [String] {
+        guard let first = words.first else { return [] }
+        return [first] + words.dropFirst().prefix { !vocabulary.wordsOfTheLanguage.contains($0) }
     }
 
     /// The phrase (of `intent` only, when given) closest to `words`.

@@ -39,6 +39,14 @@ extension CommandUnderstanding {
         // are here" is "is there a dog" without all after "around"): the cut part may be a command.
         if whole.exact, case .understood = whole.interpretation, whole.meantWords == whole.words { return .whole }
         var decisions: [String: CommandDecision?] = [:]
+        // The same part comes back in many ways of splitting: its patterns are matched once.
+        var exactness: [String: Bool] = [:]
+        func saidExactly(_ part: String) -> Bool {
+            if let known = exactness[part] { return known }
+            let exact = language.patternMatch(words(part)).exact
+            exactness[part] = exact
+            return exact
+        }
         func decided(_ part: String, saidJoined: Bool) -> CommandDecision? {
             let key = (saidJoined ? "+" : "-") + part
             if let known = decisions[key] { return known }
@@ -77,7 +85,7 @@ extension CommandUnderstanding {
                     && parts[..<index].contains { $0.command?.categories != nil }
             }) { continue }
             for (text, part) in zip(texts, parts) {
-                if case .act(let command) = part, reading(text).exact, !exactParts.contains(command) { exactParts.append(command) }
+                if case .act(let command) = part, saidExactly(text), !exactParts.contains(command) { exactParts.append(command) }
             }
             let acted = parts.compactMap(\.command)
             // A part the picture cannot answer ("find my phone and tell me where it is") speaks of
