@@ -180,9 +180,15 @@ struct LanguageFile: Sendable, Decodable {
     /// Words that open a sentence about somebody else ("she speaks french and a bit of german",
     /// "he talks too fast"): said near the assistant, not to it, so never acted on or asked about.
     var aboutOthers: [String]?
-    /// People named by who they are to the speaker ("sister", "doctor", "neighbour"): a line that
-    /// opens with one of them, alone or after "my" or "our" ("my sister is a bit louder than me",
-    /// "mum says it's going to rain"), is about that person, like one that opens with `aboutOthers`.
+    /// Words that open a sentence about what the speaker (and company) will do ("I'll just exit
+    /// through the back door", "we're going to miss the bus"): telling of a plan, not asking the
+    /// assistant for anything, so never acted on or asked about, like `aboutOthers`.
+    var ownPlans: [String]?
+    /// People named by who they are to the speaker ("sister", "doctor", "neighbour", "kids",
+    /// "everyone"): a line that opens with one of them, alone or after "my" or "our" ("my sister
+    /// is a bit louder than me", "mum says it's going to rain"), is about that person, like one
+    /// that opens with `aboutOthers`; one that calls them in a clause of their own ("speak up,
+    /// grandad") is said to them.
     var othersByRelation: [String]?
     /// Words that may stand before a thing named at the opening of a line ("the", "my", "those"),
     /// a number too: a line that opens by naming a thing in view ("the bus is running late again",

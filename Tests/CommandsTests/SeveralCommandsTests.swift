@@ -86,7 +86,8 @@ struct SeveralCommandsTests {
 
     @Test("a question after a question about a thing, asking about it, asks about that thing: both are answered",
           arguments: [("is there a bus ahead, and how far is it", [CommandIntent.findAhead, .howFarThing], ["bus"]),
-                      ("are there any chairs and where are they", [.isThereThing, .whereIsThing], ["chair"])])
+                      ("are there any chairs and where are they", [.isThereThing, .whereIsThing], ["chair"]),
+                      ("how many buses are there and what does the first one say", [.countThings, .textOnThing], ["bus"])])
     func questionsAboutOneThing(_ text: String, _ intents: [CommandIntent], _ things: [String]) {
         guard case .several(let commands) = understanding.split(text, channel: .typed) else {
             Issue.record("\(text): not split: \(understanding.decideLine(text, channel: .typed))")
@@ -94,6 +95,24 @@ struct SeveralCommandsTests {
         }
         #expect(commands.map(\.intent) == intents, "\(text)")
         #expect(commands.allSatisfy { $0.categories?.categories == things }, "\(text): \(commands)")
+    }
+
+    @Test("a word alone before a comma is no command of its own unless it is one of the language's phrases: 'sorry, …' is a courtesy")
+    func loneWordBeforeComma() {
+        let text = "sorry, what's in front of me right now?"
+        #expect(understanding.split(text, channel: .typed) == .whole)
+        #expect(understanding.decide(text, channel: .typed).command?.intent == .describeAhead, "\(understanding.decide(text, channel: .typed))")
+        #expect(intents(understanding.split("louder, slower", channel: .typed)) == [.volumeUp, .speakSlower])
+    }
+
+    @Test("a line read whole as one command on the thing of a part said exactly for another command, and on a thing beside it, is not carried out")
+    func thingsOfTwoParts() {
+        let text = "quit going on about chairs, just find the table"
+        guard case .refuse(let sentence) = understanding.split(text, channel: .typed) else {
+            Issue.record("\(understanding.decideLine(text, channel: .typed))")
+            return
+        }
+        #expect(sentence.contains("did nothing"))
     }
 
     @Test("but joins two commands as and does")

@@ -350,6 +350,32 @@ struct UnderstandingTests {
         }
     }
 
+    @Test("a sentence about what the speaker will do is talk, not a command: never acted on or asked about",
+          arguments: ["i'll just exit through the back door", "we'll catch the next train instead", "I'll find a seat and wait for you",
+                      "we're going to miss the bus if you don't hurry up", "i am going to read it later",
+                      "i'm going to sit down on that bench for a bit"])
+    func ownPlans(_ text: String) {
+        for channel in [InputChannel.typed, .spoken(certain: true)] {
+            #expect(understanding.decideLine(text, channel: channel) == .one(.refuse("Sorry, I didn't understand. Say help to hear what I can do.")), "\(text)")
+        }
+    }
+
+    @Test("a line that calls somebody else by who they are, in a clause of its own, is said to them: never acted on",
+          arguments: ["repeat after me, kids, one two three", "speak up, grandad", "everyone, quiet please"])
+    func addressesOthers(_ text: String) {
+        for channel in [InputChannel.typed, .spoken(certain: true)] {
+            #expect(understanding.decideLine(text, channel: channel) == .one(.refuse("Sorry, I didn't understand. Say help to hear what I can do.")), "\(text)")
+        }
+        #expect(understanding.decide("speak up please", channel: .typed).command?.intent == .volumeUp)
+    }
+
+    @Test("left and right are never swapped: the side said decides which side is described")
+    func sideSaid() {
+        for (text, intent) in [("what's over on the right hand side", CommandIntent.whatIsOnRight), ("what's over on the left hand side", .whatIsOnLeft)] {
+            #expect(understanding.decide(text, channel: .typed).command?.intent == intent, "\(text): \(understanding.decide(text, channel: .typed))")
+        }
+    }
+
     @Test("a line that opens by naming a thing and asks nothing of it tells of the thing: never carried out or asked about, typed or spoken",
           arguments: ["the bus was late again today", "the bus was laid again to day", "the dog next door barked all night",
                       "my phone needs a new battery, it only lasts half a day", "the stop sign at the corner got knocked down",
@@ -401,7 +427,7 @@ struct UnderstandingTests {
     }
 
     @Test("a search is carried out only when it was asked for in words that search; talk that only names a thing is asked about",
-          arguments: ["i'm going to sit down on that bench for a bit", "can you fetch me a chair from the other room"])
+          arguments: ["can you fetch me a chair from the other room"])
     func searchNeedsItsWords(_ text: String) {
         let decision = understanding.decide(text, channel: .typed)
         guard case .confirm(_, let pending) = decision else {

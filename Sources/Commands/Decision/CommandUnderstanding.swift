@@ -72,7 +72,8 @@ public final class CommandUnderstanding: Sendable {
     }
 
     public func decide(_ text: String, channel: InputChannel) -> CommandDecision {
-        withReasonGiven(decide(reading(text), channel: channel), text: text, channel: channel)
+        if language.addressesOthers(text) { return .refuse(language.understandingReply(.notUnderstood)) }
+        return withReasonGiven(decide(reading(text), channel: channel), text: text, channel: channel)
     }
 
     /// Clauses a line may hold beside its command, each a reason or a remark.
@@ -97,7 +98,8 @@ public final class CommandUnderstanding: Sendable {
         }
         let clauses = text.split(separator: ",").map(String.init).filter { !words($0).isEmpty }
         guard (2...Self.mostClauses).contains(clauses.count), !language.speaksOfOthers(words(text)) else { return decision }
-        if pending == nil, language.negatedPart(words(text)) == nil { return decision }
+        // "I'm going to cross the road, are there any cars coming": the plan is the reason.
+        if pending == nil, language.negatedPart(words(text)) == nil, !language.tellsOwnPlan(words(text)) { return decision }
         var command: Command?
         // Clauses only asked about as the command itself ("it's too loud in here, softer please"):
         // a reason that says the same, agreeing with it.
@@ -398,8 +400,9 @@ public final class CommandUnderstanding: Sendable {
         default: break
         }
         let ranking = reading.ranking?.filter { !language.saysOtherThanMarking($0.intent, in: words) }
-        // "she speaks french and a bit of german" is about French, but not said to the assistant.
-        if language.speaksOfOthers(words) { return .refuse(language.understandingReply(.notUnderstood)) }
+        // "she speaks french and a bit of german" is about French, but not said to the assistant;
+        // "I'll just exit through the back door" tells what the speaker will do.
+        if language.speaksOfOthers(words) || language.tellsOwnPlan(words) { return .refuse(language.understandingReply(.notUnderstood)) }
         guard classifier != nil, let ranking, let best = ranking.first else {
             // Without the model, the patterns alone (near misses are asked about, not acted on).
             return patternsOnly(interpretation, words: words)

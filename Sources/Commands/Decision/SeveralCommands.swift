@@ -134,13 +134,16 @@ extension CommandUnderstanding {
         // whole as a search, and the thing searched for would be the benches: a thing named
         // for another command said exactly in its own part, while the line names another thing
         // too. Only that part was understood. ("Find the chair and tell me how far it is" names
-        // one thing, and is decided whole.)
+        // one thing, and is decided whole.) So too when the whole acts on that part's thing and
+        // others beside it: "quit going on about chairs, just find the table" is no "stop
+        // ignoring chairs and tables".
         if !exactParts.isEmpty, case .act(let all) = decide(whole, channel: channel), let things = all.categories?.categories,
            case .value(.categories(let named)) = language.readSlotAnywhere(.categories, in: whole.words),
-           !Set(named.categories).isSubset(of: things),
            let other = exactParts.first(where: { part in
-               ExpectedCommand.action(of: part.intent) != ExpectedCommand.action(of: all.intent)
-                   && part.categories.map { Set(things).isSubset(of: $0.categories) } == true
+               guard ExpectedCommand.action(of: part.intent) != ExpectedCommand.action(of: all.intent),
+                     let own = part.categories.map({ Set($0.categories) }) else { return false }
+               return own.isSuperset(of: things) ? !Set(named.categories).isSubset(of: things)
+                   : !own.isDisjoint(with: things)
            }) {
             return .refuse(language.sentence(.severalNotAllUnderstood, ["understood": spokenList([other])]))
         }
@@ -149,6 +152,7 @@ extension CommandUnderstanding {
 
     /// The whole decision for `text`, several commands included.
     public func decideLine(_ text: String, channel: InputChannel) -> LineDecision {
+        if language.addressesOthers(text) { return .one(decide(text, channel: channel)) }
         switch split(text, channel: channel) {
         case .whole: return .one(decide(text, channel: channel))
         case .several(let commands): return .several(commands)
@@ -169,6 +173,10 @@ extension CommandUnderstanding {
         let decision = decide(reading, channel: channel)
         guard case .act = decision else { return decision }
         if reading.exact, case .understood = reading.interpretation { return decision }
+        // A word alone after or before a comma ("sorry, what's in front of me") is a command of
+        // its own only in the language's own phrases ("louder, slower"): it is as often a
+        // courtesy. Joined by "and" ("shh, and pause detection"), the user said there were two.
+        if reading.words.count == 1, !saidJoined { return .refuse(language.understandingReply(.notUnderstood)) }
         guard let ranking = reading.ranking else { return decision }
         let choice = choose(from: ranking, words: reading.words)
         let certain = choice.similarity >= thresholds.certainSimilarity && choice.margin >= thresholds.certainMargin

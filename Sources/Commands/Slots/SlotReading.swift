@@ -315,6 +315,28 @@ extension CommandLanguage {
         }
     }
 
+    /// Whether the line opens as a sentence about what the speaker will do ("I'll just exit
+    /// through the back door", "we're going to miss the bus"): talk, not a request.
+    func tellsOwnPlan(_ words: [String]) -> Bool {
+        (file.ownPlans ?? []).contains { plan in
+            let planWords = plan.split(separator: " ").map(String.init)
+            return words.count > planWords.count && Array(words.prefix(planWords.count)) == planWords
+        }
+    }
+
+    /// Whether the line calls somebody else by who they are, in a clause of its own ("repeat after
+    /// me, kids, one two three", "speak up, grandad"): said to them, not to the assistant.
+    func addressesOthers(_ text: String) -> Bool {
+        let clauses = text.split(separator: ",")
+        guard clauses.count >= 2 else { return false }
+        let relations = file.othersByRelation ?? []
+        return clauses.contains { clause in
+            let words = normalizedWords(String(clause))
+            let named = ["my", "our"].contains(words.first ?? "") ? 1 : 0
+            return words.count == named + 1 && relations.contains(words[named])
+        }
+    }
+
     /// Whether the line opens as a sentence about somebody else ("she speaks french"): talk near
     /// the assistant, not to it.
     func speaksOfOthers(_ words: [String]) -> Bool {
@@ -422,14 +444,21 @@ extension CommandLanguage {
         return says(rule.words, in: words)
     }
 
-    /// `words` with the first word that stands for a thing (`thingPronouns`: "it", "them") said as
-    /// `thing` instead ("how far is it" → "how far is the bus"); nil when none does.
+    /// `words` with the first words that stand for a thing (`thingPronouns`: "it", "them", "the
+    /// first one") said as `thing` instead ("how far is it" → "how far is the bus"); nil when none do.
     func namingThing(_ thing: CategorySelection, in words: [String]) -> [String]? {
-        guard let index = words.firstIndex(where: { file.thingPronouns?[$0] != nil }) else { return nil }
-        let name = file.thingPronouns?[words[index]] == "plural" ? thing.plural : thing.singular
-        var named = words
-        named.replaceSubrange(index...index, with: ["the"] + name.split(separator: " ").map(String.init))
-        return named
+        let pronouns = (file.thingPronouns ?? [:]).map { (words: $0.key.split(separator: " ").map(String.init), number: $0.value) }
+            .sorted { $0.words.count > $1.words.count }
+        for index in words.indices {
+            // The longest that starts here: "the first one", not "one".
+            guard let pronoun = pronouns.first(where: { index + $0.words.count <= words.count && Array(words[index..<(index + $0.words.count)]) == $0.words })
+            else { continue }
+            let name = pronoun.number == "plural" ? thing.plural : thing.singular
+            var named = words
+            named.replaceSubrange(index..<(index + pronoun.words.count), with: ["the"] + name.split(separator: " ").map(String.init))
+            return named
+        }
+        return nil
     }
 
     /// The words that join two commands in one line (`joiningWords`: "and", "then").
