@@ -369,6 +369,18 @@ struct UnderstandingTests {
         #expect(understanding.decide("speak up please", channel: .typed).command?.intent == .volumeUp)
     }
 
+    @Test("a speech rate with a fraction (a recogniser's \"100.90\" for \"190\") is asked about, never set; a whole one is set")
+    func fractionalRate() {
+        for channel in [InputChannel.typed, .spoken(certain: true)] {
+            guard case .confirm(_, let pending) = understanding.decide("could you set your speech rate to 100.90", channel: channel) else {
+                Issue.record("not asked: \(understanding.decide("could you set your speech rate to 100.90", channel: channel))")
+                continue
+            }
+            #expect(pending.intent == .setSpeechRate)
+        }
+        #expect(understanding.decide("set the speech rate to 190", channel: .typed) == .act(Command(.setSpeechRate, number: 190)))
+    }
+
     @Test("left and right are never swapped: the side said decides which side is described")
     func sideSaid() {
         for (text, intent) in [("what's over on the right hand side", CommandIntent.whatIsOnRight), ("what's over on the left hand side", .whatIsOnLeft)] {

@@ -8,11 +8,14 @@ struct PhraseBiasTests {
 
     @Test("a match is measured from a word boundary, through case and punctuation")
     func matching() {
-        #expect(bias.match("Please stop det").depth == "stop det".count)
+        // A word only begun earns nothing yet; the words before it keep theirs.
+        #expect(bias.match("Please stop det").depth == "stop".count)
+        #expect(bias.match("Please stop detecting").depth == "stop detecting".count)
         #expect(bias.match("Stop detecting.").complete)
         #expect(bias.match("I want tea").depth == 0)
-        // "assist" is the start of the product's name; "assistance" is not.
-        #expect(bias.match("assist").depth == 6)
+        // "assist" begins the product's name, but is no word of it; "assistive" is.
+        #expect(bias.match("assist").depth == 0)
+        #expect(bias.match("assistive").depth == 9)
         #expect(bias.match("assistance").depth == 0)
     }
 
@@ -20,7 +23,13 @@ struct PhraseBiasTests {
     func bonus() {
         let current = bias.match("Assist")
         #expect(bias.bonus(text: "Assist", current: current, piece: "ive") > 0)
-        #expect(bias.bonus(text: "Assist", current: current, piece: " division") < 0)
+        #expect(bias.bonus(text: "Assist", current: current, piece: " division") <= 0)
+        #expect(bias.bonus(text: "Assistive", current: bias.match("Assistive"), piece: " division") < 0)
+        // A word that only begins a word of a phrase is not favoured over one that begins none
+        // ("free", as in "freeze", over "three").
+        let freeze = PhraseBias(phrases: ["freeze", "stop"])
+        #expect(freeze.bonus(text: "", current: freeze.match(""), piece: "free") == freeze.bonus(text: "", current: freeze.match(""), piece: "three"))
+        #expect(freeze.bonus(text: "", current: freeze.match(""), piece: "freeze") > 0)
         // A finished phrase keeps its favour when a new word starts.
         let done = bias.match("stop detecting")
         #expect(bias.bonus(text: "stop detecting", current: done, piece: " and") >= 0)

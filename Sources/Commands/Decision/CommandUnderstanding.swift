@@ -210,7 +210,15 @@ public final class CommandUnderstanding: Sendable {
     private func decideAsRead(_ reading: Reading, channel: InputChannel) -> CommandDecision {
         let decision = alertOnArrival(declineTellingOfThing(declineUnmeasured(decideByPatternsAndMeaning(reading, channel: channel),
                                                                               reading: reading), reading: reading), reading: reading)
-        return heedingNegation(decision, reading: reading, channel: channel)
+        return askingFractionalRate(heedingNegation(decision, reading: reading, channel: channel))
+    }
+
+    /// A speech rate is a whole number of words a minute: nobody asks for 100.9, but a recogniser
+    /// writes "190" as "100.90". Such a rate is asked about, never set.
+    private func askingFractionalRate(_ decision: CommandDecision) -> CommandDecision {
+        guard case .act(let command) = decision, command.intent == .setSpeechRate, let rate = command.number,
+              rate != rate.rounded() else { return decision }
+        return ask(command)
     }
 
     /// "Don't stop detecting", "no, don't exit": a sentence's meaning hardly moves with a "not" in

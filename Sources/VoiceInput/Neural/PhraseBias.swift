@@ -13,6 +13,8 @@ import Foundation
 public struct PhraseBias: Sendable {
     /// Every prefix (in characters) of every phrase, normalised (`normalized`).
     let prefixes: Set<String>
+    /// The prefixes that end where a word of the phrase ends ("stop", "stop detecting").
+    let wordPrefixes: Set<String>
     let phrases: Set<String>
     public var natsPerCharacter: Float
     /// How many of the model's best tokens may be re-ranked.
@@ -22,6 +24,7 @@ public struct PhraseBias: Sendable {
 
     public init(phrases: [String], natsPerCharacter: Float = 0.25, candidates: Int = 8, reach: Float = 3) {
         var prefixes = Set<String>()
+        var wordPrefixes = Set<String>()
         var normalizedPhrases = Set<String>()
         for phrase in phrases {
             let text = Self.normalized(phrase)
@@ -29,11 +32,14 @@ public struct PhraseBias: Sendable {
             normalizedPhrases.insert(text)
             var prefix = ""
             for character in text {
+                if character == " " { wordPrefixes.insert(prefix) }
                 prefix.append(character)
                 prefixes.insert(prefix)
             }
+            wordPrefixes.insert(prefix)
         }
         self.prefixes = prefixes
+        self.wordPrefixes = wordPrefixes
         self.phrases = normalizedPhrases
         self.natsPerCharacter = natsPerCharacter
         self.candidates = candidates
@@ -52,9 +58,13 @@ public struct PhraseBias: Sendable {
     }
 
     /// How far the end of `text` has come along a phrase: the length in characters of the
-    /// longest suffix starting at a word boundary that begins some phrase, and whether that
-    /// suffix is itself a whole phrase. A trailing space (the start of a new word) counts only
-    /// as the end of the words before it.
+    /// longest suffix starting at a word boundary that begins some phrase, counted up to its last
+    /// whole word of the phrase, and whether that suffix is itself a whole phrase. A last word
+    /// that only begins a word of the phrase earns nothing yet: "free" is no step towards
+    /// "freeze" (counted, it put "free" for the product's own "three" in nine sentences of a
+    /// hundred; BENCHMARKS.md, issue 37, thirty-first session), and a word made of several tokens
+    /// earns its favour with the token that completes it ("assist" + "ive"). A trailing space
+    /// (the start of a new word) counts only as the end of the words before it.
     func match(_ rawText: String) -> (depth: Int, complete: Bool) {
         let text = Self.normalized(rawText)
         guard !text.isEmpty else { return (0, false) }
@@ -69,7 +79,10 @@ public struct PhraseBias: Sendable {
                 start = before
                 words += 1
                 let suffix = String(text[start...])
-                if prefixes.contains(suffix), suffix.count > best.depth { best = (suffix.count, phrases.contains(suffix)) }
+                if prefixes.contains(suffix) {
+                    let depth = wordPrefixes.contains(suffix) ? suffix.count : suffix.lastIndex(of: " ").map { suffix.distance(from: suffix.startIndex, to: $0) } ?? 0
+                    if depth > best.depth { best = (depth, phrases.contains(suffix)) }
+                }
             }
             index = before
         }
