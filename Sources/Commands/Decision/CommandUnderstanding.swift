@@ -108,13 +108,13 @@ public final class CommandUnderstanding: Sendable {
         var negated: [CommandIntent] = []
         for clause in clauses {
             if language.speaksOfOthers(words(clause)) { return decision }
-            // A word alone beside a reason ("sorry, I didn't catch that, …") is a command only in the language's own phrases.
-            let lone = words(clause).count == 1 && !reading(clause).exact
+            // A word alone beside a reason ("sorry, I didn't catch that, …") is a command only in
+            // the language's own phrases (`decideAsPart` refuses it otherwise), nor a reason asked about.
+            let lone = words(clause).count == 1 && !language.patternMatch(words(clause)).exact
             switch decideAsPart(clause, channel: channel, saidJoined: false) {
             case .refuse:
                 if let intent = negatedCommand(in: words(clause), channel: channel) { negated.append(intent) }
                 continue
-            case .act where lone: continue
             case .act(let alone) where command == nil && alone.intent != .cannotTell: command = alone
             case .confirm(_, let asked) where !lone: askedAs.append(asked)
             default: return decision

@@ -152,7 +152,7 @@ extension CommandUnderstanding {
 
     /// The whole decision for `text`, several commands included.
     public func decideLine(_ text: String, channel: InputChannel) -> LineDecision {
-        if language.addressesOthers(text) { return .one(decide(text, channel: channel)) }
+        if language.addressesOthers(text) { return .one(.refuse(language.understandingReply(.notUnderstood))) }
         switch split(text, channel: channel) {
         case .whole: return .one(decide(text, channel: channel))
         case .several(let commands): return .several(commands)

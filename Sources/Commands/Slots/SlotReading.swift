@@ -318,10 +318,7 @@ extension CommandLanguage {
     /// Whether the line opens as a sentence about what the speaker will do ("I'll just exit
     /// through the back door", "we're going to miss the bus"): talk, not a request.
     func tellsOwnPlan(_ words: [String]) -> Bool {
-        (file.ownPlans ?? []).contains { plan in
-            let planWords = plan.split(separator: " ").map(String.init)
-            return words.count > planWords.count && Array(words.prefix(planWords.count)) == planWords
-        }
+        startsWith(file.ownPlans ?? [], words)
     }
 
     /// Whether the line calls somebody else by who they are, in a clause of its own ("repeat after
@@ -329,12 +326,18 @@ extension CommandLanguage {
     func addressesOthers(_ text: String) -> Bool {
         let clauses = text.split(separator: ",")
         guard clauses.count >= 2 else { return false }
-        let relations = file.othersByRelation ?? []
         return clauses.contains { clause in
             let words = normalizedWords(String(clause))
-            let named = ["my", "our"].contains(words.first ?? "") ? 1 : 0
-            return words.count == named + 1 && relations.contains(words[named])
+            return !words.isEmpty && wordsNamingRelation(words) == words.count
         }
+    }
+
+    /// How many words at the start of `words` name a person by who they are to the speaker
+    /// (`othersByRelation`, alone or after "my" or "our"); nil when they do not open so.
+    private func wordsNamingRelation(_ words: [String]) -> Int? {
+        let named = ["my", "our"].contains(words.first ?? "") ? 1 : 0
+        guard words.count > named, (file.othersByRelation ?? []).contains(words[named]) else { return nil }
+        return named + 1
     }
 
     /// Whether the line opens as a sentence about somebody else ("she speaks french"): talk near
@@ -344,9 +347,7 @@ extension CommandLanguage {
         if file.aboutOthers?.contains(first) ?? false { return true }
         // "my sister is a bit louder than me", "mum says …": a person the speaker is related to,
         // then more words (a name alone may be the answer to a question, so it is not talk).
-        let relations = file.othersByRelation ?? []
-        let named = ["my", "our"].contains(first) ? 1 : 0
-        return words.count > named + 1 && relations.contains(words[named])
+        return wordsNamingRelation(words).map { words.count > $0 } ?? false
     }
 
     /// Whether the line opens by naming a thing the detector knows, as the subject of what follows:
