@@ -190,6 +190,16 @@ struct LanguageFile: Sendable, Decodable {
     /// that opens with `aboutOthers`; one that calls them in a clause of their own ("speak up,
     /// grandad") is said to them.
     var othersByRelation: [String]?
+    /// Ways of calling several people in a clause of their own ("turn it down, you two"): the line
+    /// is said to them, like one that calls somebody by who they are.
+    var othersAddressed: [String]?
+    /// How a line tells what someone or something said ("the sign said exit on the left", "the
+    /// teacher used to say speak slower", "I told him louder wasn't going to help"): the words
+    /// reported are theirs, not a request of the speaker's.
+    var reportedSpeech: ReportedSpeech?
+    /// How a speaker takes back what they just said ("louder, no, quieter", "find the cat, no
+    /// wait, the dog", "is there a horse, sorry, a cow"): only the correction is meant.
+    var corrections: Corrections?
     /// Words that may stand before a thing named at the opening of a line ("the", "my", "those"),
     /// a number too: a line that opens by naming a thing in view ("the bus is running late again",
     /// "my phone needs charging") tells of it, and is a command only when it says what to do with it.
@@ -216,6 +226,26 @@ struct LanguageFile: Sendable, Decodable {
     /// can hear you fine", "no, leave the volume where it is", "I'm happy with the speed"): said of
     /// a setting, they ask for no change, however near the line's meaning is to one.
     var keepingAsIs: RefusedWhenSaid?
+
+    struct ReportedSpeech: Sendable, Decodable {
+        /// Verbs that report words ("said", "says", "told").
+        var verbs: [String]
+        /// Who the speaker told, after "I told" ("him", "them"): "I told him …" reports; "I told
+        /// you to stop" is a request said again.
+        var hearers: [String]
+    }
+
+    struct Corrections: Sendable, Decodable {
+        /// Clauses that withdraw what came before whatever follows ("no", "no wait", "scratch
+        /// that"): what follows is all that is meant, and nothing is done when it is no command.
+        var withdrawing: [String]
+        /// Clauses that put what follows in place of what came before only when it is understood
+        /// ("sorry", "I mean"): otherwise a courtesy ("stop talking, sorry, I'm on the phone").
+        var replacing: [String]
+        /// Those of both that may open the clause that says the correction ("I mean a bottle",
+        /// "no wait the dog"); the rest stand alone between commas ("no" in "no more chairs" is none).
+        var opening: [String]
+    }
 
     /// Intents, and words that, said in a line read as one of them, ask for something else.
     struct RefusedWhenSaid: Sendable, Decodable {

@@ -134,6 +134,40 @@ struct SeveralCommandsTests {
         #expect(commands.last?.categories?.categories == ["chair"])
     }
 
+    @Test("a speaker who corrects themselves means the correction alone: never what they took back, never both",
+          arguments: [("louder, no, quieter", Expected(.volumeDown)),
+                      ("faster, er no, slower", Expected(.speakSlower)),
+                      ("what's in front of me, sorry, what's on my left", Expected(.whatIsOnLeft)),
+                      // A thing said alone after the correction takes the place of the thing before it.
+                      ("find the cat, no wait, the dog", Expected(.find, ["dog"])),
+                      ("is there a horse, sorry, a cow over there", Expected(.isThereThing, ["cow"])),
+                      ("find a cup, i mean a bottle", Expected(.find, ["bottle"])),
+                      ("ignore cats and dogs, no, just dogs", Expected(.ignore, ["dog"]))])
+    func selfCorrection(_ text: String, _ expected: Expected) {
+        for channel in [InputChannel.typed, .spoken(certain: true)] {
+            guard case .one(let decision) = understanding.decideLine(text, channel: channel) else {
+                Issue.record("split: \(text) → \(understanding.decideLine(text, channel: channel))")
+                continue
+            }
+            #expect(expected.matches(decision.command), "\(text): \(decision)")
+            // As the session takes it: split first, then decided.
+            #expect(understanding.split(text, channel: channel) == .whole, "\(text)")
+            #expect(expected.matches(understanding.decide(text, channel: channel).command), "\(text)")
+        }
+    }
+
+    @Test("what a withdrawing word takes back is never done, even when what follows is no command; an apology before a reason is no correction")
+    func withdrawnOrApology() {
+        let notUnderstood = "Sorry, I didn't understand. Say help to hear what I can do."
+        for text in ["exit, no, i'm fine", "stop detecting, scratch that, never mind"] {
+            #expect(understanding.decideLine(text, channel: .typed) == .one(.refuse(notUnderstood)), "\(text)")
+        }
+        #expect(understanding.decideLine("stop talking, sorry, i'm on the phone", channel: .typed) == .one(.act(Command(.stopTalking))))
+        // A "no" that ends the line, or opens a clause of its own words, corrects nothing.
+        #expect(Expected(.isThereThing, ["bus"]).matches(understanding.decide("is there a bus, no?", channel: .typed).command))
+        #expect(understanding.decideLine("stop, no more chairs", channel: .typed) != .one(.refuse(notUnderstood)))
+    }
+
     @Test("one command that holds 'and' is never split: categories, a multi-word category, a number",
           arguments: [("prioritise bicycles and cars", Expected(.prioritise, ["bicycle", "car"])),
                       ("ignore fire hydrants and chairs", Expected(.ignore, ["fire hydrant", "chair"])),

@@ -369,6 +369,45 @@ struct UnderstandingTests {
         #expect(understanding.decide("speak up please", channel: .typed).command?.intent == .volumeUp)
     }
 
+    @Test("a line that tells what someone or something said reports their words: never acted on or asked about",
+          arguments: ["the sign said exit on the left", "the teacher always used to say speak slower", "i told him louder wasn't going to help",
+                      "my phone says low battery", "a man outside shouted stop", "the radio says traffic is heavy ahead"])
+    func reportedSpeech(_ text: String) {
+        for channel in [InputChannel.typed, .spoken(certain: true)] {
+            #expect(understanding.decideLine(text, channel: channel) == .one(.refuse("Sorry, I didn't understand. Say help to hear what I can do.")), "\(text)")
+        }
+    }
+
+    @Test("a question about what a sign or a thing says is no reported speech")
+    func askedWhatItSays() {
+        for text in ["what does the sign say", "tell me what the sign says", "read me what it says"] {
+            guard case .act(let command) = understanding.decide(text, channel: .typed) else {
+                Issue.record("not answered: \(text) → \(understanding.decide(text, channel: .typed))")
+                continue
+            }
+            #expect([.readText, .textOnThing].contains(command.intent), "\(text)")
+        }
+    }
+
+    @Test("a clause that calls several people as you ('you two', 'you lot', 'you kids') makes the line said to them",
+          arguments: ["turn it down, you two, i'm on the phone", "quiet, you lot", "stop that, you kids"])
+    func callsSeveral(_ text: String) {
+        #expect(understanding.decideLine(text, channel: .typed) == .one(.refuse("Sorry, I didn't understand. Say help to hear what I can do.")), "\(text)")
+    }
+
+    @Test("a rate said as people say it: 'one fifty' is 150, never 51; words in no number's order are no number",
+          arguments: [("talk at one fifty words a minute", 150.0), ("set the speech rate to one sixty five", 165.0),
+                      ("set the speech rate to two hundred and ten", 210.0), ("speech rate fifty five", 55.0)])
+    func rateAsSaid(_ text: String, _ rate: Double) {
+        #expect(Expected(.setSpeechRate, number: rate).matches(understanding.decide(text, channel: .typed).command), "\(text): \(understanding.decide(text, channel: .typed))")
+    }
+
+    @Test("number words in no order a number is said in are not summed: the longest run that is a number is read",
+          arguments: [(["fifty", "fifty"], 50.0), (["five", "five"], 5.0), (["one", "hundred", "one", "fifty"], 101.0), (["one", "fifty"], 150.0)])
+    func numberWordsOutOfOrder(_ words: [String], _ value: Double) {
+        #expect(english.readSlotAnywhere(.number, in: words) == .value(.number(NumberReader.Reading(value: value, isPercent: false))), "\(words)")
+    }
+
     @Test("a speech rate with a fraction (a recogniser's \"100.90\" for \"190\") is asked about, never set; a whole one is set")
     func fractionalRate() {
         for channel in [InputChannel.typed, .spoken(certain: true)] {

@@ -72,8 +72,31 @@ public final class CommandUnderstanding: Sendable {
     }
 
     public func decide(_ text: String, channel: InputChannel) -> CommandDecision {
+        if let meant = corrected(text, channel: channel) { return decide(meant, channel: channel) }
         if language.addressesOthers(text) { return .refuse(language.understandingReply(.notUnderstood)) }
         return withReasonGiven(decide(reading(text), channel: channel), text: text, channel: channel)
+    }
+
+    /// The line as its speaker finally meant it, when they corrected themselves in it; nil when
+    /// they did not. "Louder, no, quieter" means "quieter", never louder then quieter; "find the
+    /// cat, no wait, the dog" means "find the dog": a thing said alone after the correction takes
+    /// the place of the last thing named before it. After a withdrawing word ("no", "scratch
+    /// that") what came before is never carried out, so a correction that is no command leaves
+    /// nothing to do ("exit, no, I'm fine"). After a replacing one ("sorry", "I mean") the
+    /// correction counts only when it is understood: "stop talking, sorry, I'm on the phone" is
+    /// an apology with a reason, and is decided as said.
+    func corrected(_ text: String, channel: InputChannel) -> String? {
+        let clauses = text.split(separator: ",").map(String.init)
+        guard let found = language.correction(in: clauses) else { return nil }
+        var meant = found.words
+        let before = words(clauses[..<found.at].joined(separator: ","))
+        if let thing = language.openingWithThing(found.words), let named = language.lastThingNamed(in: before) {
+            meant = before
+            meant.replaceSubrange(named, with: thing)
+        }
+        let line = meant.joined(separator: " ")
+        if !found.withdrawing, case .one(.refuse) = decideLine(line, channel: channel) { return nil }
+        return line
     }
 
     /// Clauses a line may hold beside its command, each a reason or a remark.

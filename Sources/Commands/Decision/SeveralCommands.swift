@@ -32,6 +32,7 @@ extension CommandUnderstanding {
 
     /// Whether `text` holds several commands, and which (see `LineSplit`).
     public func split(_ text: String, channel: InputChannel) -> LineSplit {
+        if let meant = corrected(text, channel: channel) { return split(meant, channel: channel) }
         let pieces = LinePieces(text, joiningWords: language.joiningWords)
         guard !pieces.joins.isEmpty, pieces.joins.count <= Self.mostJoins else { return .whole }
         let whole = reading(text)
@@ -152,6 +153,7 @@ extension CommandUnderstanding {
 
     /// The whole decision for `text`, several commands included.
     public func decideLine(_ text: String, channel: InputChannel) -> LineDecision {
+        if let meant = corrected(text, channel: channel) { return decideLine(meant, channel: channel) }
         if language.addressesOthers(text) { return .one(.refuse(language.understandingReply(.notUnderstood))) }
         switch split(text, channel: channel) {
         case .whole: return .one(decide(text, channel: channel))

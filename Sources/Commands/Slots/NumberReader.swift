@@ -54,22 +54,44 @@ struct NumberReader: Sendable {
         return result
     }
 
-    /// "two hundred and fifty" → 250; nil for anything that is not a number said in words.
+    /// "two hundred and fifty" → 250, "one fifty" → 150 (hundreds said as people say a rate:
+    /// a number below twenty, then tens, and no "hundred"); nil for anything that is not a number
+    /// said in words, and for words in no order a number is said in ("fifty fifty", "five
+    /// five"): summing them would set a value nobody said ("one fifty" was once read as 51).
     private func wholeNumber(_ tokens: [String]) -> Int? {
         var total = 0
         var current = 0
+        // What the group below the last scale has so far: nothing, a unit (1-19), tens, tens and a unit.
+        enum Said { case nothing, unit, tens, tensAndUnit, digits }
+        var said = Said.nothing
         var sawNumber = false
         for token in tokens {
             if words.joiners.contains(token) { continue }
             if let unit = words.units[token] {
-                current += unit
+                switch said {
+                case .nothing: current += unit
+                // "fifty five", "one fifty five".
+                case .tens where unit < 10 && unit > 0: current += unit
+                default: return nil
+                }
+                said = said == .nothing ? .unit : .tensAndUnit
             } else if let ten = words.tens[token] {
-                current += ten
+                switch said {
+                case .nothing: current += ten
+                // "one fifty": so many hundreds, then the tens.
+                case .unit where current % 100 > 0 && current % 100 < 20 && current < 100:
+                    current = current * 100 + ten
+                default: return nil
+                }
+                said = .tens
             } else if let scale = words.scales[token] {
                 current = max(current, 1) * scale
                 if scale >= 1000 { total += current; current = 0 }
+                said = .nothing
             } else if let digits = Int(token) {
+                guard said == .nothing else { return nil }
                 current += digits
+                said = .digits
             } else {
                 return nil
             }

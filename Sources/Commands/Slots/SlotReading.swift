@@ -326,9 +326,13 @@ extension CommandLanguage {
     func addressesOthers(_ text: String) -> Bool {
         let clauses = text.split(separator: ",")
         guard clauses.count >= 2 else { return false }
+        let calls = (file.othersAddressed ?? []).map { $0.split(separator: " ").map(String.init) }
         return clauses.contains { clause in
             let words = normalizedWords(String(clause))
-            return !words.isEmpty && wordsNamingRelation(words) == words.count
+            guard !words.isEmpty else { return false }
+            // "you kids", "you guys": somebody named by who they are, called as "you".
+            let named = words.first == "you" ? Array(words.dropFirst()) : words
+            return (!named.isEmpty && wordsNamingRelation(named) == named.count) || calls.contains(words)
         }
     }
 
@@ -344,10 +348,78 @@ extension CommandLanguage {
     /// the assistant, not to it.
     func speaksOfOthers(_ words: [String]) -> Bool {
         guard let first = words.first else { return false }
-        if file.aboutOthers?.contains(first) ?? false { return true }
+        if file.aboutOthers?.contains(first) ?? false || reportsSpeech(words) { return true }
         // "my sister is a bit louder than me", "mum says …": a person the speaker is related to,
         // then more words (a name alone may be the answer to a question, so it is not talk).
         return wordsNamingRelation(words).map { words.count > $0 } ?? false
+    }
+
+    /// Whether the line opens by telling what someone or something said (`reportedSpeech`): a
+    /// subject that opens like a thing named ("the sign", "the teacher used to", "my phone"), then
+    /// a verb that reports words, within the first six words ("the sign said exit on the left");
+    /// or "I told him …". Words reported are theirs: "exit" on a sign is no request to exit. A
+    /// question ("what does the sign say") opens otherwise, and "I told you to stop" says the
+    /// request again.
+    func reportsSpeech(_ words: [String]) -> Bool {
+        guard let rule = file.reportedSpeech, let first = words.first,
+              let verb = words.indices.dropFirst().prefix(5).first(where: { rule.verbs.contains(words[$0]) }) else { return false }
+        let subject = words[..<verb]
+        if subject.contains(where: { file.pictureQuestions?.openers.contains($0) ?? false }) { return false }
+        if first == "i" || first == "we" {
+            return subject.count <= 2 && verb + 1 < words.count && rule.hearers.contains(words[verb + 1])
+        }
+        return file.thingOpeners?.contains(first) ?? false
+    }
+
+    /// Where the speaker takes back what came before (`corrections`): the clause of the line
+    /// (split at commas) from which the correction is said, the correction's words, and whether
+    /// what came before is withdrawn whatever follows ("no") or only when the correction is
+    /// understood ("sorry"). The last such clause counts ("louder, no, quieter, no, louder"); one
+    /// at the end of the line corrects nothing ("is there a bus, no?"), nor does one that opens it.
+    func correction(in clauses: [String]) -> (at: Int, words: [String], withdrawing: Bool)? {
+        guard let rule = file.corrections, clauses.count >= 2 else { return nil }
+        func marker(_ words: [String], in markers: [String]) -> [String]? {
+            markers.map { $0.split(separator: " ").map(String.init) }.filter { words.starts(with: $0) }.max { $0.count < $1.count }
+        }
+        for index in clauses.indices.dropFirst().reversed() {
+            let words = normalizedWords(clauses[index])
+            guard let said = marker(words, in: rule.withdrawing + rule.replacing) else { continue }
+            let withdrawing = rule.withdrawing.contains(said.joined(separator: " "))
+            let rest = clauses[(index + 1)...].flatMap(normalizedWords)
+            if words.count == said.count {
+                guard !rest.isEmpty else { return nil }
+                return (index, rest, withdrawing)
+            }
+            guard marker(words, in: rule.opening) == said else { continue }
+            return (index, Array(words[said.count...]) + rest, withdrawing)
+        }
+        return nil
+    }
+
+    /// The span of the last run of words in `words` that names detector things ("the cat" →
+    /// "cat", "cats and dogs"), or nil.
+    func lastThingNamed(in words: [String]) -> Range<Int>? {
+        let memo = CategoryVocabulary.LookupMemo()
+        var last: Range<Int>?
+        var start = 0
+        while start < words.count {
+            if let (_, end) = exactNames(in: words, from: start, memo: memo) {
+                last = start..<end
+                start = end
+            } else {
+                start += 1
+            }
+        }
+        return last
+    }
+
+    /// The words after the openers ("a", "the", "my") when `words` open by naming a detector
+    /// thing ("a cow over there" → "cow over there"); nil otherwise ("where is the dog").
+    func openingWithThing(_ words: [String]) -> [String]? {
+        var start = 0
+        while start < words.count, file.thingOpeners?.contains(words[start]) ?? false { start += 1 }
+        guard start < words.count, exactNames(in: words, from: start, memo: CategoryVocabulary.LookupMemo()) != nil else { return nil }
+        return Array(words[start...])
     }
 
     /// Whether the line opens by naming a thing the detector knows, as the subject of what follows:
