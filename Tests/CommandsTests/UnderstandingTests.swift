@@ -27,6 +27,7 @@ struct UnderstandingTests {
                       ("please set the confidence to 70 percent", Expected(.setConfidence, number: 0.7)),
                       // Everyday words for the detector's classes.
                       ("find a taxi", Expected(.find, ["car"])), ("where is my mobile", Expected(.whereIsThing, ["cell phone"])),
+                      ("where's my brolly", Expected(.whereIsThing, ["umbrella"])), ("skip birds", Expected(.ignore, ["bird"])),
                       ("is there anybody ahead", Expected(.findAhead, ["person"])),
                       ("where is my bag", Expected(.whereIsThing, ["handbag", "backpack", "suitcase"])),
                       ("help me look for my bag", Expected(.find, ["handbag", "backpack", "suitcase"]))])
