@@ -90,7 +90,7 @@ public final class CommandUnderstanding: Sendable {
         guard let found = language.correction(in: clauses) else { return nil }
         var meant = found.words
         let before = words(clauses[..<found.at].joined(separator: ","))
-        if let thing = language.openingWithThing(found.words), let named = language.lastThingNamed(in: before) {
+        if let thing = language.openingWithThing(found.words), let named = language.thingSpans(in: before).last {
             meant = before
             meant.replaceSubrange(named, with: thing)
         }

@@ -127,25 +127,15 @@ extension CommandLanguage {
         // ("let me know when a car is near", "the book club meets on thursday") the place is part of it.
         guard file.categories.placeWords != nil, let first = words.first,
               file.pictureQuestions?.openers.contains(first) == true else { return nil }
-        let memo = CategoryVocabulary.LookupMemo()
-        var names: [(start: Int, end: Int)] = []
-        var start = 0
-        while start < words.count {
-            if let (_, end) = exactNames(in: words, from: start, memo: memo) {
-                names.append((start, end))
-                start = end
-            } else {
-                start += 1
-            }
-        }
-        guard let thing = names.first(where: { !inPlacePhrase(words, before: $0.start) }) ?? names.first else { return nil }
+        let names = thingSpans(in: words)
+        guard let thing = names.first(where: { !inPlacePhrase(words, before: $0.lowerBound) }) ?? names.first else { return nil }
         let places = (file.categories.placeWords ?? []).map { $0.split(separator: " ").map(String.init) }
-        guard let cut = (thing.end..<words.count).first(where: { index in
+        guard let cut = (thing.upperBound..<words.count).first(where: { index in
             places.contains { $0.count <= words.count - index && Array(words[index..<(index + $0.count)]) == $0 }
         }) else { return nil }
         // "how many cups are on the table" → "how many cups": a link left dangling is no part of the question.
         var kept = Array(words[..<cut])
-        while kept.count > thing.end, let last = kept.last, file.pictureQuestions?.countingLinks?.contains(last) == true { kept.removeLast() }
+        while kept.count > thing.upperBound, let last = kept.last, file.pictureQuestions?.countingLinks?.contains(last) == true { kept.removeLast() }
         return kept
     }
 
@@ -396,21 +386,21 @@ extension CommandLanguage {
         return nil
     }
 
-    /// The span of the last run of words in `words` that names detector things ("the cat" →
-    /// "cat", "cats and dogs"), or nil.
-    func lastThingNamed(in words: [String]) -> Range<Int>? {
+    /// The spans of `words` that name detector things exactly, in order, each as long as it reads
+    /// ("the cat" → "cat", "cats and dogs" → one span).
+    func thingSpans(in words: [String]) -> [Range<Int>] {
         let memo = CategoryVocabulary.LookupMemo()
-        var last: Range<Int>?
+        var spans: [Range<Int>] = []
         var start = 0
         while start < words.count {
             if let (_, end) = exactNames(in: words, from: start, memo: memo) {
-                last = start..<end
+                spans.append(start..<end)
                 start = end
             } else {
                 start += 1
             }
         }
-        return last
+        return spans
     }
 
     /// The words after the openers ("a", "the", "my") when `words` open by naming a detector
