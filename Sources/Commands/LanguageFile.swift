@@ -226,6 +226,18 @@ struct LanguageFile: Sendable, Decodable {
     /// can hear you fine", "no, leave the volume where it is", "I'm happy with the speed"): said of
     /// a setting, they ask for no change, however near the line's meaning is to one.
     var keepingAsIs: RefusedWhenSaid?
+    /// Commands that change how the assistant sounds, and the other things that make sound or
+    /// speak ("the stereo", "the audiobook narrator"): a line that says one of them speaks of its
+    /// sound ("that volume knob on the stereo is stuck"), not of the assistant's, unless the thing
+    /// is only what the assistant must be heard over (`background`: "louder than the radio").
+    var otherSoundSources: OtherSoundSources?
+
+    struct OtherSoundSources: Sendable, Decodable {
+        var intents: [String]
+        var sources: [String]
+        /// Words just before a source that make it the background of the request.
+        var background: [String]
+    }
 
     struct ReportedSpeech: Sendable, Decodable {
         /// Verbs that report words ("said", "says", "told").

@@ -48,9 +48,9 @@ struct SeveralCommandsTests {
 
     @Test("a part the picture cannot answer, beside a command, is no command of its own: the line is decided whole")
     func cannotTellPart() {
-        let split = understanding.split("find my phone and tell me where it is", channel: .typed)
+        let split = understanding.split("find my phone and tell me how old it is", channel: .typed)
         if case .several(let commands) = split { Issue.record("split into \(commands)") }
-        let decided = understanding.decide("find my phone and tell me where it is", channel: .typed)
+        let decided = understanding.decide("find my phone and tell me how old it is", channel: .typed)
         #expect(decided.command?.intent != .cannotTell, "\(decided)")
     }
 
@@ -72,8 +72,19 @@ struct SeveralCommandsTests {
             return
         }
         #expect(sentence.contains("did nothing"))
-        // One thing named, by both parts: decided whole.
-        #expect(understanding.split("find the chair and tell me how far it is", channel: .typed) == .whole)
+    }
+
+    @Test("a question after a search, asking about it, asks about the thing searched for: the search goes on and the question is answered now",
+          arguments: [("find the chair and tell me how far it is", CommandIntent.howFarThing, "chair"),
+                      ("look for a bus and tell me how far it is", .howFarThing, "bus"),
+                      ("find my phone and tell me where it is", .whereIsThing, "cell phone")])
+    func questionAfterSearch(_ text: String, _ question: CommandIntent, _ thing: String) {
+        guard case .several(let commands) = understanding.split(text, channel: .typed) else {
+            Issue.record("\(text): \(understanding.split(text, channel: .typed))")
+            return
+        }
+        #expect(commands.map(\.intent) == [.find, question], "\(text)")
+        #expect(commands.allSatisfy { $0.categories?.categories == [thing] }, "\(text): \(commands)")
     }
 
     @Test("a part that names nothing and speaks of what an earlier part named is about that thing: one search, no navigation mode",

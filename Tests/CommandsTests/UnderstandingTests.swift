@@ -231,6 +231,47 @@ struct UnderstandingTests {
         }
     }
 
+    @Test("a negation before the words a command opens with turns that command down, even when they alone are another command",
+          arguments: ["start detecting and don't stop", "start detecting and don't stop, keep going all the time", "do not stop"])
+    func negationOpensCommand(_ text: String) {
+        for channel in [InputChannel.typed, .spoken(certain: true)] {
+            let decision = understanding.decideLine(text, channel: channel)
+            let acted: [CommandIntent]
+            switch decision {
+            case .one(let one): acted = one.command.map { [$0.intent] } ?? []
+            case .several(let commands): acted = commands.map(\.intent)
+            }
+            #expect(!acted.contains(.stopDetection) && !acted.contains(.stopTalking), "\(text): \(decision)")
+        }
+    }
+
+    @Test("a line about another thing's sound changes nothing of the assistant's, typed or spoken", arguments: [
+        "that volume knob on the stereo is stuck", "the volume on my telly at home is broken",
+        "the audiobook narrator reads far too fast", "the telly's too loud, tom, turn it down would you",
+    ])
+    func otherSoundSource(_ text: String) {
+        for channel in [InputChannel.typed, .spoken(certain: true)] {
+            #expect(understanding.decideLine(text, channel: channel) == .one(.refuse("Sorry, I didn't understand. Say help to hear what I can do.")),
+                    "\(text)")
+        }
+    }
+
+    @Test("a sound the assistant must be heard over is the reason for the request, not its subject",
+          arguments: ["speak louder than the radio", "turn it up, i can't hear you over the telly"])
+    func backgroundSound(_ text: String) {
+        #expect(understanding.decide(text, channel: .typed).command?.intent == .volumeUp, "\(understanding.decide(text, channel: .typed))")
+    }
+
+    @Test("courteous openings are no part of the command", arguments: [
+        ("i wonder if you might describe what lies before me", Expected(.describeAhead)),
+        ("would you be so kind as to find a chair", Expected(.find, ["chair"])),
+        ("is a cat here", Expected(.isThereThing, ["cat"])), ("are any dogs around", Expected(.isThereThing, ["dog"])),
+        ("tell me a bit more about that", Expected(.more)),
+    ])
+    func courteousOpenings(_ text: String, _ expected: Expected) {
+        #expect(expected.matches(understanding.decide(text, channel: .typed).command), "\(text): \(understanding.decide(text, channel: .typed))")
+    }
+
     @Test("a loud tone is set only when the line says loud (or raise, increase): a remark about loud buses is no command",
           arguments: ["the volume on these bus announcements is terrible"])
     func loudToneMarked(_ text: String) {

@@ -252,19 +252,24 @@ public final class CommandUnderstanding: Sendable {
     /// no such command ("sorry, I didn't catch that"). And a command
     /// that only turns a thing on is refused when the line asks to turn it off ("turn off the alert
     /// for cars"): no command does that, and turning it on would be the opposite; one that changes
-    /// a setting, when the line says the setting is fine as it is ("I can hear you fine").
+    /// a setting, when the line says the setting is fine as it is ("I can hear you fine") or
+    /// speaks of another thing's sound ("the volume on my telly is broken").
     private func heedingNegation(_ decision: CommandDecision, reading: Reading, channel: InputChannel) -> CommandDecision {
         let intent: CommandIntent
         switch decision {
         case .act(let command), .confirm(_, let command): intent = command.intent
         case .refuse: return decision
         }
-        if language.asksToTurnOff(intent, in: reading.words) || language.saysSettingIsFine(intent, in: reading.words) {
+        if language.asksToTurnOff(intent, in: reading.words) || language.saysSettingIsFine(intent, in: reading.words)
+            || language.speaksOfOtherSoundSource(intent, in: reading.words) {
             return .refuse(language.understandingReply(.notUnderstood))
         }
         guard intent != .cannotTell, let negated = language.negatedPart(reading.words), !negated.isEmpty else { return decision }
         if reading.exact, case .understood = reading.interpretation { return decision }
         if language.saysNegatedMarking(of: intent, in: reading.words) { return decision }
+        // "Start detecting and don't stop": "stop" alone is "stop talking", but here it is what the
+        // line's own command opens with.
+        if language.negatedOpensPhrase(of: intent, negated) { return .refuse(language.understandingReply(.notUnderstood)) }
         let alone: CommandIntent?
         switch decideAsRead(self.reading(words: negated, meant: negated.joined(separator: " "), split: []), channel: channel) {
         case .act(let command), .confirm(_, let command): alone = command.intent

@@ -67,10 +67,12 @@ extension CommandUnderstanding {
             var parts = texts.compactMap { decided($0, saidJoined: saidJoined) }
             guard parts.count >= 2 else { continue }
             // "Is there a bus ahead, and how far is it": a question after a question about a thing,
-            // asking about "it", asks about that thing.
+            // asking about "it", asks about that thing. So does one after a search ("look for a bus
+            // and tell me how far it is"): the search goes on, and the question is answered now.
             if parts.count == texts.count {
                 for index in parts.indices.dropFirst() {
-                    guard case .act(let earlier) = parts[index - 1], let thing = earlier.categories, Self.asksAboutThingInView(earlier.intent),
+                    guard case .act(let earlier) = parts[index - 1], let thing = earlier.categories,
+                          Self.asksAboutThingInView(earlier.intent) || earlier.intent == .find,
                           parts[index].command?.categories == nil,
                           let named = language.namingThing(thing, in: words(texts[index])) else { continue }
                     if case .act(let asked)? = decided(named.joined(separator: " "), saidJoined: saidJoined),

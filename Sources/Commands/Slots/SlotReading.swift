@@ -486,6 +486,16 @@ extension CommandLanguage {
         return nil
     }
 
+    /// Whether what a negation negates opens one of `intent`'s own phrases ("do not stop" and
+    /// "stop detecting"): the negation then turns that very command down, whatever other command
+    /// the words after it would be read as alone ("stop" alone is "stop talking").
+    func negatedOpensPhrase(of intent: CommandIntent, _ negated: [String]) -> Bool {
+        guard let first = negated.first else { return false }
+        return phrases.contains { phrase in
+            phrase.intent == intent && phrase.expansions.contains { $0.first == .word(first) }
+        }
+    }
+
     /// Whether the line says one of `intent`'s marking words that holds a negation ("not so
     /// loud" for volume down): the negation is then what marks the command.
     func saysNegatedMarking(of intent: CommandIntent, in words: [String]) -> Bool {
@@ -542,6 +552,18 @@ extension CommandLanguage {
     func saysSettingIsFine(_ intent: CommandIntent, in words: [String]) -> Bool {
         guard let rule = file.keepingAsIs, rule.intents.contains(intent.rawValue) else { return false }
         return says(rule.words, in: words)
+    }
+
+    /// Whether the line speaks of another thing's sound, not the assistant's (`otherSoundSources`):
+    /// it names a source of sound that is not only the background the assistant must be heard
+    /// over ("speak louder than the radio", "I can't hear you over the hoover").
+    func speaksOfOtherSoundSource(_ intent: CommandIntent, in words: [String]) -> Bool {
+        guard let rule = file.otherSoundSources, rule.intents.contains(intent.rawValue) else { return false }
+        return words.indices.contains { index in
+            // "The telly's too loud": the possessive's mark is kept by the normaliser.
+            let word = words[index].hasSuffix("'s") ? String(words[index].dropLast(2)) : words[index]
+            return rule.sources.contains(word) && !says(rule.background, in: Array(words[max(0, index - 3)..<index]))
+        }
     }
 
     /// Whether the line asks to be told when a thing arrives: it opens with one of the file's
