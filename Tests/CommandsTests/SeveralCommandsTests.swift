@@ -77,7 +77,8 @@ struct SeveralCommandsTests {
     @Test("a question after a search, asking about it, asks about the thing searched for: the search goes on and the question is answered now",
           arguments: [("find the chair and tell me how far it is", CommandIntent.howFarThing, "chair"),
                       ("look for a bus and tell me how far it is", .howFarThing, "bus"),
-                      ("find my phone and tell me where it is", .whereIsThing, "cell phone")])
+                      ("find my phone and tell me where it is", .whereIsThing, "cell phone"),
+                      ("find my phone and tell me how far it is", .howFarThing, "cell phone")])
     func questionAfterSearch(_ text: String, _ question: CommandIntent, _ thing: String) {
         guard case .several(let commands) = understanding.split(text, channel: .typed) else {
             Issue.record("\(text): \(understanding.split(text, channel: .typed))")

@@ -266,7 +266,7 @@ struct UnderstandingTests {
         ("i wonder if you might describe what lies before me", Expected(.describeAhead)),
         ("would you be so kind as to find a chair", Expected(.find, ["chair"])),
         ("is a cat here", Expected(.isThereThing, ["cat"])), ("are any dogs around", Expected(.isThereThing, ["dog"])),
-        ("tell me a bit more about that", Expected(.more)),
+        ("tell me a bit more about that", Expected(.more)), ("tell me how far the bus is", Expected(.howFarThing, ["bus"])),
     ])
     func courteousOpenings(_ text: String, _ expected: Expected) {
         #expect(expected.matches(understanding.decide(text, channel: .typed).command), "\(text): \(understanding.decide(text, channel: .typed))")
