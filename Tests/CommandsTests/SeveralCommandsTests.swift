@@ -78,7 +78,8 @@ struct SeveralCommandsTests {
           arguments: [("find the chair and tell me how far it is", CommandIntent.howFarThing, "chair"),
                       ("look for a bus and tell me how far it is", .howFarThing, "bus"),
                       ("find my phone and tell me where it is", .whereIsThing, "cell phone"),
-                      ("find my phone and tell me how far it is", .howFarThing, "cell phone")])
+                      ("find my phone and tell me how far it is", .howFarThing, "cell phone"),
+                      ("find the bus and tell me what colour it is", .colourOfThing, "bus")])
     func questionAfterSearch(_ text: String, _ question: CommandIntent, _ thing: String) {
         guard case .several(let commands) = understanding.split(text, channel: .typed) else {
             Issue.record("\(text): \(understanding.split(text, channel: .typed))")

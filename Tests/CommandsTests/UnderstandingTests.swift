@@ -267,6 +267,7 @@ struct UnderstandingTests {
         ("would you be so kind as to find a chair", Expected(.find, ["chair"])),
         ("is a cat here", Expected(.isThereThing, ["cat"])), ("are any dogs around", Expected(.isThereThing, ["dog"])),
         ("tell me a bit more about that", Expected(.more)), ("tell me how far the bus is", Expected(.howFarThing, ["bus"])),
+        ("tell me what colour the bus is", Expected(.colourOfThing, ["bus"])), ("tell me what the bus says", Expected(.textOnThing, ["bus"])),
     ])
     func courteousOpenings(_ text: String, _ expected: Expected) {
         #expect(expected.matches(understanding.decide(text, channel: .typed).command), "\(text): \(understanding.decide(text, channel: .typed))")
