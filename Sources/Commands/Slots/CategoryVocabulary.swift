@@ -115,6 +115,11 @@ struct CategoryVocabulary: Sendable {
 
     /// "girl's", "kids'" (as the normalizer keeps them).
     static func isPossessive(_ word: String) -> Bool { word.count > 2 && (word.hasSuffix("'s") || word.hasSuffix("s'")) }
+    /// The word without its possessive mark ("telly's" → "telly", "neighbours'" → "neighbours").
+    static func withoutPossessive(_ word: String) -> String {
+        guard isPossessive(word) else { return word }
+        return String(word.hasSuffix("'s") ? word.dropLast(2) : word.dropLast())
+    }
 
     private func relax(_ best: inout [(cost: Double, names: [Entry])?], at index: Int, cost: Double, names: [Entry]) {
         if let current = best[index], current.cost < cost || (current.cost == cost && current.names.count <= names.count) { return }

@@ -561,8 +561,8 @@ extension CommandLanguage {
         guard let rule = file.otherSoundSources, rule.intents.contains(intent.rawValue) else { return false }
         return words.indices.contains { index in
             // "The telly's too loud": the possessive's mark is kept by the normaliser.
-            let word = words[index].hasSuffix("'s") ? String(words[index].dropLast(2)) : words[index]
-            return rule.sources.contains(word) && !says(rule.background, in: Array(words[max(0, index - 3)..<index]))
+            rule.sources.contains(CategoryVocabulary.withoutPossessive(words[index]))
+                && !says(rule.background, in: Array(words[max(0, index - 3)..<index]))
         }
     }
 
