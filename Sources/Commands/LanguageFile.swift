@@ -60,6 +60,9 @@ struct LanguageFile: Sendable, Decodable {
         /// is where the thing asked about is, not what is asked about ("how many cups are on the
         /// table" counts cups).
         var placeWords: [String]?
+        /// Words that open a clause telling which thing is meant ("the car *that* just pulled up"):
+        /// a question about one thing is that question about it.
+        var relativeWords: [String]?
         /// The side of the view a place phrase after the thing can name ("the person on the left",
         /// "the car to my right"), and the words that may end it ("side", "of me").
         var sidesOfView: SidesOfView?
@@ -184,6 +187,10 @@ struct LanguageFile: Sendable, Decodable {
     /// through the back door", "we're going to miss the bus"): telling of a plan, not asking the
     /// assistant for anything, so never acted on or asked about, like `aboutOthers`.
     var ownPlans: [String]?
+    /// Words that open a sentence about what the speaker did or does with a device ("I turned the
+    /// volume down on my phone ages ago", "I switch the camera off when I'm at home"): telling, not
+    /// asking, like `ownPlans`.
+    var ownDoings: [String]?
     /// People named by who they are to the speaker ("sister", "doctor", "neighbour", "kids",
     /// "everyone"): a line that opens with one of them, alone or after "my" or "our" ("my sister
     /// is a bit louder than me", "mum says it's going to rain"), is about that person, like one
@@ -204,6 +211,9 @@ struct LanguageFile: Sendable, Decodable {
     /// a number too: a line that opens by naming a thing in view ("the bus is running late again",
     /// "my phone needs charging") tells of it, and is a command only when it says what to do with it.
     var thingOpeners: [String]?
+    /// Words after a thing named at the opening that tell what it did or was ("the train *was* too
+    /// loud"): an event told, never a request.
+    var pastLinks: [String]?
     /// Words (or runs of words) that ask about what a picture cannot show: a name, an age, a breed,
     /// a mood, a price, where something is going ("where is the bus going", "how old is the dog").
     /// A question about a thing in view that says one is declined, never answered as the nearby
@@ -242,6 +252,9 @@ struct LanguageFile: Sendable, Decodable {
     struct ReportedSpeech: Sendable, Decodable {
         /// Verbs that report words ("said", "says", "told").
         var verbs: [String]
+        /// Subjects besides a thing named that may open a report: the assistant spoken of ("it said
+        /// person ahead", "it tells me when there's a car coming").
+        var subjects: [String]?
         /// Who the speaker told, after "I told" ("him", "them"): "I told him …" reports; "I told
         /// you to stop" is a request said again.
         var hearers: [String]
@@ -279,6 +292,12 @@ struct LanguageFile: Sendable, Decodable {
         var leads: [String]
         /// Words that point at something (a thing in view or spoken of): "this", "the", "she", "it".
         var references: [String]
+        /// Words between the speaker and what they say of themselves ("I *am* about to cross"):
+        /// words of the `unmeasured` list said so are the speaker's, not asked of the picture.
+        var speakerLinks: [String]?
+        /// Openings that make a request of the opener, not a question ("do not bother telling me
+        /// about the plants").
+        var requestOpenings: [String]?
         /// Words that, close after the opener, make the listener the one asked about ("did you
         /// watch the match", "how was your weekend"): talk to a person, not about the picture.
         var addressee: [String]
@@ -342,5 +361,8 @@ struct LanguageFile: Sendable, Decodable {
         /// In order of precedence: "too slowly" marks faster before "slowly" marks slower.
         var intents: [String]
         var words: [String: [String]]
+        /// Runs of words in which a marking word marks nothing, as they mean something else ("I'm
+        /// off", "off we go": leaving, not turning detection off).
+        var notMarking: [String]?
     }
 }

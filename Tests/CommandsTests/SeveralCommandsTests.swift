@@ -194,6 +194,30 @@ struct SeveralCommandsTests {
         #expect(expected.matches(understanding.decide(text, channel: .typed).command), "\(text)")
     }
 
+    @Test("a number said in each part stays with its own command: the rate is never read as the volume",
+          arguments: ["volume thirty percent and speech rate one sixty", "speech rate one sixty and volume thirty percent"])
+    func numbersOfTwoSettings(_ text: String) {
+        guard case .several(let commands) = understanding.split(text, channel: .typed) else {
+            Issue.record("not split: \(text) → \(understanding.decide(text, channel: .typed))")
+            return
+        }
+        let volume = commands.first { $0.intent == .setVolume }
+        let rate = commands.first { $0.intent == .setSpeechRate }
+        #expect(commands.count == 2 && volume?.number == 0.3 && rate?.number == 160, "\(text): \(commands)")
+    }
+
+    @Test("plus and also join two commands as and does",
+          arguments: [("turn off the haptics plus stop ignoring dogs", [Expected(.disableHaptics), Expected(.stopIgnoring, ["dog"])]),
+                      ("what's in front of me, also is there a stop sign", [Expected(.describeAhead), Expected(.isThereThing, ["stop sign"])])])
+    func plusAndAlso(_ text: String, _ expected: [Expected]) {
+        guard case .several(let commands) = understanding.split(text, channel: .typed) else {
+            Issue.record("not split: \(text) → \(understanding.decide(text, channel: .typed))")
+            return
+        }
+        #expect(commands.count == expected.count, "\(text): \(commands)")
+        for (command, meant) in zip(commands, expected) { #expect(meant.matches(command), "\(text): \(command)") }
+    }
+
     @Test("when two parts are commands and another is not understood, nothing is done and the whole line is answered")
     func notAllUnderstood() {
         for understanding in Self.both {

@@ -256,6 +256,58 @@ struct UnderstandingTests {
         }
     }
 
+    @Test("'I'm off' is leaving, not turning detection off: 'start detecting, I'm off across the road' starts it",
+          arguments: ["start detecting, i'm off across the road", "turn on detection, i'm off out", "right, off we go, start detecting"])
+    func leavingIsNoStop(_ text: String) {
+        #expect(understanding.decideLine(text, channel: .typed) == .one(.act(Command(.startDetection))), "\(text): \(understanding.decideLine(text, channel: .typed))")
+        #expect(understanding.decide("switch detection off", channel: .typed).command?.intent == .stopDetection)
+    }
+
+    @Test("what the speaker says of themselves is not asked of the picture: 'is there a lorry ahead, I'm about to cross' is answered")
+    func speakerOwnClause() {
+        #expect(Expected(.findAhead, ["truck"]).matches(understanding.decide("is there a lorry ahead, i'm about to cross", channel: .typed).command))
+        #expect(understanding.decide("is the man about to cross", channel: .typed).command?.intent == .cannotTell)
+    }
+
+    @Test("a request not to do something opens like a question but is none: never declined as one the picture cannot answer")
+    func negatedRequestIsNoQuestion() {
+        let decided = understanding.decide("don't bother telling me about the potted plants round my desk", channel: .typed)
+        switch decided {
+        case .act(let command), .confirm(_, let command):
+            #expect(Expected(.ignore, ["potted plant"]).matches(command), "\(decided)")
+        case .refuse: Issue.record("\(decided)")
+        }
+    }
+
+    @Test("a clause that says which thing is meant leaves the question about that thing",
+          arguments: [("what colour is the car that just pulled up", Expected(.colourOfThing, ["car"])),
+                      ("how far is the bus that is coming", Expected(.howFarThing, ["bus"]))])
+    func whichThingIsMeant(_ text: String, _ expected: Expected) {
+        #expect(expected.matches(understanding.decide(text, channel: .typed).command), "\(text): \(understanding.decide(text, channel: .typed))")
+    }
+
+    @Test("a thing told of in the past is no command, whatever words follow: 'the train was too loud' sets no loud tone",
+          arguments: ["the train was too loud", "the buses were really loud this morning"])
+    func thingInThePast(_ text: String) {
+        #expect(understanding.decideLine(text, channel: .typed) == .one(.refuse("Sorry, I didn't understand. Say help to hear what I can do.")),
+                "\(text): \(understanding.decideLine(text, channel: .typed))")
+        #expect(Expected(.loudTone, ["bus"]).matches(understanding.decide("loud tone for buses", channel: .typed).command))
+    }
+
+    @Test("'keep up' in a reason marks no faster speech: 'talk slower, I can't keep up' slows down")
+    func keepUpIsNoFaster() {
+        #expect(understanding.decide("could you talk slower, i'm chopping onions and can't keep up", channel: .typed).command?.intent == .speakSlower)
+        #expect(understanding.decide("speed up", channel: .typed).command?.intent == .speakFaster)
+    }
+
+    @Test("the user telling someone about the assistant, or what they did with a device, is no command",
+          arguments: ["it tells me when there's a car coming, it's brilliant", "i turned the volume down on my phone ages ago",
+                      "i switch the camera off when i'm at home"])
+    func talkAboutTheAssistant(_ text: String) {
+        #expect(understanding.decideLine(text, channel: .typed) == .one(.refuse("Sorry, I didn't understand. Say help to hear what I can do.")),
+                "\(text): \(understanding.decideLine(text, channel: .typed))")
+    }
+
     @Test("a sound the assistant must be heard over is the reason for the request, not its subject",
           arguments: ["speak louder than the radio", "turn it up, i can't hear you over the telly"])
     func backgroundSound(_ text: String) {

@@ -188,6 +188,14 @@ public final class CommandUnderstanding: Sendable {
                 (interpretation, exact, valueExact) = (placeless, true, placelessValueExact)
             }
         }
+        // "What colour is the car that just pulled up": the clause says which car; the question
+        // about one thing is asked of it (never a count or a search: "how many people who wait").
+        if !exact, let unrelated = language.withoutRelativeClauseAfterThing(words) {
+            let (asked, askedExact, askedValueExact) = language.patternMatch(unrelated)
+            if askedExact, case .understood(let command) = asked, Self.asksAboutOneThing(command.intent) {
+                (interpretation, exact, valueExact) = (asked, true, askedValueExact)
+            }
+        }
         var needsMeaning = !words.isEmpty
         if exact, case .understood = interpretation { needsMeaning = false }
         // And the meaning without the place said after the thing asked about: "how many chairs are
@@ -331,6 +339,8 @@ public final class CommandUnderstanding: Sendable {
         case .refuse: return decision
         }
         if reading.exact, case .understood = reading.interpretation { return decision }
+        // "The train was too loud" says "loud", but tells what the train did.
+        if language.tellsOfThingInPast(reading.words) { return .refuse(language.understandingReply(.notUnderstood)) }
         guard language.opensNamingThing(reading.words), !language.saysMarkingWord(of: intent, in: reading.words) else { return decision }
         switch reading.interpretation {
         case .understood(let phrase), .unclear(_, let phrase?):
@@ -406,6 +416,11 @@ public final class CommandUnderstanding: Sendable {
         if language.asksUnmeasured(reading.words) || language.asksUnmeasuredProperty(reading.words) { return .act(Command(.cannotTell)) }
         if intents.contains(.countThings), language.countsWhatIsNotInView(reading.words) { return .act(Command(.cannotTell)) }
         return decision
+    }
+
+    /// Questions about one thing in view: where, how far, its colour, what it says.
+    static func asksAboutOneThing(_ intent: CommandIntent) -> Bool {
+        [.whereIsThing, .howFarThing, .colourOfThing, .textOnThing].contains(intent)
     }
 
     /// Questions answered from what was measured of the things in view (not searches, not modes).

@@ -116,8 +116,13 @@ extension CommandUnderstanding {
             // A value said across the join belongs to one command: "ignore the chairs and the cups";
             // unless every part says its own command in its words ("look for my cup, and stop
             // telling me about chairs"; "the cups" says none).
+            // A number said in a part is that part's own value when no other part does the same
+            // thing: "volume thirty percent and speech rate one sixty" read whole took the rate for
+            // the volume (160 %).
+            let actions = commands.map { ExpectedCommand.action(of: $0.intent) }
+            let oneOfEachAction = Set(actions).count == actions.count
             let ownCommands = zip(understoodTexts, understood).allSatisfy { text, decision in
-                decision.command.map { language.saysMarkingWord(of: $0.intent, in: words(text)) } ?? false
+                decision.command.map { language.saysMarkingWord(of: $0.intent, in: words(text)) || (oneOfEachAction && $0.number != nil) } ?? false
             }
             if !ownCommands, case .understood(let all) = whole.interpretation, commands.contains(where: { Self.isPart($0, of: all) }) {
                 return .whole

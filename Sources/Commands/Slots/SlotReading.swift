@@ -139,6 +139,17 @@ extension CommandLanguage {
         return kept
     }
 
+    /// `words` up to a clause after the thing asked about that tells which one is meant ("what
+    /// colour is the car that just pulled up" → "what colour is the car"); nil when there is none,
+    /// and for a line that does not open as a question.
+    func withoutRelativeClauseAfterThing(_ words: [String]) -> [String]? {
+        guard let relative = file.categories.relativeWords, let first = words.first,
+              file.pictureQuestions?.openers.contains(first) == true,
+              let thing = thingSpans(in: words).first, thing.upperBound < words.count - 1,
+              relative.contains(words[thing.upperBound]) else { return nil }
+        return Array(words[..<thing.upperBound])
+    }
+
     /// The side of the view the place phrase after the thing names, when that phrase is only a
     /// side: "how far is the person on the left", "what colour is the car to my right side". nil
     /// for any other place ("the cup on the table") and for no place.
@@ -264,6 +275,7 @@ extension CommandLanguage {
     /// itself when none were.
     func resolveContrast(_ intent: CommandIntent, words: [String]) -> CommandIntent {
         guard let group = contrast(of: intent) else { return intent }
+        let words = markable(words, in: group)
         for name in group.intents where says(group.words[name] ?? [], in: words) {
             return CommandIntent(rawValue: name) ?? intent
         }
@@ -293,7 +305,21 @@ extension CommandLanguage {
     /// Whether one of the words that mark `intent` in its contrast group was said ("most
     /// important" for prioritise); false for an intent in no group.
     func saysMarkingWord(of intent: CommandIntent, in words: [String]) -> Bool {
-        says(contrast(of: intent)?.words[intent.rawValue] ?? [], in: words)
+        guard let group = contrast(of: intent) else { return false }
+        return says(group.words[intent.rawValue] ?? [], in: markable(words, in: group))
+    }
+
+    /// `words` with the group's `notMarking` runs blanked out: "start detecting, I'm off across
+    /// the road" says "start", and its "off" is leaving, not turning detection off.
+    private func markable(_ words: [String], in group: LanguageFile.Contrast) -> [String] {
+        guard let runs = group.notMarking, !runs.isEmpty else { return words }
+        var kept = words
+        for run in runs.map({ $0.split(separator: " ").map(String.init) }) where run.count <= kept.count {
+            for start in 0...(kept.count - run.count) where Array(kept[start..<(start + run.count)]) == run {
+                for index in start..<(start + run.count) { kept[index] = "" }
+            }
+        }
+        return kept
     }
 
     /// Whether one of `markers` (each one or more words) was said, word for word.
@@ -308,7 +334,7 @@ extension CommandLanguage {
     /// Whether the line opens as a sentence about what the speaker will do ("I'll just exit
     /// through the back door", "we're going to miss the bus"): talk, not a request.
     func tellsOwnPlan(_ words: [String]) -> Bool {
-        startsWith(file.ownPlans ?? [], words)
+        startsWith((file.ownPlans ?? []) + (file.ownDoings ?? []), words)
     }
 
     /// Whether the line calls somebody else by who they are, in a clause of its own ("repeat after
@@ -358,7 +384,7 @@ extension CommandLanguage {
         if first == "i" || first == "we" {
             return subject.count <= 2 && verb + 1 < words.count && rule.hearers.contains(words[verb + 1])
         }
-        return file.thingOpeners?.contains(first) ?? false
+        return file.thingOpeners?.contains(first) ?? false || rule.subjects?.contains(first) ?? false
     }
 
     /// Where the speaker takes back what came before (`corrections`): the clause of the line
@@ -419,16 +445,28 @@ extension CommandLanguage {
     /// ("someone is at the door", "anyone there") is no thing named. Such a line tells of the
     /// thing; the understanding decides whether it also asks something of it.
     func opensNamingThing(_ words: [String]) -> Bool {
-        guard let openers = file.thingOpeners else { return false }
+        thingNamedAtOpening(words).map { $0 < words.count } ?? false
+    }
+
+    /// Whether the line opens by naming a thing and tells what it did or was ("the train was too
+    /// loud", "the bus had gone"): an event told, never a request, whatever words follow.
+    func tellsOfThingInPast(_ words: [String]) -> Bool {
+        guard let end = thingNamedAtOpening(words), end < words.count else { return false }
+        return (file.pastLinks ?? []).contains(words[end])
+    }
+
+    /// Where the thing named at the opening ends (see `opensNamingThing`), or nil.
+    private func thingNamedAtOpening(_ words: [String]) -> Int? {
+        guard let openers = file.thingOpeners else { return nil }
         var start = 0
         while start < words.count, openers.contains(words[start]) || isNumberWord(words[start]) { start += 1 }
         let memo = CategoryVocabulary.LookupMemo()
         let pointing = Set(file.pictureQuestions?.references ?? [])
         for first in start..<min(words.count, start > 0 ? start + 2 : start + 1) where !pointing.contains(words[first]) {
             guard let (_, end) = exactNames(in: words, from: first, memo: memo) else { continue }
-            return end < words.count
+            return end
         }
-        return false
+        return nil
     }
 
     private func isNumberWord(_ word: String) -> Bool {
@@ -436,8 +474,24 @@ extension CommandLanguage {
     }
 
     /// Whether the line asks about something no measurement of the picture gives (`unmeasured`).
+    /// Never what the speaker says of themselves ("is there a lorry ahead, I'm about to cross",
+    /// "I was waiting for the bus, is it here"): the picture is asked about what is in it.
     func asksUnmeasured(_ words: [String]) -> Bool {
-        says(file.unmeasured ?? [], in: words)
+        let speaker = Set(file.pictureQuestions?.speaker ?? [])
+        let links = (file.pictureQuestions?.speakerLinks ?? []).map { $0.split(separator: " ").map(String.init) }
+        func saidOfSpeaker(before start: Int) -> Bool {
+            if start > 0, speaker.contains(words[start - 1]) { return true }
+            return links.contains { link in
+                start > link.count && Array(words[(start - link.count)..<start]) == link && speaker.contains(words[start - link.count - 1])
+            }
+        }
+        return (file.unmeasured ?? []).contains { marker in
+            let markerWords = marker.split(separator: " ").map(String.init)
+            guard markerWords.count <= words.count else { return false }
+            return (0...(words.count - markerWords.count)).contains { start in
+                Array(words[start..<(start + markerWords.count)]) == markerWords && !saidOfSpeaker(before: start)
+            }
+        }
     }
 
     /// Whether the line is a question about something (the picture or a thing spoken of): opened
@@ -457,6 +511,8 @@ extension CommandLanguage {
         guard let first = rest.first else { return false }
         if !led {
             guard rule.openers.contains(first) else { return false }
+            // "Don't bother telling me about the plants": a request not to do something.
+            if (rule.requestOpenings ?? []).contains(where: { rest.starts(with: $0.split(separator: " ").map(String.init)) }) { return false }
             // "did you watch the match", "how was your weekend": within the opener's clause.
             if rest.dropFirst().prefix(2).contains(where: rule.addressee.contains) { return false }
         }
