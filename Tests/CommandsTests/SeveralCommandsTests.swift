@@ -24,11 +24,14 @@ struct SeveralCommandsTests {
         }
     }
 
-    @Test("typed commands joined by and are each carried out though each is only as sure as a line of its own, or a question, or one said after a place",
+    @Test("typed commands joined by and (or plus, also) are each carried out though each is only as sure as a line of its own, or a question, or one said after a place",
           arguments: [("talk quicker and a bit softer", [Expected(.speakFaster), Expected(.volumeDown)]),
                       ("shh, and pause detection for now", [Expected(.stopTalking), Expected(.stopDetection)]),
                       ("is there a dog around and how many people are here", [Expected(.isThereThing, ["dog"]), Expected(.countThings, ["person"])]),
-                      ("look for my cup, and stop telling me about chairs", [Expected(.find, ["cup"]), Expected(.ignore, ["chair"])])])
+                      ("look for my cup, and stop telling me about chairs", [Expected(.find, ["cup"]), Expected(.ignore, ["chair"])]),
+                      // "plus" and "also" join as "and" does.
+                      ("turn off the haptics plus stop ignoring dogs", [Expected(.disableHaptics), Expected(.stopIgnoring, ["dog"])]),
+                      ("what's in front of me, also is there a stop sign", [Expected(.describeAhead), Expected(.isThereThing, ["stop sign"])])])
     func severalAsSure(_ text: String, _ expected: [Expected]) {
         guard case .several(let commands) = understanding.split(text, channel: .typed) else {
             Issue.record("not split: \(text) → \(understanding.decide(text, channel: .typed))")
@@ -204,18 +207,6 @@ struct SeveralCommandsTests {
         let volume = commands.first { $0.intent == .setVolume }
         let rate = commands.first { $0.intent == .setSpeechRate }
         #expect(commands.count == 2 && volume?.number == 0.3 && rate?.number == 160, "\(text): \(commands)")
-    }
-
-    @Test("plus and also join two commands as and does",
-          arguments: [("turn off the haptics plus stop ignoring dogs", [Expected(.disableHaptics), Expected(.stopIgnoring, ["dog"])]),
-                      ("what's in front of me, also is there a stop sign", [Expected(.describeAhead), Expected(.isThereThing, ["stop sign"])])])
-    func plusAndAlso(_ text: String, _ expected: [Expected]) {
-        guard case .several(let commands) = understanding.split(text, channel: .typed) else {
-            Issue.record("not split: \(text) → \(understanding.decide(text, channel: .typed))")
-            return
-        }
-        #expect(commands.count == expected.count, "\(text): \(commands)")
-        for (command, meant) in zip(commands, expected) { #expect(meant.matches(command), "\(text): \(command)") }
     }
 
     @Test("when two parts are commands and another is not understood, nothing is done and the whole line is answered")
