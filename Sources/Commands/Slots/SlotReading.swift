@@ -332,7 +332,8 @@ extension CommandLanguage {
     }
 
     /// Whether the line opens as a sentence about what the speaker will do ("I'll just exit
-    /// through the back door", "we're going to miss the bus"): talk, not a request.
+    /// through the back door", "we're going to miss the bus"), or did or does with a device ("I
+    /// turned the volume down on my phone", `ownDoings`): talk, not a request.
     func tellsOwnPlan(_ words: [String]) -> Bool {
         startsWith((file.ownPlans ?? []) + (file.ownDoings ?? []), words)
     }
