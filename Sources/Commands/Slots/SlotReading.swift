@@ -314,21 +314,23 @@ extension CommandLanguage {
     private func markable(_ words: [String], in group: LanguageFile.Contrast) -> [String] {
         guard let runs = group.notMarking, !runs.isEmpty else { return words }
         var kept = words
-        for run in runs.map({ $0.split(separator: " ").map(String.init) }) where run.count <= kept.count {
-            for start in 0...(kept.count - run.count) where Array(kept[start..<(start + run.count)]) == run {
-                for index in start..<(start + run.count) { kept[index] = "" }
-            }
+        for place in runs.flatMap({ Self.places(of: $0, in: words) }) {
+            for index in place { kept[index] = "" }
         }
         return kept
     }
 
     /// Whether one of `markers` (each one or more words) was said, word for word.
     private func says(_ markers: [String], in words: [String]) -> Bool {
-        markers.contains { marker in
-            let markerWords = marker.split(separator: " ").map(String.init)
-            guard markerWords.count <= words.count else { return false }
-            return (0...(words.count - markerWords.count)).contains { Array(words[$0..<($0 + markerWords.count)]) == markerWords }
-        }
+        markers.contains { !Self.places(of: $0, in: words).isEmpty }
+    }
+
+    /// Where `marker` (one or more words) is said in `words`, word for word: each place's range.
+    private static func places(of marker: String, in words: [String]) -> [Range<Int>] {
+        let markerWords = marker.split(separator: " ").map(String.init)
+        guard !markerWords.isEmpty, markerWords.count <= words.count else { return [] }
+        return (0...(words.count - markerWords.count)).map { $0..<($0 + markerWords.count) }
+            .filter { Array(words[$0]) == markerWords }
     }
 
     /// Whether the line opens as a sentence about what the speaker will do ("I'll just exit
@@ -487,11 +489,7 @@ extension CommandLanguage {
             }
         }
         return (file.unmeasured ?? []).contains { marker in
-            let markerWords = marker.split(separator: " ").map(String.init)
-            guard markerWords.count <= words.count else { return false }
-            return (0...(words.count - markerWords.count)).contains { start in
-                Array(words[start..<(start + markerWords.count)]) == markerWords && !saidOfSpeaker(before: start)
-            }
+            Self.places(of: marker, in: words).contains { !saidOfSpeaker(before: $0.lowerBound) }
         }
     }
 
